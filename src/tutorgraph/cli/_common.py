@@ -1,0 +1,81 @@
+"""What every command shares: settings, consoles, error reporting, opening the retriever."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from tutorgraph.config import Settings
+from tutorgraph.errors import TutorGraphError
+from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
+from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from tutorgraph.stores.local_index import OpenIndex, open_index
+
+__all__ = [
+    "console",
+    "err_console",
+    "fail_on_errors",
+    "load_settings",
+    "open_retriever",
+    "progress_bars",
+]
+
+console = Console()
+# Progress, warnings and errors go to stderr so `--json` output stays clean on stdout.
+err_console = Console(stderr=True)
+
+
+def load_settings(index_dir: Path | None = None) -> Settings:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    # The machines here reach no model hub; never let a library try.
+    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    settings = Settings()
+    if index_dir is not None:
+        settings = settings.model_copy(update={"index_dir": index_dir})
+    return settings
+
+
+@contextmanager
+def fail_on_errors() -> Iterator[None]:
+    """Turn library errors into one readable line and exit code 2, without a traceback."""
+    try:
+        yield
+    except TutorGraphError as exc:
+        err_console.print(f"[bold red]error[/]: {exc.message}", highlight=False)
+        raise typer.Exit(2) from None
+
+
+def progress_bars() -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=False,
+    )
+
+
+def open_retriever(settings: Settings) -> tuple[HybridRetriever, OpenIndex]:
+    """Load the embedder and open the index (blocking; the CLI's one-shot path)."""
+    embedder = SentenceTransformerEmbedder(
+        settings.embedding_model, batch_size=settings.embed_batch_size
+    )
+    index = open_index(settings.index_dir, embedder=settings.embedding_model)
+    embedder.load()
+    retriever = HybridRetriever(
+        embedder,
+        index.vector,
+        index.lexical,
+        index.graph,
+        RetrieverConfig(source_timeout_s=settings.source_timeout_s),
+    )
+    return retriever, index

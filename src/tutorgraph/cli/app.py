@@ -1,0 +1,24 @@
+"""The `tutorgraph` command line: one module per command group."""
+
+from __future__ import annotations
+
+import typer
+
+from tutorgraph.cli import curriculum, index, query
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="tutorgraph",
+    help="GraphRAG retrieval backend for math tutoring.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+curriculum.register(app)
+index.register(app)
+query.register(app)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,87 @@
+"""Commands that build and check curriculum bundles: build-curriculum, validate, schema."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from tutorgraph.cli._common import console, err_console, fail_on_errors, load_settings
+from tutorgraph.ingest.build import build_curriculum, notice_text
+from tutorgraph.ingest.bundle import bundle_hash, bundle_json_schema, validate_bundle, write_bundle
+
+__all__ = ["register"]
+
+
+def build_curriculum_cmd(
+    source: Annotated[Path, typer.Option(help="Folder with the source datasets.")] = Path(
+        "../shared/data"
+    ),
+    out: Annotated[Path, typer.Option(help="Bundle folder to write.")] = Path("data/curriculum"),
+    exclude_noncommercial: Annotated[
+        bool, typer.Option(help="Leave out the Eedi (CC BY-NC) records.")
+    ] = False,
+) -> None:
+    """Build the curriculum bundle (JSON Lines) from the real source datasets."""
+    load_settings()
+    with fail_on_errors():
+        started = time.perf_counter()
+        with err_console.status("loading sources"):
+            records = build_curriculum(source, exclude_noncommercial=exclude_noncommercial)
+        counts = write_bundle(records, out)
+        (out / "NOTICE").write_text(
+            notice_text(exclude_noncommercial=exclude_noncommercial), encoding="utf-8"
+        )
+    table = Table("file", "records", title=f"bundle {out}")
+    for name, n in counts.items():
+        table.add_row(name, f"{n:,}")
+    console.print(table)
+    console.print(
+        f"sha256 {bundle_hash(out)} in {time.perf_counter() - started:.1f}s", highlight=False
+    )
+
+
+def validate_cmd(
+    bundle: Annotated[Path, typer.Argument(help="Bundle folder.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Check every record of a bundle; list each bad one with file, line and reason."""
+    load_settings()
+    with fail_on_errors():
+        report = validate_bundle(bundle)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "ok": report.ok,
+                    "valid": report.counts,
+                    "errors": [
+                        {"file": e.file, "line": e.line, "reason": e.reason} for e in report.errors
+                    ],
+                },
+                indent=2,
+            )
+        )
+    else:
+        for e in report.errors:
+            console.print(f"[red]{e.file}:{e.line}[/]: {e.reason}", highlight=False)
+        valid = ", ".join(f"{n:,} {k}" for k, n in report.counts.items())
+        status = "[green]ok[/]" if report.ok else f"[red]{len(report.errors)} bad record(s)[/]"
+        console.print(f"{status}; valid: {valid}", highlight=False)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def schema_cmd() -> None:
+    """Print the JSON Schema of the bundle files (exported from the pydantic models)."""
+    typer.echo(json.dumps(bundle_json_schema(), indent=2))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("build-curriculum")(build_curriculum_cmd)
+    app.command("validate")(validate_cmd)
+    app.command("schema")(schema_cmd)

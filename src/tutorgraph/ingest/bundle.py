@@ -1,0 +1,262 @@
+"""The curriculum bundle on disk: JSON Lines files, their schema, writing, reading, validating.
+
+A bundle is a folder with `concepts.jsonl`, `prerequisites.jsonl`, `misconceptions.jsonl` and
+`documents.jsonl` (design section 4). Records are sorted so that builds are byte-identical.
+
+>>> from pathlib import Path
+>>> report = validate_bundle(Path("data/curriculum"))  # doctest: +SKIP
+>>> report.ok  # doctest: +SKIP
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from pydantic import BaseModel
+
+from tutorgraph.errors import BundleError, BundleRecordError
+from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.models.curriculum import Concept, Document, Misconception, Prerequisite
+
+__all__ = [
+    "BUNDLE_FILES",
+    "ValidationReport",
+    "bundle_hash",
+    "bundle_json_schema",
+    "load_trusted",
+    "read_bundle",
+    "validate_bundle",
+    "write_bundle",
+]
+
+BUNDLE_FILES: dict[str, type[BaseModel]] = {
+    "concepts.jsonl": Concept,
+    "prerequisites.jsonl": Prerequisite,
+    "misconceptions.jsonl": Misconception,
+    "documents.jsonl": Document,
+}
+
+
+def bundle_json_schema() -> dict[str, Any]:
+    """The JSON Schema of every bundle file, exported from the pydantic models."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "tutorgraph curriculum bundle",
+        "files": {name: model.model_json_schema() for name, model in BUNDLE_FILES.items()},
+    }
+
+
+def _sort_key(record: BaseModel) -> tuple[str, ...]:
+    if isinstance(record, Prerequisite):
+        return (record.concept_id, record.prerequisite_id, record.relation)
+    return (str(getattr(record, "id")),)  # noqa: B009 - every other record type has an id
+
+
+def _dump(record: BaseModel) -> str:
+    return json.dumps(record.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+
+
+def write_bundle(records: SourceRecords, out_dir: Path) -> dict[str, int]:
+    """Write records as a bundle, sorted and byte-stable; returns the record count per file."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    groups: dict[str, list[BaseModel]] = {
+        "concepts.jsonl": list(records.concepts),
+        "prerequisites.jsonl": list(records.prerequisites),
+        "misconceptions.jsonl": list(records.misconceptions),
+        "documents.jsonl": list(records.documents),
+    }
+    counts: dict[str, int] = {}
+    for name, recs in groups.items():
+        recs.sort(key=_sort_key)
+        lines = [_dump(r) for r in recs]
+        # newline="\n" keeps the bytes identical on every platform.
+        with (out_dir / name).open("w", encoding="utf-8", newline="\n") as fh:
+            fh.writelines(line + "\n" for line in lines)
+        counts[name] = len(lines)
+    return counts
+
+
+def bundle_hash(bundle_dir: Path) -> str:
+    """sha256 over the bundle files' bytes, in a fixed order."""
+    h = hashlib.sha256()
+    for name in BUNDLE_FILES:
+        path = bundle_dir / name
+        h.update(name.encode())
+        if path.exists():
+            with path.open("rb") as fh:
+                for block in iter(lambda: fh.read(1 << 20), b""):
+                    h.update(block)
+    return h.hexdigest()
+
+
+@dataclass
+class ValidationReport:
+    """The outcome of reading a bundle: the valid records and every rejected one."""
+
+    records: SourceRecords = field(default_factory=SourceRecords)
+    errors: list[BundleRecordError] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def _iter_lines(path: Path) -> Iterator[tuple[int, str]]:
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if line.strip():
+                yield lineno, line
+
+
+def _schema_reason(validator: jsonschema.Draft202012Validator, data: Any) -> str | None:
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    if not errors:
+        return None
+    parts = []
+    for err in errors:
+        where = ".".join(str(p) for p in err.absolute_path)
+        parts.append(f"{where}: {err.message}" if where else err.message)
+    return "; ".join(parts)
+
+
+def validate_bundle(bundle_dir: Path) -> ValidationReport:
+    """Check every record against the JSON Schema and the references between records.
+
+    Bad records are reported with file, line and reason; every valid record is kept.
+    """
+    if not bundle_dir.is_dir():
+        raise BundleError(f"bundle folder not found: {bundle_dir}")
+    missing = [n for n in BUNDLE_FILES if not (bundle_dir / n).is_file()]
+    if len(missing) == len(BUNDLE_FILES):
+        raise BundleError(f"{bundle_dir} holds none of {', '.join(BUNDLE_FILES)}")
+
+    report = ValidationReport()
+    parsed: dict[str, list[tuple[int, BaseModel]]] = {}
+    for name, model in BUNDLE_FILES.items():
+        path = bundle_dir / name
+        parsed[name] = []
+        if not path.is_file():
+            continue
+        validator = jsonschema.Draft202012Validator(model.model_json_schema())
+        for lineno, line in _iter_lines(path):
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                report.errors.append(BundleRecordError(name, lineno, f"invalid JSON: {exc.msg}"))
+                continue
+            reason = _schema_reason(validator, data)
+            if reason is None:
+                try:
+                    parsed[name].append((lineno, model.model_validate(data)))
+                except ValueError as exc:  # pydantic checks the schema cannot express
+                    reason = str(exc).replace("\n", " ")
+            if reason is not None:
+                report.errors.append(BundleRecordError(name, lineno, reason))
+
+    _check_references(parsed, report)
+    report.counts = {
+        "concepts": len(report.records.concepts),
+        "prerequisites": len(report.records.prerequisites),
+        "misconceptions": len(report.records.misconceptions),
+        "documents": len(report.records.documents),
+    }
+    report.errors.sort(key=lambda e: (e.file, e.line))
+    return report
+
+
+def _check_references(
+    parsed: dict[str, list[tuple[int, BaseModel]]], report: ValidationReport
+) -> None:
+    """Reject duplicates and records that point at concepts the bundle does not hold."""
+    out = report.records
+    concepts = parsed["concepts.jsonl"]
+    concept_ids = {rec.id for _, rec in concepts if isinstance(rec, Concept)}
+
+    def unknown(ids: list[str]) -> list[str]:
+        return [i for i in ids if i not in concept_ids]
+
+    seen_concepts: set[str] = set()
+    for lineno, rec in concepts:
+        assert isinstance(rec, Concept)
+        bad = unknown(rec.parent_ids)
+        if rec.id in seen_concepts:
+            reason = f"duplicate id {rec.id}"
+        elif bad:
+            reason = f"unknown parent_ids {bad}"
+        else:
+            seen_concepts.add(rec.id)
+            out.concepts.append(rec)
+            continue
+        report.errors.append(BundleRecordError("concepts.jsonl", lineno, reason))
+
+    seen_edges: set[tuple[str, str, str]] = set()
+    for lineno, rec in parsed["prerequisites.jsonl"]:
+        assert isinstance(rec, Prerequisite)
+        key = (rec.prerequisite_id, rec.concept_id, rec.relation)
+        bad = unknown([rec.prerequisite_id, rec.concept_id])
+        if bad:
+            reason = f"unknown concept ids {bad}"
+        elif rec.prerequisite_id == rec.concept_id:
+            reason = "a concept cannot be its own prerequisite"
+        elif key in seen_edges:
+            reason = "duplicate edge"
+        else:
+            seen_edges.add(key)
+            out.prerequisites.append(rec)
+            continue
+        report.errors.append(BundleRecordError("prerequisites.jsonl", lineno, reason))
+
+    for name in ("misconceptions.jsonl", "documents.jsonl"):
+        seen: set[str] = set()
+        for lineno, rec in parsed[name]:
+            assert isinstance(rec, Misconception | Document)
+            bad = unknown(rec.concept_ids)
+            if rec.id in seen:
+                reason = f"duplicate id {rec.id}"
+            elif bad:
+                reason = f"unknown concept_ids {bad}"
+            else:
+                seen.add(rec.id)
+                if isinstance(rec, Misconception):
+                    out.misconceptions.append(rec)
+                else:
+                    out.documents.append(rec)
+                continue
+            report.errors.append(BundleRecordError(name, lineno, reason))
+
+
+def read_bundle(bundle_dir: Path) -> SourceRecords:
+    """Read a bundle that must be fully valid; raise `BundleError` listing every bad record."""
+    report = validate_bundle(bundle_dir)
+    if not report.ok:
+        raise BundleError(
+            f"{len(report.errors)} invalid record(s) in {bundle_dir}; first: {report.errors[0]}",
+            errors=report.errors,
+        )
+    return report.records
+
+
+def load_trusted(bundle_dir: Path, *, documents: bool = True) -> SourceRecords:
+    """Read a bundle tutorgraph wrote itself (an index catalogue): pydantic checks only."""
+    out = SourceRecords()
+    targets: dict[str, list[Any]] = {
+        "concepts.jsonl": out.concepts,
+        "prerequisites.jsonl": out.prerequisites,
+        "misconceptions.jsonl": out.misconceptions,
+    }
+    if documents:
+        targets["documents.jsonl"] = out.documents
+    for name, target in targets.items():
+        path = bundle_dir / name
+        if path.is_file():
+            model = BUNDLE_FILES[name]
+            target.extend(model.model_validate_json(line) for _, line in _iter_lines(path))
+    return out

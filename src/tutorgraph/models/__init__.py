@@ -1,0 +1,1 @@
+"""Pydantic models: curriculum records, the retrieval request, hits and the ReasoningPacket."""

@@ -1,0 +1,91 @@
+"""Hits and the ReasoningPacket (design section 8a)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tutorgraph.models.request import SourceName
+
+__all__ = [
+    "STAGES",
+    "GraphContext",
+    "Hit",
+    "HitKind",
+    "ReasoningPacket",
+    "RerankerInfo",
+]
+
+HitKind = Literal[
+    "concept", "misconception", "explanation", "worked_example", "exercise", "question"
+]
+
+# Every stage of `timings_ms`, in pipeline order; stages that did not run report 0.
+STAGES = ("refine", "embed", "vector", "lexical", "graph", "merge", "fuse", "rerank", "total")
+
+
+class Hit(BaseModel):
+    """One piece of evidence, with where it came from and how it scored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    ids: list[str]
+    kind: HitKind
+    title: str = ""
+    text: str
+    concept_ids: list[str] = Field(default_factory=list)
+    score: float
+    rank: int
+    found_by: list[SourceName]
+    source_ranks: dict[str, int] = Field(default_factory=dict)
+    source_scores: dict[str, float] = Field(default_factory=dict)
+    fused_score: float
+    rerank_score: float | None = None
+    graph_path: list[str] | None = None
+
+
+class GraphContext(BaseModel):
+    """The graph neighbourhood of the request: matched concepts, prerequisites, misconceptions."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    concepts: list[dict[str, Any]] = Field(default_factory=list)
+    prerequisites: list[list[str]] = Field(default_factory=list)
+    misconceptions: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class RerankerInfo(BaseModel):
+    """Whether the cross-encoder ran, and why not when it did not."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    applied: bool = False
+    model: str | None = None
+    reason: str | None = None
+
+
+class ReasoningPacket(BaseModel):
+    """What a tutoring app gets back for a request.
+
+    >>> p = ReasoningPacket(query="q", timings_ms={s: 0.0 for s in STAGES})
+    >>> p.degraded_sources, p.reranker.applied
+    ([], False)
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: str
+    refined_query: dict[str, Any] | None = None
+    results: list[Hit] = Field(default_factory=list)
+    graph_context: GraphContext = Field(default_factory=GraphContext)
+    context: str = ""
+    total_results: int = 0
+    vector_count: int = 0
+    lexical_count: int = 0
+    graph_count: int = 0
+    timings_ms: dict[str, float]
+    degraded_sources: list[SourceName] = Field(default_factory=list)
+    reranker: RerankerInfo = Field(default_factory=RerankerInfo)
+    debug: dict[str, Any] | None = None

@@ -1,0 +1,58 @@
+"""The retrieval request (design section 8a)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+__all__ = [
+    "ALL_SOURCES",
+    "MAX_QUERY_CHARS",
+    "Fusion",
+    "RetrievalProfile",
+    "RetrievalRequest",
+    "SourceName",
+]
+
+MAX_QUERY_CHARS = 2000
+
+SourceName = Literal["vector", "lexical", "graph"]
+RetrievalProfile = Literal["auto", "exact", "balanced", "semantic"]
+Fusion = Literal["rrf", "weighted"]
+ALL_SOURCES: tuple[SourceName, ...] = ("vector", "lexical", "graph")
+
+
+class RetrievalRequest(BaseModel):
+    """What a caller asks for.
+
+    >>> RetrievalRequest(query="  why is 3/4 bigger than 2/3? ").query
+    'why is 3/4 bigger than 2/3?'
+    """
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
+    n_results: int = Field(default=10, ge=1, le=50)
+    retrieval_profile: RetrievalProfile | None = None
+    semantic_weight: float | None = Field(default=None, ge=0.0, le=1.0)
+    fusion: Fusion = "rrf"
+    sources: list[SourceName] = Field(default_factory=lambda: list(ALL_SOURCES), min_length=1)
+    concept_ids: list[str] = Field(default_factory=list, max_length=50)
+    student_answer: str | None = Field(default=None, max_length=500)
+    use_refinement: bool = True
+    rerank: bool | None = None
+    graph_scope: bool | None = None
+    max_context_tokens: int = Field(default=1500, ge=0, le=8000)
+    debug: bool = False
+
+    @field_validator("sources")
+    @classmethod
+    def _dedupe_sources(cls, v: list[SourceName]) -> list[SourceName]:
+        # Keep a canonical order so that equal requests give equal packets.
+        return [s for s in ALL_SOURCES if s in v]
+
+    @field_validator("concept_ids")
+    @classmethod
+    def _dedupe_concepts(cls, v: list[str]) -> list[str]:
+        return list(dict.fromkeys(x.strip() for x in v if x.strip()))

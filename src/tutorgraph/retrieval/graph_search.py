@@ -1,0 +1,113 @@
+"""Graph search: seed concepts -> prerequisite chains and misconceptions, as ranked candidates.
+
+Seeds are the request's `concept_ids` (weight 1) plus the concepts matched from the text
+(weight = match score relative to the best match, scaled by `TEXT_SEED_WEIGHT`). A hit's
+graph score sums the weights of the seeds it hangs off, discounted by `HOP_DISCOUNT` per
+prerequisite hop, so a misconception shared by several seeds outranks one that is not.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tutorgraph.retrieval.candidates import Candidate
+from tutorgraph.stores.protocols import GraphStore, IndexItem
+
+__all__ = ["GraphSearchResult", "graph_search"]
+
+TEXT_SEED_WEIGHT = 0.5
+HOP_DISCOUNT = 0.5
+MAX_TEXT_SEEDS = 3
+# A text match must reach this fraction of the best match to seed the graph.
+MIN_RELATIVE_MATCH = 0.6
+
+
+@dataclass
+class GraphSearchResult:
+    candidates: list[Candidate] = field(default_factory=list)
+    concepts: list[dict[str, Any]] = field(default_factory=list)
+    prerequisites: list[list[str]] = field(default_factory=list)
+    misconceptions: list[dict[str, Any]] = field(default_factory=list)
+
+
+async def graph_search(
+    graph: GraphStore,
+    query: str,
+    concept_ids: Sequence[str],
+    *,
+    depth: int = 2,
+    limit: int = 50,
+) -> GraphSearchResult:
+    """Search the curriculum graph around the request's concepts and the text's concepts."""
+    seeds: dict[str, float] = {cid: 1.0 for cid in concept_ids}
+    matched = await graph.search_concepts(query, k=MAX_TEXT_SEEDS)
+    for m in matched:
+        if m.score >= MIN_RELATIVE_MATCH:
+            seeds.setdefault(m.concept.id, TEXT_SEED_WEIGHT * m.score)
+    seed_ids = sorted(seeds)
+    concepts = {c.id: c for c in await graph.get_concepts(seed_ids)}
+    paths = await graph.prerequisite_chains(seed_ids, depth) if seed_ids else []
+    pre_ids = sorted({p.path[0] for p in paths} - set(seeds))
+    concepts.update({c.id: c for c in await graph.get_concepts(pre_ids)})
+    miscs = await graph.misconceptions_of(seed_ids) if seed_ids else []
+
+    scores: dict[str, float] = defaultdict(float)
+    items: dict[str, IndexItem] = {}
+    best_path: dict[str, tuple[str, ...]] = {}
+
+    def add(item: IndexItem, score: float, path: tuple[str, ...]) -> None:
+        scores[item.id] += score
+        items[item.id] = item
+        if item.id not in best_path or len(path) < len(best_path[item.id]):
+            best_path[item.id] = path
+
+    for cid in seed_ids:
+        c = concepts.get(cid)
+        if c is not None:
+            add(_concept_item(c.id, c.name, c.description), seeds[cid], (cid,))
+    for p in paths:
+        pre = concepts.get(p.path[0])
+        if pre is not None and pre.id not in seeds:
+            add(
+                _concept_item(pre.id, pre.name, pre.description),
+                seeds[p.path[-1]] * HOP_DISCOUNT**p.depth,
+                p.path,
+            )
+    for misc, cid in miscs:
+        item = IndexItem(
+            id=misc.id,
+            kind="misconception",
+            title="",
+            text=misc.text,
+            concept_ids=tuple(misc.concept_ids),
+        )
+        add(item, seeds[cid], (cid, misc.id))
+
+    ranked = sorted(scores, key=lambda i: (-round(scores[i], 9), i))[:limit]
+    return GraphSearchResult(
+        candidates=[
+            Candidate(items[i], round(scores[i], 6), rank, best_path[i])
+            for rank, i in enumerate(ranked, start=1)
+        ],
+        concepts=[
+            {
+                "id": c.id,
+                "name": c.name,
+                "kind": c.kind,
+                "seed": "request" if c.id in concept_ids else "text",
+                "weight": round(seeds[c.id], 6),
+            }
+            for c in (concepts[i] for i in seed_ids if i in concepts)
+        ],
+        prerequisites=[list(p.path) for p in paths],
+        misconceptions=[{"id": m.id, "text": m.text, "concept_id": cid} for m, cid in miscs],
+    )
+
+
+def _concept_item(cid: str, name: str, description: str) -> IndexItem:
+    return IndexItem(
+        id=cid, kind="concept", title=name, text=description or name, concept_ids=(cid,)
+    )

@@ -1,0 +1,86 @@
+"""BM25 lexical index (bm25s), persisted as a folder beside the vector store.
+
+>>> index = BM25Index.build(items)  # doctest: +SKIP
+>>> await index.search("adding fractions with unlike denominators", k=5)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import bm25s
+import numpy as np
+
+from tutorgraph.errors import StoreError
+from tutorgraph.stores.items import read_items, write_items
+from tutorgraph.stores.protocols import IndexItem, ScoredItem
+from tutorgraph.stores.tokenize import tokenize
+
+__all__ = ["BM25Index"]
+
+_ITEMS_FILE = "items.jsonl"
+
+
+class BM25Index:
+    """An in-memory BM25 retriever over `IndexItem`s."""
+
+    def __init__(self, retriever: bm25s.BM25, items: Sequence[IndexItem]) -> None:
+        self._retriever = retriever
+        self._items = list(items)
+        self._vocab: dict[str, int] = dict(retriever.vocab_dict)
+
+    @classmethod
+    def build(cls, items: Sequence[IndexItem]) -> BM25Index:
+        retriever = bm25s.BM25()
+        corpus = [tokenize(it.search_text) or ["<empty>"] for it in items]
+        retriever.index(corpus, show_progress=False)
+        return cls(retriever, items)
+
+    @classmethod
+    def load(cls, path: Path) -> BM25Index:
+        if not (path / _ITEMS_FILE).is_file():
+            raise StoreError(f"no lexical index at {path}")
+        retriever = bm25s.BM25.load(str(path), show_progress=False)
+        return cls(retriever, list(read_items(path / _ITEMS_FILE)))
+
+    def save(self, path: Path) -> None:
+        """Write next to `path` and swap in, so a crash never leaves a half-written index."""
+        tmp = path.with_name(path.name + ".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        self._retriever.save(str(tmp), show_progress=False)
+        write_items(self._items, tmp / _ITEMS_FILE)
+        old = path.with_name(path.name + ".old")
+        shutil.rmtree(old, ignore_errors=True)
+        if path.exists():
+            path.rename(old)
+        tmp.rename(path)
+        shutil.rmtree(old, ignore_errors=True)
+
+    @property
+    def items(self) -> list[IndexItem]:
+        return list(self._items)
+
+    def search_sync(self, query: str, k: int) -> list[ScoredItem]:
+        tokens = [t for t in tokenize(query) if t in self._vocab]
+        if not tokens or not self._items:
+            return []
+        k = min(k, len(self._items))
+        docs, scores = self._retriever.retrieve([tokens], k=k, show_progress=False, n_threads=1)
+        out = [
+            ScoredItem(self._items[int(d)], float(s))
+            for d, s in zip(docs[0], scores[0], strict=True)
+            if s > 0
+        ]
+        # bm25s sorts by score only; break ties by id so that output is reproducible.
+        out.sort(key=lambda h: (-np.float32(h.score), h.item.id))
+        return out
+
+    async def search(self, query: str, k: int) -> list[ScoredItem]:
+        return await asyncio.to_thread(self.search_sync, query, k)
+
+    async def aclose(self) -> None:
+        return None

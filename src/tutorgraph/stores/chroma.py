@@ -1,0 +1,134 @@
+"""ChromaDB vector store, with embeddings the project computes (never Chroma's default).
+
+>>> import chromadb
+>>> client = chromadb.PersistentClient(path=".tutorgraph/chroma")  # doctest: +SKIP
+>>> store = ChromaVectorStore(client)  # no I/O until the first call  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tutorgraph.stores.protocols import IndexItem, ScoredItem
+
+__all__ = ["COLLECTION_NAME", "ChromaVectorStore"]
+
+COLLECTION_NAME = "tutorgraph"
+# Chroma's default ef_search of 10 loses recall at depth 50; 200 costs well under a millisecond.
+_HNSW = {"space": "cosine", "ef_search": 200, "ef_construction": 200}
+_UPSERT_BATCH = 2000
+
+
+class ChromaVectorStore:
+    """A Chroma collection in cosine space; the client (persistent or HTTP) is injected."""
+
+    def __init__(self, client: Any, collection_name: str = COLLECTION_NAME) -> None:
+        self._client = client
+        self._name = collection_name
+        self._collection: Any = None
+
+    def _coll(self) -> Any:
+        if self._collection is None:
+            self._collection = self._client.get_or_create_collection(
+                name=self._name,
+                configuration={"hnsw": _HNSW},
+                embedding_function=None,
+            )
+        return self._collection
+
+    def _upsert(
+        self,
+        items: Sequence[IndexItem],
+        embeddings: npt.NDArray[np.float32],
+        hashes: Sequence[str],
+    ) -> None:
+        coll = self._coll()
+        for start in range(0, len(items), _UPSERT_BATCH):
+            chunk = items[start : start + _UPSERT_BATCH]
+            coll.upsert(
+                ids=[it.id for it in chunk],
+                embeddings=embeddings[start : start + _UPSERT_BATCH],
+                documents=[it.text for it in chunk],
+                metadatas=[
+                    {
+                        "kind": it.kind,
+                        "title": it.title,
+                        "concept_ids": json.dumps(list(it.concept_ids)),
+                        "content_hash": h,
+                    }
+                    for it, h in zip(chunk, hashes[start : start + _UPSERT_BATCH], strict=True)
+                ],
+            )
+
+    async def upsert(
+        self,
+        items: Sequence[IndexItem],
+        embeddings: npt.NDArray[np.float32],
+        content_hashes: Sequence[str],
+    ) -> None:
+        if items:
+            await asyncio.to_thread(self._upsert, items, embeddings, content_hashes)
+
+    def _delete(self, ids: Sequence[str]) -> None:
+        for start in range(0, len(ids), _UPSERT_BATCH):
+            self._coll().delete(ids=list(ids[start : start + _UPSERT_BATCH]))
+
+    async def delete(self, ids: Sequence[str]) -> None:
+        if ids:
+            await asyncio.to_thread(self._delete, ids)
+
+    def _hashes(self) -> dict[str, str]:
+        coll = self._coll()
+        out: dict[str, str] = {}
+        total = coll.count()
+        for offset in range(0, total, 5000):
+            got = coll.get(include=["metadatas"], limit=5000, offset=offset)
+            for id_, meta in zip(got["ids"], got["metadatas"], strict=True):
+                out[id_] = str((meta or {}).get("content_hash", ""))
+        return out
+
+    async def content_hashes(self) -> dict[str, str]:
+        return await asyncio.to_thread(self._hashes)
+
+    def _search(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]:
+        coll = self._coll()
+        res = coll.query(
+            query_embeddings=[embedding],
+            n_results=k,
+            include=["documents", "metadatas", "distances"],
+        )
+        out = []
+        for id_, doc, meta, dist in zip(
+            res["ids"][0],
+            res["documents"][0],
+            res["metadatas"][0],
+            res["distances"][0],
+            strict=True,
+        ):
+            meta = meta or {}
+            item = IndexItem(
+                id=id_,
+                kind=meta["kind"],
+                title=str(meta.get("title", "")),
+                text=doc or "",
+                concept_ids=tuple(json.loads(str(meta.get("concept_ids", "[]")))),
+            )
+            # Cosine distance -> similarity; rounded so that float noise cannot reorder ties.
+            out.append(ScoredItem(item, round(1.0 - float(dist), 6)))
+        out.sort(key=lambda h: (-h.score, h.item.id))
+        return out
+
+    async def search(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]:
+        return await asyncio.to_thread(self._search, embedding, k)
+
+    async def count(self) -> int:
+        return int(await asyncio.to_thread(lambda: self._coll().count()))
+
+    async def aclose(self) -> None:
+        self._collection = None

@@ -1,0 +1,138 @@
+"""The embedded curriculum graph: networkx in process, no server (the default GraphStore).
+
+>>> store = EmbeddedGraphStore.from_records(records)  # doctest: +SKIP
+>>> await store.prerequisite_chains(["ccss:6.NS.A.1"], depth=2)  # doctest: +SKIP
+[PrerequisitePath(path=('ccss:5.NF.B.3', 'ccss:6.NS.A.1'), relations=('builds_towards',))]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import networkx as nx
+
+from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.models.curriculum import Concept, Misconception
+from tutorgraph.stores.bm25 import BM25Index
+from tutorgraph.stores.protocols import ConceptMatch, IndexItem, PrerequisitePath
+
+__all__ = ["MAX_PREREQUISITE_DEPTH", "EmbeddedGraphStore"]
+
+MAX_PREREQUISITE_DEPTH = 2
+# Standard codes such as 6.NS.A.1, 8.EE.C.7b, HSA-REI.B.3, K.CC.A.1.
+_CODE_RE = re.compile(r"\b(?:[1-8K]|HS[A-Z]?)[.-][A-Z]{1,4}(?:\.[A-Z0-9]{1,3}){0,3}\b", re.I)
+
+
+class EmbeddedGraphStore:
+    """Concepts, prerequisite edges and misconceptions in a `networkx.MultiDiGraph`.
+
+    Edges run prerequisite -> concept (`PREREQUISITE_OF`), child -> parent (`PART_OF`) and
+    misconception -> concept (`MISCONCEPTION_OF`), as in the Neo4j schema.
+    """
+
+    def __init__(self, graph: nx.MultiDiGraph) -> None:
+        self._g = graph
+        concepts = [d["record"] for _, d in graph.nodes(data=True) if d["label"] == "Concept"]
+        self._concepts: dict[str, Concept] = {c.id: c for c in concepts}
+        self._codes = {
+            c.id.removeprefix("ccss:").casefold(): c.id
+            for c in concepts
+            if c.id.startswith("ccss:")
+        }
+        self._names = BM25Index.build(
+            [
+                IndexItem(id=c.id, kind="concept", title=c.name, text=c.description)
+                for c in sorted(concepts, key=lambda c: c.id)
+            ]
+        )
+
+    @classmethod
+    def from_records(cls, records: SourceRecords) -> EmbeddedGraphStore:
+        return cls(build_graph(records))
+
+    async def unknown_concepts(self, ids: Sequence[str]) -> list[str]:
+        return [i for i in ids if i not in self._concepts]
+
+    async def search_concepts(self, text: str, k: int) -> list[ConceptMatch]:
+        out: dict[str, float] = {}
+        # An explicit standard code is the strongest possible match.
+        for m in _CODE_RE.finditer(text):
+            cid = self._codes.get(m.group(0).casefold())
+            if cid:
+                out[cid] = float("inf")
+        for hit in self._names.search_sync(text, k):
+            out.setdefault(hit.item.id, hit.score)
+        ranked = sorted(out.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+        top = max((s for _, s in ranked if s != float("inf")), default=1.0) or 1.0
+        return [
+            ConceptMatch(self._concepts[cid], 1.0 if s == float("inf") else s / top)
+            for cid, s in ranked
+        ]
+
+    async def get_concepts(self, ids: Sequence[str]) -> list[Concept]:
+        return [self._concepts[i] for i in ids if i in self._concepts]
+
+    async def prerequisite_chains(
+        self, concept_ids: Sequence[str], depth: int
+    ) -> list[PrerequisitePath]:
+        if not 1 <= depth <= MAX_PREREQUISITE_DEPTH:
+            raise ValueError(f"depth must be 1..{MAX_PREREQUISITE_DEPTH}, got {depth}")
+        paths: set[PrerequisitePath] = set()
+        for cid in concept_ids:
+            if cid not in self._concepts:
+                continue
+            frontier: list[tuple[tuple[str, ...], tuple[str, ...]]] = [((cid,), ())]
+            for _ in range(depth):
+                nxt = []
+                for path, rels in frontier:
+                    for pre, _, data in self._g.in_edges(path[0], data=True):
+                        if data["type"] != "PREREQUISITE_OF" or pre in path:
+                            continue
+                        p = PrerequisitePath((pre, *path), (data["relation"], *rels))
+                        paths.add(p)
+                        nxt.append((p.path, p.relations))
+                frontier = nxt
+        return sorted(paths, key=lambda p: (p.path[-1], p.depth, p.path))
+
+    async def misconceptions_of(
+        self, concept_ids: Sequence[str]
+    ) -> list[tuple[Misconception, str]]:
+        out: list[tuple[Misconception, str]] = []
+        for cid in concept_ids:
+            if cid not in self._g:
+                continue
+            for mid, _, data in self._g.in_edges(cid, data=True):
+                if data["type"] == "MISCONCEPTION_OF":
+                    out.append((self._g.nodes[mid]["record"], cid))
+        out.sort(key=lambda mc: (mc[1], mc[0].id))
+        return out
+
+    async def aclose(self) -> None:
+        return None
+
+
+def build_graph(records: SourceRecords) -> nx.MultiDiGraph:
+    """Build the graph; later records with the same id replace earlier ones."""
+    g = nx.MultiDiGraph()
+    for c in records.concepts:
+        g.add_node(c.id, label="Concept", record=c)
+    for c in records.concepts:
+        for parent in c.parent_ids:
+            if parent in g:
+                g.add_edge(c.id, parent, key="PART_OF", type="PART_OF")
+    for p in records.prerequisites:
+        if p.prerequisite_id in g and p.concept_id in g:
+            g.add_edge(
+                p.prerequisite_id,
+                p.concept_id,
+                key=f"PREREQUISITE_OF:{p.relation}",
+                type="PREREQUISITE_OF",
+                relation=p.relation,
+            )
+    for m in records.misconceptions:
+        g.add_node(m.id, label="Misconception", record=m)
+        for cid in m.concept_ids:
+            if cid in g:
+                g.add_edge(m.id, cid, key="MISCONCEPTION_OF", type="MISCONCEPTION_OF")
+    return g

@@ -1,0 +1,78 @@
+"""Turning curriculum records into searchable items, and storing items as JSON Lines."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import unicodedata
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.stores.protocols import IndexItem
+
+__all__ = ["content_hash", "items_from_records", "normalise_text", "read_items", "write_items"]
+
+
+def normalise_text(text: str) -> str:
+    """NFKC, case-folded, whitespace collapsed: the form that content hashes are taken of."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def content_hash(text: str) -> str:
+    """sha256 of the normalised text (never Python's `hash()`, which changes per process)."""
+    return hashlib.sha256(normalise_text(text).encode("utf-8")).hexdigest()
+
+
+def items_from_records(records: SourceRecords) -> list[IndexItem]:
+    """Every searchable text of a bundle: concepts, misconceptions and documents, by id."""
+    items: list[IndexItem] = [
+        IndexItem(
+            id=c.id,
+            kind="concept",
+            title=c.name,
+            text=c.description or c.name,
+            concept_ids=(c.id,),
+        )
+        for c in records.concepts
+    ]
+    items += [
+        IndexItem(
+            id=m.id, kind="misconception", title="", text=m.text, concept_ids=tuple(m.concept_ids)
+        )
+        for m in records.misconceptions
+    ]
+    items += [
+        IndexItem(
+            id=d.id, kind=d.kind, title=d.title, text=d.text, concept_ids=tuple(d.concept_ids)
+        )
+        for d in records.documents
+    ]
+    items.sort(key=lambda it: it.id)
+    return items
+
+
+def write_items(items: Iterable[IndexItem], path: Path) -> None:
+    with path.open("w", encoding="utf-8", newline="\n") as fh:
+        for it in items:
+            row = {
+                "id": it.id,
+                "kind": it.kind,
+                "title": it.title,
+                "text": it.text,
+                "concept_ids": list(it.concept_ids),
+            }
+            fh.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def read_items(path: Path) -> Iterator[IndexItem]:
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            row = json.loads(line)
+            yield IndexItem(
+                id=row["id"],
+                kind=row["kind"],
+                title=row["title"],
+                text=row["text"],
+                concept_ids=tuple(row["concept_ids"]),
+            )

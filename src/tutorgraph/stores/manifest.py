@@ -1,0 +1,78 @@
+"""The index manifest: which embedder, which bundle and which versions built an index."""
+
+from __future__ import annotations
+
+import json
+import os
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from tutorgraph.errors import EmbedderMismatchError, StoreError
+
+__all__ = ["MANIFEST_FILE", "Manifest", "check_embedder", "library_versions"]
+
+MANIFEST_FILE = "manifest.json"
+FORMAT_VERSION = 1
+_VERSIONED = (
+    "tutorgraph",
+    "chromadb",
+    "sentence-transformers",
+    "torch",
+    "bm25s",
+    "networkx",
+    "numpy",
+)
+
+
+def library_versions() -> dict[str, str]:
+    out = {}
+    for name in _VERSIONED:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+class Manifest(BaseModel):
+    """Written last by every ingest, so a manifest only ever describes a complete index."""
+
+    format_version: int = FORMAT_VERSION
+    embedder: str
+    embedding_dim: int
+    bundle_hash: str
+    counts: dict[str, int] = Field(default_factory=dict)
+    versions: dict[str, str] = Field(default_factory=library_versions)
+    default_retrieval_profile: str = "auto"
+    default_semantic_weight: float | None = None
+
+    @classmethod
+    def read(cls, index_dir: Path) -> Manifest | None:
+        path = index_dir / MANIFEST_FILE
+        if not path.is_file():
+            return None
+        try:
+            return cls.model_validate_json(path.read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise StoreError(f"unreadable index manifest {path}: {exc}") from exc
+
+    def write(self, index_dir: Path) -> None:
+        path = index_dir / MANIFEST_FILE
+        tmp = path.with_suffix(".tmp")
+        data: dict[str, Any] = self.model_dump(mode="json")
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+
+
+def check_embedder(manifest: Manifest, embedder: str, index_dir: Path) -> None:
+    """Refuse to mix vectors of two embedders in one index."""
+    if manifest.embedder != embedder:
+        raise EmbedderMismatchError(
+            f"the index at {index_dir} was built with embedder {manifest.embedder!r}, but "
+            f"{embedder!r} is configured. Set TUTORGRAPH_EMBEDDING_MODEL={manifest.embedder} or "
+            "ingest into a new TUTORGRAPH_INDEX_DIR.",
+            details={"index_embedder": manifest.embedder, "configured_embedder": embedder},
+        )

@@ -1,0 +1,125 @@
+"""The small async protocols every store backend implements.
+
+Adapters receive their clients through the constructor and do no I/O there; the
+retriever only ever sees these protocols.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from tutorgraph.models.curriculum import Concept, Misconception
+from tutorgraph.models.packet import HitKind
+
+__all__ = [
+    "ConceptMatch",
+    "GraphStore",
+    "IndexItem",
+    "LexicalIndex",
+    "PrerequisitePath",
+    "ScoredItem",
+    "VectorStore",
+]
+
+
+@dataclass(frozen=True)
+class IndexItem:
+    """One searchable text as the vector and lexical stores hold it."""
+
+    id: str
+    kind: HitKind
+    title: str
+    text: str
+    concept_ids: tuple[str, ...] = ()
+
+    @property
+    def search_text(self) -> str:
+        """What is embedded and tokenised: the title gives short texts their topic."""
+        return f"{self.title}. {self.text}" if self.title else self.text
+
+
+@dataclass(frozen=True)
+class ScoredItem:
+    """A search result: the item and its score in that source (higher is better)."""
+
+    item: IndexItem
+    score: float
+
+
+@dataclass(frozen=True)
+class ConceptMatch:
+    """A concept the graph matched from text, with its match score."""
+
+    concept: Concept
+    score: float
+
+
+@dataclass(frozen=True)
+class PrerequisitePath:
+    """A prerequisite chain ending at `path[-1]`: `path[0]` comes first (depth = len - 1)."""
+
+    path: tuple[str, ...]
+    relations: tuple[str, ...] = field(default=())
+
+    @property
+    def depth(self) -> int:
+        return len(self.path) - 1
+
+
+@runtime_checkable
+class VectorStore(Protocol):
+    """Nearest-neighbour search over embeddings the project computes."""
+
+    async def upsert(
+        self,
+        items: Sequence[IndexItem],
+        embeddings: npt.NDArray[np.float32],
+        content_hashes: Sequence[str],
+    ) -> None: ...
+
+    async def delete(self, ids: Sequence[str]) -> None: ...
+
+    async def content_hashes(self) -> dict[str, str]: ...
+
+    async def search(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]: ...
+
+    async def count(self) -> int: ...
+
+    async def aclose(self) -> None: ...
+
+
+@runtime_checkable
+class LexicalIndex(Protocol):
+    """BM25 search over the same items."""
+
+    async def search(self, query: str, k: int) -> list[ScoredItem]: ...
+
+    async def aclose(self) -> None: ...
+
+
+@runtime_checkable
+class GraphStore(Protocol):
+    """The curriculum graph: concepts, prerequisite edges, misconceptions."""
+
+    async def search_concepts(self, text: str, k: int) -> list[ConceptMatch]: ...
+
+    async def get_concepts(self, ids: Sequence[str]) -> list[Concept]: ...
+
+    async def unknown_concepts(self, ids: Sequence[str]) -> list[str]:
+        """The ids among `ids` that name no concept of the graph."""
+        ...
+
+    async def prerequisite_chains(
+        self, concept_ids: Sequence[str], depth: int
+    ) -> list[PrerequisitePath]: ...
+
+    async def misconceptions_of(
+        self, concept_ids: Sequence[str]
+    ) -> list[tuple[Misconception, str]]: ...
+
+    async def aclose(self) -> None: ...
