@@ -34,6 +34,8 @@ err_console = Console(stderr=True)
 
 def load_settings(index_dir: Path | None = None) -> Settings:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    # bm25s sets its own logger to DEBUG; its chatter would drown the progress bars.
+    logging.getLogger("bm25s").setLevel(logging.WARNING)
     # The machines here reach no model hub; never let a library try.
     os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from tutorgraph.cli import curriculum, index, query
+from tutorgraph.cli import bench, curriculum, index, query
 
 __all__ = ["app", "main"]
 
@@ -18,6 +18,7 @@ app = typer.Typer(
 curriculum.register(app)
 index.register(app)
 query.register(app)
+bench.register(app)
 
 
 def main() -> None:
