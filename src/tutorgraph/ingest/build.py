@@ -37,7 +37,10 @@ SOURCES = (
         "CC BY 4.0 (learning progressions: CC0 1.0)",
         "Knowledge Graph is provided by Learning Commons under the CC BY-4.0 license. Common "
         "Core Mathematics standards provided by Common Good Learning Tools. Learning Commons "
-        "received learning progressions under CC0 from Student Achievement Partners.",
+        "received learning progressions under CC0 from Student Achievement Partners. The "
+        "Common Core State Standards text is also (c) 2010 National Governors Association "
+        "Center for Best Practices and Council of Chief State School Officers, under their "
+        "public license.",
     ),
     SourceInfo(
         "openstax",
@@ -97,7 +100,10 @@ def minilm_token_counter(model: str = DEFAULT_EMBEDDING_MODEL) -> Callable[[str]
 
     from tutorgraph.retrieval.embedder import resolve_model_path
 
-    tokenizer = AutoTokenizer.from_pretrained(resolve_model_path(model))
+    # Counting long texts is the point here; lift the limit so it does not warn per text.
+    tokenizer = AutoTokenizer.from_pretrained(
+        resolve_model_path(model), model_max_length=1_000_000
+    )
 
     def count(text: str) -> int:
         return len(tokenizer.encode(text, add_special_tokens=False))
