@@ -14,22 +14,21 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from tutorgraph.config import Settings
 from tutorgraph.errors import TutorGraphError
-from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
-from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
-from tutorgraph.stores.local_index import OpenIndex, open_index
+from tutorgraph.retrieval.factory import open_retriever
 
 __all__ = [
     "console",
     "err_console",
     "fail_on_errors",
     "load_settings",
-    "open_retriever",
+    "open_retriever",  # re-exported for the commands
     "progress_bars",
 ]
 
-console = Console()
+# soft_wrap: a line such as `file:line: reason` must stay one line in pipes and logs.
+console = Console(soft_wrap=True)
 # Progress, warnings and errors go to stderr so `--json` output stays clean on stdout.
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, soft_wrap=True)
 
 
 def load_settings(index_dir: Path | None = None) -> Settings:
@@ -64,20 +63,3 @@ def progress_bars() -> Progress:
         console=err_console,
         transient=False,
     )
-
-
-def open_retriever(settings: Settings) -> tuple[HybridRetriever, OpenIndex]:
-    """Load the embedder and open the index (blocking; the CLI's one-shot path)."""
-    embedder = SentenceTransformerEmbedder(
-        settings.embedding_model, batch_size=settings.embed_batch_size
-    )
-    index = open_index(settings.index_dir, embedder=settings.embedding_model)
-    embedder.load()
-    retriever = HybridRetriever(
-        embedder,
-        index.vector,
-        index.lexical,
-        index.graph,
-        RetrieverConfig(source_timeout_s=settings.source_timeout_s),
-    )
-    return retriever, index

@@ -10,7 +10,13 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from tutorgraph.cli._common import console, fail_on_errors, load_settings, progress_bars
+from tutorgraph.cli._common import (
+    console,
+    fail_on_errors,
+    load_settings,
+    open_retriever,
+    progress_bars,
+)
 from tutorgraph.eval.eedi import EediBenchmarkSpec, run_eedi_benchmark
 from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
 
@@ -71,3 +77,42 @@ def eedi_cmd(
 
 def register(app: typer.Typer) -> None:
     app.add_typer(bench_app, name="bench")
+
+
+@bench_app.command("latency")
+def latency_cmd(
+    questions: Annotated[
+        Path, typer.Option(help="Eedi train.csv whose question texts are the query set.")
+    ],
+    n: Annotated[int, typer.Option(help="How many queries.")] = 200,
+    out: Annotated[Path | None, typer.Option(help="Also write the report as JSON.")] = None,
+    index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
+) -> None:
+    """Warm per-stage latency (p50/p95/p99) of retrieval on the local index."""
+    from tutorgraph.eval.latency import measure_latency
+    from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
+
+    settings = load_settings(index_dir)
+    with fail_on_errors():
+        qs = read_eedi_questions(questions)
+        wrong = [(q, x) for q in qs for x in sorted(q.answers) if x != q.correct_answer]
+        queries = [eedi_query_text(q, x) for q, x in wrong[:: max(1, len(wrong) // n)]][:n]
+        retriever, index = open_retriever(settings)
+        with progress_bars() as bars:
+            task = bars.add_task("queries", total=len(queries))
+            report = asyncio.run(
+                measure_latency(
+                    retriever,
+                    queries,
+                    progress=lambda done, total: bars.update(task, completed=done),
+                )
+            )
+        asyncio.run(index.aclose())
+    table = Table("stage", "p50 ms", "p95 ms", "p99 ms", title=f"latency, {len(queries)} queries")
+    for stage, row in report["stages_ms"].items():
+        table.add_row(stage, f"{row['p50']:.1f}", f"{row['p95']:.1f}", f"{row['p99']:.1f}")
+    console.print(table)
+    hw = report["hardware"]
+    console.print(f"{hw['cpu']}, {hw['cores']} cores, torch {hw['torch']}", highlight=False)
+    if out:
+        out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -11,7 +11,6 @@ label of a test question reaches them. Only misconception hits count, in packet 
 from __future__ import annotations
 
 import fnmatch
-import platform
 import statistics
 import subprocess
 import tempfile
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tutorgraph.errors import ConfigurationError
+from tutorgraph.eval.latency import hardware
 from tutorgraph.eval.metrics import average_precision_at_k, recall_at_k
 from tutorgraph.ingest.eedi import (
     EediQuestion,
@@ -122,21 +122,6 @@ def misconception_ranking(packet: ReasoningPacket, target: str) -> list[str]:
     ]
 
 
-def _hardware() -> dict[str, str]:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    import os
-
-    return {"cpu": cpu, "cores": str(os.cpu_count()), "python": platform.python_version()}
-
-
 def _git_commit() -> str | None:
     try:
         out = subprocess.run(
@@ -233,7 +218,7 @@ async def run_eedi_benchmark(
         "embedder": embedder.name,
         "reranker": None,
         "seconds": round(time.perf_counter() - started, 1),
-        "hardware": _hardware(),
+        "hardware": hardware(),
         "git_commit": _git_commit(),
     }
     return results

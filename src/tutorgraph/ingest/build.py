@@ -101,9 +101,7 @@ def minilm_token_counter(model: str = DEFAULT_EMBEDDING_MODEL) -> Callable[[str]
     from tutorgraph.retrieval.embedder import resolve_model_path
 
     # Counting long texts is the point here; lift the limit so it does not warn per text.
-    tokenizer = AutoTokenizer.from_pretrained(
-        resolve_model_path(model), model_max_length=1_000_000
-    )
+    tokenizer = AutoTokenizer.from_pretrained(resolve_model_path(model), model_max_length=1_000_000)
 
     def count(text: str) -> int:
         return len(tokenizer.encode(text, add_special_tokens=False))

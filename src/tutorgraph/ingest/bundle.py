@@ -177,25 +177,36 @@ def _check_references(
 ) -> None:
     """Reject duplicates and records that point at concepts the bundle does not hold."""
     out = report.records
-    concepts = parsed["concepts.jsonl"]
-    concept_ids = {rec.id for _, rec in concepts if isinstance(rec, Concept)}
+    # Concepts first: a concept rejected for a duplicate id or a missing parent must not be
+    # referenced by anything accepted, so rejection repeats until no more concepts fall.
+    accepted: dict[int, Concept] = {}
+    seen_concepts: set[str] = set()
+    for lineno, rec in parsed["concepts.jsonl"]:
+        assert isinstance(rec, Concept)
+        if rec.id in seen_concepts:
+            report.errors.append(
+                BundleRecordError("concepts.jsonl", lineno, f"duplicate id {rec.id}")
+            )
+        else:
+            seen_concepts.add(rec.id)
+            accepted[lineno] = rec
+    changed = True
+    while changed:
+        known = {c.id for c in accepted.values()}
+        changed = False
+        for lineno, c in list(accepted.items()):
+            bad = [p for p in c.parent_ids if p not in known]
+            if bad:
+                report.errors.append(
+                    BundleRecordError("concepts.jsonl", lineno, f"unknown parent_ids {bad}")
+                )
+                del accepted[lineno]
+                changed = True
+    out.concepts = [accepted[ln] for ln in sorted(accepted)]
+    concept_ids = {c.id for c in out.concepts}
 
     def unknown(ids: list[str]) -> list[str]:
         return [i for i in ids if i not in concept_ids]
-
-    seen_concepts: set[str] = set()
-    for lineno, rec in concepts:
-        assert isinstance(rec, Concept)
-        bad = unknown(rec.parent_ids)
-        if rec.id in seen_concepts:
-            reason = f"duplicate id {rec.id}"
-        elif bad:
-            reason = f"unknown parent_ids {bad}"
-        else:
-            seen_concepts.add(rec.id)
-            out.concepts.append(rec)
-            continue
-        report.errors.append(BundleRecordError("concepts.jsonl", lineno, reason))
 
     seen_edges: set[tuple[str, str, str]] = set()
     for lineno, rec in parsed["prerequisites.jsonl"]:

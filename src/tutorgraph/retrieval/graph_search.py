@@ -3,7 +3,8 @@
 Seeds are the request's `concept_ids` (weight 1) plus the concepts matched from the text
 (weight = match score relative to the best match, scaled by `TEXT_SEED_WEIGHT`). A hit's
 graph score sums the weights of the seeds it hangs off, discounted by `HOP_DISCOUNT` per
-prerequisite hop, so a misconception shared by several seeds outranks one that is not.
+prerequisite hop, so a misconception shared by several seeds outranks one that is not; a
+misconception's weight is raised by up to `RELEVANCE_BONUS` by its full-text relevance.
 """
 
 from __future__ import annotations
@@ -21,6 +22,12 @@ __all__ = ["GraphSearchResult", "graph_search"]
 TEXT_SEED_WEIGHT = 0.5
 HOP_DISCOUNT = 0.5
 MAX_TEXT_SEEDS = 3
+# Documents among the best dense hits point at the concepts the question is about.
+MAX_EVIDENCE = 10
+EVIDENCE_SEED_WEIGHT = 0.5
+DOCUMENT_KINDS = frozenset({"question", "worked_example", "exercise", "explanation"})
+# Full-text relevance can lift a misconception by up to this fraction of its seed's weight.
+RELEVANCE_BONUS = 0.5
 # A text match must reach this fraction of the best match to seed the graph.
 MIN_RELATIVE_MATCH = 0.6
 
@@ -40,19 +47,34 @@ async def graph_search(
     *,
     depth: int = 2,
     limit: int = 50,
+    evidence: Sequence[IndexItem] = (),
 ) -> GraphSearchResult:
-    """Search the curriculum graph around the request's concepts and the text's concepts."""
+    """Search the curriculum graph around the request's concepts and the text's concepts.
+
+    `evidence` are the best dense hits, best first: the concepts their documents belong to
+    seed the graph too (weight `EVIDENCE_SEED_WEIGHT / rank`, summed per concept).
+    """
     seeds: dict[str, float] = {cid: 1.0 for cid in concept_ids}
+    from_evidence: dict[str, float] = defaultdict(float)
+    for rank, item in enumerate(evidence[:MAX_EVIDENCE], start=1):
+        if item.kind in DOCUMENT_KINDS:
+            for cid in item.concept_ids:
+                from_evidence[cid] += EVIDENCE_SEED_WEIGHT / rank
+    for cid, w in from_evidence.items():
+        seeds.setdefault(cid, min(w, EVIDENCE_SEED_WEIGHT))
     matched = await graph.search_concepts(query, k=MAX_TEXT_SEEDS)
     for m in matched:
-        if m.score >= MIN_RELATIVE_MATCH:
+        if m.exact:  # a standard code in the text weighs as much as a requested concept
+            seeds.setdefault(m.concept.id, 1.0)
+        elif m.score >= MIN_RELATIVE_MATCH:
             seeds.setdefault(m.concept.id, TEXT_SEED_WEIGHT * m.score)
     seed_ids = sorted(seeds)
     concepts = {c.id: c for c in await graph.get_concepts(seed_ids)}
     paths = await graph.prerequisite_chains(seed_ids, depth) if seed_ids else []
     pre_ids = sorted({p.path[0] for p in paths} - set(seeds))
     concepts.update({c.id: c for c in await graph.get_concepts(pre_ids)})
-    miscs = await graph.misconceptions_of(seed_ids) if seed_ids else []
+    links = await graph.misconceptions_of(seed_ids, query) if seed_ids else []
+    top_relevance = max((link.relevance for link in links), default=0.0) or 1.0
 
     scores: dict[str, float] = defaultdict(float)
     items: dict[str, IndexItem] = {}
@@ -76,7 +98,8 @@ async def graph_search(
                 seeds[p.path[-1]] * HOP_DISCOUNT**p.depth,
                 p.path,
             )
-    for misc, cid in miscs:
+    for link in links:
+        misc, cid = link.misconception, link.concept_id
         item = IndexItem(
             id=misc.id,
             kind="misconception",
@@ -84,7 +107,9 @@ async def graph_search(
             text=misc.text,
             concept_ids=tuple(misc.concept_ids),
         )
-        add(item, seeds[cid], (cid, misc.id))
+        # Among one concept's misconceptions, the one whose text matches the query goes first.
+        bonus = 1.0 + RELEVANCE_BONUS * link.relevance / top_relevance
+        add(item, seeds[cid] * bonus, (cid, misc.id))
 
     ranked = sorted(scores, key=lambda i: (-round(scores[i], 9), i))[:limit]
     return GraphSearchResult(
@@ -103,7 +128,14 @@ async def graph_search(
             for c in (concepts[i] for i in seed_ids if i in concepts)
         ],
         prerequisites=[list(p.path) for p in paths],
-        misconceptions=[{"id": m.id, "text": m.text, "concept_id": cid} for m, cid in miscs],
+        misconceptions=[
+            {
+                "id": link.misconception.id,
+                "text": link.misconception.text,
+                "concept_id": link.concept_id,
+            }
+            for link in links
+        ],
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -23,7 +23,13 @@ from tutorgraph.retrieval.embedder import Embedder
 from tutorgraph.retrieval.fusion import RRF_K, rrf_fuse
 from tutorgraph.retrieval.graph_search import GraphSearchResult, graph_search
 from tutorgraph.retrieval.merge import merge_candidates
-from tutorgraph.stores.protocols import GraphStore, LexicalIndex, ScoredItem, VectorStore
+from tutorgraph.stores.protocols import (
+    GraphStore,
+    IndexItem,
+    LexicalIndex,
+    ScoredItem,
+    VectorStore,
+)
 
 __all__ = ["HybridRetriever", "RetrieverConfig"]
 
@@ -76,12 +82,23 @@ class HybridRetriever:
                 raise UnknownConceptError(unknown)
 
         cfg = self._config
-        jobs: dict[SourceName, Callable[[], Awaitable[Any]]] = {
-            "vector": lambda: self._vector_search(request.query, timings),
-            "lexical": lambda: self._timed(
-                "lexical", timings, self._lexical.search(request.query, cfg.lexical_depth)
-            ),
-            "graph": lambda: self._timed(
+        vector_task: asyncio.Task[list[ScoredItem]] | None = None
+        if "vector" in request.sources:
+            vector_task = asyncio.create_task(self._vector_search(request.query, timings))
+
+        async def evidence() -> list[IndexItem]:
+            # The graph is seeded by the documents the dense search found (GraphRAG linking);
+            # a failed or slow vector source just leaves it with its other seeds.
+            if vector_task is None:
+                return []
+            await asyncio.wait({vector_task}, timeout=cfg.source_timeout_s / 2)
+            if not vector_task.done() or vector_task.cancelled() or vector_task.exception():
+                return []
+            return [h.item for h in vector_task.result()]
+
+        async def run_graph() -> GraphSearchResult:
+            items = await evidence()
+            return await self._timed(
                 "graph",
                 timings,
                 graph_search(
@@ -90,13 +107,21 @@ class HybridRetriever:
                     request.concept_ids,
                     depth=cfg.prerequisite_depth,
                     limit=cfg.graph_depth,
+                    evidence=items,
                 ),
-            ),
-        }
-        names = [s for s in request.sources]
-        outcomes = await asyncio.gather(
-            *(self._guard(name, jobs[name]()) for name in names), return_exceptions=False
-        )
+            )
+
+        jobs: dict[SourceName, Awaitable[Any]] = {}
+        if vector_task is not None:
+            jobs["vector"] = vector_task
+        if "lexical" in request.sources:
+            jobs["lexical"] = self._timed(
+                "lexical", timings, self._lexical.search(request.query, cfg.lexical_depth)
+            )
+        if "graph" in request.sources:
+            jobs["graph"] = run_graph()
+        names = list(jobs)
+        outcomes = await asyncio.gather(*(self._guard(n, jobs[n]) for n in names))
         degraded = [n for n, out in zip(names, outcomes, strict=True) if out is None]
         if len(degraded) == len(names):
             raise SourceUnavailableError(

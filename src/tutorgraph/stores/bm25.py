@@ -79,6 +79,22 @@ class BM25Index:
         out.sort(key=lambda h: (-np.float32(h.score), h.item.id))
         return out
 
+    def scores(self, query: str, ids: set[str]) -> dict[str, float]:
+        """BM25 scores of `query` for the items in `ids` only (one pass, masked)."""
+        tokens = [t for t in tokenize(query) if t in self._vocab]
+        mask = np.array([it.id in ids for it in self._items], dtype=np.float32)
+        if not tokens or not mask.any():
+            return {}
+        k = int(mask.sum())
+        docs, scores = self._retriever.retrieve(
+            [tokens], k=k, show_progress=False, n_threads=1, weight_mask=mask
+        )
+        return {
+            self._items[int(d)].id: float(s)
+            for d, s in zip(docs[0], scores[0], strict=True)
+            if s > 0
+        }
+
     async def search(self, query: str, k: int) -> list[ScoredItem]:
         return await asyncio.to_thread(self.search_sync, query, k)
 

@@ -15,7 +15,12 @@ import networkx as nx
 from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Concept, Misconception
 from tutorgraph.stores.bm25 import BM25Index
-from tutorgraph.stores.protocols import ConceptMatch, IndexItem, PrerequisitePath
+from tutorgraph.stores.protocols import (
+    ConceptMatch,
+    IndexItem,
+    MisconceptionLink,
+    PrerequisitePath,
+)
 
 __all__ = ["MAX_PREREQUISITE_DEPTH", "EmbeddedGraphStore"]
 
@@ -40,6 +45,14 @@ class EmbeddedGraphStore:
             for c in concepts
             if c.id.startswith("ccss:")
         }
+        # The full-text indexes a Neo4j store keeps too: misconception texts and concept names.
+        self._misconception_text = BM25Index.build(
+            [
+                IndexItem(id=mid, kind="misconception", title="", text=d["record"].text)
+                for mid, d in sorted(graph.nodes(data=True))
+                if d["label"] == "Misconception"
+            ]
+        )
         self._names = BM25Index.build(
             [
                 IndexItem(id=c.id, kind="concept", title=c.name, text=c.description)
@@ -55,20 +68,15 @@ class EmbeddedGraphStore:
         return [i for i in ids if i not in self._concepts]
 
     async def search_concepts(self, text: str, k: int) -> list[ConceptMatch]:
-        out: dict[str, float] = {}
         # An explicit standard code is the strongest possible match.
-        for m in _CODE_RE.finditer(text):
-            cid = self._codes.get(m.group(0).casefold())
-            if cid:
-                out[cid] = float("inf")
-        for hit in self._names.search_sync(text, k):
-            out.setdefault(hit.item.id, hit.score)
-        ranked = sorted(out.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
-        top = max((s for _, s in ranked if s != float("inf")), default=1.0) or 1.0
-        return [
-            ConceptMatch(self._concepts[cid], 1.0 if s == float("inf") else s / top)
-            for cid, s in ranked
-        ]
+        exact = sorted(
+            {cid for m in _CODE_RE.finditer(text) if (cid := self._codes.get(m[0].casefold()))}
+        )
+        out = [ConceptMatch(self._concepts[cid], 1.0, exact=True) for cid in exact]
+        hits = [h for h in self._names.search_sync(text, k) if h.item.id not in exact]
+        top = max((h.score for h in hits), default=1.0) or 1.0
+        out += [ConceptMatch(self._concepts[h.item.id], h.score / top) for h in hits]
+        return out[:k]
 
     async def get_concepts(self, ids: Sequence[str]) -> list[Concept]:
         return [self._concepts[i] for i in ids if i in self._concepts]
@@ -96,16 +104,20 @@ class EmbeddedGraphStore:
         return sorted(paths, key=lambda p: (p.path[-1], p.depth, p.path))
 
     async def misconceptions_of(
-        self, concept_ids: Sequence[str]
-    ) -> list[tuple[Misconception, str]]:
-        out: list[tuple[Misconception, str]] = []
+        self, concept_ids: Sequence[str], query: str | None = None
+    ) -> list[MisconceptionLink]:
+        pairs: list[tuple[Misconception, str]] = []
         for cid in concept_ids:
             if cid not in self._g:
                 continue
             for mid, _, data in self._g.in_edges(cid, data=True):
                 if data["type"] == "MISCONCEPTION_OF":
-                    out.append((self._g.nodes[mid]["record"], cid))
-        out.sort(key=lambda mc: (mc[1], mc[0].id))
+                    pairs.append((self._g.nodes[mid]["record"], cid))
+        relevance: dict[str, float] = {}
+        if query and pairs:
+            relevance = self._misconception_text.scores(query, {m.id for m, _ in pairs})
+        out = [MisconceptionLink(m, cid, relevance.get(m.id, 0.0)) for m, cid in pairs]
+        out.sort(key=lambda link: (link.concept_id, link.misconception.id))
         return out
 
     async def aclose(self) -> None:

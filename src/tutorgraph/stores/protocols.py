@@ -21,6 +21,7 @@ __all__ = [
     "GraphStore",
     "IndexItem",
     "LexicalIndex",
+    "MisconceptionLink",
     "PrerequisitePath",
     "ScoredItem",
     "VectorStore",
@@ -53,10 +54,21 @@ class ScoredItem:
 
 @dataclass(frozen=True)
 class ConceptMatch:
-    """A concept the graph matched from text, with its match score."""
+    """A concept the graph matched from text: its score relative to the best match (0-1],
+    and whether the text named it exactly (a standard code such as 6.NS.A.1)."""
 
     concept: Concept
     score: float
+    exact: bool = False
+
+
+@dataclass(frozen=True)
+class MisconceptionLink:
+    """A misconception of `concept_id`, with its full-text relevance to the query (0 if none)."""
+
+    misconception: Misconception
+    concept_id: str
+    relevance: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -119,7 +131,9 @@ class GraphStore(Protocol):
     ) -> list[PrerequisitePath]: ...
 
     async def misconceptions_of(
-        self, concept_ids: Sequence[str]
-    ) -> list[tuple[Misconception, str]]: ...
+        self, concept_ids: Sequence[str], query: str | None = None
+    ) -> list[MisconceptionLink]:
+        """Misconceptions linked to the concepts; with `query`, each gets a full-text relevance."""
+        ...
 
     async def aclose(self) -> None: ...

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Fresh-machine install: a virtual environment in .venv with the CPU build of torch first,
+# so that sentence-transformers does not pull several GB of CUDA packages.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet "torch==2.13.0"
+.venv/bin/python -m pip install --quiet -e ".[dev]"
+echo "tutorgraph installed in .venv ($(.venv/bin/tutorgraph --help >/dev/null && echo ok))"

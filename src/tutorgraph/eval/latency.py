@@ -1,0 +1,88 @@
+"""Warm retrieval latency over a fixed query set: p50/p95/p99 per stage of `timings_ms`.
+
+>>> report = await measure_latency(retriever, queries, warmup=10)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from typing import Any
+
+import numpy as np
+
+from tutorgraph.models.packet import STAGES
+from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.retrieval.retriever import HybridRetriever
+
+__all__ = ["hardware", "measure_latency", "percentiles"]
+
+
+def hardware() -> dict[str, Any]:
+    """CPU model, cores and the library versions that decide inference speed."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    versions = {}
+    for pkg in ("torch", "onnxruntime", "sentence-transformers", "chromadb"):
+        try:
+            versions[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            versions[pkg] = "not installed"
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        **versions,
+    }
+
+
+def percentiles(values: Sequence[float]) -> dict[str, float]:
+    arr = np.asarray(values, dtype=np.float64)
+    return {
+        "p50": round(float(np.percentile(arr, 50)), 2),
+        "p95": round(float(np.percentile(arr, 95)), 2),
+        "p99": round(float(np.percentile(arr, 99)), 2),
+        "mean": round(float(arr.mean()), 2),
+    }
+
+
+async def measure_latency(
+    retriever: HybridRetriever,
+    queries: Sequence[str],
+    *,
+    warmup: int = 10,
+    request_fields: dict[str, Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Run each query once after `warmup` untimed ones; serialisation is timed too."""
+    fields = request_fields or {}
+    for q in queries[:warmup]:
+        await retriever.retrieve(RetrievalRequest(query=q, **fields))
+    stages: dict[str, list[float]] = {s: [] for s in (*STAGES, "serialise", "wall")}
+    for i, q in enumerate(queries, start=1):
+        started = time.perf_counter()
+        packet = await retriever.retrieve(RetrievalRequest(query=q, **fields))
+        t = time.perf_counter()
+        packet.model_dump_json()
+        stages["serialise"].append((time.perf_counter() - t) * 1000)
+        stages["wall"].append((time.perf_counter() - started) * 1000)
+        for s in STAGES:
+            stages[s].append(packet.timings_ms[s])
+        if progress:
+            progress(i, len(queries))
+    return {
+        "n_queries": len(queries),
+        "warmup": warmup,
+        "stages_ms": {s: percentiles(v) for s, v in stages.items()},
+        "hardware": hardware(),
+    }

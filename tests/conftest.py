@@ -1,0 +1,251 @@
+"""Shared fixtures: the committed data slices, a bundle built from them, and one real index.
+
+Everything here reads only `tests/data` and writes only under pytest's temporary folders, so
+the suite runs without `../shared`. The expensive things (loading MiniLM, embedding the slice
+bundle into ChromaDB) happen once per session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from tutorgraph.ingest.bundle import write_bundle
+from tutorgraph.ingest.eedi import (
+    EediQuestion,
+    eedi_records,
+    read_eedi_questions,
+    read_misconceptions,
+    read_subjects,
+)
+from tutorgraph.ingest.indexer import IngestReport, ingest_bundle
+from tutorgraph.ingest.learning_commons import load_learning_commons
+from tutorgraph.ingest.records import SourceRecords
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "data"
+EEDI_DIR = DATA / "eedi"
+LC_DIR = DATA / "learning-commons"
+OPENSTAX_DIR = DATA / "openstax"
+MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+
+# The held-out retrieval case of tests/data/eedi/SOURCE.md: kept out of the session index.
+HELD_OUT_QUESTION = 163
+
+# -- the data slices (cheap: no model, no chroma) ------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def eedi_questions() -> list[EediQuestion]:
+    return read_eedi_questions(EEDI_DIR / "train.csv")
+
+
+@pytest.fixture(scope="session")
+def eedi_misconceptions() -> dict[int, str]:
+    return read_misconceptions(EEDI_DIR / "misconception_mapping.csv")
+
+
+def slice_records(
+    questions: Sequence[EediQuestion], misconceptions: dict[int, str]
+) -> SourceRecords:
+    """Eedi (the given questions, all misconceptions and subjects) + Learning Commons."""
+    records = eedi_records(
+        questions, misconceptions, read_subjects(EEDI_DIR / "subject_metadata.csv")
+    )
+    records.extend(load_learning_commons(LC_DIR))
+    return records
+
+
+@pytest.fixture(scope="session")
+def make_slice_records() -> Callable[[Sequence[EediQuestion], dict[int, str]], SourceRecords]:
+    return slice_records
+
+
+@pytest.fixture(scope="session")
+def full_slice_records(
+    eedi_questions: list[EediQuestion], eedi_misconceptions: dict[int, str]
+) -> SourceRecords:
+    """Every committed Eedi and Learning Commons record (no OpenStax: no tokenizer needed)."""
+    return slice_records(eedi_questions, eedi_misconceptions)
+
+
+@pytest.fixture(scope="session")
+def slice_bundle(
+    tmp_path_factory: pytest.TempPathFactory, full_slice_records: SourceRecords
+) -> Path:
+    """A bundle of `full_slice_records`, written once; tests that break it copy it first."""
+    out = tmp_path_factory.mktemp("slice-bundle")
+    write_bundle(full_slice_records, out)
+    return out
+
+
+# -- the real index (MiniLM + ChromaDB embedded), built once -----------------------------------
+
+
+@pytest.fixture(scope="session")
+def embedder():  # type: ignore[no-untyped-def]
+    """The real MiniLM embedder, weights loaded once from the offline package."""
+    from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
+
+    emb = SentenceTransformerEmbedder(MODEL_NAME)
+    emb.load()
+    return emb
+
+
+@pytest.fixture(scope="session")
+def openstax_records() -> SourceRecords | None:
+    """The OpenStax slice chunked by MiniLM tokens, or None if the loader is broken right now."""
+    try:
+        from tutorgraph.ingest.build import minilm_token_counter
+        from tutorgraph.ingest.openstax import load_openstax
+
+        return load_openstax(OPENSTAX_DIR, count_tokens=minilm_token_counter(MODEL_NAME))
+    except Exception:  # another session may be mid-edit on the loader
+        return None
+
+
+@pytest.fixture(scope="session")
+def index_records(
+    eedi_questions: list[EediQuestion],
+    eedi_misconceptions: dict[int, str],
+    openstax_records: SourceRecords | None,
+) -> SourceRecords:
+    """What the session index holds: the slices WITHOUT held-out question 163."""
+    train = [q for q in eedi_questions if q.question_id != HELD_OUT_QUESTION]
+    records = slice_records(train, eedi_misconceptions)
+    if openstax_records is not None:
+        records.extend(openstax_records)
+    return records
+
+
+@pytest.fixture(scope="session")
+def index_bundle(tmp_path_factory: pytest.TempPathFactory, index_records: SourceRecords) -> Path:
+    out = tmp_path_factory.mktemp("index-bundle")
+    write_bundle(index_records, out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def session_index(
+    tmp_path_factory: pytest.TempPathFactory, index_bundle: Path, embedder
+) -> tuple[Path, IngestReport]:  # type: ignore[no-untyped-def]
+    """`index_bundle` ingested into a fresh index folder (real Chroma, real MiniLM)."""
+    index_dir = tmp_path_factory.mktemp("index")
+    report = asyncio.run(ingest_bundle(index_bundle, index_dir, embedder))
+    assert not report.rejected, report.rejected[:3]
+    return index_dir, report
+
+
+@pytest.fixture(scope="session")
+def opened_index(session_index: tuple[Path, IngestReport], embedder) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    from tutorgraph.stores.local_index import open_index
+
+    index = open_index(session_index[0], embedder=embedder.name)
+    yield index
+    asyncio.run(index.aclose())
+
+
+@pytest.fixture(scope="session")
+def retriever(opened_index, embedder):  # type: ignore[no-untyped-def]
+    from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+
+    # A generous timeout: the 2 s default could degrade a packet on a busy 2-core runner.
+    return HybridRetriever(
+        embedder,
+        opened_index.vector,
+        opened_index.lexical,
+        opened_index.graph,
+        RetrieverConfig(source_timeout_s=60.0),
+    )
+
+
+# -- running the real CLI ------------------------------------------------------------------
+
+
+def cli_command() -> list[str]:
+    script = Path(sys.executable).with_name("tutorgraph")
+    if script.is_file():
+        return [str(script)]
+    return [sys.executable, "-c", "from tutorgraph.cli.app import main; main()"]
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    # No TUTORGRAPH_* settings from the caller's shell, and no terminal size: output is
+    # what a pipe (CI, a log file) gets.
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("TUTORGRAPH_") and k not in {"COLUMNS", "LINES"}
+    }
+    env.update(
+        HF_HUB_OFFLINE="1",
+        TOKENIZERS_PARALLELISM="false",
+        # Generous: a degraded packet would make byte comparisons meaningless.
+        TUTORGRAPH_SOURCE_TIMEOUT_S="60",
+    )
+    env.update(extra)
+    return env
+
+
+@pytest.fixture(scope="session")
+def child_env() -> Callable[..., dict[str, str]]:
+    """`child_env(**extra)`: the environment every subprocess of the suite gets."""
+    return cli_env
+
+
+@pytest.fixture(scope="session")
+def cli_cwd(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where CLI subprocesses run, so that a default `.tutorgraph/` never lands in the repo."""
+    return tmp_path_factory.mktemp("cli-cwd")
+
+
+@pytest.fixture(scope="session")
+def run_cli(cli_cwd: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Run `tutorgraph ARGS...` in a subprocess and wait for it."""
+
+    def run(*args: str, timeout: float = 180, **env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*cli_command(), *args],
+            cwd=cli_cwd,
+            env=cli_env(**env),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def start_cli(cli_cwd: Path) -> Callable[..., subprocess.Popen[str]]:
+    """Start `tutorgraph ARGS...` without waiting, so that independent runs overlap."""
+
+    def start(*args: str, **env: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [*cli_command(), *args],
+            cwd=cli_cwd,
+            env=cli_env(**env),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    return start
+
+
+@pytest.fixture
+def copy_bundle(tmp_path: Path) -> Callable[[Path], Path]:
+    def copy(src: Path) -> Path:
+        dst = tmp_path / f"bundle-{src.name}"
+        shutil.copytree(src, dst)
+        return dst
+
+    return copy

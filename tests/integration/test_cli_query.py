@@ -1,0 +1,234 @@
+"""`tutorgraph query` for real: one JSON document on stdout, byte-identical across processes
+with different PYTHONHASHSEED values, a table for people, and clear errors for bad requests."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tutorgraph.cli import _common
+from tutorgraph.cli.app import app
+from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
+from tutorgraph.models.packet import STAGES
+from tutorgraph.models.request import RetrievalRequest
+
+pytestmark = pytest.mark.integration
+
+CONSTRUCT = "eedi:construct:1428"
+_TIMINGS_RE = re.compile(r'"timings_ms":\{[^{}]*\}')
+_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+PACKET_FIELDS = {
+    "query",
+    "refined_query",
+    "results",
+    "graph_context",
+    "context",
+    "total_results",
+    "vector_count",
+    "lexical_count",
+    "graph_count",
+    "timings_ms",
+    "degraded_sources",
+    "reranker",
+    "debug",
+}
+HIT_FIELDS = {
+    "id",
+    "ids",
+    "kind",
+    "title",
+    "text",
+    "concept_ids",
+    "score",
+    "rank",
+    "found_by",
+    "source_ranks",
+    "source_scores",
+    "fused_score",
+    "rerank_score",
+    "graph_path",
+}
+
+
+def _plain(text: str) -> str:
+    return _ANSI_RE.sub("", text)
+
+
+def _without_timings(raw: str) -> str:
+    stripped, n = _TIMINGS_RE.subn('"timings_ms":{}', raw)
+    assert n == 1, "expected exactly one timings_ms object"
+    return stripped
+
+
+@pytest.fixture(scope="module")
+def query_text(eedi_questions: list[EediQuestion]) -> str:
+    q163 = next(q for q in eedi_questions if q.question_id == 163)
+    return eedi_query_text(q163, "A")
+
+
+@pytest.fixture(scope="module")
+def json_runs(
+    session_index: tuple[Path, object],
+    start_cli: Callable[..., subprocess.Popen[str]],
+    query_text: str,
+) -> list[tuple[int, str, str]]:
+    """The same `query --json` in two processes, PYTHONHASHSEED=1 and =2 (run side by side)."""
+    args = (
+        "query",
+        query_text,
+        "--concept-id",
+        CONSTRUCT,
+        "--debug",
+        "--json",
+        "-n",
+        "20",
+        "--index-dir",
+        str(session_index[0]),
+    )
+    procs = [start_cli(*args, PYTHONHASHSEED=seed) for seed in ("1", "2")]
+    out = []
+    for proc in procs:
+        stdout, stderr = proc.communicate(timeout=300)
+        out.append((proc.returncode, stdout, stderr))
+    return out
+
+
+def test_query_json_is_exactly_one_packet_document(json_runs: list[tuple[int, str, str]]) -> None:
+    rc, stdout, stderr = json_runs[0]
+    assert rc == 0, stderr
+    packet = json.loads(stdout)  # the whole of stdout: nothing else is printed there
+    assert stdout.count("\n") == 1 and stdout.endswith("}\n")
+    assert set(packet) == PACKET_FIELDS
+    assert list(packet["timings_ms"]) == list(STAGES)
+    assert set(packet["graph_context"]) == {"concepts", "prerequisites", "misconceptions"}
+    assert set(packet["reranker"]) == {"applied", "model", "reason"}
+    assert packet["degraded_sources"] == []
+    assert 0 < len(packet["results"]) <= 20
+    for hit in packet["results"]:
+        assert set(hit) == HIT_FIELDS
+        assert set(hit["found_by"]) <= {"vector", "lexical", "graph"}
+    assert packet["total_results"] >= len(packet["results"])
+    assert packet["debug"]["fusion"]["k"] == 60
+    assert "Traceback" not in stderr
+
+
+def test_query_packets_are_byte_identical_across_hash_seeds(
+    json_runs: list[tuple[int, str, str]],
+) -> None:
+    (rc1, out1, err1), (rc2, out2, err2) = json_runs
+    assert rc1 == 0, err1
+    assert rc2 == 0, err2
+    assert _without_timings(out1).encode() == _without_timings(out2).encode()
+
+
+def test_cli_packet_equals_the_library_packet(
+    json_runs: list[tuple[int, str, str]], retriever, query_text: str
+) -> None:  # type: ignore[no-untyped-def]
+    """A third process (this one, its own hash seed) calling the library gets the same bytes."""
+    request = RetrievalRequest(query=query_text, concept_ids=[CONSTRUCT], n_results=20, debug=True)
+    packet = asyncio.run(retriever.retrieve(request))
+    assert _without_timings(packet.model_dump_json()) == _without_timings(
+        json_runs[0][1].rstrip("\n")
+    )
+
+
+@pytest.fixture
+def cli_with_loaded_model(monkeypatch: pytest.MonkeyPatch, embedder) -> CliRunner:  # type: ignore[no-untyped-def]
+    """CliRunner whose `open_retriever` reuses the session's MiniLM (saves a 5 s reload)."""
+    # Patch the name where `open_retriever` (re-exported by the CLI) looks it up.
+    wiring = sys.modules[_common.open_retriever.__module__]
+    monkeypatch.setattr(wiring, "SentenceTransformerEmbedder", lambda *a, **k: embedder)
+    for key in ("TUTORGRAPH_INDEX_DIR", "TUTORGRAPH_EMBEDDING_MODEL"):
+        monkeypatch.delenv(key, raising=False)
+    return CliRunner()
+
+
+def test_query_without_json_prints_a_table(
+    cli_with_loaded_model: CliRunner, session_index: tuple[Path, object]
+) -> None:
+    result = cli_with_loaded_model.invoke(
+        app,
+        [
+            "query",
+            "factorise x^2+5x+6",
+            "--concept-id",
+            CONSTRUCT,
+            "-n",
+            "5",
+            "--index-dir",
+            str(session_index[0]),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    out = _plain(result.stdout)
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(out)
+    assert "factorise x^2+5x+6" in out
+    for header in ("kind", "hit", "found by", "score"):
+        assert header in out
+    assert "│" in out or "|" in out  # table borders
+    assert "misconception" in out
+    assert "graph context" in out and "timings ms:" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "query: String should have at least 1 character"),
+        ("   ", "query: String should have at least 1 character"),
+        ("x" * 2001, "query: String should have at most 2000 characters"),
+    ],
+)
+def test_query_bad_text_exits_2_with_a_readable_message(
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    session_index: tuple[Path, object],
+    text: str,
+    words: str,
+) -> None:
+    proc = run_cli("query", text, "--json", "--index-dir", str(session_index[0]))
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    err = _plain(proc.stderr)
+    assert "invalid request" in err and words in " ".join(err.split())
+    assert "Traceback" not in err
+
+
+def test_query_bad_options_and_unknown_concepts(
+    cli_with_loaded_model: CliRunner, session_index: tuple[Path, object], tmp_path: Path
+) -> None:
+    index = ["--index-dir", str(session_index[0])]
+    runner = cli_with_loaded_model
+
+    res = runner.invoke(app, ["query", "fractions", "-n", "51", *index])
+    assert res.exit_code == 2
+    assert "n_results: Input should be less than or equal to 50" in _plain(res.stderr)
+
+    res = runner.invoke(app, ["query", "fractions", "--source", "web", *index])
+    assert res.exit_code == 2
+    assert "sources.0" in _plain(res.stderr)
+
+    res = runner.invoke(app, ["query", "fractions", "--concept-id", "ccss:9.ZZ.Z.9", *index])
+    assert res.exit_code == 2
+    assert res.stdout == ""
+    assert "unknown concept id(s): ccss:9.ZZ.Z.9" in " ".join(_plain(res.stderr).split())
+
+    res = runner.invoke(app, ["query", "fractions", "--index-dir", str(tmp_path / "none")])
+    assert res.exit_code == 2
+    assert "no tutorgraph index at" in " ".join(_plain(res.stderr).split())
+
+    res = runner.invoke(
+        app, ["query", "fractions", *index], env={"TUTORGRAPH_EMBEDDING_MODEL": "other/model"}
+    )
+    assert res.exit_code == 2
+    assert "was built with embedder" in " ".join(_plain(res.stderr).split())
+    for r in (res,):
+        assert r.exception is None or isinstance(r.exception, SystemExit)

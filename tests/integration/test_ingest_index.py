@@ -1,0 +1,208 @@
+"""Ingest into a real index (ChromaDB embedded, MiniLM): idempotence, increments, --prune,
+the manifest, and refusing an index built by another embedder."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from tutorgraph.errors import EmbedderMismatchError
+from tutorgraph.ingest.bundle import bundle_hash, write_bundle
+from tutorgraph.ingest.eedi import EediQuestion, eedi_records
+from tutorgraph.ingest.indexer import IngestReport, ingest_bundle, ingest_records
+from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.stores.items import items_from_records
+from tutorgraph.stores.local_index import open_index
+from tutorgraph.stores.manifest import Manifest, library_versions
+
+pytestmark = pytest.mark.integration
+
+MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+SMALL_QUESTIONS = (2, 474, 929)  # constructs 2774 and 1428
+
+
+class CountingEmbedder:
+    """The real embedder, counting the texts it is asked to embed (not a fake)."""
+
+    def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
+        self._inner = inner
+        self.texts: list[str] = []
+
+    @property
+    def name(self) -> str:
+        return str(self._inner.name)
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        self.texts.extend(texts)
+        return self._inner.embed(texts)  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def small_records(
+    eedi_questions: list[EediQuestion], eedi_misconceptions: dict[int, str]
+) -> SourceRecords:
+    """Three questions and the misconceptions they reveal: a dozen items, cheap to embed."""
+    questions = [q for q in eedi_questions if q.question_id in SMALL_QUESTIONS]
+    used = {m for q in questions for m in q.misconception_ids.values() if m is not None}
+    return eedi_records(questions, {m: eedi_misconceptions[m] for m in sorted(used)}, [])
+
+
+def _ingest(bundle: Path, index: Path, embedder, *, prune: bool = False) -> IngestReport:  # type: ignore[no-untyped-def]
+    return asyncio.run(ingest_bundle(bundle, index, embedder, prune=prune))
+
+
+def _present(index_dir: Path, item_id: str, text: str) -> dict[str, bool]:
+    """Whether an item is in each store: Chroma, BM25 and (for misconceptions) the graph."""
+    index = open_index(index_dir, embedder=MODEL)
+    try:
+        in_chroma = item_id in asyncio.run(index.vector.content_hashes())
+        lexical = asyncio.run(index.lexical.search(text, 50))
+        links = asyncio.run(index.graph.misconceptions_of(["eedi:construct:1428"]))
+        return {
+            "vector": in_chroma,
+            "lexical": item_id in [h.item.id for h in lexical],
+            "graph": item_id in [link.misconception.id for link in links],
+        }
+    finally:
+        asyncio.run(index.aclose())
+
+
+def _count(index_dir: Path) -> int:
+    index = open_index(index_dir, embedder=MODEL)
+    try:
+        return asyncio.run(index.vector.count())
+    finally:
+        asyncio.run(index.aclose())
+
+
+def test_reingest_is_idempotent_and_incremental(
+    tmp_path: Path, small_records: SourceRecords, embedder
+) -> None:  # type: ignore[no-untyped-def]
+    spy = CountingEmbedder(embedder)
+    bundle, index = tmp_path / "bundle", tmp_path / "index"
+    write_bundle(small_records, bundle)
+    n = len(items_from_records(small_records))
+    assert n >= 10
+
+    first = _ingest(bundle, index, spy)
+    assert (first.added, first.updated, first.unchanged, first.pruned) == (n, 0, 0, 0)
+    assert first.embedded == n and len(spy.texts) == n
+    assert first.counts["items"] == n and first.rejected == []
+    assert _count(index) == n
+
+    spy.texts.clear()
+    again = _ingest(bundle, index, spy)
+    assert (again.added, again.updated, again.unchanged, again.pruned) == (0, 0, n, 0)
+    assert again.embedded == 0
+    assert spy.texts == []  # nothing re-embedded, not even a probe
+    assert _count(index) == n
+
+    # Change one record's text: exactly that one is re-embedded.
+    doc = small_records.documents[0]
+    changed = dataclasses.replace(small_records)
+    changed.documents = [
+        doc.model_copy(update={"text": doc.text + "\nHint: look at the signs."}),
+        *small_records.documents[1:],
+    ]
+    write_bundle(changed, bundle)
+    spy.texts.clear()
+    third = _ingest(bundle, index, spy)
+    assert (third.added, third.updated, third.unchanged) == (0, 1, n - 1)
+    assert len(spy.texts) == 1 and spy.texts[0].endswith("Hint: look at the signs.")
+    assert _count(index) == n
+    manifest = Manifest.read(index)
+    assert manifest is not None and manifest.bundle_hash == bundle_hash(bundle)
+
+
+def test_removed_records_stay_without_prune_and_go_with_prune(
+    tmp_path: Path, small_records: SourceRecords, embedder
+) -> None:  # type: ignore[no-untyped-def]
+    bundle, index = tmp_path / "bundle", tmp_path / "index"
+    write_bundle(small_records, bundle)
+    n = len(items_from_records(small_records))
+    _ingest(bundle, index, embedder)
+
+    # A misconception revealed by question 474 or 929 (construct 1428), with its own text.
+    gone = next(
+        m
+        for m in small_records.misconceptions
+        if m.concept_ids == ["eedi:construct:1428"] and m.id != "eedi:misconception:2142"
+    )
+    assert _present(index, gone.id, gone.text) == {"vector": True, "lexical": True, "graph": True}
+    smaller = dataclasses.replace(small_records)
+    smaller.misconceptions = [m for m in small_records.misconceptions if m.id != gone.id]
+    write_bundle(smaller, bundle)
+
+    kept = _ingest(bundle, index, embedder)
+    assert (kept.added, kept.updated, kept.pruned, kept.unchanged) == (0, 0, 0, n)
+    assert _count(index) == n
+    assert _present(index, gone.id, gone.text) == {"vector": True, "lexical": True, "graph": True}
+
+    pruned = _ingest(bundle, index, embedder, prune=True)
+    assert (pruned.added, pruned.updated, pruned.pruned, pruned.unchanged) == (0, 0, 1, n - 1)
+    assert pruned.counts["items"] == n - 1
+    assert _count(index) == n - 1
+    assert _present(index, gone.id, gone.text) == {
+        "vector": False,
+        "lexical": False,
+        "graph": False,
+    }
+
+
+def test_manifest_records_embedder_bundle_hash_and_versions(
+    session_index: tuple[Path, IngestReport], index_bundle: Path, index_records: SourceRecords
+) -> None:
+    index_dir, report = session_index
+    manifest = Manifest.read(index_dir)
+    assert manifest is not None
+    assert manifest.embedder == MODEL
+    assert manifest.embedding_dim == 384
+    assert manifest.bundle_hash == bundle_hash(index_bundle)
+    assert manifest.versions == library_versions()
+    assert manifest.counts == report.counts
+    assert report.counts["items"] == len(items_from_records(index_records))
+    assert report.added == report.counts["items"] and report.updated == 0
+    assert {p.name for p in index_dir.iterdir()} >= {
+        "manifest.json",
+        "chroma",
+        "lexical",
+        "catalogue",
+    }
+
+
+def test_index_of_another_embedder_is_refused(
+    tmp_path: Path, small_records: SourceRecords, embedder, session_index
+) -> None:  # type: ignore[no-untyped-def]
+    other = "intfloat/e5-small-v2"
+    Manifest(embedder=other, embedding_dim=384, bundle_hash="x").write(tmp_path)
+    with pytest.raises(EmbedderMismatchError) as info:
+        asyncio.run(ingest_records(small_records, tmp_path, embedder, source_hash="h"))
+    msg = info.value.message
+    assert other in msg and MODEL in msg and str(tmp_path) in msg
+    assert "TUTORGRAPH_EMBEDDING_MODEL" in msg
+    # Refused before anything was written.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json"]
+
+    # And a real index refuses to open for another embedder.
+    with pytest.raises(EmbedderMismatchError, match="was built with embedder"):
+        open_index(session_index[0], embedder=other)
+
+
+def test_bad_records_are_reported_and_good_ones_ingested(
+    tmp_path: Path, small_records: SourceRecords, embedder
+) -> None:  # type: ignore[no-untyped-def]
+    bundle, index = tmp_path / "bundle", tmp_path / "index"
+    write_bundle(small_records, bundle)
+    with (bundle / "misconceptions.jsonl").open("a", encoding="utf-8") as fh:
+        fh.write('{"id": "eedi:misconception:x", "text": ""}\n')
+    report = _ingest(bundle, index, embedder)
+    n = len(items_from_records(small_records))
+    assert report.added == n
+    assert [(e.file, e.line) for e in report.rejected] == [
+        ("misconceptions.jsonl", len(small_records.misconceptions) + 1)
+    ]
