@@ -76,6 +76,10 @@ class SentenceTransformerEmbedder:
                     # Local weights: never let the hub client reach out.
                     os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as hf_logging
+
+                # A per-load weights progress bar is noise on a CLI whose stdout is data.
+                hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
 
                 try:
                     self._model = SentenceTransformer(path, device=self._device)

@@ -1,0 +1,100 @@
+"""`tutorgraph bench eedi` end to end: fold isolation, result layout, metrics in range."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tutorgraph.eval.eedi import EediBenchmarkSpec, config_names, eedi_pairs, run_eedi_benchmark
+from tutorgraph.ingest.eedi import read_eedi_questions
+
+pytestmark = pytest.mark.integration
+
+REPO = Path(__file__).resolve().parents[2]
+EEDI = REPO / "tests" / "data" / "eedi"
+SHARED = REPO.parent / "shared" / "data"
+
+
+async def test_bench_on_the_slice_reports_every_config(embedder) -> None:  # type: ignore[no-untyped-def]
+    spec = EediBenchmarkSpec(
+        train=EEDI / "train.csv",
+        misconceptions=EEDI / "misconception_mapping.csv",
+        subjects=EEDI / "subject_metadata.csv",
+        folds=2,
+    )
+    results = await run_eedi_benchmark(spec, embedder)
+    n_pairs = len(eedi_pairs(read_eedi_questions(EEDI / "train.csv")))
+    assert set(results) == {*config_names(), "_meta"}
+    for name in config_names():
+        row = results[name]
+        assert row["n"] == n_pairs
+        assert 0.0 <= row["map@25"] <= row["recall@25"] <= 1.0
+    meta = results["_meta"]
+    assert meta["folds"] == 2 and meta["fold_rule"] == "int(QuestionId) % 2"
+    assert meta["n_pairs"] == n_pairs
+    # Without construct ids the text and construct contexts of the text-only sources agree.
+    assert results["vector/text"] == results["vector/construct"]
+    # The graph is what the construct context feeds: it must not be worse than no context.
+    assert results["graph/construct"]["map@25"] >= results["graph/text"]["map@25"]
+
+
+def test_bench_cli_writes_results_json(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "results.json"
+    proc = run_cli(
+        "bench",
+        "eedi",
+        "--train",
+        str(EEDI / "train.csv"),
+        "--misconceptions",
+        str(EEDI / "misconception_mapping.csv"),
+        "--folds",
+        "2",
+        "--configs",
+        "hybrid/*",
+        "--limit",
+        "10",
+        "--out",
+        str(out),
+    )
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads(out.read_text())
+    assert sorted(k for k in results if not k.startswith("_")) == [
+        "hybrid/construct",
+        "hybrid/text",
+    ]
+    assert results["_meta"]["n_pairs"] == 10
+    assert "hybrid/construct" in proc.stdout
+
+
+def test_bench_cli_rejects_a_glob_that_matches_nothing(run_cli) -> None:  # type: ignore[no-untyped-def]
+    proc = run_cli(
+        "bench",
+        "eedi",
+        "--train",
+        str(EEDI / "train.csv"),
+        "--misconceptions",
+        str(EEDI / "misconception_mapping.csv"),
+        "--configs",
+        "nothing/*",
+    )
+    assert proc.returncode == 2
+    assert "matches none of" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (SHARED / "eedi").is_dir(), reason="needs ../shared/data")
+async def test_bench_on_the_development_file_beats_single_sources(embedder) -> None:  # type: ignore[no-untyped-def]
+    spec = EediBenchmarkSpec(
+        train=SHARED / "eedi" / "train.csv",
+        misconceptions=SHARED / "eedi" / "misconception_mapping.csv",
+        subjects=SHARED / "eedi-subjects" / "subject_metadata.csv",
+        configs="*/construct",
+        limit=500,
+    )
+    results = await run_eedi_benchmark(spec, embedder)
+    hybrid = results["hybrid/construct"]["map@25"]
+    assert hybrid > results["vector/construct"]["map@25"]
+    assert hybrid > results["lexical/construct"]["map@25"]
