@@ -81,6 +81,57 @@ class HybridRetriever:
             if unknown:
                 raise UnknownConceptError(unknown)
 
+        results, graph_result, degraded = await self._search(request, timings)
+
+        t = time.perf_counter()
+        merged = merge_candidates(results)
+        timings["merge"] = _ms(t)
+        t = time.perf_counter()
+        weights = {s: 1.0 for s in results}
+        fused = rrf_fuse(merged, weights)
+        timings["fuse"] = _ms(t)
+
+        hits = [
+            Hit(
+                id=m.best.item.id,
+                ids=sorted(m.ids),
+                kind=m.best.item.kind,
+                title=m.best.item.title,
+                text=m.best.item.text,
+                concept_ids=list(m.best.item.concept_ids),
+                score=round(score, 9),
+                rank=rank,
+                found_by=m.found_by,
+                source_ranks=dict(m.source_ranks),
+                source_scores=dict(m.source_scores),
+                fused_score=round(score, 9),
+                graph_path=list(m.graph_path) if m.graph_path else None,
+            )
+            for rank, (m, score) in enumerate(fused[: request.n_results], start=1)
+        ]
+        timings["total"] = _ms(started)
+        return ReasoningPacket(
+            query=request.query,
+            results=hits,
+            graph_context=GraphContext(
+                concepts=graph_result.concepts,
+                prerequisites=graph_result.prerequisites,
+                misconceptions=graph_result.misconceptions,
+            ),
+            total_results=len(fused),
+            vector_count=len(results.get("vector", [])),
+            lexical_count=len(results.get("lexical", [])),
+            graph_count=len(results.get("graph", [])),
+            timings_ms=timings,
+            degraded_sources=degraded,
+            reranker=RerankerInfo(applied=False, reason="no reranker configured"),
+            debug=self._debug(request, results, weights) if request.debug else None,
+        )
+
+    async def _search(
+        self, request: RetrievalRequest, timings: dict[str, float]
+    ) -> tuple[dict[SourceName, list[Candidate]], GraphSearchResult, list[SourceName]]:
+        """Run the requested sources concurrently, each under its timeout."""
         cfg = self._config
         vector_task: asyncio.Task[list[ScoredItem]] | None = None
         if "vector" in request.sources:
@@ -138,51 +189,7 @@ class HybridRetriever:
                 results[name] = out.candidates
             else:
                 results[name] = _candidates(out)
-
-        t = time.perf_counter()
-        merged = merge_candidates(results)
-        timings["merge"] = _ms(t)
-        t = time.perf_counter()
-        weights = {s: 1.0 for s in results}
-        fused = rrf_fuse(merged, weights)
-        timings["fuse"] = _ms(t)
-
-        hits = [
-            Hit(
-                id=m.best.item.id,
-                ids=sorted(m.ids),
-                kind=m.best.item.kind,
-                title=m.best.item.title,
-                text=m.best.item.text,
-                concept_ids=list(m.best.item.concept_ids),
-                score=round(score, 9),
-                rank=rank,
-                found_by=m.found_by,
-                source_ranks=dict(m.source_ranks),
-                source_scores=dict(m.source_scores),
-                fused_score=round(score, 9),
-                graph_path=list(m.graph_path) if m.graph_path else None,
-            )
-            for rank, (m, score) in enumerate(fused[: request.n_results], start=1)
-        ]
-        timings["total"] = _ms(started)
-        return ReasoningPacket(
-            query=request.query,
-            results=hits,
-            graph_context=GraphContext(
-                concepts=graph_result.concepts,
-                prerequisites=graph_result.prerequisites,
-                misconceptions=graph_result.misconceptions,
-            ),
-            total_results=len(fused),
-            vector_count=len(results.get("vector", [])),
-            lexical_count=len(results.get("lexical", [])),
-            graph_count=len(results.get("graph", [])),
-            timings_ms=timings,
-            degraded_sources=degraded,
-            reranker=RerankerInfo(applied=False, reason="no reranker configured"),
-            debug=self._debug(request, results, weights) if request.debug else None,
-        )
+        return results, graph_result, degraded
 
     async def _vector_search(self, query: str, timings: dict[str, float]) -> list[ScoredItem]:
         t = time.perf_counter()
