@@ -8,8 +8,9 @@ from typing import Annotated
 
 import typer
 from pydantic import ValidationError
+from rich.markup import escape
 from rich.panel import Panel
-from rich.table import Table
+from rich.rule import Rule
 
 from tutorgraph.cli._common import (
     console,
@@ -70,25 +71,29 @@ def query_cmd(
         print_packet(packet)
 
 
+def _snippet(text: str, limit: int = 240) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 def print_packet(packet: ReasoningPacket) -> None:
-    table = Table(title=f"[bold]{packet.query}", show_lines=True, expand=True)
-    table.add_column("#", justify="right", width=3)
-    table.add_column("kind", width=14)
-    table.add_column("hit", ratio=1)
-    table.add_column("found by", width=14)
-    table.add_column("score", justify="right", width=8)
+    """A readable packet: one block per hit, then the graph context and the timings."""
+    console.print(Rule(f"[bold]{escape(packet.query)}"))
     for hit in packet.results:
-        body = f"[dim]{hit.id}[/]\n"
+        merged = f" (+{len(hit.ids) - 1} merged)" if len(hit.ids) > 1 else ""
+        console.print(
+            f"[bold]{hit.rank:>2}.[/] [magenta]{hit.kind}[/] [dim]{hit.id}{merged}[/]  "
+            f"found by [cyan]{' + '.join(hit.found_by)}[/]  score {hit.score:.4f}",
+            highlight=False,
+        )
         if hit.title:
-            body += f"[bold]{hit.title}[/]\n"
-        body += hit.text if len(hit.text) <= 300 else hit.text[:300] + "…"
-        if hit.graph_path:
-            body += f"\n[cyan]graph: {' → '.join(hit.graph_path)}[/]"
-        table.add_row(str(hit.rank), hit.kind, body, ", ".join(hit.found_by), f"{hit.score:.4f}")
-    console.print(table)
+            console.print(f"    [bold]{escape(hit.title)}[/]", highlight=False)
+        console.print(f"    {escape(_snippet(hit.text))}", highlight=False)
+        if hit.graph_path and len(hit.graph_path) > 1:
+            console.print(f"    [cyan]graph: {' → '.join(hit.graph_path)}[/]", highlight=False)
     gc = packet.graph_context
     if gc.concepts or gc.prerequisites:
-        lines = [f"[bold]{c['id']}[/] {c['name']} ({c['seed']})" for c in gc.concepts]
+        lines = [f"[bold]{c['id']}[/] {escape(c['name'])} ({c['seed']})" for c in gc.concepts]
         lines += [f"prerequisite: {' → '.join(p)}" for p in gc.prerequisites[:10]]
         if len(gc.prerequisites) > 10:
             lines.append(f"… {len(gc.prerequisites) - 10} more prerequisite paths")

@@ -118,7 +118,7 @@ async def ingest_records(
     stored = await vector.content_hashes()
     hashes = {it.id: _item_hash(it) for it in items}
     todo = [it for it in items if stored.get(it.id) != hashes[it.id]]
-    # Batches of similar length waste little compute on padding (about 2x faster here).
+    # Batches of similar length waste little compute on padding.
     todo.sort(key=lambda it: (len(it.search_text), it.id))
     report.added = sum(1 for it in todo if it.id not in stored)
     report.updated = len(todo) - report.added
