@@ -1,5 +1,5 @@
 """`tutorgraph query` for real: one JSON document on stdout, byte-identical across processes
-with different PYTHONHASHSEED values, readable blocks for people, and clear errors for bad requests."""
+with different PYTHONHASHSEED values, readable blocks for people, clear errors for bad input."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ def test_same_text_from_two_sources_and_ids_becomes_one_hit_with_all_provenance(
     )
     assert len(merged) == 1
     hit = merged[0]
-    assert hit.ids == {"eedi:misconception:2068", "eedi:misconception:2142"}
+    assert hit.ids == ["eedi:misconception:2068", "eedi:misconception:2142"]
     assert hit.found_by == ["vector", "lexical"]
     assert hit.source_ranks == {"vector": 5, "lexical": 2}
     assert hit.source_scores == {"vector": 0.71, "lexical": 9.5}
@@ -70,7 +70,7 @@ def test_duplicates_within_one_source_keep_the_best_rank_and_its_score() -> None
             ]
         }
     )[0]
-    assert hit.ids == {"m:1", "m:2", "m:3"}
+    assert hit.ids == ["m:1", "m:2", "m:3"]
     assert hit.source_ranks == {"vector": 1}
     assert hit.source_scores == {"vector": 0.9}
     assert hit.best.item.id == "m:3"

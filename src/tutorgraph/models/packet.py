@@ -42,6 +42,8 @@ class Hit(BaseModel):
     source_ranks: dict[str, int] = Field(default_factory=dict)
     source_scores: dict[str, float] = Field(default_factory=dict)
     fused_score: float
+    # What each source added to `fused_score` (weight / (k + rank), or weight x normalised score).
+    source_contributions: dict[str, float] = Field(default_factory=dict)
     rerank_score: float | None = None
     graph_path: list[str] | None = None
 

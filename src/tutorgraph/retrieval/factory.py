@@ -27,6 +27,10 @@ def open_retriever(settings: Settings) -> tuple[HybridRetriever, OpenIndex]:
         index.vector,
         index.lexical,
         index.graph,
-        RetrieverConfig(source_timeout_s=settings.source_timeout_s),
+        RetrieverConfig(
+            default_retrieval_profile=index.manifest.default_retrieval_profile,
+            default_semantic_weight=index.manifest.default_semantic_weight,
+            source_timeout_s=settings.source_timeout_s,
+        ),
     )
     return retriever, index

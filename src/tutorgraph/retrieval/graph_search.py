@@ -1,10 +1,14 @@
-"""Graph search: seed concepts -> prerequisite chains and misconceptions, as ranked candidates.
+"""Graph search: seed concepts -> prerequisite chains, misconceptions and related documents.
 
-Seeds are the request's `concept_ids` (weight 1) plus the concepts matched from the text
-(weight = match score relative to the best match, scaled by `TEXT_SEED_WEIGHT`). A hit's
-graph score sums the weights of the seeds it hangs off, discounted by `HOP_DISCOUNT` per
-prerequisite hop, so a misconception shared by several seeds outranks one that is not; a
-misconception's weight is raised by up to `RELEVANCE_BONUS` by its full-text relevance.
+Seeds are the request's `concept_ids` and standard codes named in the text (weight 1), the
+concepts whose names match the text (weight = match score relative to the best match,
+scaled by `TEXT_SEED_WEIGHT`), and the concepts of the best dense hits (`evidence`, weight
+`EVIDENCE_SEED_WEIGHT / rank`, summed per concept and capped). A hit's graph score sums the
+weights of the seeds it hangs off, discounted by `HOP_DISCOUNT` per prerequisite hop, so a
+misconception shared by several seeds outranks one that is not; a misconception's weight is
+raised by up to `RELEVANCE_BONUS` by its full-text relevance to the query.
+
+Which searches run is the query type's choice (`GRAPH_PLANS`).
 """
 
 from __future__ import annotations
@@ -12,12 +16,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from tutorgraph.retrieval.candidates import Candidate
+from tutorgraph.retrieval.router import QueryType
 from tutorgraph.stores.protocols import GraphStore, IndexItem
 
-__all__ = ["GraphSearchResult", "graph_search"]
+__all__ = ["GRAPH_PLANS", "GraphPlan", "GraphSearchResult", "graph_search"]
 
 TEXT_SEED_WEIGHT = 0.5
 HOP_DISCOUNT = 0.5
@@ -30,6 +35,31 @@ DOCUMENT_KINDS = frozenset({"question", "worked_example", "exercise", "explanati
 RELEVANCE_BONUS = 0.5
 # A text match must reach this fraction of the best match to seed the graph.
 MIN_RELATIVE_MATCH = 0.6
+# Related documents rank below the concept they hang off.
+DOCUMENT_DISCOUNT = 0.5
+
+SeedKind = Literal["request", "code", "text", "evidence"]
+
+
+@dataclass(frozen=True)
+class GraphPlan:
+    """Which graph searches run for a query type."""
+
+    prerequisite_depth: int  # 0 = none
+    misconceptions: bool
+    documents: tuple[str, ...] = ()  # kinds of documents linked to the seeds
+
+
+GRAPH_PLANS: dict[QueryType, GraphPlan] = {
+    "concept_lookup": GraphPlan(prerequisite_depth=1, misconceptions=True),
+    "prerequisite": GraphPlan(prerequisite_depth=2, misconceptions=False),
+    "misconception": GraphPlan(prerequisite_depth=0, misconceptions=True),
+    "similar_problems": GraphPlan(
+        prerequisite_depth=0,
+        misconceptions=False,
+        documents=("exercise", "question", "worked_example"),
+    ),
+}
 
 
 @dataclass
@@ -39,42 +69,56 @@ class GraphSearchResult:
     prerequisites: list[list[str]] = field(default_factory=list)
     misconceptions: list[dict[str, Any]] = field(default_factory=list)
 
+    def scope(self) -> set[str]:
+        """The concepts the request is about (not the evidence guesses) and their prerequisites."""
+        ids = {c["id"] for c in self.concepts if c["seed"] != "evidence"}
+        ids.update(p[0] for p in self.prerequisites if p[-1] in ids)
+        return ids
+
 
 async def graph_search(
     graph: GraphStore,
     query: str,
     concept_ids: Sequence[str],
     *,
-    depth: int = 2,
+    plan: GraphPlan = GRAPH_PLANS["concept_lookup"],
     limit: int = 50,
     evidence: Sequence[IndexItem] = (),
 ) -> GraphSearchResult:
-    """Search the curriculum graph around the request's concepts and the text's concepts.
-
-    `evidence` are the best dense hits, best first: the concepts their documents belong to
-    seed the graph too (weight `EVIDENCE_SEED_WEIGHT / rank`, summed per concept).
-    """
+    """Search the curriculum graph around the request's, the text's and the evidence's concepts."""
     seeds: dict[str, float] = {cid: 1.0 for cid in concept_ids}
+    kinds: dict[str, SeedKind] = dict.fromkeys(concept_ids, "request")
+    for m in await graph.search_concepts(query, k=MAX_TEXT_SEEDS):
+        if m.concept.id in seeds:
+            continue
+        if m.exact:  # a standard code in the text weighs as much as a requested concept
+            seeds[m.concept.id], kinds[m.concept.id] = 1.0, "code"
+        elif m.score >= MIN_RELATIVE_MATCH:
+            seeds[m.concept.id], kinds[m.concept.id] = TEXT_SEED_WEIGHT * m.score, "text"
     from_evidence: dict[str, float] = defaultdict(float)
     for rank, item in enumerate(evidence[:MAX_EVIDENCE], start=1):
         if item.kind in DOCUMENT_KINDS:
             for cid in item.concept_ids:
                 from_evidence[cid] += EVIDENCE_SEED_WEIGHT / rank
-    for cid, w in from_evidence.items():
-        seeds.setdefault(cid, min(w, EVIDENCE_SEED_WEIGHT))
-    matched = await graph.search_concepts(query, k=MAX_TEXT_SEEDS)
-    for m in matched:
-        if m.exact:  # a standard code in the text weighs as much as a requested concept
-            seeds.setdefault(m.concept.id, 1.0)
-        elif m.score >= MIN_RELATIVE_MATCH:
-            seeds.setdefault(m.concept.id, TEXT_SEED_WEIGHT * m.score)
+    for cid, w in sorted(from_evidence.items()):
+        if cid not in seeds:
+            seeds[cid], kinds[cid] = min(w, EVIDENCE_SEED_WEIGHT), "evidence"
+
     seed_ids = sorted(seeds)
     concepts = {c.id: c for c in await graph.get_concepts(seed_ids)}
-    paths = await graph.prerequisite_chains(seed_ids, depth) if seed_ids else []
+    paths = []
+    if seed_ids and plan.prerequisite_depth:
+        paths = await graph.prerequisite_chains(seed_ids, plan.prerequisite_depth)
     pre_ids = sorted({p.path[0] for p in paths} - set(seeds))
     concepts.update({c.id: c for c in await graph.get_concepts(pre_ids)})
-    links = await graph.misconceptions_of(seed_ids, query) if seed_ids else []
-    top_relevance = max((link.relevance for link in links), default=0.0) or 1.0
+    links = (
+        await graph.misconceptions_of(seed_ids, query) if seed_ids and plan.misconceptions else []
+    )
+    documents = (
+        await graph.documents_of(seed_ids, plan.documents, limit)
+        if seed_ids and plan.documents
+        else []
+    )
 
     scores: dict[str, float] = defaultdict(float)
     items: dict[str, IndexItem] = {}
@@ -98,6 +142,7 @@ async def graph_search(
                 seeds[p.path[-1]] * HOP_DISCOUNT**p.depth,
                 p.path,
             )
+    top_relevance = max((link.relevance for link in links), default=0.0) or 1.0
     for link in links:
         misc, cid = link.misconception, link.concept_id
         item = IndexItem(
@@ -110,6 +155,16 @@ async def graph_search(
         # Among one concept's misconceptions, the one whose text matches the query goes first.
         bonus = 1.0 + RELEVANCE_BONUS * link.relevance / top_relevance
         add(item, seeds[cid] * bonus, (cid, misc.id))
+    for doc in documents:
+        item = IndexItem(
+            id=doc.id,
+            kind=doc.kind,
+            title=doc.title,
+            text=doc.text,
+            concept_ids=tuple(doc.concept_ids),
+        )
+        cid = next(c for c in doc.concept_ids if c in seeds)
+        add(item, seeds[cid] * DOCUMENT_DISCOUNT, (cid, doc.id))
 
     ranked = sorted(scores, key=lambda i: (-round(scores[i], 9), i))[:limit]
     return GraphSearchResult(
@@ -122,7 +177,7 @@ async def graph_search(
                 "id": c.id,
                 "name": c.name,
                 "kind": c.kind,
-                "seed": "request" if c.id in concept_ids else "text",
+                "seed": kinds[c.id],
                 "weight": round(seeds[c.id], 6),
             }
             for c in (concepts[i] for i in seed_ids if i in concepts)

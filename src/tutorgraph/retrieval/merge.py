@@ -1,7 +1,8 @@
 """Merge: one hit per content, keyed by the sha256 of the normalised full text.
 
-The surviving hit keeps every id merged into it, every source that found it, and its best
-rank and score in each source.
+The surviving hit keeps every id merged into it (with each copy's own ranks, so that fusion
+can keep the best-scoring copy), every source that found it, and its best rank and score in
+each source.
 
 >>> merged = merge_candidates({"vector": [...], "lexical": [...]})  # doctest: +SKIP
 """
@@ -14,20 +15,27 @@ from dataclasses import dataclass, field
 from tutorgraph.models.request import ALL_SOURCES, SourceName
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.stores.items import content_hash
+from tutorgraph.stores.protocols import IndexItem
 
 __all__ = ["MergedHit", "merge_candidates"]
 
 
 @dataclass
 class MergedHit:
-    """A hit after merge: one representative copy plus what every source said of it."""
+    """A hit after merge: its copies, the representative one, and what each source said."""
 
     key: str
     best: Candidate
-    ids: set[str] = field(default_factory=set)
+    items: dict[str, IndexItem] = field(default_factory=dict)
+    copy_ranks: dict[str, dict[SourceName, int]] = field(default_factory=dict)
+    copy_scores: dict[str, dict[SourceName, float]] = field(default_factory=dict)
     source_ranks: dict[SourceName, int] = field(default_factory=dict)
     source_scores: dict[SourceName, float] = field(default_factory=dict)
     graph_path: tuple[str, ...] | None = None
+
+    @property
+    def ids(self) -> list[str]:
+        return sorted(self.items)
 
     @property
     def found_by(self) -> list[SourceName]:
@@ -46,13 +54,18 @@ def merge_candidates(
     merged: dict[str, MergedHit] = {}
     for source in ALL_SOURCES:
         for cand in results.get(source, ()):
+            item_id = cand.item.id
             key = content_hash(cand.item.search_text)
             hit = merged.get(key)
             if hit is None:
                 hit = merged[key] = MergedHit(key=key, best=cand)
             elif _better(cand, hit.best):
                 hit.best = cand
-            hit.ids.add(cand.item.id)
+            hit.items.setdefault(item_id, cand.item)
+            ranks = hit.copy_ranks.setdefault(item_id, {})
+            if source not in ranks or cand.rank < ranks[source]:
+                ranks[source] = cand.rank
+                hit.copy_scores.setdefault(item_id, {})[source] = cand.score
             if source not in hit.source_ranks or cand.rank < hit.source_ranks[source]:
                 hit.source_ranks[source] = cand.rank
                 hit.source_scores[source] = cand.score

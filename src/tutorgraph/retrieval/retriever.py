@@ -1,4 +1,4 @@
-"""The hybrid retriever: vector, lexical and graph search in parallel, merged and fused.
+"""The hybrid retriever: route, search vector/lexical/graph in parallel, merge, fuse, assemble.
 
 >>> retriever = HybridRetriever(embedder, index.vector, index.lexical, index.graph)
 ... # doctest: +SKIP
@@ -17,12 +17,14 @@ from typing import Any, TypeVar
 
 from tutorgraph.errors import SourceUnavailableError, UnknownConceptError
 from tutorgraph.models.packet import STAGES, GraphContext, Hit, ReasoningPacket, RerankerInfo
-from tutorgraph.models.request import RetrievalRequest, SourceName
+from tutorgraph.models.request import ALL_SOURCES, RetrievalRequest, SourceName
 from tutorgraph.retrieval.candidates import Candidate
+from tutorgraph.retrieval.context import assemble_context
 from tutorgraph.retrieval.embedder import Embedder
-from tutorgraph.retrieval.fusion import RRF_K, rrf_fuse
-from tutorgraph.retrieval.graph_search import GraphSearchResult, graph_search
+from tutorgraph.retrieval.fusion import RRF_K, FusedHit, fuse, source_weights
+from tutorgraph.retrieval.graph_search import GRAPH_PLANS, GraphSearchResult, graph_search
 from tutorgraph.retrieval.merge import merge_candidates
+from tutorgraph.retrieval.router import Route, resolve_route
 from tutorgraph.stores.protocols import (
     GraphStore,
     IndexItem,
@@ -31,20 +33,24 @@ from tutorgraph.stores.protocols import (
     VectorStore,
 )
 
-__all__ = ["HybridRetriever", "RetrieverConfig"]
+__all__ = ["SCOPE_BOOST", "HybridRetriever", "RetrieverConfig"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# Graph scoping multiplies the dense/lexical score of in-scope candidates by 1 + SCOPE_BOOST
+# and re-ranks each list; it never removes a candidate (a Chroma `where` filter to restrict
+# instead costs far more than the search itself).
+SCOPE_BOOST = 0.2
+_AGREEMENT_TOP = 10
 
 
 @dataclass(frozen=True)
 class RetrieverConfig:
-    """Candidate depths and the per-source timeout."""
+    """Index-level defaults, the graph's candidate depth and the per-source timeout."""
 
-    vector_depth: int = 50
-    lexical_depth: int = 50
+    default_retrieval_profile: str = "auto"
+    default_semantic_weight: float | None = None
     graph_depth: int = 50
-    prerequisite_depth: int = 2
     source_timeout_s: float = 2.0
 
 
@@ -54,6 +60,19 @@ def _ms(start: float) -> float:
 
 def _candidates(results: list[ScoredItem]) -> list[Candidate]:
     return [Candidate(r.item, r.score, rank) for rank, r in enumerate(results, start=1)]
+
+
+def _in_scope(item: IndexItem, scope: set[str]) -> bool:
+    return item.id in scope or not scope.isdisjoint(item.concept_ids)
+
+
+def _scoped(results: list[ScoredItem], scope: set[str]) -> list[ScoredItem]:
+    """Boost in-scope candidates and re-rank; ties keep their id order."""
+    boosted = [
+        ScoredItem(r.item, r.score * (1.0 + SCOPE_BOOST)) if _in_scope(r.item, scope) else r
+        for r in results
+    ]
+    return sorted(boosted, key=lambda r: (-r.score, r.item.id))
 
 
 class HybridRetriever:
@@ -73,6 +92,18 @@ class HybridRetriever:
         self._graph = graph
         self._config = config or RetrieverConfig()
 
+    def route(self, request: RetrievalRequest) -> Route:
+        """The routing decision for a request (no I/O)."""
+        return resolve_route(
+            query=request.query,
+            retrieval_profile=request.retrieval_profile,
+            semantic_weight=request.semantic_weight,
+            graph_scope=request.graph_scope,
+            rerank=request.rerank,
+            default_profile=self._config.default_retrieval_profile,
+            default_semantic_weight=self._config.default_semantic_weight,
+        )
+
     async def retrieve(self, request: RetrievalRequest) -> ReasoningPacket:
         started = time.perf_counter()
         timings = dict.fromkeys(STAGES, 0.0)
@@ -80,35 +111,31 @@ class HybridRetriever:
             unknown = await self._graph.unknown_concepts(request.concept_ids)
             if unknown:
                 raise UnknownConceptError(unknown)
-
-        results, graph_result, degraded = await self._search(request, timings)
+        route = self.route(request)
+        raw, graph_result, degraded = await self._search(request, route, timings)
 
         t = time.perf_counter()
+        scope = graph_result.scope() if route.graph_scope else set()
+        results: dict[SourceName, list[Candidate]] = {}
+        for name, out in raw.items():
+            if name == "graph":
+                results[name] = graph_result.candidates
+            else:
+                results[name] = _candidates(_scoped(out, scope) if scope else out)
         merged = merge_candidates(results)
         timings["merge"] = _ms(t)
         t = time.perf_counter()
-        weights = {s: 1.0 for s in results}
-        fused = rrf_fuse(merged, weights)
+        weights = source_weights(route.semantic_weight)
+        fused = fuse(merged, weights, request.fusion)
         timings["fuse"] = _ms(t)
 
-        hits = [
-            Hit(
-                id=m.best.item.id,
-                ids=sorted(m.ids),
-                kind=m.best.item.kind,
-                title=m.best.item.title,
-                text=m.best.item.text,
-                concept_ids=list(m.best.item.concept_ids),
-                score=round(score, 9),
-                rank=rank,
-                found_by=m.found_by,
-                source_ranks=dict(m.source_ranks),
-                source_scores=dict(m.source_scores),
-                fused_score=round(score, 9),
-                graph_path=list(m.graph_path) if m.graph_path else None,
-            )
-            for rank, (m, score) in enumerate(fused[: request.n_results], start=1)
-        ]
+        hits = [self._hit(f, rank) for rank, f in enumerate(fused[: request.n_results], start=1)]
+        context = await asyncio.to_thread(
+            assemble_context,
+            hits,
+            count_tokens=self._embedder.count_tokens,
+            max_tokens=request.max_context_tokens,
+        )
         timings["total"] = _ms(started)
         return ReasoningPacket(
             query=request.query,
@@ -118,6 +145,7 @@ class HybridRetriever:
                 prerequisites=graph_result.prerequisites,
                 misconceptions=graph_result.misconceptions,
             ),
+            context=context,
             total_results=len(fused),
             vector_count=len(results.get("vector", [])),
             lexical_count=len(results.get("lexical", [])),
@@ -125,17 +153,40 @@ class HybridRetriever:
             timings_ms=timings,
             degraded_sources=degraded,
             reranker=RerankerInfo(applied=False, reason="no reranker configured"),
-            debug=self._debug(request, results, weights) if request.debug else None,
+            debug=self._debug(request, route, results, fused, scope) if request.debug else None,
+        )
+
+    @staticmethod
+    def _hit(f: FusedHit, rank: int) -> Hit:
+        m, item = f.hit, f.hit.best.item
+        return Hit(
+            id=item.id,
+            ids=m.ids,
+            kind=item.kind,
+            title=item.title,
+            text=item.text,
+            concept_ids=list(item.concept_ids),
+            score=round(f.score, 9),
+            rank=rank,
+            found_by=m.found_by,
+            source_ranks=dict(m.source_ranks),
+            source_scores=dict(m.source_scores),
+            fused_score=round(f.score, 9),
+            source_contributions={s: round(v, 9) for s, v in f.contributions.items()},
+            graph_path=list(m.graph_path) if m.graph_path else None,
         )
 
     async def _search(
-        self, request: RetrievalRequest, timings: dict[str, float]
-    ) -> tuple[dict[SourceName, list[Candidate]], GraphSearchResult, list[SourceName]]:
+        self, request: RetrievalRequest, route: Route, timings: dict[str, float]
+    ) -> tuple[dict[SourceName, list[ScoredItem]], GraphSearchResult, list[SourceName]]:
         """Run the requested sources concurrently, each under its timeout."""
         cfg = self._config
+        profile = route.profile
         vector_task: asyncio.Task[list[ScoredItem]] | None = None
         if "vector" in request.sources:
-            vector_task = asyncio.create_task(self._vector_search(request.query, timings))
+            vector_task = asyncio.create_task(
+                self._vector_search(request.query, profile.vector_depth, timings)
+            )
 
         async def evidence() -> list[IndexItem]:
             # The graph is seeded by the documents the dense search found (GraphRAG linking);
@@ -156,7 +207,7 @@ class HybridRetriever:
                     self._graph,
                     request.query,
                     request.concept_ids,
-                    depth=cfg.prerequisite_depth,
+                    plan=GRAPH_PLANS[route.analysis.query_type],
                     limit=cfg.graph_depth,
                     evidence=items,
                 ),
@@ -167,7 +218,7 @@ class HybridRetriever:
             jobs["vector"] = vector_task
         if "lexical" in request.sources:
             jobs["lexical"] = self._timed(
-                "lexical", timings, self._lexical.search(request.query, cfg.lexical_depth)
+                "lexical", timings, self._lexical.search(request.query, profile.lexical_depth)
             )
         if "graph" in request.sources:
             jobs["graph"] = run_graph()
@@ -179,24 +230,26 @@ class HybridRetriever:
                 f"no retrieval source answered ({', '.join(degraded)})",
                 details={"degraded_sources": degraded},
             )
-        results: dict[SourceName, list[Candidate]] = {}
+        raw: dict[SourceName, list[ScoredItem]] = {}
         graph_result = GraphSearchResult()
         for name, out in zip(names, outcomes, strict=True):
             if out is None:
                 continue
             if name == "graph":
                 graph_result = out
-                results[name] = out.candidates
+                raw[name] = []
             else:
-                results[name] = _candidates(out)
-        return results, graph_result, degraded
+                raw[name] = out
+        return raw, graph_result, degraded
 
-    async def _vector_search(self, query: str, timings: dict[str, float]) -> list[ScoredItem]:
+    async def _vector_search(
+        self, query: str, depth: int, timings: dict[str, float]
+    ) -> list[ScoredItem]:
         t = time.perf_counter()
         vec = await asyncio.to_thread(self._embedder.embed, [query])
         timings["embed"] = _ms(t)
         t = time.perf_counter()
-        out = await self._vector.search(vec[0], self._config.vector_depth)
+        out = await self._vector.search(vec[0], depth)
         timings["vector"] = _ms(t)
         return out
 
@@ -217,19 +270,48 @@ class HybridRetriever:
             log.exception("source %s failed", name)
         return None
 
+    @staticmethod
     def _debug(
-        self,
         request: RetrievalRequest,
+        route: Route,
         results: dict[SourceName, list[Candidate]],
-        weights: dict[SourceName, float],
+        fused: list[FusedHit],
+        scope: set[str],
     ) -> dict[str, Any]:
+        tops = {
+            name: {c.item.id for c in cands[:_AGREEMENT_TOP]} for name, cands in results.items()
+        }
+        agreement = {
+            f"{a}~{b}": round(len(tops[a] & tops[b]) / len(tops[a] | tops[b]), 4)
+            for i, a in enumerate(ALL_SOURCES)
+            for b in ALL_SOURCES[i + 1 :]
+            if tops.get(a) and tops.get(b)
+        }
         return {
-            "fusion": {"method": "rrf", "k": RRF_K, "weights": weights},
+            "retrieval_profile_requested": route.profile_requested,
+            "retrieval_profile_effective": route.profile.name,
+            "semantic_weight_effective": route.semantic_weight,
+            "auto_signals_detected": route.analysis.signals,
+            "query_type": route.analysis.query_type,
+            "graph_plan": GRAPH_PLANS[route.analysis.query_type].__dict__,
+            "candidates": {name: len(cands) for name, cands in results.items()},
             "depths": {
-                "vector": self._config.vector_depth,
-                "lexical": self._config.lexical_depth,
-                "graph": self._config.graph_depth,
+                "vector": route.profile.vector_depth,
+                "lexical": route.profile.lexical_depth,
             },
+            "fusion": {
+                "method": request.fusion,
+                "k": RRF_K if request.fusion == "rrf" else None,
+                "weights": source_weights(route.semantic_weight),
+            },
+            "graph_scoped": bool(scope),
+            "graph_scope": sorted(scope),
+            "rerank_requested": route.rerank,
+            "source_agreement": agreement,
+            "fused_top": [
+                {"id": f.hit.best.item.id, "score": round(f.score, 9)}
+                for f in fused[: request.n_results * 2]
+            ],
             "sources": {
                 name: [
                     {"id": c.item.id, "rank": c.rank, "score": c.score}

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import networkx as nx
 
 from tutorgraph.ingest.records import SourceRecords
-from tutorgraph.models.curriculum import Concept, Misconception
+from tutorgraph.models.curriculum import Concept, Document, Misconception
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.protocols import (
     ConceptMatch,
@@ -32,8 +32,9 @@ _CODE_RE = re.compile(r"\b(?:[1-8K]|HS[A-Z]?)[.-][A-Z]{1,4}(?:\.[A-Z0-9]{1,3}){0
 class EmbeddedGraphStore:
     """Concepts, prerequisite edges and misconceptions in a `networkx.MultiDiGraph`.
 
-    Edges run prerequisite -> concept (`PREREQUISITE_OF`), child -> parent (`PART_OF`) and
-    misconception -> concept (`MISCONCEPTION_OF`), as in the Neo4j schema.
+    Edges run prerequisite -> concept (`PREREQUISITE_OF`), child -> parent (`PART_OF`),
+    misconception -> concept (`MISCONCEPTION_OF`) and document -> concept (`ABOUT`), as in the
+    Neo4j schema.
     """
 
     def __init__(self, graph: nx.MultiDiGraph) -> None:
@@ -120,6 +121,25 @@ class EmbeddedGraphStore:
         out.sort(key=lambda link: (link.concept_id, link.misconception.id))
         return out
 
+    async def documents_of(
+        self, concept_ids: Sequence[str], kinds: Sequence[str], limit: int
+    ) -> list[Document]:
+        wanted = set(kinds)
+        out: dict[str, Document] = {}
+        for cid in concept_ids:
+            if cid not in self._g:
+                continue
+            docs = sorted(
+                did
+                for did, _, data in self._g.in_edges(cid, data=True)
+                if data["type"] == "ABOUT" and self._g.nodes[did]["record"].kind in wanted
+            )
+            for did in docs:
+                out.setdefault(did, self._g.nodes[did]["record"])
+                if len(out) >= limit:
+                    return list(out.values())
+        return list(out.values())
+
     async def aclose(self) -> None:
         return None
 
@@ -142,6 +162,11 @@ def build_graph(records: SourceRecords) -> nx.MultiDiGraph:
                 type="PREREQUISITE_OF",
                 relation=p.relation,
             )
+    for d in records.documents:
+        g.add_node(d.id, label="Document", record=d)
+        for cid in d.concept_ids:
+            if cid in g:
+                g.add_edge(d.id, cid, key="ABOUT", type="ABOUT")
     for m in records.misconceptions:
         g.add_node(m.id, label="Misconception", record=m)
         for cid in m.concept_ids:

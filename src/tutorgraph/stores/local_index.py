@@ -96,5 +96,5 @@ def open_index(index_dir: Path, *, embedder: str, chroma_client: Any = None) -> 
         manifest=manifest,
         vector=ChromaVectorStore(client),
         lexical=BM25Index.load(layout.lexical),
-        graph=EmbeddedGraphStore.from_records(load_catalogue(layout, documents=False)),
+        graph=EmbeddedGraphStore.from_records(load_catalogue(layout)),
     )

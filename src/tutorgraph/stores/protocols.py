@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from tutorgraph.models.curriculum import Concept, Misconception
+from tutorgraph.models.curriculum import Concept, Document, Misconception
 from tutorgraph.models.packet import HitKind
 
 __all__ = [
@@ -134,6 +134,12 @@ class GraphStore(Protocol):
         self, concept_ids: Sequence[str], query: str | None = None
     ) -> list[MisconceptionLink]:
         """Misconceptions linked to the concepts; with `query`, each gets a full-text relevance."""
+        ...
+
+    async def documents_of(
+        self, concept_ids: Sequence[str], kinds: Sequence[str], limit: int
+    ) -> list[Document]:
+        """Documents of the given kinds linked to the concepts, at most `limit`, by id."""
         ...
 
     async def aclose(self) -> None: ...
