@@ -54,6 +54,7 @@ HIT_FIELDS = {
     "source_ranks",
     "source_scores",
     "fused_score",
+    "source_contributions",
     "rerank_score",
     "graph_path",
 }
@@ -173,7 +174,7 @@ def test_query_without_json_prints_readable_hits(
     with pytest.raises(json.JSONDecodeError):
         json.loads(out)
     assert "factorise x^2+5x+6" in out
-    assert " 1. " in out and "found by" in out and "score" in out
+    assert " 1. " in out and "matched" in out and "score" in out
     assert "misconception" in out
     assert "graph: eedi:construct:" in out  # graph hits show their path
     assert "graph context" in out and "timings ms:" in out

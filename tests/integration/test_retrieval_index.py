@@ -89,8 +89,17 @@ def test_held_out_question_text_only(retriever, q163: EediQuestion) -> None:  # 
 
 def test_packet_provenance_is_consistent_with_each_source(retriever, opened_index) -> None:  # type: ignore[no-untyped-def]
     query = "factorise a quadratic: two numbers that add to 5 and multiply to 6"
-    packet = _retrieve(retriever, query=query, concept_ids=[CONSTRUCT], n_results=30, debug=True)
+    # Without graph scoping each source's ranks are the stores' own, so they can be checked.
+    packet = _retrieve(
+        retriever,
+        query=query,
+        concept_ids=[CONSTRUCT],
+        n_results=30,
+        debug=True,
+        graph_scope=False,
+    )
     assert packet.results, "no hits"
+    assert packet.debug is not None and packet.debug["graph_scoped"] is False
     assert packet.degraded_sources == []
     assert [h.rank for h in packet.results] == list(range(1, len(packet.results) + 1))
     assert [h.score for h in packet.results] == sorted(
@@ -117,9 +126,12 @@ def test_packet_provenance_is_consistent_with_each_source(retriever, opened_inde
         assert hit.found_by == [s for s in ("vector", "lexical", "graph") if s in hit.found_by]
         assert set(hit.found_by) == set(hit.source_ranks) == set(hit.source_scores)
         assert all(r >= 1 for r in hit.source_ranks.values())
-        # The fused score is RRF (k=60, weight 1) over exactly these ranks.
-        weights = dict.fromkeys(hit.found_by, 1.0)
-        assert hit.fused_score == pytest.approx(rrf_score(hit.source_ranks, weights), abs=1e-9)  # type: ignore[arg-type]
+        # The fused score is RRF (k=60, the route's weights) over exactly these ranks, and
+        # the per-source contributions add up to it.
+        weights = packet.debug["fusion"]["weights"]
+        assert hit.fused_score == pytest.approx(rrf_score(hit.source_ranks, weights), abs=1e-8)  # type: ignore[arg-type]
+        assert sum(hit.source_contributions.values()) == pytest.approx(hit.fused_score, abs=1e-8)
+        assert set(hit.source_contributions) == set(hit.found_by)
         assert hit.score == hit.fused_score
         if "lexical" in hit.source_ranks:
             # The best rank any merged copy had in BM25.

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
@@ -19,45 +20,87 @@ from tutorgraph.cli._common import (
     load_settings,
     open_retriever,
 )
-from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph.config import Settings
+from tutorgraph.errors import TutorGraphError
+from tutorgraph.models.packet import Hit, ReasoningPacket
 from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.retrieval.retriever import HybridRetriever
 
 __all__ = ["register"]
 
 
+def _request_errors(exc: ValidationError) -> list[str]:
+    return [f"{'.'.join(str(p) for p in e['loc']) or 'request'}: {e['msg']}" for e in exc.errors()]
+
+
 def query_cmd(
-    text: Annotated[str, typer.Argument(help="The student's or tutor's question.")],
-    n_results: Annotated[int, typer.Option("--n-results", "-n", help="Hits to return.")] = 10,
-    concept_id: Annotated[
-        list[str] | None, typer.Option("--concept-id", help="A concept the student is on.")
+    text: Annotated[
+        str | None, typer.Argument(help="The student's or tutor's question (or use --file).")
     ] = None,
-    source: Annotated[
-        list[str] | None, typer.Option("--source", help="vector, lexical or graph (repeat).")
+    n_results: Annotated[int, typer.Option("--n-results", "-n", help="Hits to return.")] = 10,
+    profile: Annotated[
+        str | None, typer.Option(help="auto, exact, balanced or semantic (default: the index's).")
+    ] = None,
+    semantic_weight: Annotated[
+        float | None, typer.Option(help="Dense weight in [0, 1]; overrides the profile.")
+    ] = None,
+    fusion: Annotated[str, typer.Option(help="rrf or weighted.")] = "rrf",
+    sources: Annotated[
+        list[str] | None,
+        typer.Option("--sources", "--source", help="vector, lexical, graph (repeat or comma)."),
+    ] = None,
+    concept: Annotated[
+        list[str] | None,
+        typer.Option("--concept", "--concept-id", help="A concept the student is on (repeat)."),
     ] = None,
     student_answer: Annotated[str | None, typer.Option(help="The student's answer.")] = None,
+    rerank: Annotated[
+        bool | None, typer.Option("--rerank/--no-rerank", help="Default: the profile's.")
+    ] = None,
+    graph_scope: Annotated[
+        bool | None,
+        typer.Option("--graph-scope/--no-graph-scope", help="Default: the profile's."),
+    ] = None,
+    max_context_tokens: Annotated[int, typer.Option(help="Budget of packet.context.")] = 1500,
     debug: Annotated[bool, typer.Option(help="Include the debug block.")] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print exactly the packet JSON on stdout.")
     ] = False,
+    file: Annotated[
+        Path | None,
+        typer.Option(help="JSON Lines of requests; prints one packet JSON per line."),
+    ] = None,
     index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
 ) -> None:
-    """Retrieve a ReasoningPacket for a question."""
+    """Retrieve a ReasoningPacket for a question (or for every request in --file)."""
     settings = load_settings(index_dir)
-    fields: dict[str, object] = {
-        "query": text,
+    if (text is None) == (file is None):
+        err_console.print("[bold red]invalid request[/]: give either a query or --file")
+        raise typer.Exit(2)
+    defaults: dict[str, object] = {
         "n_results": n_results,
-        "concept_ids": concept_id or [],
+        "fusion": fusion,
+        "concept_ids": concept or [],
         "student_answer": student_answer,
+        "max_context_tokens": max_context_tokens,
         "debug": debug,
     }
-    if source:
-        fields["sources"] = source
+    optional = {
+        "retrieval_profile": profile,
+        "semantic_weight": semantic_weight,
+        "rerank": rerank,
+        "graph_scope": graph_scope,
+        "sources": [s.strip() for item in sources for s in item.split(",")] if sources else None,
+    }
+    defaults.update({k: v for k, v in optional.items() if v is not None})
+    if file is not None:
+        _run_file(file, defaults, settings)
+        return
     try:
-        request = RetrievalRequest.model_validate(fields)
+        request = RetrievalRequest.model_validate({**defaults, "query": text})
     except ValidationError as exc:
-        for err in exc.errors():
-            where = ".".join(str(p) for p in err["loc"])
-            err_console.print(f"[bold red]invalid request[/]: {where}: {err['msg']}")
+        for line in _request_errors(exc):
+            err_console.print(f"[bold red]invalid request[/]: {line}", highlight=False)
         raise typer.Exit(2) from None
     with fail_on_errors():
         retriever, index = open_retriever(settings)
@@ -69,6 +112,58 @@ def query_cmd(
         typer.echo(packet.model_dump_json())
     else:
         print_packet(packet)
+
+
+def _run_file(path: Path, defaults: dict[str, object], settings: Settings) -> None:
+    """Batch mode: each line is a request (its fields win over the flags); one packet a line."""
+    if not path.is_file():
+        err_console.print(f"[bold red]error[/]: no such file {path}")
+        raise typer.Exit(2)
+    bad = 0
+
+    async def run_all(retriever: HybridRetriever) -> None:
+        nonlocal bad
+        with path.open(encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    fields = json.loads(line)
+                    if not isinstance(fields, dict):
+                        raise ValueError("a request must be a JSON object")
+                    request = RetrievalRequest.model_validate({**defaults, **fields})
+                    packet = await retriever.retrieve(request)
+                except ValidationError as exc:
+                    reason = "; ".join(_request_errors(exc))
+                except (ValueError, TutorGraphError) as exc:
+                    reason = str(exc)
+                else:
+                    typer.echo(packet.model_dump_json())
+                    continue
+                bad += 1
+                err_console.print(f"[red]{path}:{lineno}[/]: {reason}", highlight=False)
+
+    with fail_on_errors():
+        retriever, index = open_retriever(settings)
+        try:
+            asyncio.run(run_all(retriever))
+        finally:
+            asyncio.run(index.aclose())
+    if bad:
+        raise typer.Exit(1)
+
+
+def request_fusion(debug: dict[str, Any]) -> str:
+    fusion = debug["fusion"]
+    return f"{fusion['method']} fusion" + (" + graph scope" if debug["graph_scoped"] else "")
+
+
+_MATCH_NAMES = {"vector": "semantic", "lexical": "lexical", "graph": "graph"}
+
+
+def _matched(hit: Hit) -> str:
+    """How a hit was matched, in words a tutor reads: lexical, semantic, graph or several."""
+    return " + ".join(_MATCH_NAMES[s] for s in hit.found_by)
 
 
 def _snippet(text: str, limit: int = 240) -> str:
@@ -83,7 +178,7 @@ def print_packet(packet: ReasoningPacket) -> None:
         merged = f" (+{len(hit.ids) - 1} merged)" if len(hit.ids) > 1 else ""
         console.print(
             f"[bold]{hit.rank:>2}.[/] [magenta]{hit.kind}[/] [dim]{hit.id}{merged}[/]  "
-            f"found by [cyan]{' + '.join(hit.found_by)}[/]  score {hit.score:.4f}",
+            f"matched [cyan]{_matched(hit)}[/]  score {hit.score:.4f}",
             highlight=False,
         )
         if hit.title:
@@ -99,6 +194,15 @@ def print_packet(packet: ReasoningPacket) -> None:
             lines.append(f"… {len(gc.prerequisites) - 10} more prerequisite paths")
         lines.append(f"{len(gc.misconceptions)} known misconception(s) of these concepts")
         console.print(Panel("\n".join(lines), title="graph context"))
+    if packet.debug:
+        d = packet.debug
+        console.print(
+            f"[dim]route: {d['retrieval_profile_effective']} (requested "
+            f"{d['retrieval_profile_requested']}), semantic weight "
+            f"{d['semantic_weight_effective']}, {d['query_type']}, {request_fusion(d)}, "
+            f"signals: {', '.join(d['auto_signals_detected']) or 'none'}[/]",
+            highlight=False,
+        )
     timings = "  ".join(f"{k} {v:.1f}" for k, v in packet.timings_ms.items())
     console.print(f"[dim]timings ms: {timings}[/]")
     console.print(
