@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from tutorgraph.eval.eedi import EediBenchmarkSpec, config_names, eedi_pairs, run_eedi_benchmark
+from tutorgraph.eval.eedi import (
+    PROFILE_NAMES,
+    EediBenchmarkSpec,
+    config_names,
+    eedi_pairs,
+    run_eedi_benchmark,
+)
 from tutorgraph.ingest.eedi import read_eedi_questions
 
 pytestmark = pytest.mark.integration
@@ -52,7 +58,7 @@ def test_bench_cli_writes_results_json(run_cli, tmp_path: Path) -> None:  # type
         "--folds",
         "2",
         "--configs",
-        "hybrid/*",
+        "hybrid/text*",
         "--limit",
         "10",
         "--out",
@@ -60,12 +66,15 @@ def test_bench_cli_writes_results_json(run_cli, tmp_path: Path) -> None:  # type
     )
     assert proc.returncode == 0, proc.stderr
     results = json.loads(out.read_text())
-    assert sorted(k for k in results if not k.startswith("_")) == [
-        "hybrid/construct",
-        "hybrid/text",
-    ]
+    # The glob picks the plain config and every profile x fusion variant of it.
+    assert sorted(k for k in results if not k.startswith("_")) == sorted(
+        [
+            "hybrid/text",
+            *(f"hybrid/text/{p}-{f}" for p in PROFILE_NAMES for f in ("rrf", "weighted")),
+        ]
+    )
     assert results["_meta"]["n_pairs"] == 10
-    assert "hybrid/construct" in proc.stdout
+    assert "hybrid/text/semantic-weighted" in proc.stdout
 
 
 def test_bench_cli_rejects_a_glob_that_matches_nothing(run_cli) -> None:  # type: ignore[no-untyped-def]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tutorgraph.eval.eedi import config_names, misconception_ranking
+from tutorgraph.eval.eedi import PROFILE_NAMES, config_names, misconception_ranking
 from tutorgraph.eval.metrics import average_precision_at_k, recall_at_k, reciprocal_rank
 from tutorgraph.models.packet import STAGES, Hit, ReasoningPacket
 
@@ -93,7 +93,8 @@ def test_misconception_ranking_counts_merged_ids_and_skips_other_kinds() -> None
 
 
 def test_benchmark_config_names() -> None:
-    assert config_names() == [
+    names = config_names()
+    assert names[:8] == [
         "vector/text",
         "vector/construct",
         "lexical/text",
@@ -103,4 +104,9 @@ def test_benchmark_config_names() -> None:
         "hybrid/text",
         "hybrid/construct",
     ]
-    assert config_names("hybrid/*") == ["hybrid/text", "hybrid/construct"]
+    # Design section 8: <sources>/<context>[/<profile>-<fusion>], every hybrid variant.
+    assert len(names) == 8 + 2 * 4 * 2
+    assert "hybrid/construct/semantic-weighted" in names
+    assert config_names("hybrid/*-rrf") == [
+        f"hybrid/{c}/{p}-rrf" for c in ("text", "construct") for p in PROFILE_NAMES
+    ]

@@ -44,6 +44,8 @@ from tutorgraph.stores.local_index import chroma_persistent_client, open_index
 __all__ = [
     "CONFIG_SOURCES",
     "CONTEXTS",
+    "FUSIONS",
+    "PROFILE_NAMES",
     "EediBenchmarkSpec",
     "EediPair",
     "config_names",
@@ -60,6 +62,8 @@ CONFIG_SOURCES: dict[str, list[SourceName]] = {
     "hybrid": ["vector", "lexical", "graph"],
 }
 CONTEXTS = ("text", "construct")
+PROFILE_NAMES = ("auto", "exact", "balanced", "semantic")
+FUSIONS = ("rrf", "weighted")
 
 # (done, total) over all retrievals of the run.
 BenchProgress = Callable[[int, int], None]
@@ -106,7 +110,9 @@ def eedi_pairs(questions: Sequence[EediQuestion]) -> list[EediPair]:
 
 
 def config_names(pattern: str = "*") -> list[str]:
+    """`<sources>/<context>` with the request defaults, and every hybrid profile x fusion."""
     names = [f"{s}/{c}" for s in CONFIG_SOURCES for c in CONTEXTS]
+    names += [f"hybrid/{c}/{p}-{f}" for c in CONTEXTS for p in PROFILE_NAMES for f in FUSIONS]
     chosen = [n for n in names if fnmatch.fnmatchcase(n, pattern)]
     if not chosen:
         raise ConfigurationError(f"--configs {pattern!r} matches none of {', '.join(names)}")
@@ -182,8 +188,14 @@ async def run_eedi_benchmark(
                 known = not await index.graph.unknown_concepts([construct])
                 unseen += 0 if known else 1
                 for name in names:
-                    sources, context = name.split("/")
+                    sources, context, *variant = name.split("/")
+                    tuning: dict[str, Any] = {}
+                    if variant:
+                        profile, fusion = variant[0].split("-")
+                        tuning = {"retrieval_profile": profile, "fusion": fusion}
                     request = RetrievalRequest(
+                        **tuning,
+                        max_context_tokens=0,
                         query=pair.query,
                         n_results=50,
                         sources=CONFIG_SOURCES[sources],

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 __all__ = [
     "CURRICULUM_ID_PATTERN",
+    "STANDARD_CODE_RE",
     "Concept",
     "ConceptKind",
     "CurriculumId",
@@ -22,6 +24,12 @@ __all__ = [
 
 # Ids are prefixed by their source: ccss:, lc:, eedi:, openstax:. The rest is free but printable.
 CURRICULUM_ID_PATTERN = r"^(ccss|lc|eedi|openstax|[a-z][a-z0-9_-]*):\S+$"
+
+# Common Core codes as people write them: 6.NS.A.1, 8.EE.C.7b, HSA-REI.B.4, K.CC.A.1, HS.MP3.
+STANDARD_CODE_RE = re.compile(
+    r"\b(?:[1-8K]|HS[A-Z]?)[.-][A-Z]{1,4}(?:[.-][A-Z0-9]{1,3}){0,3}\b|\b(?:[K1-8]|HS)\.MP\d\b",
+    re.IGNORECASE,
+)
 
 CurriculumId = Annotated[str, StringConstraints(pattern=CURRICULUM_ID_PATTERN, max_length=200)]
 

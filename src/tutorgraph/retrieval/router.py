@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from tutorgraph.models.curriculum import STANDARD_CODE_RE
+
 __all__ = [
     "PROFILES",
     "ConcreteProfile",
@@ -60,9 +62,6 @@ PROFILES: dict[ConcreteProfile, Profile] = {
 _QUOTED = re.compile(r"\"[^\"]{2,}\"|“[^”]{2,}”|'[^']{3,}'(?!\w)")
 _SYMBOLS = re.compile(r"::|->|=>|\w_\w|[A-Za-z]\.[A-Za-z]|[A-Za-z]/[A-Za-z]")
 _CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z]*\b|\b[A-Z][a-z]+[A-Z][A-Za-z]*\b")
-_STANDARD_CODE = re.compile(
-    r"\b(?:[1-8K]|HS[A-Z]?)[.-][A-Z]{1,4}(?:[.-][A-Z0-9]{1,3}){0,3}\b|\b(?:[K1-8]|HS)\.MP\d\b"
-)
 _IDENTIFIER = re.compile(r"\b[a-z]+:[a-z0-9_.:-]+\b|\bm\d{5}\b", re.I)
 _ERROR = re.compile(r"\w*(?:Error|Exception)\b|\bERROR\b|\bTraceback\b|\bNaN\b|\bundefined\b")
 _NUMBER = re.compile(r"(?<![A-Za-z])\d+(?:[.,]\d+)*")
@@ -131,7 +130,7 @@ def analyse(query: str) -> QueryAnalysis:
     lexical: list[str] = []
     if _QUOTED.search(text):
         lexical.append("quoted_phrase")
-    if _STANDARD_CODE.search(text):
+    if STANDARD_CODE_RE.search(text):
         lexical.append("standard_code")
     if _IDENTIFIER.search(text):
         lexical.append("identifier")

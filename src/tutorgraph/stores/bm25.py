@@ -35,7 +35,8 @@ class BM25Index:
     @classmethod
     def build(cls, items: Sequence[IndexItem]) -> BM25Index:
         retriever = bm25s.BM25()
-        corpus = [tokenize(it.search_text) or ["<empty>"] for it in items]
+        # bm25s cannot index an empty corpus; a placeholder document keeps one index type.
+        corpus = [tokenize(it.search_text) or ["<empty>"] for it in items] or [["<empty>"]]
         retriever.index(corpus, show_progress=False)
         return cls(retriever, items)
 

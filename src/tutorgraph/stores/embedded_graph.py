@@ -7,13 +7,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import networkx as nx
 
 from tutorgraph.ingest.records import SourceRecords
-from tutorgraph.models.curriculum import Concept, Document, Misconception
+from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept, Document, Misconception
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.protocols import (
     ConceptMatch,
@@ -25,8 +24,6 @@ from tutorgraph.stores.protocols import (
 __all__ = ["MAX_PREREQUISITE_DEPTH", "EmbeddedGraphStore"]
 
 MAX_PREREQUISITE_DEPTH = 2
-# Standard codes such as 6.NS.A.1, 8.EE.C.7b, HSA-REI.B.3, K.CC.A.1.
-_CODE_RE = re.compile(r"\b(?:[1-8K]|HS[A-Z]?)[.-][A-Z]{1,4}(?:\.[A-Z0-9]{1,3}){0,3}\b", re.I)
 
 
 class EmbeddedGraphStore:
@@ -71,7 +68,11 @@ class EmbeddedGraphStore:
     async def search_concepts(self, text: str, k: int) -> list[ConceptMatch]:
         # An explicit standard code is the strongest possible match.
         exact = sorted(
-            {cid for m in _CODE_RE.finditer(text) if (cid := self._codes.get(m[0].casefold()))}
+            {
+                cid
+                for m in STANDARD_CODE_RE.finditer(text)
+                if (cid := self._codes.get(m[0].casefold()))
+            }
         )
         out = [ConceptMatch(self._concepts[cid], 1.0, exact=True) for cid in exact]
         hits = [h for h in self._names.search_sync(text, k) if h.item.id not in exact]

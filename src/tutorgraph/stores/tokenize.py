@@ -5,12 +5,16 @@ keeps them, and it splits `3/4` into `3 / 4` so that fractions match in any spac
 
 >>> tokenize("Why is 3/4 bigger than 2/3?")
 ['3', '/', '4', 'bigger', '2', '/', '3']
+>>> tokenize("see 6.NS.A.1")
+['see', '6.ns.a.1']
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+
+from tutorgraph.models.curriculum import STANDARD_CODE_RE
 
 __all__ = ["STOPWORDS", "tokenize"]
 
@@ -35,4 +39,8 @@ STOPWORDS = frozenset(
 def tokenize(text: str) -> list[str]:
     """Lower-case, NFKC-normalised tokens without English stopwords."""
     norm = unicodedata.normalize("NFKC", text).casefold()
-    return [t for t in _TOKEN_RE.findall(norm) if t not in STOPWORDS]
+    # A standard code is one token, not its parts: `6.NS.A.1` must not match every text that
+    # mentions a 6 and a 1.
+    codes = STANDARD_CODE_RE.findall(norm)
+    rest = STANDARD_CODE_RE.sub(" ", norm) if codes else norm
+    return [t for t in _TOKEN_RE.findall(rest) if t not in STOPWORDS] + codes
