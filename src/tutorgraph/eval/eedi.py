@@ -131,7 +131,13 @@ def misconception_ranking(packet: ReasoningPacket, target: str) -> list[str]:
 def _git_commit() -> str | None:
     try:
         out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, check=True
+            ["git", "rev-parse", "HEAD"],
+            # The checkout the code runs from, wherever the benchmark is started.
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
         )
     except (OSError, subprocess.SubprocessError):
         return None
