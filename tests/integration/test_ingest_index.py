@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from tutorgraph.errors import EmbedderMismatchError
+from tutorgraph.errors import ConfigurationError, EmbedderMismatchError
 from tutorgraph.ingest.bundle import bundle_hash, write_bundle
 from tutorgraph.ingest.eedi import EediQuestion, eedi_records
 from tutorgraph.ingest.indexer import IngestReport, ingest_bundle, ingest_records
@@ -206,3 +206,30 @@ def test_bad_records_are_reported_and_good_ones_ingested(
     assert [(e.file, e.line) for e in report.rejected] == [
         ("misconceptions.jsonl", len(small_records.misconceptions) + 1)
     ]
+
+
+def test_index_retrieval_defaults_are_kept_and_validated(
+    tmp_path: Path, small_records: SourceRecords, embedder
+) -> None:  # type: ignore[no-untyped-def]
+    bundle, index = tmp_path / "bundle", tmp_path / "index"
+    write_bundle(small_records, bundle)
+    asyncio.run(
+        ingest_bundle(
+            bundle,
+            index,
+            embedder,
+            default_retrieval_profile="semantic",
+            default_semantic_weight=0.7,
+        )
+    )
+    _ingest(bundle, index, embedder)  # a later ingest without them keeps them
+    manifest = Manifest.read(index)
+    assert manifest is not None
+    assert (manifest.default_retrieval_profile, manifest.default_semantic_weight) == (
+        "semantic",
+        0.7,
+    )
+    with pytest.raises(ConfigurationError, match="unknown retrieval profile"):
+        asyncio.run(ingest_bundle(bundle, index, embedder, default_retrieval_profile="fast"))
+    with pytest.raises(ConfigurationError, match=r"\[0, 1\]"):
+        asyncio.run(ingest_bundle(bundle, index, embedder, default_semantic_weight=2.0))

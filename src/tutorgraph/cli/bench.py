@@ -116,3 +116,33 @@ def latency_cmd(
     console.print(f"{hw['cpu']}, {hw['cores']} cores, torch {hw['torch']}", highlight=False)
     if out:
         out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+
+@bench_app.command("routing")
+def routing_cmd(
+    queries: Annotated[Path, typer.Argument(help="Labelled JSON Lines file.")] = Path(
+        "tests/data/routing_queries.jsonl"
+    ),
+    out: Annotated[Path | None, typer.Option(help="Also write the report as JSON.")] = None,
+) -> None:
+    """Accuracy and confusion matrices of the auto router on a labelled query set."""
+    from tutorgraph.eval.routing import evaluate_routing
+
+    load_settings()
+    with fail_on_errors():
+        report = evaluate_routing(queries)
+    for key in ("profile", "query_type"):
+        m = report[key]
+        table = Table("label \\ routed", *m["labels"], title=f"{key}: accuracy {m['accuracy']:.3f}")
+        for label, row in zip(m["labels"], m["confusion"], strict=True):
+            table.add_row(label, *(str(n) for n in row))
+        console.print(table)
+    for miss in report["misses"]:
+        console.print(
+            f"line {miss['line']}: profile {miss['profile'][0]}->{miss['profile'][1]}, type "
+            f"{miss['query_type'][0]}->{miss['query_type'][1]}: {miss['query']}",
+            highlight=False,
+        )
+    console.print(f"{report['n']} queries from {queries}", highlight=False)
+    if out:
+        out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

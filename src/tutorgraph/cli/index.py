@@ -31,6 +31,14 @@ def ingest_cmd(
     index_dir: Annotated[
         Path | None, typer.Option(help="Index folder (default: TUTORGRAPH_INDEX_DIR).")
     ] = None,
+    default_profile: Annotated[
+        str | None,
+        typer.Option(help="The index's retrieval profile when a request names none."),
+    ] = None,
+    default_semantic_weight: Annotated[
+        float | None,
+        typer.Option(help="The index's semantic weight when a request names no profile."),
+    ] = None,
 ) -> None:
     """Build or update the index (vectors, BM25, graph); unchanged records are not re-embedded."""
     settings = load_settings(index_dir)
@@ -46,7 +54,15 @@ def ingest_cmd(
             bars.update(tasks[stage], completed=done, total=total)
 
         report = asyncio.run(
-            ingest_bundle(bundle, settings.index_dir, embedder, prune=prune, progress=on_progress)
+            ingest_bundle(
+                bundle,
+                settings.index_dir,
+                embedder,
+                prune=prune,
+                progress=on_progress,
+                default_retrieval_profile=default_profile,
+                default_semantic_weight=default_semantic_weight,
+            )
         )
     for e in report.rejected[:50]:
         err_console.print(f"[red]rejected[/] {e}", highlight=False)

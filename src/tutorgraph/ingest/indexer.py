@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tutorgraph.errors import BundleRecordError
+from tutorgraph.errors import BundleRecordError, ConfigurationError
 from tutorgraph.ingest.bundle import bundle_hash, validate_bundle, write_bundle
 from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Prerequisite
@@ -100,8 +100,23 @@ async def ingest_records(
     prune: bool = False,
     chroma_client: Any = None,
     progress: ProgressCallback | None = None,
+    default_retrieval_profile: str | None = None,
+    default_semantic_weight: float | None = None,
 ) -> IngestReport:
-    """Ingest already-validated records into the index at `index_dir`."""
+    """Ingest already-validated records into the index at `index_dir`.
+
+    `default_retrieval_profile` / `default_semantic_weight` set the index's retrieval defaults
+    (None keeps what the index had; a new index starts at `auto` with no weight).
+    """
+    if default_retrieval_profile not in (None, "auto", "exact", "balanced", "semantic"):
+        raise ConfigurationError(
+            f"unknown retrieval profile {default_retrieval_profile!r}; "
+            "use auto, exact, balanced or semantic"
+        )
+    if default_semantic_weight is not None and not 0.0 <= default_semantic_weight <= 1.0:
+        raise ConfigurationError(
+            f"semantic weight must be in [0, 1], got {default_semantic_weight}"
+        )
     started = time.perf_counter()
     layout = IndexLayout(index_dir)
     manifest = await asyncio.to_thread(Manifest.read, index_dir)
@@ -155,8 +170,11 @@ async def ingest_records(
         embedding_dim=dim,
         bundle_hash=source_hash,
         counts=report.counts,
-        default_retrieval_profile=manifest.default_retrieval_profile if manifest else "auto",
-        default_semantic_weight=manifest.default_semantic_weight if manifest else None,
+        default_retrieval_profile=default_retrieval_profile
+        or (manifest.default_retrieval_profile if manifest else "auto"),
+        default_semantic_weight=default_semantic_weight
+        if default_semantic_weight is not None
+        else (manifest.default_semantic_weight if manifest else None),
     )
     await asyncio.to_thread(new_manifest.write, index_dir)
     report.seconds = time.perf_counter() - started
@@ -183,6 +201,8 @@ async def ingest_bundle(
     prune: bool = False,
     chroma_client: Any = None,
     progress: ProgressCallback | None = None,
+    default_retrieval_profile: str | None = None,
+    default_semantic_weight: float | None = None,
 ) -> IngestReport:
     """Validate a bundle and ingest its valid records; bad records are reported, not stored."""
     validation = await asyncio.to_thread(validate_bundle, bundle_dir)
@@ -194,6 +214,8 @@ async def ingest_bundle(
         prune=prune,
         chroma_client=chroma_client,
         progress=progress,
+        default_retrieval_profile=default_retrieval_profile,
+        default_semantic_weight=default_semantic_weight,
     )
     report.rejected = validation.errors
     return report
