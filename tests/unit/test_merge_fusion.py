@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tutorgraph.retrieval.candidates import Candidate
-from tutorgraph.retrieval.fusion import RRF_K, rrf_fuse, rrf_score
+from tutorgraph.retrieval.fusion import RRF_K, fuse, rrf_score
 from tutorgraph.retrieval.merge import merge_candidates
 from tutorgraph.stores.items import content_hash
 from tutorgraph.stores.protocols import IndexItem
@@ -120,14 +120,14 @@ def test_rrf_arithmetic_k60_one_based_ranks() -> None:
     assert rrf_score({"vector": 1}, ALL, k=0) == 1.0
 
 
-def test_rrf_fuse_orders_by_score_then_id() -> None:
+def test_rrf_fusion_orders_by_score_then_id() -> None:
     merged = merge_candidates(
         {
             "vector": [cand("m:b", "bbb", 1), cand("m:a", "aaa", 2), cand("m:c", "ccc", 3)],
             "lexical": [cand("m:a", "aaa", 1), cand("m:b", "bbb", 2)],
         }
     )
-    fused = rrf_fuse(merged, ALL)
+    fused = [(f.hit, f.score) for f in fuse(merged, ALL, "rrf")]
     # m:a and m:b both score 1/61 + 1/62: the tie breaks by id.
     assert [(h.best.item.id, round(s, 12)) for h, s in fused] == [
         ("m:a", round(1 / 62 + 1 / 61, 12)),
@@ -135,5 +135,5 @@ def test_rrf_fuse_orders_by_score_then_id() -> None:
         ("m:c", round(1 / 63, 12)),
     ]
     # Same input in another order, same output.
-    again = rrf_fuse(list(reversed(merged)), ALL)
+    again = [(f.hit, f.score) for f in fuse(list(reversed(merged)), ALL, "rrf")]
     assert [(h.best.item.id, s) for h, s in again] == [(h.best.item.id, s) for h, s in fused]

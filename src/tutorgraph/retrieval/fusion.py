@@ -29,7 +29,6 @@ __all__ = [
     "RRF_K",
     "FusedHit",
     "fuse",
-    "rrf_fuse",
     "rrf_score",
     "source_weights",
 ]
@@ -123,10 +122,3 @@ def fuse(
         out.append(FusedHit(h, sum(parts.values()), parts))
     out.sort(key=lambda f: (-f.score, f.hit.best.item.id))
     return out
-
-
-def rrf_fuse(
-    hits: Sequence[MergedHit], weights: Mapping[SourceName, float], k: int = RRF_K
-) -> list[tuple[MergedHit, float]]:
-    """RRF over merged hits as (hit, score) pairs, best first."""
-    return [(f.hit, f.score) for f in fuse(hits, weights, "rrf", k)]
