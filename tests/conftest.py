@@ -249,3 +249,18 @@ def copy_bundle(tmp_path: Path) -> Callable[[Path], Path]:
         return dst
 
     return copy
+
+
+@pytest.fixture
+def cli_with_loaded_model(monkeypatch: pytest.MonkeyPatch, embedder):  # type: ignore[no-untyped-def]
+    """A CliRunner whose `open_retriever` reuses the session's MiniLM (saves a 5 s reload)."""
+    from typer.testing import CliRunner
+
+    from tutorgraph.cli import _common
+
+    # Patch the name where `open_retriever` (re-exported by the CLI) looks it up.
+    wiring = sys.modules[_common.open_retriever.__module__]
+    monkeypatch.setattr(wiring, "SentenceTransformerEmbedder", lambda *a, **k: embedder)
+    for key in ("TUTORGRAPH_INDEX_DIR", "TUTORGRAPH_EMBEDDING_MODEL"):
+        monkeypatch.delenv(key, raising=False)
+    return CliRunner()

@@ -7,14 +7,12 @@ import asyncio
 import json
 import re
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from tutorgraph.cli import _common
 from tutorgraph.cli.app import app
 from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
 from tutorgraph.models.packet import STAGES
@@ -140,17 +138,6 @@ def test_cli_packet_equals_the_library_packet(
     assert _without_timings(packet.model_dump_json()) == _without_timings(
         json_runs[0][1].rstrip("\n")
     )
-
-
-@pytest.fixture
-def cli_with_loaded_model(monkeypatch: pytest.MonkeyPatch, embedder) -> CliRunner:  # type: ignore[no-untyped-def]
-    """CliRunner whose `open_retriever` reuses the session's MiniLM (saves a 5 s reload)."""
-    # Patch the name where `open_retriever` (re-exported by the CLI) looks it up.
-    wiring = sys.modules[_common.open_retriever.__module__]
-    monkeypatch.setattr(wiring, "SentenceTransformerEmbedder", lambda *a, **k: embedder)
-    for key in ("TUTORGRAPH_INDEX_DIR", "TUTORGRAPH_EMBEDDING_MODEL"):
-        monkeypatch.delenv(key, raising=False)
-    return CliRunner()
 
 
 def test_query_without_json_prints_readable_hits(

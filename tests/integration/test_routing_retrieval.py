@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tutorgraph.cli import _common
 from tutorgraph.cli.app import app
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.request import RetrievalRequest
@@ -128,19 +127,8 @@ def test_zero_context_budget_gives_an_empty_context(retriever) -> None:  # type:
     assert _retrieve(retriever, query="ratio", max_context_tokens=0).context == ""
 
 
-@pytest.fixture
-def cli(monkeypatch: pytest.MonkeyPatch, embedder) -> CliRunner:  # type: ignore[no-untyped-def]
-    import sys
-
-    wiring = sys.modules[_common.open_retriever.__module__]
-    monkeypatch.setattr(wiring, "SentenceTransformerEmbedder", lambda *a, **k: embedder)
-    for key in ("TUTORGRAPH_INDEX_DIR", "TUTORGRAPH_EMBEDDING_MODEL"):
-        monkeypatch.delenv(key, raising=False)
-    return CliRunner()
-
-
 def test_query_file_prints_one_packet_per_line_and_reports_bad_lines(
-    cli: CliRunner, session_index: tuple[Path, object], tmp_path: Path
+    cli_with_loaded_model: CliRunner, session_index: tuple[Path, object], tmp_path: Path
 ) -> None:
     requests = tmp_path / "requests.jsonl"
     requests.write_text(
@@ -154,7 +142,7 @@ def test_query_file_prints_one_packet_per_line_and_reports_bad_lines(
         )
         + "\n"
     )
-    result = cli.invoke(
+    result = cli_with_loaded_model.invoke(
         app, ["query", "--file", str(requests), "--index-dir", str(session_index[0])]
     )
     assert result.exit_code == 1
@@ -166,9 +154,9 @@ def test_query_file_prints_one_packet_per_line_and_reports_bad_lines(
 
 
 def test_query_cli_flags_reach_the_request(
-    cli: CliRunner, session_index: tuple[Path, object]
+    cli_with_loaded_model: CliRunner, session_index: tuple[Path, object]
 ) -> None:
-    result = cli.invoke(
+    result = cli_with_loaded_model.invoke(
         app,
         [
             "query",
@@ -196,9 +184,9 @@ def test_query_cli_flags_reach_the_request(
 
 
 def test_query_cli_rejects_an_out_of_range_semantic_weight(
-    cli: CliRunner, session_index: tuple[Path, object]
+    cli_with_loaded_model: CliRunner, session_index: tuple[Path, object]
 ) -> None:
-    result = cli.invoke(
+    result = cli_with_loaded_model.invoke(
         app,
         ["query", "ratio", "--semantic-weight", "1.5", "--index-dir", str(session_index[0])],
     )
