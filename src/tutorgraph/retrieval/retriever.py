@@ -112,16 +112,16 @@ class HybridRetriever:
             if unknown:
                 raise UnknownConceptError(unknown)
         route = self.route(request)
-        raw, graph_result, degraded = await self._search(request, route, timings)
+        raw, graph, degraded = await self._search(request, route, timings)
+        graph_result = graph or GraphSearchResult()
 
         t = time.perf_counter()
         scope = graph_result.scope() if route.graph_scope else set()
-        results: dict[SourceName, list[Candidate]] = {}
-        for name, out in raw.items():
-            if name == "graph":
-                results[name] = graph_result.candidates
-            else:
-                results[name] = _candidates(_scoped(out, scope) if scope else out)
+        results: dict[SourceName, list[Candidate]] = {
+            name: _candidates(_scoped(out, scope) if scope else out) for name, out in raw.items()
+        }
+        if graph is not None:
+            results["graph"] = graph.candidates
         merged = merge_candidates(results)
         timings["merge"] = _ms(t)
         t = time.perf_counter()
@@ -178,8 +178,12 @@ class HybridRetriever:
 
     async def _search(
         self, request: RetrievalRequest, route: Route, timings: dict[str, float]
-    ) -> tuple[dict[SourceName, list[ScoredItem]], GraphSearchResult, list[SourceName]]:
-        """Run the requested sources concurrently, each under its timeout."""
+    ) -> tuple[dict[SourceName, list[ScoredItem]], GraphSearchResult | None, list[SourceName]]:
+        """Run the requested sources concurrently, each under its timeout.
+
+        Returns the dense and lexical results, the graph's result (None when it did not
+        answer or was not asked) and the sources that failed.
+        """
         cfg = self._config
         profile = route.profile
         vector_task: asyncio.Task[list[ScoredItem]] | None = None
@@ -230,17 +234,10 @@ class HybridRetriever:
                 f"no retrieval source answered ({', '.join(degraded)})",
                 details={"degraded_sources": degraded},
             )
-        raw: dict[SourceName, list[ScoredItem]] = {}
-        graph_result = GraphSearchResult()
-        for name, out in zip(names, outcomes, strict=True):
-            if out is None:
-                continue
-            if name == "graph":
-                graph_result = out
-                raw[name] = []
-            else:
-                raw[name] = out
-        return raw, graph_result, degraded
+        answered = dict(zip(names, outcomes, strict=True))
+        graph: GraphSearchResult | None = answered.pop("graph", None)
+        raw = {name: out for name, out in answered.items() if out is not None}
+        return raw, graph, degraded
 
     async def _vector_search(
         self, query: str, depth: int, timings: dict[str, float]

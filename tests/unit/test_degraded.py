@@ -1,0 +1,123 @@
+"""A failing or slow source degrades the packet and says so; all failing is an error.
+
+Fakes stand in for the stores here: this checks the retriever's logic only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from tutorgraph.errors import SourceUnavailableError
+from tutorgraph.models.curriculum import Concept, Document
+from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from tutorgraph.stores.protocols import (
+    ConceptMatch,
+    IndexItem,
+    MisconceptionLink,
+    PrerequisitePath,
+    ScoredItem,
+)
+
+pytestmark = pytest.mark.unit
+
+ITEM = IndexItem(id="openstax:m1:chunk:0", kind="explanation", title="t", text="fractions")
+
+
+class Embedder:
+    name = "fake"
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        return np.ones((len(texts), 4), dtype=np.float32)
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+
+class Vector:
+    def __init__(self, fail: bool = False) -> None:
+        self.fail = fail
+
+    async def search(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]:
+        if self.fail:
+            raise ConnectionError("vector store down")
+        return [ScoredItem(ITEM, 0.9)]
+
+
+class Lexical:
+    def __init__(self, delay: float = 0.0) -> None:
+        self.delay = delay
+
+    async def search(self, query: str, k: int) -> list[ScoredItem]:
+        await asyncio.sleep(self.delay)
+        return [ScoredItem(ITEM, 3.0)]
+
+
+class Graph:
+    def __init__(self, fail: bool = False) -> None:
+        self.fail = fail
+
+    async def search_concepts(self, text: str, k: int) -> list[ConceptMatch]:
+        if self.fail:
+            raise ConnectionError("graph down")
+        return []
+
+    async def get_concepts(self, ids: Sequence[str]) -> list[Concept]:
+        return []
+
+    async def unknown_concepts(self, ids: Sequence[str]) -> list[str]:
+        return []
+
+    async def prerequisite_chains(
+        self, concept_ids: Sequence[str], depth: int
+    ) -> list[PrerequisitePath]:
+        return []
+
+    async def misconceptions_of(
+        self, concept_ids: Sequence[str], query: str | None = None
+    ) -> list[MisconceptionLink]:
+        return []
+
+    async def documents_of(
+        self, concept_ids: Sequence[str], kinds: Sequence[str], limit: int
+    ) -> list[Document]:
+        return []
+
+
+def retriever(**kw: object) -> HybridRetriever:
+    return HybridRetriever(
+        Embedder(),  # type: ignore[arg-type]
+        kw.get("vector", Vector()),  # type: ignore[arg-type]
+        kw.get("lexical", Lexical()),  # type: ignore[arg-type]
+        kw.get("graph", Graph()),  # type: ignore[arg-type]
+        RetrieverConfig(source_timeout_s=0.2),
+    )
+
+
+async def test_a_failed_source_is_named_and_the_others_still_answer() -> None:
+    packet = await retriever(vector=Vector(fail=True)).retrieve(RetrievalRequest(query="q"))
+    assert packet.degraded_sources == ["vector"]
+    assert [h.found_by for h in packet.results] == [["lexical"]]
+
+
+async def test_a_slow_source_times_out_and_is_named() -> None:
+    packet = await retriever(lexical=Lexical(delay=5.0)).retrieve(RetrievalRequest(query="q"))
+    assert packet.degraded_sources == ["lexical"]
+    assert packet.results[0].found_by == ["vector"]
+
+
+async def test_a_failed_graph_leaves_an_empty_graph_context() -> None:
+    packet = await retriever(graph=Graph(fail=True)).retrieve(RetrievalRequest(query="q"))
+    assert packet.degraded_sources == ["graph"]
+    assert packet.graph_context.concepts == [] and packet.graph_count == 0
+
+
+async def test_no_source_answering_is_an_error() -> None:
+    r = retriever(vector=Vector(fail=True), lexical=Lexical(delay=5.0), graph=Graph(fail=True))
+    with pytest.raises(SourceUnavailableError, match="no retrieval source answered"):
+        await r.retrieve(RetrievalRequest(query="q"))
