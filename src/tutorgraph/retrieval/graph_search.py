@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.router import QueryType
+from tutorgraph.stores.items import concept_item, document_item, misconception_item
 from tutorgraph.stores.protocols import GraphStore, IndexItem
 
 __all__ = ["GRAPH_PLANS", "GraphPlan", "GraphSearchResult", "graph_search"]
@@ -133,36 +134,24 @@ async def graph_search(
     for cid in seed_ids:
         c = concepts.get(cid)
         if c is not None:
-            add(_concept_item(c.id, c.name, c.description), seeds[cid], (cid,))
+            add(concept_item(c), seeds[cid], (cid,))
     for p in paths:
         pre = concepts.get(p.path[0])
         if pre is not None and pre.id not in seeds:
             add(
-                _concept_item(pre.id, pre.name, pre.description),
+                concept_item(pre),
                 seeds[p.path[-1]] * HOP_DISCOUNT**p.depth,
                 p.path,
             )
     top_relevance = max((link.relevance for link in links), default=0.0) or 1.0
     for link in links:
         misc, cid = link.misconception, link.concept_id
-        item = IndexItem(
-            id=misc.id,
-            kind="misconception",
-            title="",
-            text=misc.text,
-            concept_ids=tuple(misc.concept_ids),
-        )
+        item = misconception_item(misc)
         # Among one concept's misconceptions, the one whose text matches the query goes first.
         bonus = 1.0 + RELEVANCE_BONUS * link.relevance / top_relevance
         add(item, seeds[cid] * bonus, (cid, misc.id))
     for doc in documents:
-        item = IndexItem(
-            id=doc.id,
-            kind=doc.kind,
-            title=doc.title,
-            text=doc.text,
-            concept_ids=tuple(doc.concept_ids),
-        )
+        item = document_item(doc)
         cid = next(c for c in doc.concept_ids if c in seeds)
         add(item, seeds[cid] * DOCUMENT_DISCOUNT, (cid, doc.id))
 
@@ -191,10 +180,4 @@ async def graph_search(
             }
             for link in links
         ],
-    )
-
-
-def _concept_item(cid: str, name: str, description: str) -> IndexItem:
-    return IndexItem(
-        id=cid, kind="concept", title=name, text=description or name, concept_ids=(cid,)
     )

@@ -9,9 +9,19 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.models.curriculum import Concept, Document, Misconception
 from tutorgraph.stores.protocols import IndexItem
 
-__all__ = ["content_hash", "items_from_records", "normalise_text", "read_items", "write_items"]
+__all__ = [
+    "concept_item",
+    "content_hash",
+    "document_item",
+    "items_from_records",
+    "misconception_item",
+    "normalise_text",
+    "read_items",
+    "write_items",
+]
 
 
 def normalise_text(text: str) -> str:
@@ -24,30 +34,31 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(normalise_text(text).encode("utf-8")).hexdigest()
 
 
+def concept_item(c: Concept) -> IndexItem:
+    """A concept as a searchable item. The graph builds its hits with the same functions, so
+    that a concept (or misconception, or document) found by several sources merges into one."""
+    return IndexItem(
+        id=c.id, kind="concept", title=c.name, text=c.description or c.name, concept_ids=(c.id,)
+    )
+
+
+def misconception_item(m: Misconception) -> IndexItem:
+    return IndexItem(
+        id=m.id, kind="misconception", title="", text=m.text, concept_ids=tuple(m.concept_ids)
+    )
+
+
+def document_item(d: Document) -> IndexItem:
+    return IndexItem(
+        id=d.id, kind=d.kind, title=d.title, text=d.text, concept_ids=tuple(d.concept_ids)
+    )
+
+
 def items_from_records(records: SourceRecords) -> list[IndexItem]:
     """Every searchable text of a bundle: concepts, misconceptions and documents, by id."""
-    items: list[IndexItem] = [
-        IndexItem(
-            id=c.id,
-            kind="concept",
-            title=c.name,
-            text=c.description or c.name,
-            concept_ids=(c.id,),
-        )
-        for c in records.concepts
-    ]
-    items += [
-        IndexItem(
-            id=m.id, kind="misconception", title="", text=m.text, concept_ids=tuple(m.concept_ids)
-        )
-        for m in records.misconceptions
-    ]
-    items += [
-        IndexItem(
-            id=d.id, kind=d.kind, title=d.title, text=d.text, concept_ids=tuple(d.concept_ids)
-        )
-        for d in records.documents
-    ]
+    items = [concept_item(c) for c in records.concepts]
+    items += [misconception_item(m) for m in records.misconceptions]
+    items += [document_item(d) for d in records.documents]
     items.sort(key=lambda it: it.id)
     return items
 
