@@ -264,3 +264,52 @@ def cli_with_loaded_model(monkeypatch: pytest.MonkeyPatch, embedder):  # type: i
     for key in ("TUTORGRAPH_INDEX_DIR", "TUTORGRAPH_EMBEDDING_MODEL"):
         monkeypatch.delenv(key, raising=False)
     return CliRunner()
+
+
+# -- a tiny cross-encoder, built here from test text (no download) -------------------------
+
+
+def build_tiny_cross_encoder(out: Path, texts: Sequence[str], *, seed: int = 0) -> Path:
+    """A 2-layer BERT sequence classifier (one logit) with a WordPiece vocabulary learnt
+    from `texts`: small enough to build, train and export in seconds, real enough that the
+    sentence-transformers, ONNX and training paths all run on it."""
+    import torch
+    from tokenizers import BertWordPieceTokenizer
+    from transformers import BertConfig, BertForSequenceClassification, BertTokenizerFast
+
+    out.mkdir(parents=True, exist_ok=True)
+    wordpiece = BertWordPieceTokenizer(lowercase=True)
+    wordpiece.train_from_iterator(list(texts), vocab_size=600, min_frequency=1)
+    wordpiece.save_model(str(out))
+    tokenizer = BertTokenizerFast(vocab_file=str(out / "vocab.txt"), do_lower_case=True)
+    tokenizer.save_pretrained(str(out))
+    torch.manual_seed(seed)
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=512,
+        num_labels=1,
+    )
+    BertForSequenceClassification(config).save_pretrained(str(out))
+    return out
+
+
+@pytest.fixture(scope="session")
+def tiny_cross_encoder(
+    tmp_path_factory: pytest.TempPathFactory,
+    eedi_questions: list[EediQuestion],
+    eedi_misconceptions: dict[int, str],
+) -> Path:
+    """The tiny model in HF format plus its fp32 and int8 ONNX graphs."""
+    from tutorgraph.ingest.eedi import eedi_query_text
+    from tutorgraph.training.onnx_export import export_onnx
+
+    texts = list(eedi_misconceptions.values()) + [
+        eedi_query_text(q, x) for q in eedi_questions for x in q.answers if x != q.correct_answer
+    ]
+    path = build_tiny_cross_encoder(tmp_path_factory.mktemp("tiny-ce"), texts)
+    export_onnx(path)
+    return path

@@ -10,14 +10,17 @@ global settings object.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["DEFAULT_EMBEDDING_MODEL", "DEFAULT_RERANKER_MODEL", "Settings"]
+__all__ = ["BUNDLED_RERANKER", "DEFAULT_EMBEDDING_MODEL", "MSMARCO_RERANKER", "Settings"]
 
 DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-DEFAULT_RERANKER_MODEL = "cross-encoder/ms-marco-MiniLM-L-6-v2"
+# The int8 domain reranker shipped inside the package (trained on the Eedi development file).
+BUNDLED_RERANKER = "tutorgraph/eedi-minilm-reranker"
+MSMARCO_RERANKER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
 
 
 class Settings(BaseSettings):
@@ -33,7 +36,12 @@ class Settings(BaseSettings):
     chroma_host: str | None = None
     chroma_port: int = 8000
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
-    reranker_model: str = DEFAULT_RERANKER_MODEL
+    # A hub name, a local directory, or "" to turn reranking off.
+    reranker_model: str = BUNDLED_RERANKER
+    reranker_backend: Literal["auto", "torch", "onnx", "onnx-int8"] = "auto"
+    rerank_depth: int = Field(default=30, ge=1, le=100)
+    reranker_max_length: int = Field(default=160, ge=16, le=512)
+    reranker_batch_size: int = Field(default=32, ge=1, le=512)
     openai_api_key: SecretStr | None = Field(
         default=None,
         validation_alias=AliasChoices("TUTORGRAPH_OPENAI_API_KEY", "OPENAI_API_KEY"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from tutorgraph.cli import bench, curriculum, index, query
+from tutorgraph.cli import bench, curriculum, index, query, train
 
 __all__ = ["app", "main"]
 
@@ -19,6 +19,7 @@ curriculum.register(app)
 index.register(app)
 query.register(app)
 bench.register(app)
+train.register(app)
 
 
 def main() -> None:

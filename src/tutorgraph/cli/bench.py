@@ -38,8 +38,11 @@ def eedi_cmd(
         typer.Option(help="Eedi subject_metadata.csv (default: ../eedi-subjects/ beside it)."),
     ] = None,
     folds: Annotated[int, typer.Option(help="Folds: fold = int(QuestionId) % folds.")] = 5,
-    configs: Annotated[str, typer.Option(help="Glob over config names.")] = "*",
+    configs: Annotated[str, typer.Option(help="Comma-separated globs over config names.")] = "*",
     limit: Annotated[int | None, typer.Option(help="At most this many pairs (quick runs).")] = None,
+    rerank_depth: Annotated[
+        int, typer.Option(help="Fused candidates the reranker scores.", min=1, max=100)
+    ] = 30,
 ) -> None:
     """Eedi misconception retrieval: MAP@25 and Recall@25 per configuration."""
     settings = load_settings()
@@ -54,6 +57,7 @@ def eedi_cmd(
         folds=folds,
         configs=configs,
         limit=limit,
+        rerank_depth=rerank_depth,
     )
     embedder = SentenceTransformerEmbedder(
         settings.embedding_model, batch_size=settings.embed_batch_size
@@ -65,12 +69,17 @@ def eedi_cmd(
                 spec,
                 embedder,
                 progress=lambda done, total: bars.update(task, completed=done, total=total),
+                status=lambda line: bars.update(task, description=line),
             )
         )
     out.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     table = Table("config", "MAP@25", "Recall@25", "n", title=f"eedi -> {out}")
     for name, row in results.items():
-        if not name.startswith("_"):
+        if name.startswith("_"):
+            continue
+        if row["map@25"] is None:
+            table.add_row(name, row["status"], "", "0")
+        else:
             table.add_row(name, f"{row['map@25']:.4f}", f"{row['recall@25']:.4f}", str(row["n"]))
     console.print(table)
 

@@ -10,16 +10,18 @@ label of a test question reaches them. Only misconception hits count, in packet 
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 import statistics
 import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.latency import hardware
 from tutorgraph.eval.metrics import average_precision_at_k, recall_at_k
@@ -38,14 +40,24 @@ from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.request import RetrievalRequest, SourceName
 from tutorgraph.retrieval.cached_embedder import CachingEmbedder
 from tutorgraph.retrieval.embedder import Embedder
-from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph.retrieval.reranker import (
+    ONNX_FILES,
+    Backend,
+    CrossEncoderReranker,
+    RerankerOptions,
+)
+from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.stores.local_index import chroma_persistent_client, open_index
+from tutorgraph.stores.protocols import GraphStore
+from tutorgraph.training.cross_encoder import TrainingConfig
+from tutorgraph.training.eedi import eedi_training_groups, fit_and_export
 
 __all__ = [
     "CONFIG_SOURCES",
     "CONTEXTS",
     "FUSIONS",
     "PROFILE_NAMES",
+    "RERANK_MODELS",
     "EediBenchmarkSpec",
     "EediPair",
     "config_names",
@@ -64,9 +76,14 @@ CONFIG_SOURCES: dict[str, list[SourceName]] = {
 CONTEXTS = ("text", "construct")
 PROFILE_NAMES = ("auto", "exact", "balanced", "semantic")
 FUSIONS = ("rrf", "weighted")
+# domain: the fold-trained reranker at fp32 (ONNX Runtime); domain-int8: the same, int8;
+# msmarco: the public MS MARCO cross-encoder, measured only where it can be loaded.
+RERANK_MODELS = ("domain", "domain-int8", "msmarco")
 
 # (done, total) over all retrievals of the run.
 BenchProgress = Callable[[int, int], None]
+# A line saying which long phase (training, mining) is running.
+BenchStatus = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -91,6 +108,11 @@ class EediBenchmarkSpec:
     folds: int = 5
     configs: str = "*"
     limit: int | None = None
+    training: TrainingConfig = field(default_factory=TrainingConfig)
+    rerank_depth: int = 30
+    msmarco_model: str = MSMARCO_RERANKER
+    # What the fold rerankers are fine-tuned from (tests pass a tiny local model).
+    reranker_base: str = DEFAULT_EMBEDDING_MODEL
 
 
 @dataclass
@@ -110,13 +132,36 @@ def eedi_pairs(questions: Sequence[EediQuestion]) -> list[EediPair]:
 
 
 def config_names(pattern: str = "*") -> list[str]:
-    """`<sources>/<context>` with the request defaults, and every hybrid profile x fusion."""
+    """`<sources>/<context>` with the request defaults, every hybrid profile x fusion, and
+    each hybrid one again with `/rerank-<model>`. `pattern`: comma-separated globs."""
     names = [f"{s}/{c}" for s in CONFIG_SOURCES for c in CONTEXTS]
-    names += [f"hybrid/{c}/{p}-{f}" for c in CONTEXTS for p in PROFILE_NAMES for f in FUSIONS]
-    chosen = [n for n in names if fnmatch.fnmatchcase(n, pattern)]
+    hybrid = [f"hybrid/{c}" for c in CONTEXTS]
+    hybrid += [f"hybrid/{c}/{p}-{f}" for c in CONTEXTS for p in PROFILE_NAMES for f in FUSIONS]
+    names += hybrid[len(CONTEXTS) :]
+    names += [f"{h}/rerank-{m}" for h in hybrid for m in RERANK_MODELS]
+    globs = [g.strip() for g in pattern.split(",") if g.strip()]
+    chosen = [n for n in names if any(fnmatch.fnmatchcase(n, g) for g in globs)]
     if not chosen:
         raise ConfigurationError(f"--configs {pattern!r} matches none of {', '.join(names)}")
     return chosen
+
+
+@dataclass(frozen=True)
+class _Config:
+    sources: str
+    context: str
+    tuning: dict[str, Any]
+    rerank: str | None
+
+    @classmethod
+    def parse(cls, name: str) -> _Config:
+        sources, context, *rest = name.split("/")
+        rerank = rest.pop()[len("rerank-") :] if rest and rest[-1].startswith("rerank-") else None
+        tuning: dict[str, Any] = {}
+        if rest:
+            profile, fusion = rest[0].split("-")
+            tuning = {"retrieval_profile": profile, "fusion": fusion}
+        return cls(sources, context, tuning, rerank)
 
 
 def misconception_ranking(packet: ReasoningPacket, target: str) -> list[str]:
@@ -149,10 +194,17 @@ async def run_eedi_benchmark(
     embedder: Embedder,
     *,
     progress: BenchProgress | None = None,
+    status: BenchStatus | None = None,
 ) -> dict[str, Any]:
-    """Run the benchmark and return the `results.json` mapping."""
+    """Run the benchmark and return the `results.json` mapping.
+
+    A `/rerank-domain*` configuration trains a reranker per fold on that fold's training
+    questions only (mined with the fold's own retriever), then scores its test pairs.
+    """
     started = time.perf_counter()
     names = config_names(spec.configs)
+    configs = {n: _Config.parse(n) for n in names}
+    wanted = {c.rerank for c in configs.values() if c.rerank}
     train = read_eedi_questions(spec.train)
     misconceptions = read_misconceptions(spec.misconceptions)
     subjects = read_subjects(spec.subjects) if spec.subjects else []
@@ -174,39 +226,80 @@ async def run_eedi_benchmark(
         per_fold = max(1, spec.limit // len(folds))
         fold_pairs = [pairs[:per_fold] for pairs in fold_pairs]
     total = sum(len(p) for p in fold_pairs) * len(names)
+    say = status or (lambda _line: None)
+    options = RerankerOptions(
+        max_length=spec.training.max_length, query_max_tokens=spec.training.query_max_tokens
+    )
+    msmarco, msmarco_reason = None, None
+    if "msmarco" in wanted:
+        msmarco = CrossEncoderReranker(spec.msmarco_model, backend="torch")
+        try:
+            await asyncio.to_thread(msmarco.load)
+        except ConfigurationError as exc:
+            msmarco, msmarco_reason = None, exc.message
 
     cached = CachingEmbedder(embedder)
     scores = {n: _Scores() for n in names}
+    trained: list[dict[str, Any]] = []
     unseen = 0
     done = 0
-    for (fold_train, _), pairs in zip(folds, fold_pairs, strict=True):
+    for fold_no, ((fold_train, _), pairs) in enumerate(zip(folds, fold_pairs, strict=True), 1):
         records = eedi_records(fold_train, misconceptions, subjects)
         with tempfile.TemporaryDirectory(prefix="tutorgraph-bench-") as tmp:
             index_dir = Path(tmp)
             client = chroma_persistent_client(index_dir / "chroma")
+            say(f"fold {fold_no}/{len(folds)}: indexing {len(fold_train)} questions")
             await ingest_records(
                 records, index_dir, cached, source_hash="eedi-bench", chroma_client=client
             )
             index = open_index(index_dir, embedder=cached.name, chroma_client=client)
-            retriever = HybridRetriever(cached, index.vector, index.lexical, index.graph)
+            base = HybridRetriever(cached, index.vector, index.lexical, index.graph)
+            rerankers: dict[str, CrossEncoderReranker] = {}
+            if wanted & {"domain", "domain-int8"}:
+                model_dir = index_dir / "reranker"
+                info = await _train_fold_reranker(
+                    base, index.graph, fold_train, misconceptions, model_dir, spec, say, fold_no
+                )
+                trained.append(info)
+                backends: dict[str, Backend] = {"domain": "onnx", "domain-int8": "onnx-int8"}
+                for name, backend in backends.items():
+                    if name in wanted:
+                        rerankers[name] = CrossEncoderReranker(
+                            model_dir, backend=backend, options=options
+                        )
+                        await asyncio.to_thread(rerankers[name].load)
+            if msmarco is not None:
+                rerankers["msmarco"] = msmarco
+            retrievers = {
+                name: HybridRetriever(
+                    cached,
+                    index.vector,
+                    index.lexical,
+                    index.graph,
+                    RetrieverConfig(rerank_depth=spec.rerank_depth),
+                    reranker=r,
+                )
+                for name, r in rerankers.items()
+            }
+            say(f"fold {fold_no}/{len(folds)}: scoring {len(pairs)} test pairs")
             for pair in pairs:
                 construct = eedi_construct_id(pair.question.construct_id)
                 known = not await index.graph.unknown_concepts([construct])
                 unseen += 0 if known else 1
-                for name in names:
-                    sources, context, *variant = name.split("/")
-                    tuning: dict[str, Any] = {}
-                    if variant:
-                        profile, fusion = variant[0].split("-")
-                        tuning = {"retrieval_profile": profile, "fusion": fusion}
+                for name, cfg in configs.items():
+                    if cfg.rerank is not None and cfg.rerank not in retrievers:
+                        done += 1
+                        continue  # a reranker that could not be loaded: not measured
                     request = RetrievalRequest(
-                        **tuning,
+                        **cfg.tuning,
                         max_context_tokens=0,
                         query=pair.query,
                         n_results=50,
-                        sources=CONFIG_SOURCES[sources],
-                        concept_ids=[construct] if context == "construct" and known else [],
+                        sources=CONFIG_SOURCES[cfg.sources],
+                        concept_ids=[construct] if cfg.context == "construct" and known else [],
+                        rerank=cfg.rerank is not None,
                     )
+                    retriever = retrievers[cfg.rerank] if cfg.rerank else base
                     packet = await retriever.retrieve(request)
                     ranking = misconception_ranking(packet, pair.target)
                     scores[name].ap.append(average_precision_at_k(ranking, {pair.target}, K))
@@ -216,14 +309,21 @@ async def run_eedi_benchmark(
                         progress(done, total)
             await index.aclose()
 
-    results: dict[str, Any] = {
-        name: {
-            f"map@{K}": round(statistics.fmean(s.ap), 6) if s.ap else 0.0,
-            f"recall@{K}": round(statistics.fmean(s.recall), 6) if s.recall else 0.0,
-            "n": len(s.ap),
+    results: dict[str, Any] = {}
+    for name, sc in scores.items():
+        if configs[name].rerank == "msmarco" and msmarco is None:
+            results[name] = {
+                f"map@{K}": None,
+                f"recall@{K}": None,
+                "n": 0,
+                "status": f"not measured: {msmarco_reason}",
+            }
+            continue
+        results[name] = {
+            f"map@{K}": round(statistics.fmean(sc.ap), 6) if sc.ap else 0.0,
+            f"recall@{K}": round(statistics.fmean(sc.recall), 6) if sc.recall else 0.0,
+            "n": len(sc.ap),
         }
-        for name, s in scores.items()
-    }
     results["_meta"] = {
         "task": "eedi-misconceptions",
         "train": str(spec.train),
@@ -234,9 +334,54 @@ async def run_eedi_benchmark(
         "limit": spec.limit,
         "unseen_context": unseen,
         "embedder": embedder.name,
-        "reranker": None,
+        "reranker": {
+            "depth": spec.rerank_depth,
+            "training": asdict(spec.training),
+            "folds": trained,
+            "msmarco": spec.msmarco_model if msmarco else f"not loaded: {msmarco_reason}",
+        }
+        if wanted
+        else None,
         "seconds": round(time.perf_counter() - started, 1),
         "hardware": hardware(),
         "git_commit": _git_commit(),
     }
     return results
+
+
+async def _train_fold_reranker(
+    retriever: HybridRetriever,
+    graph: GraphStore,
+    questions: list[EediQuestion],
+    misconceptions: dict[int, str],
+    model_dir: Path,
+    spec: EediBenchmarkSpec,
+    say: BenchStatus,
+    fold_no: int,
+) -> dict[str, Any]:
+    """Mine and train on this fold's training questions; returns what the run records."""
+    head = f"fold {fold_no}/{spec.folds if spec.test is None else 1}"
+    groups = await eedi_training_groups(
+        retriever,
+        graph,
+        questions,
+        misconceptions,
+        progress=lambda d, t: say(f"{head}: mining negatives {d}/{t}") if d % 100 == 0 else None,
+    )
+    result = await fit_and_export(
+        groups,
+        model_dir,
+        spec.training,
+        base_model=spec.reranker_base,
+        progress=lambda s, t, loss: say(f"{head}: training step {s}/{t}, loss {loss:.3f}"),
+    )
+    sizes = {b: (model_dir / f).stat().st_size for b, f in ONNX_FILES.items()}
+    return {
+        "fold": fold_no,
+        "groups": len(groups),
+        "steps": result.steps,
+        "train_seconds": round(result.seconds, 1),
+        "final_loss": round(result.final_loss, 4),
+        "device": result.device,
+        "onnx_bytes": sizes,
+    }

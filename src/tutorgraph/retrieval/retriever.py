@@ -24,6 +24,7 @@ from tutorgraph.retrieval.embedder import Embedder
 from tutorgraph.retrieval.fusion import RRF_K, FusedHit, fuse, source_weights
 from tutorgraph.retrieval.graph_search import GRAPH_PLANS, GraphSearchResult, graph_search
 from tutorgraph.retrieval.merge import merge_candidates
+from tutorgraph.retrieval.reranker import Reranker
 from tutorgraph.retrieval.router import Route, resolve_route
 from tutorgraph.stores.protocols import (
     GraphStore,
@@ -46,11 +47,15 @@ _AGREEMENT_TOP = 10
 
 @dataclass(frozen=True)
 class RetrieverConfig:
-    """Index-level defaults, the graph's candidate depth and the per-source timeout."""
+    """Index-level defaults, candidate depths and the per-source timeout.
+
+    `rerank_depth` is how many fused candidates the cross-encoder scores.
+    """
 
     default_retrieval_profile: str = "auto"
     default_semantic_weight: float | None = None
     graph_depth: int = 50
+    rerank_depth: int = 30
     source_timeout_s: float = 2.0
 
 
@@ -85,12 +90,18 @@ class HybridRetriever:
         lexical: LexicalIndex,
         graph: GraphStore,
         config: RetrieverConfig | None = None,
+        *,
+        reranker: Reranker | None = None,
+        reranker_unavailable: str = "no reranker configured",
     ) -> None:
+        """`reranker` must be loaded already; without one, `reranker_unavailable` says why."""
         self._embedder = embedder
         self._vector = vector
         self._lexical = lexical
         self._graph = graph
         self._config = config or RetrieverConfig()
+        self._reranker = reranker
+        self._reranker_unavailable = reranker_unavailable
 
     def route(self, request: RetrievalRequest) -> Route:
         """The routing decision for a request (no I/O)."""
@@ -129,7 +140,15 @@ class HybridRetriever:
         fused = fuse(merged, weights, request.fusion)
         timings["fuse"] = _ms(t)
 
-        hits = [self._hit(f, rank) for rank, f in enumerate(fused[: request.n_results], start=1)]
+        rerank_on = route.rerank and self._reranker is not None
+        keep = max(request.n_results, self._config.rerank_depth if rerank_on else 0)
+        hits = [self._hit(f) for f in fused[:keep]]
+        t = time.perf_counter()
+        hits, reranker_info = await self._rerank(request.query, hits, route.rerank)
+        timings["rerank"] = _ms(t)
+        hits = hits[: request.n_results]
+        for rank, hit in enumerate(hits, start=1):
+            hit.rank = rank
         context = await asyncio.to_thread(
             assemble_context,
             hits,
@@ -152,12 +171,42 @@ class HybridRetriever:
             graph_count=len(results.get("graph", [])),
             timings_ms=timings,
             degraded_sources=degraded,
-            reranker=RerankerInfo(applied=False, reason="no reranker configured"),
+            reranker=reranker_info,
             debug=self._debug(request, route, results, fused, scope) if request.debug else None,
         )
 
+    async def _rerank(
+        self, query: str, hits: list[Hit], wanted: bool
+    ) -> tuple[list[Hit], RerankerInfo]:
+        """Score the top `rerank_depth` hits against the original query and re-sort them.
+
+        The tail keeps its fused order behind them. A failure keeps the fused order and says so.
+        """
+        if not wanted:
+            return hits, RerankerInfo(applied=False, reason="reranking not requested")
+        if self._reranker is None:
+            return hits, RerankerInfo(applied=False, reason=self._reranker_unavailable)
+        name = self._reranker.name
+        if not hits:
+            return hits, RerankerInfo(applied=False, model=name, reason="no candidates")
+        head, tail = hits[: self._config.rerank_depth], hits[self._config.rerank_depth :]
+        texts = [f"{h.title}: {h.text}" if h.title else h.text for h in head]
+        try:
+            scores = await asyncio.to_thread(self._reranker.score, query, texts)
+        except Exception as exc:
+            log.warning("reranker %s failed: %s", name, exc)
+            reason = f"reranker failed: {type(exc).__name__}"
+            return hits, RerankerInfo(applied=False, model=name, reason=reason)
+        for hit, s in zip(head, scores, strict=True):
+            hit.rerank_score = s
+            hit.score = s
+        # Stable: equal scores keep their fused order.
+        head.sort(key=lambda h: -s if (s := h.rerank_score) is not None else 0.0)
+        return head + tail, RerankerInfo(applied=True, model=name)
+
     @staticmethod
-    def _hit(f: FusedHit, rank: int) -> Hit:
+    def _hit(f: FusedHit) -> Hit:
+        """A hit in fused order; `rank` is set once the final order is known."""
         m, item = f.hit, f.hit.best.item
         return Hit(
             id=item.id,
@@ -167,7 +216,7 @@ class HybridRetriever:
             text=item.text,
             concept_ids=list(item.concept_ids),
             score=round(f.score, 9),
-            rank=rank,
+            rank=0,
             found_by=m.found_by,
             source_ranks=dict(m.source_ranks),
             source_scores=dict(m.source_scores),

@@ -1,0 +1,133 @@
+"""`tutorgraph train-reranker`: fine-tune the domain cross-encoder on an Eedi train file."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tutorgraph.cli._common import console, fail_on_errors, load_settings, progress_bars
+from tutorgraph.ingest.eedi import read_eedi_questions, read_misconceptions, read_subjects
+from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
+from tutorgraph.retrieval.reranker import ONNX_FILES
+from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig
+from tutorgraph.training.eedi import data_hash, train_eedi_reranker
+
+__all__ = ["register"]
+
+_D = TrainingConfig()
+# What a slim (bundled) model keeps: the int8 graph, the tokenizer, the config, the record.
+_SLIM_KEEP = {
+    "config.json",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "vocab.txt",
+    TRAINING_RECORD,
+}
+
+
+def train_reranker_cmd(
+    train: Annotated[Path, typer.Option(help="Eedi train.csv: the labelled questions.")],
+    out: Annotated[Path, typer.Option(help="Model directory to write.")] = Path(
+        "models/eedi-minilm-reranker"
+    ),
+    misconceptions: Annotated[
+        Path | None,
+        typer.Option(help="misconception_mapping.csv (default: beside --train)."),
+    ] = None,
+    subjects: Annotated[
+        Path | None,
+        typer.Option(help="Eedi subject_metadata.csv (default: ../eedi-subjects/ beside it)."),
+    ] = None,
+    epochs: Annotated[float, typer.Option(help="Passes over the mined groups.")] = _D.epochs,
+    learning_rate: Annotated[float, typer.Option(help="Peak AdamW rate.")] = _D.learning_rate,
+    batch_size: Annotated[int, typer.Option(help="Pairs per step.")] = _D.batch_size,
+    negatives: Annotated[int, typer.Option(help="Hard negatives per positive.")] = _D.negatives,
+    random_negatives: Annotated[
+        int, typer.Option(help="Random (easy) negatives per positive.")
+    ] = _D.random_negatives,
+    layers: Annotated[
+        int | None, typer.Option(help="Keep only the first N transformer layers (faster).")
+    ] = _D.layers,
+    max_length: Annotated[int, typer.Option(help="Tokens per pair.")] = _D.max_length,
+    query_max_tokens: Annotated[
+        int, typer.Option(help="Query tokens kept (head and tail).")
+    ] = _D.query_max_tokens,
+    seed: Annotated[int, typer.Option(help="Seed for sampling and initialisation.")] = _D.seed,
+    slim: Annotated[
+        bool, typer.Option(help="Keep only the int8 ONNX model (what the package bundles).")
+    ] = False,
+) -> None:
+    """Fine-tune a cross-encoder from the local MiniLM weights; writes HF + ONNX fp32/int8."""
+    settings = load_settings()
+    misconceptions = misconceptions or train.parent / "misconception_mapping.csv"
+    if subjects is None:
+        guess = train.parent.parent / "eedi-subjects" / "subject_metadata.csv"
+        subjects = guess if guess.is_file() else None
+    with fail_on_errors():
+        cfg = TrainingConfig(
+            epochs=epochs,
+            learning_rate=learning_rate,
+            batch_size=batch_size,
+            negatives=negatives,
+            random_negatives=random_negatives,
+            layers=layers,
+            max_length=max_length,
+            query_max_tokens=query_max_tokens,
+            seed=seed,
+        )
+        for f in (train, misconceptions, *([subjects] if subjects else [])):
+            if not f.is_file():
+                raise typer.BadParameter(f"{f} is not a file")
+        inputs = [train, misconceptions, *([subjects] if subjects else [])]
+        record = {
+            "task": "eedi-misconception-reranking",
+            "data": {str(f): f.stat().st_size for f in inputs},
+            "data_sha256": data_hash(*inputs),
+        }
+        questions = read_eedi_questions(train)
+        texts = read_misconceptions(misconceptions)
+        subject_rows = read_subjects(subjects) if subjects else []
+        embedder = SentenceTransformerEmbedder(
+            settings.embedding_model, batch_size=settings.embed_batch_size
+        )
+        with progress_bars() as bars:
+            mine = bars.add_task("mining hard negatives", total=None)
+            fit = bars.add_task("training", total=None)
+            result = asyncio.run(
+                train_eedi_reranker(
+                    questions,
+                    texts,
+                    subject_rows,
+                    embedder,
+                    out,
+                    cfg,
+                    record=record,
+                    mine_progress=lambda d, t: bars.update(mine, completed=d, total=t),
+                    train_progress=lambda s, t, loss: bars.update(
+                        fit, completed=s, total=t, description=f"training (loss {loss:.3f})"
+                    ),
+                )
+            )
+    if slim:
+        for p in out.iterdir():
+            if p.is_file() and p.name not in _SLIM_KEEP:
+                p.unlink()
+        (out / ONNX_FILES["onnx"]).unlink(missing_ok=True)
+        shutil.rmtree(out / "onnx" / "__pycache__", ignore_errors=True)
+    sizes = {p.relative_to(out).as_posix(): p.stat().st_size for p in out.rglob("*.onnx")}
+    console.print(
+        f"trained {result.steps} steps on {result.record['groups']} groups in "
+        f"{result.seconds:.0f}s ({result.device}) -> {out}",
+        highlight=False,
+    )
+    console.print(json.dumps(sizes), highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("train-reranker")(train_reranker_cmd)

@@ -1,0 +1,1 @@
+"""Training of domain models: the cross-encoder reranker (mining, fitting, ONNX export)."""

@@ -1,0 +1,145 @@
+"""Train the domain reranker on an Eedi train file: index it, mine negatives, fit, export.
+
+Used by `tutorgraph train-reranker` (whole file) and by the benchmark (each fold's training
+part only). The positives are the labelled misconceptions of (question, wrong answer) pairs;
+the hard negatives are the hybrid retriever's own top misconception candidates over an index
+built from the same training questions.
+
+>>> result = await train_eedi_reranker(questions, misconceptions, [], embedder, out, cfg)
+... # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
+from tutorgraph.ingest.eedi import (
+    EediQuestion,
+    EediSubject,
+    eedi_construct_id,
+    eedi_misconception_id,
+    eedi_query_text,
+    eedi_records,
+)
+from tutorgraph.ingest.indexer import ingest_records
+from tutorgraph.retrieval.embedder import Embedder, resolve_model_path
+from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph.stores.local_index import chroma_persistent_client, open_index
+from tutorgraph.stores.protocols import GraphStore
+from tutorgraph.training.cross_encoder import (
+    StepProgress,
+    TrainingConfig,
+    TrainingResult,
+    fit_cross_encoder,
+)
+from tutorgraph.training.mining import LabelledQuery, TrainingGroup, mine_groups
+from tutorgraph.training.onnx_export import export_onnx
+
+__all__ = ["data_hash", "eedi_training_groups", "train_eedi_reranker"]
+
+# (phase, done, total): phase is "mine"; training reports through StepProgress.
+PhaseProgress = Callable[[int, int], None]
+
+
+def data_hash(*files: Path) -> str:
+    """sha256 over the bytes of the training inputs, in the order given."""
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+async def eedi_training_groups(
+    retriever: HybridRetriever,
+    graph: GraphStore,
+    questions: Sequence[EediQuestion],
+    misconceptions: dict[int, str],
+    *,
+    progress: PhaseProgress | None = None,
+) -> list[TrainingGroup]:
+    """Mine one group per labelled wrong answer, with its construct as context when known."""
+    constructs = {eedi_construct_id(q.construct_id) for q in questions}
+    unknown = set(await graph.unknown_concepts(sorted(constructs)))
+    queries = [
+        LabelledQuery(
+            eedi_query_text(q, letter),
+            eedi_misconception_id(mid),
+            () if (c := eedi_construct_id(q.construct_id)) in unknown else (c,),
+        )
+        for q in questions
+        for letter, mid in sorted(q.misconception_ids.items())
+        if mid is not None and letter != q.correct_answer
+    ]
+    texts = {eedi_misconception_id(k): v for k, v in misconceptions.items()}
+    return await mine_groups(retriever, queries, texts, progress=progress)
+
+
+async def train_eedi_reranker(
+    questions: Sequence[EediQuestion],
+    misconceptions: dict[int, str],
+    subjects: Sequence[EediSubject],
+    embedder: Embedder,
+    out_dir: Path,
+    cfg: TrainingConfig,
+    *,
+    record: dict[str, Any] | None = None,
+    base_model: str = DEFAULT_EMBEDDING_MODEL,
+    quantize: bool = True,
+    mine_progress: PhaseProgress | None = None,
+    train_progress: StepProgress | None = None,
+) -> TrainingResult:
+    """Index `questions` in a scratch directory, mine groups, fit and export to ONNX."""
+    records = eedi_records(list(questions), misconceptions, list(subjects))
+    with tempfile.TemporaryDirectory(prefix="tutorgraph-train-") as tmp:
+        index_dir = Path(tmp)
+        client = chroma_persistent_client(index_dir / "chroma")
+        await ingest_records(
+            records, index_dir, embedder, source_hash="reranker-training", chroma_client=client
+        )
+        index = open_index(index_dir, embedder=embedder.name, chroma_client=client)
+        try:
+            retriever = HybridRetriever(embedder, index.vector, index.lexical, index.graph)
+            groups = await eedi_training_groups(
+                retriever, index.graph, questions, misconceptions, progress=mine_progress
+            )
+        finally:
+            await index.aclose()
+    return await fit_and_export(
+        groups,
+        out_dir,
+        cfg,
+        record=record,
+        base_model=base_model,
+        quantize=quantize,
+        progress=train_progress,
+    )
+
+
+async def fit_and_export(
+    groups: Sequence[TrainingGroup],
+    out_dir: Path,
+    cfg: TrainingConfig,
+    *,
+    record: dict[str, Any] | None = None,
+    base_model: str = DEFAULT_EMBEDDING_MODEL,
+    quantize: bool = True,
+    progress: StepProgress | None = None,
+) -> TrainingResult:
+    """Fit off the event loop, then write the fp32 and int8 ONNX graphs."""
+    result = await asyncio.to_thread(
+        fit_cross_encoder,
+        groups,
+        resolve_model_path(base_model),
+        out_dir,
+        cfg,
+        record=record,
+        progress=progress,
+    )
+    await asyncio.to_thread(export_onnx, out_dir, quantize=quantize)
+    return result

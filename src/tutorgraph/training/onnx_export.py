@@ -1,0 +1,68 @@
+"""Export a trained cross-encoder to ONNX (fp32) and quantise it to int8 for fast CPU inference.
+
+Dynamic int8 quantisation (ONNX Runtime) needs no calibration data; on a CPU with
+AVX-512 VNNI it runs the MiniLM cross-encoder about twice as fast as fp32.
+
+>>> export_onnx(Path("models/reranker"))  # doctest: +SKIP
+{'onnx': PosixPath('models/reranker/onnx/model.onnx'), 'onnx-int8': ...}
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from pathlib import Path
+
+from tutorgraph.errors import ConfigurationError
+from tutorgraph.retrieval.reranker import ONNX_FILES
+
+__all__ = ["export_onnx"]
+
+_INPUTS = ["input_ids", "attention_mask", "token_type_ids"]
+
+
+def export_onnx(model_dir: Path, *, quantize: bool = True) -> dict[str, Path]:
+    """Write `onnx/model.onnx` and (by default) `onnx/model_qint8.onnx` beside the weights."""
+    import torch
+    from transformers import AutoModelForSequenceClassification
+
+    try:
+        model = AutoModelForSequenceClassification.from_pretrained(str(model_dir))
+    except OSError as exc:
+        raise ConfigurationError(f"no trained model in {model_dir}: {exc}") from exc
+    model.eval()
+    fp32 = model_dir / ONNX_FILES["onnx"]
+    fp32.parent.mkdir(parents=True, exist_ok=True)
+    dummy = {
+        "input_ids": torch.ones((2, 16), dtype=torch.long),
+        "attention_mask": torch.ones((2, 16), dtype=torch.long),
+        "token_type_ids": torch.zeros((2, 16), dtype=torch.long),
+    }
+    axes = {name: {0: "batch", 1: "sequence"} for name in _INPUTS}
+    with warnings.catch_warnings():
+        # The TorchScript exporter warns about tracing details that do not apply here.
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            model,
+            (dummy["input_ids"], dummy["attention_mask"], dummy["token_type_ids"]),
+            str(fp32),
+            input_names=_INPUTS,
+            output_names=["logits"],
+            dynamic_axes={**axes, "logits": {0: "batch"}},
+            opset_version=17,
+            dynamo=False,
+        )
+    out = {"onnx": fp32}
+    if quantize:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+
+        int8 = model_dir / ONNX_FILES["onnx-int8"]
+        quiet = logging.getLogger()
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)  # "consider pre-processing" advice, once per call
+        try:
+            quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8)
+        finally:
+            quiet.setLevel(level)
+        out["onnx-int8"] = int8
+    return out

@@ -1,0 +1,232 @@
+"""The cross-encoder reranker on a tiny real model: load and predict paths, the retriever
+stage, the request switch, the missing-model path, training and ONNX export."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from tutorgraph.config import Settings
+from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
+from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.retrieval.factory import load_reranker
+from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
+from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig, fit_cross_encoder
+from tutorgraph.training.mining import TrainingGroup
+from tutorgraph.training.onnx_export import export_onnx
+
+pytestmark = pytest.mark.integration
+
+QUERY = "What is 1/2 + 1/4?\nCorrect answer: 3/4\nStudent answer: 2/6"
+
+
+@pytest.fixture(scope="module")
+def texts(eedi_misconceptions: dict[int, str]) -> list[str]:
+    return list(eedi_misconceptions.values())[:20]
+
+
+def test_backends_agree_and_auto_takes_int8(tiny_cross_encoder: Path, texts: list[str]) -> None:
+    scores = {}
+    for backend in ("torch", "onnx", "onnx-int8"):
+        reranker = CrossEncoderReranker(tiny_cross_encoder, backend=backend)
+        reranker.load()
+        scores[backend] = reranker.score(QUERY, texts)
+    assert all(0.0 <= s <= 1.0 for s in scores["torch"])
+    assert max(abs(a - b) for a, b in zip(scores["torch"], scores["onnx"], strict=True)) < 1e-4
+    assert max(abs(a - b) for a, b in zip(scores["onnx"], scores["onnx-int8"], strict=True)) < 0.05
+    auto = CrossEncoderReranker(tiny_cross_encoder)
+    auto.load()
+    assert auto.backend == "onnx-int8"
+
+
+def test_length_sorted_small_batches_give_the_same_scores(
+    tiny_cross_encoder: Path, texts: list[str]
+) -> None:
+    # Padding must not leak into a score: batches of 3 pad differently from one batch of 20.
+    one = CrossEncoderReranker(tiny_cross_encoder, backend="torch")
+    small = CrossEncoderReranker(
+        tiny_cross_encoder, backend="torch", options=RerankerOptions(batch_size=3, cache_size=0)
+    )
+    a, b = one.score(QUERY, texts), small.score(QUERY, texts)
+    assert max(abs(x - y) for x, y in zip(a, b, strict=True)) < 1e-5
+
+
+def test_the_cache_answers_repeated_pairs(tiny_cross_encoder: Path, texts: list[str]) -> None:
+    reranker = CrossEncoderReranker(tiny_cross_encoder, backend="onnx")
+    first = reranker.score(QUERY, texts)
+    assert reranker.cache_stats == {"hits": 0, "misses": len(texts)}
+    again = reranker.score(QUERY, [texts[3], "a text never seen", texts[0]])
+    assert again[0] == first[3] and again[2] == first[0]
+    assert reranker.cache_stats == {"hits": 2, "misses": len(texts) + 1}
+
+
+def test_long_queries_keep_head_and_tail(tiny_cross_encoder: Path) -> None:
+    from transformers import AutoTokenizer
+
+    from tutorgraph.retrieval.reranker import encode_pairs
+
+    tok = AutoTokenizer.from_pretrained(str(tiny_cross_encoder))
+    query = "fraction " * 300 + "student answer 26"
+    opts = RerankerOptions(max_length=64, query_max_tokens=32)
+    ((ids, types),) = encode_pairs(tok, query, ["adds the numerators " * 40], opts)
+    assert len(ids) == len(types) == 64
+    tail = tok.encode("student answer 26", add_special_tokens=False)
+    first_sep = ids.index(tok.sep_token_id)
+    assert first_sep == 33 and ids[first_sep - len(tail) : first_sep] == tail
+    assert types[: first_sep + 1] == [0] * (first_sep + 1) and set(types[first_sep + 1 :]) == {1}
+
+
+@pytest.fixture(scope="module")
+def reranking_retriever(opened_index, embedder, tiny_cross_encoder: Path):  # type: ignore[no-untyped-def]
+    reranker = CrossEncoderReranker(tiny_cross_encoder, backend="torch")
+    reranker.load()
+    return HybridRetriever(
+        embedder,
+        opened_index.vector,
+        opened_index.lexical,
+        opened_index.graph,
+        RetrieverConfig(source_timeout_s=60.0, rerank_depth=15),
+        reranker=reranker,
+    )
+
+
+async def test_reranking_reorders_the_top_and_keeps_both_scores(
+    reranking_retriever: HybridRetriever, retriever: HybridRetriever
+) -> None:
+    request = RetrievalRequest(query=QUERY, n_results=25, rerank=True, max_context_tokens=0)
+    packet = await reranking_retriever.retrieve(request)
+    plain = await retriever.retrieve(request)
+    assert packet.reranker.applied and packet.reranker.model
+    assert not plain.reranker.applied
+    assert packet.timings_ms["rerank"] > 0
+    head, tail = packet.results[:15], packet.results[15:]
+    scores = [h.rerank_score for h in head]
+    assert None not in scores and scores == sorted(scores, reverse=True)  # type: ignore[type-var]
+    assert all(h.score == h.rerank_score for h in head)
+    # Fused scores are the first stage's, unchanged; the head holds the same 15 hits.
+    fused = {h.id: h.fused_score for h in plain.results}
+    assert {h.id for h in head} == {h.id for h in plain.results[:15]}
+    assert all(fused[h.id] == h.fused_score for h in head)
+    assert [h.id for h in head] != [h.id for h in plain.results[:15]]
+    # Below the depth the fused order stands, with no rerank score.
+    assert [h.id for h in tail] == [h.id for h in plain.results[15:]]
+    assert all(h.rerank_score is None for h in tail)
+    assert [h.rank for h in packet.results] == list(range(1, 26))
+
+
+@pytest.mark.parametrize(
+    ("fields", "applied"),
+    [
+        ({"rerank": False}, False),
+        ({"rerank": True}, True),
+        ({"retrieval_profile": "exact"}, False),  # the exact profile does not rerank
+        ({"retrieval_profile": "balanced"}, True),
+        ({"retrieval_profile": "exact", "rerank": True}, True),  # the request wins
+    ],
+)
+async def test_the_request_switches_reranking(
+    reranking_retriever: HybridRetriever, fields: dict[str, object], applied: bool
+) -> None:
+    packet = await reranking_retriever.retrieve(RetrievalRequest(query=QUERY, **fields))  # type: ignore[arg-type]
+    assert packet.reranker.applied is applied
+    assert all((h.rerank_score is not None) is applied for h in packet.results)
+    if not applied:
+        assert packet.reranker.reason == "reranking not requested"
+        assert packet.timings_ms["rerank"] < 1.0
+
+
+async def test_a_model_that_cannot_load_warns_once_and_packets_say_why(
+    opened_index,  # type: ignore[no-untyped-def]
+    embedder,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # what these machines amount to: no hub
+    caplog.set_level(logging.WARNING)
+    reranker, why = load_reranker(Settings(reranker_model="cross-encoder/ms-marco-MiniLM-L-6-v2"))
+    assert reranker is None and "ms-marco-MiniLM-L-6-v2" in why
+    retriever = HybridRetriever(
+        embedder,
+        opened_index.vector,
+        opened_index.lexical,
+        opened_index.graph,
+        RetrieverConfig(source_timeout_s=60.0),
+        reranker=reranker,
+        reranker_unavailable=why,
+    )
+    for _ in range(3):
+        packet = await retriever.retrieve(RetrievalRequest(query=QUERY, rerank=True))
+        assert not packet.reranker.applied and packet.reranker.reason == why
+        assert packet.results and all(h.rerank_score is None for h in packet.results)
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING and "rerank" in r.message]
+    assert len(warnings) == 1
+
+
+def test_an_empty_model_setting_turns_reranking_off() -> None:
+    reranker, why = load_reranker(Settings(reranker_model=""))
+    assert reranker is None and "turned off" in why
+
+
+def test_a_missing_directory_is_a_clear_error(tmp_path: Path) -> None:
+    from tutorgraph.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="cannot load reranker"):
+        CrossEncoderReranker(tmp_path / "nowhere", backend="torch").load()
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ConfigurationError, match="no onnx/model_qint8.onnx"):
+        CrossEncoderReranker(tmp_path / "empty", backend="onnx-int8").load()
+
+
+def _groups(questions: list[EediQuestion], misconceptions: dict[int, str]) -> list[TrainingGroup]:
+    texts = list(misconceptions.values())
+    groups = []
+    for q in questions:
+        for letter, mid in sorted(q.misconception_ids.items()):
+            if mid is None or letter == q.correct_answer or mid not in misconceptions:
+                continue
+            positive = misconceptions[mid]
+            negatives = tuple(t for t in texts[:8] if t != positive)
+            groups.append(TrainingGroup(eedi_query_text(q, letter), positive, negatives))
+    return groups
+
+
+def test_training_writes_a_loadable_model_with_its_record(
+    tiny_cross_encoder: Path,
+    tmp_path: Path,
+    eedi_questions: list[EediQuestion],
+    eedi_misconceptions: dict[int, str],
+) -> None:
+    groups = _groups(eedi_questions, eedi_misconceptions)
+    assert len(groups) > 50
+    cfg = TrainingConfig(epochs=1.0, batch_size=16, negatives=2, max_length=96, query_max_tokens=48)
+    steps: list[int] = []
+    out = tmp_path / "model"
+    result = fit_cross_encoder(
+        groups,
+        tiny_cross_encoder,
+        out,
+        cfg,
+        record={"data_sha256": "abc"},
+        progress=lambda s, t, loss: steps.append(s),
+    )
+    assert result.steps == steps[-1] == len(steps) > 1
+    record = json.loads((out / TRAINING_RECORD).read_text())
+    assert record["data_sha256"] == "abc" and record["groups"] == len(groups)
+    assert record["config"]["negatives"] == 2 and record["steps"] == result.steps
+    export_onnx(out)
+    reranker = CrossEncoderReranker(out)
+    reranker.load()
+    assert reranker.backend == "onnx-int8"
+    assert len(reranker.score(QUERY, ["a", "b"])) == 2
+
+
+def test_training_can_shrink_the_model(tiny_cross_encoder: Path, tmp_path: Path) -> None:
+    groups = [TrainingGroup(QUERY, "adds numerators and denominators", ("x", "y"))] * 8
+    cfg = TrainingConfig(epochs=1.0, batch_size=8, layers=1, max_length=64, query_max_tokens=32)
+    fit_cross_encoder(groups, tiny_cross_encoder, tmp_path / "m", cfg)
+    config = json.loads((tmp_path / "m" / "config.json").read_text())
+    assert config["num_hidden_layers"] == 1
