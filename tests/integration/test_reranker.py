@@ -177,7 +177,7 @@ def test_a_missing_directory_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigurationError, match="cannot load reranker"):
         CrossEncoderReranker(tmp_path / "nowhere", backend="torch").load()
     (tmp_path / "empty").mkdir()
-    with pytest.raises(ConfigurationError, match="no onnx/model_qint8.onnx"):
+    with pytest.raises(ConfigurationError, match=r"no onnx/model_qint8\.onnx"):
         CrossEncoderReranker(tmp_path / "empty", backend="onnx-int8").load()
 
 
