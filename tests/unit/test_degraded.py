@@ -89,6 +89,16 @@ class Graph:
         return []
 
 
+class BrokenReranker:
+    name = "broken"
+
+    def load(self) -> None:
+        pass
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+        raise RuntimeError("onnxruntime session died")
+
+
 def retriever(**kw: object) -> HybridRetriever:
     return HybridRetriever(
         Embedder(),  # type: ignore[arg-type]
@@ -96,6 +106,7 @@ def retriever(**kw: object) -> HybridRetriever:
         kw.get("lexical", Lexical()),  # type: ignore[arg-type]
         kw.get("graph", Graph()),  # type: ignore[arg-type]
         RetrieverConfig(source_timeout_s=0.2),
+        reranker=kw.get("reranker"),  # type: ignore[arg-type]
     )
 
 
@@ -121,3 +132,14 @@ async def test_no_source_answering_is_an_error() -> None:
     r = retriever(vector=Vector(fail=True), lexical=Lexical(delay=5.0), graph=Graph(fail=True))
     with pytest.raises(SourceUnavailableError, match="no retrieval source answered"):
         await r.retrieve(RetrievalRequest(query="q"))
+
+
+async def test_a_failing_reranker_keeps_the_fused_order_and_says_so() -> None:
+    packet = await retriever(reranker=BrokenReranker()).retrieve(
+        RetrievalRequest(query="q", rerank=True)
+    )
+    assert packet.reranker.applied is False
+    assert packet.reranker.model == "broken"
+    assert packet.reranker.reason == "reranker failed: RuntimeError"
+    assert packet.results and packet.results[0].rerank_score is None
+    assert packet.results[0].score == packet.results[0].fused_score

@@ -96,14 +96,23 @@ def latency_cmd(
     n: Annotated[int, typer.Option(help="How many queries.")] = 200,
     out: Annotated[Path | None, typer.Option(help="Also write the report as JSON.")] = None,
     index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
+    rerank_depths: Annotated[
+        str, typer.Option(help="Depths at which to time the reranker alone ('' to skip).")
+    ] = "10,30,50",
 ) -> None:
-    """Warm per-stage latency (p50/p95/p99) of retrieval on the local index."""
-    from tutorgraph.eval.latency import measure_latency
+    """Warm per-stage latency (p50/p95/p99) of retrieval on the local index, then the
+    reranker alone at several depths (pairs per second, peak memory)."""
+    from tutorgraph.eval.latency import measure_latency, measure_rerank_latency
     from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
+    from tutorgraph.retrieval.reranker import CrossEncoderReranker
 
     settings = load_settings(index_dir)
     with fail_on_errors():
         qs = read_eedi_questions(questions)
+        try:
+            depths = [int(d) for d in rerank_depths.split(",") if d.strip()]
+        except ValueError:
+            raise typer.BadParameter(f"--rerank-depths {rerank_depths!r}: integers") from None
         wrong = [(q, x) for q in qs for x in sorted(q.answers) if x != q.correct_answer]
         queries = [eedi_query_text(q, x) for q, x in wrong[:: max(1, len(wrong) // n)]][:n]
         retriever, index = open_retriever(settings)
@@ -116,11 +125,36 @@ def latency_cmd(
                     progress=lambda done, total: bars.update(task, completed=done),
                 )
             )
+            reranker = retriever.reranker
+            if depths and isinstance(reranker, CrossEncoderReranker):
+                task = bars.add_task("reranker alone", total=len(queries) * len(depths))
+                report["rerank"] = asyncio.run(
+                    measure_rerank_latency(
+                        retriever,
+                        reranker,
+                        queries,
+                        depths=depths,
+                        progress=lambda done, total: bars.update(task, completed=done),
+                    )
+                )
         asyncio.run(index.aclose())
     table = Table("stage", "p50 ms", "p95 ms", "p99 ms", title=f"latency, {len(queries)} queries")
     for stage, row in report["stages_ms"].items():
         table.add_row(stage, f"{row['p50']:.1f}", f"{row['p95']:.1f}", f"{row['p99']:.1f}")
     console.print(table)
+    if "rerank" in report:
+        rr = report["rerank"]
+        table = Table(
+            "depth", "p50 ms", "p95 ms", "pairs/s", title=f"reranker {rr['backend']}: {rr['model']}"
+        )
+        for depth, row in rr["depths_ms"].items():
+            table.add_row(depth, f"{row['p50']:.1f}", f"{row['p95']:.1f}", f"{row['pairs_per_s']}")
+        console.print(table)
+        console.print(
+            f"cached repeat (depth 30) p50 {rr['repeat_depth30_ms']['p50']} ms; "
+            f"peak RSS {rr['peak_rss_mb']} MB",
+            highlight=False,
+        )
     hw = report["hardware"]
     console.print(f"{hw['cpu']}, {hw['cores']} cores, torch {hw['torch']}", highlight=False)
     if out:

@@ -5,10 +5,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import platform
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from importlib import metadata
 from typing import Any
 
@@ -16,9 +18,10 @@ import numpy as np
 
 from tutorgraph.models.packet import STAGES
 from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.retrieval.reranker import CrossEncoderReranker
 from tutorgraph.retrieval.retriever import HybridRetriever
 
-__all__ = ["hardware", "measure_latency", "percentiles"]
+__all__ = ["hardware", "measure_latency", "measure_rerank_latency", "percentiles"]
 
 
 def hardware() -> dict[str, Any]:
@@ -84,5 +87,68 @@ async def measure_latency(
         "n_queries": len(queries),
         "warmup": warmup,
         "stages_ms": {s: percentiles(v) for s, v in stages.items()},
+        "hardware": hardware(),
+    }
+
+
+async def measure_rerank_latency(
+    retriever: HybridRetriever,
+    reranker: CrossEncoderReranker,
+    queries: Sequence[str],
+    *,
+    depths: Sequence[int] = (10, 30, 50),
+    warmup: int = 5,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Time the cross-encoder alone on each query's real fused candidates, per depth.
+
+    The score cache is bypassed (every pair is scored); `repeat_ms` is the same query
+    scored again, answered from the cache. Peak RSS is the whole process's.
+    """
+    import resource
+
+    candidates: list[tuple[str, list[str]]] = []
+    for q in queries:
+        packet = await retriever.retrieve(
+            RetrievalRequest(query=q, n_results=max(depths), rerank=False, max_context_tokens=0)
+        )
+        texts = [f"{h.title}: {h.text}" if h.title else h.text for h in packet.results]
+        candidates.append((q, texts))
+    cold = reranker.without_cache()
+    for q, texts in candidates[:warmup]:
+        await asyncio.to_thread(cold.score, q, texts[: max(depths)])
+    per_depth: dict[str, Any] = {}
+    total = len(depths) * len(candidates)
+    done = 0
+    for depth in depths:
+        times: list[float] = []
+        pairs = 0
+        for q, texts in candidates:
+            t = time.perf_counter()
+            await asyncio.to_thread(cold.score, q, texts[:depth])
+            times.append((time.perf_counter() - t) * 1000)
+            pairs += len(texts[:depth])
+            done += 1
+            if progress:
+                progress(done, total)
+        per_depth[str(depth)] = {
+            **percentiles(times),
+            "pairs_per_s": round(pairs / (sum(times) / 1000), 1),
+        }
+    repeat: list[float] = []
+    for q, texts in candidates:
+        reranker.score(q, texts[:30])
+        t = time.perf_counter()
+        reranker.score(q, texts[:30])
+        repeat.append((time.perf_counter() - t) * 1000)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {
+        "model": reranker.name,
+        "backend": reranker.backend,
+        "options": asdict(reranker.options),
+        "n_queries": len(candidates),
+        "depths_ms": per_depth,
+        "repeat_depth30_ms": percentiles(repeat),
+        "peak_rss_mb": round(peak, 1),
         "hardware": hardware(),
     }

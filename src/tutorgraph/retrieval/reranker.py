@@ -19,7 +19,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
@@ -162,6 +162,18 @@ class CrossEncoderReranker:
     @property
     def options(self) -> RerankerOptions:
         return self._options
+
+    def without_cache(self) -> CrossEncoderReranker:
+        """A view sharing the loaded model but never reading or filling the cache (timing)."""
+        self.load()
+        twin = CrossEncoderReranker(
+            self._model_ref,
+            backend=self._backend,
+            options=replace(self._options, cache_size=0),
+            device=self._device,
+        )
+        twin._runtime, twin._tokenizer = self._runtime, self._tokenizer
+        return twin
 
     @property
     def cache_stats(self) -> dict[str, int]:

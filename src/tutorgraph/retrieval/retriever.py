@@ -103,6 +103,11 @@ class HybridRetriever:
         self._reranker = reranker
         self._reranker_unavailable = reranker_unavailable
 
+    @property
+    def reranker(self) -> Reranker | None:
+        """The loaded reranker, or None when packets cannot be reranked."""
+        return self._reranker
+
     def route(self, request: RetrievalRequest) -> Route:
         """The routing decision for a request (no I/O)."""
         return resolve_route(

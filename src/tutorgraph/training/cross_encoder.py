@@ -1,8 +1,8 @@
 """Fine-tune a cross-encoder reranker from bi-encoder (MiniLM) weights on mined groups.
 
-Pointwise binary cross-entropy: each group gives its positive (label 1), `negatives` hard
-negatives sampled afresh each epoch from the mined pool, and `random_negatives` drawn from
-all labels (the easy ones the model must get right first). Batches are length-bucketed so
+Pointwise binary cross-entropy, or a listwise softmax over each group. Each group gives its
+positive (label 1), `negatives` hard negatives sampled afresh each epoch from the mined
+pool, and `random_negatives` drawn from all labels (easy ones). Batches are length-bucketed so
 that a CPU step pads little. Works on CPU; uses CUDA when present.
 
 >>> cfg = TrainingConfig(epochs=1.0)
@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.retrieval.reranker import EncodedPair, RerankerOptions, encode_pairs, pad_batch
@@ -43,6 +43,8 @@ class TrainingConfig:
     batch_size: int = 32
     negatives: int = 3
     random_negatives: int = 1
+    # bce: pointwise, each pair on its own; listwise: softmax over a group, positive first.
+    loss: Literal["bce", "listwise"] = "bce"
     layers: int | None = None
     max_length: int = 160
     query_max_tokens: int = 96
@@ -75,33 +77,38 @@ class TrainingResult:
     record: dict[str, Any] = field(default_factory=dict)
 
 
-def _epoch_examples(
+Example = tuple[EncodedPair, float]
+
+
+def _epoch_groups(
     groups: Sequence[TrainingGroup],
     randoms: Sequence[Sequence[str]],
     encoded: dict[tuple[str, str], EncodedPair],
     negatives: int,
     rng: random.Random,
-) -> list[tuple[EncodedPair, float]]:
-    """One epoch: each positive, a fresh sample of its hard negatives, its random ones."""
-    out: list[tuple[EncodedPair, float]] = []
+) -> list[list[Example]]:
+    """One epoch: per group its positive first, a fresh sample of hard negatives, randoms."""
+    out: list[list[Example]] = []
     for g, picks in zip(groups, randoms, strict=True):
-        out.append((encoded[(g.query, g.positive)], 1.0))
         hard = list(g.hard_negatives)
         chosen = rng.sample(hard, min(negatives, len(hard))) + list(picks)
-        out += [(encoded[(g.query, t)], 0.0) for t in chosen if t != g.positive]
+        out.append(
+            [(encoded[(g.query, g.positive)], 1.0)]
+            + [(encoded[(g.query, t)], 0.0) for t in chosen if t != g.positive]
+        )
     return out
 
 
 def _buckets(
-    examples: list[tuple[EncodedPair, float]], batch_size: int, rng: random.Random
-) -> list[list[tuple[EncodedPair, float]]]:
+    units: list[list[Example]], per_batch: int, rng: random.Random
+) -> list[list[list[Example]]]:
     """Shuffle, sort by length inside windows of 50 batches, then shuffle the batches."""
-    rng.shuffle(examples)
-    window = batch_size * 50
-    batches: list[list[tuple[EncodedPair, float]]] = []
-    for start in range(0, len(examples), window):
-        chunk = sorted(examples[start : start + window], key=lambda e: len(e[0][0]))
-        batches += [chunk[i : i + batch_size] for i in range(0, len(chunk), batch_size)]
+    rng.shuffle(units)
+    window = per_batch * 50
+    batches: list[list[list[Example]]] = []
+    for start in range(0, len(units), window):
+        chunk = sorted(units[start : start + window], key=lambda u: max(len(e[0][0]) for e in u))
+        batches += [chunk[i : i + per_batch] for i in range(0, len(chunk), per_batch)]
     rng.shuffle(batches)
     return batches
 
@@ -160,8 +167,12 @@ def fit_cross_encoder(
         ):
             encoded[(g.query, pair_text)] = enc
 
-    per_epoch = len(groups) * (1 + cfg.negatives + cfg.random_negatives)
-    total_steps = max(1, math.ceil(per_epoch * cfg.epochs / cfg.batch_size))
+    group_size = 1 + cfg.negatives + cfg.random_negatives
+    per_epoch = len(groups) * group_size
+    # bce: units are pairs, `batch_size` a step; listwise: units are whole groups.
+    per_batch = cfg.batch_size if cfg.loss == "bce" else max(1, cfg.batch_size // group_size)
+    units_per_epoch = per_epoch if cfg.loss == "bce" else len(groups)
+    total_steps = max(1, math.ceil(units_per_epoch * cfg.epochs / per_batch))
     warmup = int(total_steps * cfg.warmup_ratio)
     no_decay = ("bias", "LayerNorm.weight")
     params = [
@@ -183,21 +194,34 @@ def fit_cross_encoder(
             else max(0.0, (total_steps - s) / max(1, total_steps - warmup))
         ),
     )
-    loss_fn = torch.nn.BCEWithLogitsLoss()
+    bce = torch.nn.BCEWithLogitsLoss()
     pad = tokenizer.pad_token_id or 0
     model.train()
     step, running = 0, 0.0
     for epoch in range(epochs):
         lo, hi = epoch * cfg.random_negatives, (epoch + 1) * cfg.random_negatives
-        examples = _epoch_examples(groups, [r[lo:hi] for r in randoms], encoded, cfg.negatives, rng)
-        for batch in _buckets(examples, cfg.batch_size, rng):
+        drawn = _epoch_groups(groups, [r[lo:hi] for r in randoms], encoded, cfg.negatives, rng)
+        units = [[e] for g in drawn for e in g] if cfg.loss == "bce" else drawn
+        for batch in _buckets(units, per_batch, rng):
             if step >= total_steps:
                 break
-            arrays = pad_batch([e for e, _ in batch], pad)
+            flat = [e for unit in batch for e in unit]
+            arrays = pad_batch([e for e, _ in flat], pad)
             feed = {k: torch.from_numpy(v).to(device) for k, v in arrays.items()}
-            labels = torch.tensor([y for _, y in batch], dtype=torch.float32, device=device)
             logits = model(**feed).logits.view(-1)
-            loss = loss_fn(logits, labels)
+            if cfg.loss == "bce":
+                labels = torch.tensor([y for _, y in flat], dtype=torch.float32, device=device)
+                loss = bce(logits, labels)
+            else:
+                # Softmax over each group (positive at column 0); short groups are masked.
+                width = max(len(u) for u in batch)
+                table = torch.full((len(batch), width), -1e4, device=device)
+                at = 0
+                for row, unit in enumerate(batch):
+                    table[row, : len(unit)] = logits[at : at + len(unit)]
+                    at += len(unit)
+                target = torch.zeros(len(batch), dtype=torch.long, device=device)
+                loss = torch.nn.functional.cross_entropy(table, target)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimiser.step()
