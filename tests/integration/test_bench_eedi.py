@@ -35,7 +35,9 @@ async def test_bench_on_the_slice_reports_every_config(  # type: ignore[no-untyp
         folds=2,
         # Each fold fine-tunes its reranker from the tiny model: the real path, in seconds.
         reranker_base=str(tiny_cross_encoder),
-        training=TrainingConfig(epochs=1.0, batch_size=16, max_length=96, query_max_tokens=48),
+        training=TrainingConfig(
+            epochs=1.0, batch_size=16, layers=None, max_length=96, query_max_tokens=48
+        ),
     )
     results = await run_eedi_benchmark(spec, embedder)
     n_pairs = len(eedi_pairs(read_eedi_questions(EEDI / "train.csv")))

@@ -202,7 +202,9 @@ def test_training_writes_a_loadable_model_with_its_record(
 ) -> None:
     groups = _groups(eedi_questions, eedi_misconceptions)
     assert len(groups) > 50
-    cfg = TrainingConfig(epochs=1.0, batch_size=16, negatives=2, max_length=96, query_max_tokens=48)
+    cfg = TrainingConfig(
+        epochs=1.0, batch_size=16, negatives=2, layers=None, max_length=96, query_max_tokens=48
+    )
     steps: list[int] = []
     out = tmp_path / "model"
     result = fit_cross_encoder(

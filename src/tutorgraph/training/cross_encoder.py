@@ -36,8 +36,10 @@ StepProgress = Callable[[int, int, float], None]
 class TrainingConfig:
     """The recipe; its values are written into the model's training record."""
 
-    epochs: float = 2.0
-    learning_rate: float = 7e-5
+    # Picked on fold 0 of the Eedi development file (see the issue 4 note): 3 layers and
+    # 1.5e-4 learnt most in the CPU budget; 5e-4 and the listwise loss did not learn.
+    epochs: float = 1.0
+    learning_rate: float = 1.5e-4
     warmup_ratio: float = 0.1
     weight_decay: float = 0.01
     batch_size: int = 32
@@ -45,9 +47,9 @@ class TrainingConfig:
     random_negatives: int = 1
     # bce: pointwise, each pair on its own; listwise: softmax over a group, positive first.
     loss: Literal["bce", "listwise"] = "bce"
-    layers: int | None = None
-    max_length: int = 160
-    query_max_tokens: int = 96
+    layers: int | None = 3
+    max_length: int = 128
+    query_max_tokens: int = 64
     seed: int = 13
 
     def __post_init__(self) -> None:
