@@ -232,3 +232,43 @@ def test_training_can_shrink_the_model(tiny_cross_encoder: Path, tmp_path: Path)
     fit_cross_encoder(groups, tiny_cross_encoder, tmp_path / "m", cfg)
     config = json.loads((tmp_path / "m" / "config.json").read_text())
     assert config["num_hidden_layers"] == 1
+
+
+def test_train_reranker_cli_writes_a_slim_model(  # type: ignore[no-untyped-def]
+    run_cli, tiny_cross_encoder: Path, tmp_path: Path
+) -> None:
+    eedi = Path(__file__).resolve().parents[1] / "data" / "eedi"
+    out = tmp_path / "model"
+    proc = run_cli(
+        "train-reranker",
+        "--train",
+        str(eedi / "train.csv"),
+        "--out",
+        str(out),
+        "--base-model",
+        str(tiny_cross_encoder),
+        "--layers",
+        "1",
+        "--slim",
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
+        "config.json",
+        "onnx/model_qint8.onnx",
+        "tokenizer.json",
+        "tokenizer_config.json",
+        "training.json",
+    ]
+    record = json.loads((out / "training.json").read_text())
+    assert len(record["data_sha256"]) == 64 and record["config"]["layers"] == 1
+    assert record["groups"] > 50 and record["steps"] > 0
+    reranker = CrossEncoderReranker(out)
+    reranker.load()
+    assert reranker.backend == "onnx-int8" and len(reranker.score(QUERY, ["x"])) == 1
+
+
+def test_train_reranker_cli_reports_a_missing_file(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    proc = run_cli("train-reranker", "--train", str(tmp_path / "none.csv"))
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr and "none.csv" in proc.stderr

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from tutorgraph.cli._common import console, fail_on_errors, load_settings, progress_bars
+from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.ingest.eedi import read_eedi_questions, read_misconceptions, read_subjects
 from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
 from tutorgraph.retrieval.reranker import ONNX_FILES
@@ -59,6 +60,9 @@ def train_reranker_cmd(
         int, typer.Option(help="Query tokens kept (head and tail).")
     ] = _D.query_max_tokens,
     seed: Annotated[int, typer.Option(help="Seed for sampling and initialisation.")] = _D.seed,
+    base_model: Annotated[
+        str, typer.Option(help="Weights to start from (a local directory or a model name).")
+    ] = DEFAULT_EMBEDDING_MODEL,
     slim: Annotated[
         bool, typer.Option(help="Keep only the int8 ONNX model (what the package bundles).")
     ] = False,
@@ -108,6 +112,7 @@ def train_reranker_cmd(
                     out,
                     cfg,
                     record=record,
+                    base_model=base_model,
                     mine_progress=lambda d, t: bars.update(mine, completed=d, total=t),
                     train_progress=lambda s, t, loss: bars.update(
                         fit, completed=s, total=t, description=f"training (loss {loss:.3f})"
