@@ -272,3 +272,16 @@ def test_train_reranker_cli_reports_a_missing_file(run_cli, tmp_path: Path) -> N
     proc = run_cli("train-reranker", "--train", str(tmp_path / "none.csv"))
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr and "none.csv" in proc.stderr
+
+
+def test_the_default_settings_load_the_bundled_int8_model() -> None:
+    reranker, why = load_reranker(Settings())
+    assert reranker is not None, why
+    assert reranker.name == "tutorgraph/eedi-minilm-reranker"
+    assert reranker.backend == "onnx-int8"
+    record = json.loads(
+        (Path(reranker._model_ref) / "training.json").read_text()  # noqa: SLF001
+    )
+    assert len(record["data_sha256"]) == 64 and record["groups"] == 3486
+    scores = reranker.score(QUERY, ["Adds the numerators and the denominators", "Mixes up area"])
+    assert all(0.0 <= s <= 1.0 for s in scores)

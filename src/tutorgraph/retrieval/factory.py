@@ -43,6 +43,7 @@ def load_reranker(settings: Settings) -> tuple[CrossEncoderReranker | None, str]
         options=RerankerOptions(
             max_length=settings.reranker_max_length, batch_size=settings.reranker_batch_size
         ),
+        name=name,
     )
     try:
         reranker.load()

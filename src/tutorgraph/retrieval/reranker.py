@@ -139,10 +139,13 @@ class CrossEncoderReranker:
         backend: Backend = "auto",
         options: RerankerOptions | None = None,
         device: str | None = None,
+        name: str | None = None,
     ) -> None:
+        """`name` is what packets report (default: `model` as given)."""
         if backend not in BACKENDS:
             raise ConfigurationError(f"unknown reranker backend {backend!r}; use {BACKENDS}")
         self._model_ref = str(model)
+        self._name = name or self._model_ref
         self._backend: Backend = backend
         self._options = options or RerankerOptions()
         self._device = device
@@ -154,7 +157,7 @@ class CrossEncoderReranker:
 
     @property
     def name(self) -> str:
-        return self._model_ref
+        return self._name
 
     @property
     def backend(self) -> Backend:
@@ -173,6 +176,7 @@ class CrossEncoderReranker:
             backend=self._backend,
             options=replace(self._options, cache_size=0),
             device=self._device,
+            name=self._name,
         )
         twin._runtime, twin._tokenizer = self._runtime, self._tokenizer
         return twin
