@@ -12,7 +12,7 @@ import pytest
 from tutorgraph.config import Settings
 from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
 from tutorgraph.models.request import RetrievalRequest
-from tutorgraph.retrieval.factory import load_reranker
+from tutorgraph.retrieval.factory import bundled_reranker_path, load_reranker
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig, fit_cross_encoder
@@ -279,9 +279,7 @@ def test_the_default_settings_load_the_bundled_int8_model() -> None:
     assert reranker is not None, why
     assert reranker.name == "tutorgraph/eedi-minilm-reranker"
     assert reranker.backend == "onnx-int8"
-    record = json.loads(
-        (Path(reranker._model_ref) / "training.json").read_text()  # noqa: SLF001
-    )
+    record = json.loads((bundled_reranker_path() / "training.json").read_text())
     assert len(record["data_sha256"]) == 64 and record["groups"] == 3486
     scores = reranker.score(QUERY, ["Adds the numerators and the denominators", "Mixes up area"])
     assert all(0.0 <= s <= 1.0 for s in scores)
