@@ -104,8 +104,9 @@ def test_benchmark_config_names() -> None:
         "hybrid/text",
         "hybrid/construct",
     ]
-    # Design section 8: <sources>/<context>[/<profile>-<fusion>], every hybrid variant.
-    assert len(names) == 8 + 2 * 4 * 2
+    # Design section 8: <sources>/<context>[/<profile>-<fusion>][/rerank-<model>]; every
+    # hybrid config (2 plain + 16 profile x fusion) also comes with each of 3 rerankers.
+    assert len(names) == 8 + 2 * 4 * 2 + (2 + 2 * 4 * 2) * 3
     assert "hybrid/construct/semantic-weighted" in names
     assert config_names("hybrid/*-rrf") == [
         f"hybrid/{c}/{p}-rrf" for c in ("text", "construct") for p in PROFILE_NAMES
