@@ -45,13 +45,17 @@ def main(model_dir: Path, questions: Path, n: int = 100) -> None:
     wrong = [(q, x) for q in qs for x in sorted(q.answers) if x != q.correct_answer]
     queries = [eedi_query_text(q, x) for q, x in wrong[:: max(1, len(wrong) // n)]][:n]
     pairs = asyncio.run(candidates(queries))
-    base = RerankerOptions(cache_size=0)
-    long = RerankerOptions(max_length=256, query_max_tokens=192, cache_size=0)
+    base = RerankerOptions(batch_size=32, cache_size=0)
+    long = RerankerOptions(max_length=256, query_max_tokens=192, batch_size=32, cache_size=0)
     variants = {
         "torch fp32, 128 tokens": ("torch", base),
         "onnx fp32, 128 tokens": ("onnx", base),
         "onnx int8, 128 tokens": ("onnx-int8", base),
         "onnx int8, 256 tokens": ("onnx-int8", long),
+        "onnx int8, 96 tokens": (
+            "onnx-int8",
+            RerankerOptions(max_length=96, query_max_tokens=48, batch_size=32, cache_size=0),
+        ),
         "onnx int8, batch 8 sorted": ("onnx-int8", RerankerOptions(batch_size=8, cache_size=0)),
         "onnx int8, batch 8 unsorted": (
             "onnx-int8",

@@ -41,7 +41,7 @@ class Settings(BaseSettings):
     reranker_backend: Literal["auto", "torch", "onnx", "onnx-int8"] = "auto"
     rerank_depth: int = Field(default=30, ge=1, le=100)
     reranker_max_length: int = Field(default=128, ge=16, le=512)
-    reranker_batch_size: int = Field(default=32, ge=1, le=512)
+    reranker_batch_size: int = Field(default=8, ge=1, le=512)
     openai_api_key: SecretStr | None = Field(
         default=None,
         validation_alias=AliasChoices("TUTORGRAPH_OPENAI_API_KEY", "OPENAI_API_KEY"),
