@@ -43,7 +43,7 @@ from tutorgraph.training.onnx_export import export_onnx
 
 __all__ = ["data_hash", "eedi_training_groups", "train_eedi_reranker"]
 
-# (phase, done, total): phase is "mine"; training reports through StepProgress.
+# (done, total) of the mining; training reports through StepProgress.
 PhaseProgress = Callable[[int, int], None]
 
 
