@@ -18,6 +18,7 @@ from tutorgraph.retrieval.factory import open_retriever
 
 __all__ = [
     "console",
+    "default_subjects",
     "err_console",
     "fail_on_errors",
     "load_settings",
@@ -42,6 +43,12 @@ def load_settings(index_dir: Path | None = None) -> Settings:
     if index_dir is not None:
         settings = settings.model_copy(update={"index_dir": index_dir})
     return settings
+
+
+def default_subjects(eedi_file: Path) -> Path | None:
+    """Eedi's subject_metadata.csv in `../eedi-subjects/` beside an Eedi file, if it is there."""
+    guess = eedi_file.parent.parent / "eedi-subjects" / "subject_metadata.csv"
+    return guess if guess.is_file() else None
 
 
 @contextmanager

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from tutorgraph.cli._common import (
     console,
+    default_subjects,
     fail_on_errors,
     load_settings,
     open_retriever,
@@ -47,8 +48,7 @@ def eedi_cmd(
     """Eedi misconception retrieval: MAP@25 and Recall@25 per configuration."""
     settings = load_settings()
     if subjects is None:
-        guess = misconceptions.parent.parent / "eedi-subjects" / "subject_metadata.csv"
-        subjects = guess if guess.is_file() else None
+        subjects = default_subjects(misconceptions)
     spec = EediBenchmarkSpec(
         train=train,
         misconceptions=misconceptions,

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from tutorgraph.cli._common import console, fail_on_errors, load_settings, progress_bars
+from tutorgraph.cli._common import (
+    console,
+    default_subjects,
+    fail_on_errors,
+    load_settings,
+    progress_bars,
+)
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.ingest.eedi import read_eedi_questions, read_misconceptions, read_subjects
 from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
@@ -71,8 +76,7 @@ def train_reranker_cmd(
     settings = load_settings()
     misconceptions = misconceptions or train.parent / "misconception_mapping.csv"
     if subjects is None:
-        guess = train.parent.parent / "eedi-subjects" / "subject_metadata.csv"
-        subjects = guess if guess.is_file() else None
+        subjects = default_subjects(train)
     with fail_on_errors():
         cfg = TrainingConfig(
             epochs=epochs,
@@ -124,7 +128,6 @@ def train_reranker_cmd(
             if p.is_file() and p.name not in _SLIM_KEEP:
                 p.unlink()
         (out / ONNX_FILES["onnx"]).unlink(missing_ok=True)
-        shutil.rmtree(out / "onnx" / "__pycache__", ignore_errors=True)
     sizes = {p.relative_to(out).as_posix(): p.stat().st_size for p in out.rglob("*.onnx")}
     console.print(
         f"trained {result.steps} steps on {result.record['groups']} groups in "
