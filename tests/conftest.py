@@ -152,8 +152,8 @@ def opened_index(session_index: tuple[Path, IngestReport], embedder) -> Iterator
     asyncio.run(index.aclose())
 
 
-@pytest.fixture(scope="session")
-def retriever(opened_index, embedder):  # type: ignore[no-untyped-def]
+def index_retriever(opened_index, embedder, *, rerank_depth: int = 30, **kw):  # type: ignore[no-untyped-def]
+    """A retriever over the session index; `kw` goes to `HybridRetriever` (the reranker)."""
     from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 
     # A generous timeout: the 2 s default could degrade a packet on a busy 2-core runner.
@@ -162,8 +162,14 @@ def retriever(opened_index, embedder):  # type: ignore[no-untyped-def]
         opened_index.vector,
         opened_index.lexical,
         opened_index.graph,
-        RetrieverConfig(source_timeout_s=60.0),
+        RetrieverConfig(source_timeout_s=60.0, rerank_depth=rerank_depth),
+        **kw,
     )
+
+
+@pytest.fixture(scope="session")
+def retriever(opened_index, embedder):  # type: ignore[no-untyped-def]
+    return index_retriever(opened_index, embedder)
 
 
 # -- running the real CLI ------------------------------------------------------------------

@@ -133,21 +133,15 @@ def test_cli_packet_equals_the_library_packet(
     json_runs: list[tuple[int, str, str]], opened_index, embedder, query_text: str
 ) -> None:  # type: ignore[no-untyped-def]
     """A third process (this one, its own hash seed) calling the library gets the same bytes."""
+    from tests.conftest import index_retriever
+
     from tutorgraph.config import Settings
     from tutorgraph.retrieval.factory import load_reranker
-    from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 
     # The CLI reranks with the bundled model by default; so does this library retriever.
     reranker, why = load_reranker(Settings())
     assert reranker is not None, why
-    retriever = HybridRetriever(
-        embedder,
-        opened_index.vector,
-        opened_index.lexical,
-        opened_index.graph,
-        RetrieverConfig(source_timeout_s=60.0),
-        reranker=reranker,
-    )
+    retriever = index_retriever(opened_index, embedder, reranker=reranker)
     request = RetrievalRequest(query=query_text, concept_ids=[CONSTRUCT], n_results=20, debug=True)
     packet = asyncio.run(retriever.retrieve(request))
     assert packet.reranker.applied

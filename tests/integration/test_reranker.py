@@ -8,13 +8,14 @@ import logging
 from pathlib import Path
 
 import pytest
+from tests.conftest import index_retriever
 
 from tutorgraph.config import Settings
 from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.factory import bundled_reranker_path, load_reranker
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
-from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig, fit_cross_encoder
 from tutorgraph.training.mining import TrainingGroup
 from tutorgraph.training.onnx_export import export_onnx
@@ -84,14 +85,7 @@ def test_long_queries_keep_head_and_tail(tiny_cross_encoder: Path) -> None:
 def reranking_retriever(opened_index, embedder, tiny_cross_encoder: Path):  # type: ignore[no-untyped-def]
     reranker = CrossEncoderReranker(tiny_cross_encoder, backend="torch")
     reranker.load()
-    return HybridRetriever(
-        embedder,
-        opened_index.vector,
-        opened_index.lexical,
-        opened_index.graph,
-        RetrieverConfig(source_timeout_s=60.0, rerank_depth=15),
-        reranker=reranker,
-    )
+    return index_retriever(opened_index, embedder, rerank_depth=15, reranker=reranker)
 
 
 async def test_reranking_reorders_the_top_and_keeps_both_scores(
@@ -149,15 +143,7 @@ async def test_a_model_that_cannot_load_warns_once_and_packets_say_why(
     caplog.set_level(logging.WARNING)
     reranker, why = load_reranker(Settings(reranker_model="cross-encoder/ms-marco-MiniLM-L-6-v2"))
     assert reranker is None and "ms-marco-MiniLM-L-6-v2" in why
-    retriever = HybridRetriever(
-        embedder,
-        opened_index.vector,
-        opened_index.lexical,
-        opened_index.graph,
-        RetrieverConfig(source_timeout_s=60.0),
-        reranker=reranker,
-        reranker_unavailable=why,
-    )
+    retriever = index_retriever(opened_index, embedder, reranker=reranker, reranker_unavailable=why)
     for _ in range(3):
         packet = await retriever.retrieve(RetrievalRequest(query=QUERY, rerank=True))
         assert not packet.reranker.applied and packet.reranker.reason == why
