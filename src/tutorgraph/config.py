@@ -47,7 +47,10 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("TUTORGRAPH_OPENAI_API_KEY", "OPENAI_API_KEY"),
     )
     openai_base_url: str | None = None
+    # The OpenAI refiner is used only when a key or a base URL is set; otherwise the local one.
     refiner_model: str = "gpt-4o-mini"
+    refiner_timeout_s: float = Field(default=1.5, gt=0, le=30)
+    refiner_cache_size: int = Field(default=1024, ge=0, le=1_000_000)
     api_keys: str = ""
     source_timeout_s: float = Field(default=2.0, gt=0, le=60)
     embed_batch_size: int = Field(default=64, ge=1, le=4096)

@@ -104,9 +104,11 @@ def test_benchmark_config_names() -> None:
         "hybrid/text",
         "hybrid/construct",
     ]
-    # Design section 8: <sources>/<context>[/<profile>-<fusion>][/rerank-<model>]; every
-    # hybrid config (2 plain + 16 profile x fusion) also comes with each of 3 rerankers.
-    assert len(names) == 8 + 2 * 4 * 2 + (2 + 2 * 4 * 2) * 3
+    # Design section 8: <sources>/<context>[/<profile>-<fusion>][/rerank-<model>]
+    # [/refine-<refiner>]; every hybrid config (2 plain + 16 profile x fusion) also comes
+    # with each of 3 rerankers and with the local refiner.
+    assert len(names) == 8 + 2 * 4 * 2 + (2 + 2 * 4 * 2) * (3 + 1)
+    assert "hybrid/text/refine-local" in names
     assert "hybrid/construct/semantic-weighted" in names
     assert config_names("hybrid/*-rrf") == [
         f"hybrid/{c}/{p}-rrf" for c in ("text", "construct") for p in PROFILE_NAMES

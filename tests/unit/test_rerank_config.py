@@ -47,7 +47,7 @@ def test_rerank_configs_extend_every_hybrid_config() -> None:
     assert "hybrid/construct/rerank-domain" in names
     assert "hybrid/text/semantic-weighted/rerank-domain-int8" in names
     assert not any(n.startswith(("vector/", "lexical/", "graph/")) and "rerank" in n for n in names)
-    hybrid = [n for n in names if n.startswith("hybrid/") and "rerank" not in n]
+    hybrid = [n for n in names if n.startswith("hybrid/") and "/re" not in n]
     assert len([n for n in names if "rerank" in n]) == len(hybrid) * len(RERANK_MODELS)
 
 
@@ -67,3 +67,12 @@ def test_config_names_parse() -> None:
     plain = _Config.parse("hybrid/text/rerank-msmarco")
     assert plain.tuning == {} and plain.rerank == "msmarco"
     assert _Config.parse("vector/text").rerank is None
+
+
+def test_refine_suffix_parses_after_rerank() -> None:
+    cfg = _Config.parse("hybrid/text/semantic-weighted/rerank-domain/refine-local")
+    assert (cfg.rerank, cfg.refine) == ("domain", "local")
+    assert cfg.tuning == {"retrieval_profile": "semantic", "fusion": "weighted"}
+    plain = _Config.parse("hybrid/text/refine-local")
+    assert (plain.tuning, plain.rerank, plain.refine) == ({}, None, "local")
+    assert _Config.parse("hybrid/text").refine is None

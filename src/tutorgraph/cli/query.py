@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 from pydantic import ValidationError
@@ -27,6 +28,8 @@ from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever
 
 __all__ = ["register"]
+
+T = TypeVar("T")
 
 
 def _request_errors(exc: ValidationError) -> list[str]:
@@ -57,6 +60,10 @@ def query_cmd(
     rerank: Annotated[
         bool | None, typer.Option("--rerank/--no-rerank", help="Default: the profile's.")
     ] = None,
+    refine: Annotated[
+        bool,
+        typer.Option("--refine/--no-refine", help="Refine the query first (the local refiner)."),
+    ] = True,
     graph_scope: Annotated[
         bool | None,
         typer.Option("--graph-scope/--no-graph-scope", help="Default: the profile's."),
@@ -82,6 +89,7 @@ def query_cmd(
         "fusion": fusion,
         "concept_ids": concept or [],
         "student_answer": student_answer,
+        "use_refinement": refine,
         "max_context_tokens": max_context_tokens,
         "debug": debug,
     }
@@ -102,12 +110,12 @@ def query_cmd(
         for line in _request_errors(exc):
             err_console.print(f"[bold red]invalid request[/]: {line}", highlight=False)
         raise typer.Exit(2) from None
+
+    async def answer(retriever: HybridRetriever) -> ReasoningPacket:
+        return await retriever.retrieve(request)
+
     with fail_on_errors():
-        retriever, index = open_retriever(settings)
-        try:
-            packet = asyncio.run(retriever.retrieve(request))
-        finally:
-            asyncio.run(index.aclose())
+        packet = _with_retriever(settings, answer)
     if as_json:
         typer.echo(packet.model_dump_json())
     else:
@@ -144,13 +152,24 @@ def _run_file(path: Path, defaults: dict[str, object], settings: Settings) -> No
                 err_console.print(f"[red]{path}:{lineno}[/]: {reason}", highlight=False)
 
     with fail_on_errors():
-        retriever, index = open_retriever(settings)
-        try:
-            asyncio.run(run_all(retriever))
-        finally:
-            asyncio.run(index.aclose())
+        _with_retriever(settings, run_all)
     if bad:
         raise typer.Exit(1)
+
+
+def _with_retriever(settings: Settings, job: Callable[[HybridRetriever], Awaitable[T]]) -> T:
+    """Open the retriever, run `job` and close everything, all in one event loop (the
+    OpenAI refiner's HTTP client must be closed in the loop that used it)."""
+    retriever, index = open_retriever(settings)
+
+    async def run() -> T:
+        try:
+            return await job(retriever)
+        finally:
+            await retriever.aclose()
+            await index.aclose()
+
+    return asyncio.run(run())
 
 
 def request_fusion(debug: dict[str, Any]) -> str:
@@ -174,6 +193,17 @@ def _snippet(text: str, limit: int = 240) -> str:
 def print_packet(packet: ReasoningPacket) -> None:
     """A readable packet: one block per hit, then the graph context and the timings."""
     console.print(Rule(f"[bold]{escape(packet.query)}"))
+    if (rq := packet.refined_query) is not None:
+        parts = [f"searched as: {rq.optimized_query}"]
+        if rq.math_expressions:
+            parts.append(f"math: {', '.join(rq.math_expressions)}")
+        if rq.student_answer:
+            parts.append(f"student answer: {rq.student_answer}")
+        if rq.key_concepts:
+            parts.append(f"concepts: {', '.join(rq.key_concepts)}")
+        if rq.fallback_reason:
+            parts.append(f"fallback: {rq.fallback_reason}")
+        console.print(f"[dim]{escape(' | '.join(parts))} ({rq.refiner} refiner)[/]")
     for hit in packet.results:
         merged = f" (+{len(hit.ids) - 1} merged)" if len(hit.ids) > 1 else ""
         console.print(

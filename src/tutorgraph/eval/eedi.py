@@ -38,6 +38,8 @@ from tutorgraph.ingest.eedi import (
 from tutorgraph.ingest.indexer import ingest_records
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.request import RetrievalRequest, SourceName
+from tutorgraph.refinement.local import LocalRefiner
+from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.retrieval.cached_embedder import CachingEmbedder
 from tutorgraph.retrieval.embedder import Embedder
 from tutorgraph.retrieval.reranker import (
@@ -57,6 +59,7 @@ __all__ = [
     "CONTEXTS",
     "FUSIONS",
     "PROFILE_NAMES",
+    "REFINERS",
     "RERANK_MODELS",
     "EediBenchmarkSpec",
     "EediPair",
@@ -79,6 +82,8 @@ FUSIONS = ("rrf", "weighted")
 # domain: the fold-trained reranker at fp32 (ONNX Runtime); domain-int8: the same, int8;
 # msmarco: the public MS MARCO cross-encoder, measured only where it can be loaded.
 RERANK_MODELS = ("domain", "domain-int8", "msmarco")
+# local: the deterministic refiner over the fold's own index.
+REFINERS = ("local",)
 
 # (done, total) over all retrievals of the run.
 BenchProgress = Callable[[int, int], None]
@@ -133,12 +138,14 @@ def eedi_pairs(questions: Sequence[EediQuestion]) -> list[EediPair]:
 
 def config_names(pattern: str = "*") -> list[str]:
     """`<sources>/<context>` with the request defaults, every hybrid profile x fusion, and
-    each hybrid one again with `/rerank-<model>`. `pattern`: comma-separated globs."""
+    each hybrid one again with `/rerank-<model>` and with `/refine-<refiner>`.
+    `pattern`: comma-separated globs."""
     names = [f"{s}/{c}" for s in CONFIG_SOURCES for c in CONTEXTS]
     hybrid = [f"hybrid/{c}" for c in CONTEXTS]
     hybrid += [f"hybrid/{c}/{p}-{f}" for c in CONTEXTS for p in PROFILE_NAMES for f in FUSIONS]
     names += hybrid[len(CONTEXTS) :]
     names += [f"{h}/rerank-{m}" for h in hybrid for m in RERANK_MODELS]
+    names += [f"{h}/refine-{r}" for h in hybrid for r in REFINERS]
     globs = [g.strip() for g in pattern.split(",") if g.strip()]
     chosen = [n for n in names if any(fnmatch.fnmatchcase(n, g) for g in globs)]
     if not chosen:
@@ -152,16 +159,18 @@ class _Config:
     context: str
     tuning: dict[str, Any]
     rerank: str | None
+    refine: str | None = None
 
     @classmethod
     def parse(cls, name: str) -> _Config:
         sources, context, *rest = name.split("/")
+        refine = rest.pop()[len("refine-") :] if rest and rest[-1].startswith("refine-") else None
         rerank = rest.pop()[len("rerank-") :] if rest and rest[-1].startswith("rerank-") else None
         tuning: dict[str, Any] = {}
         if rest:
             profile, fusion = rest[0].split("-")
             tuning = {"retrieval_profile": profile, "fusion": fusion}
-        return cls(sources, context, tuning, rerank)
+        return cls(sources, context, tuning, rerank, refine)
 
 
 def misconception_ranking(packet: ReasoningPacket, target: str) -> list[str]:
@@ -253,7 +262,12 @@ async def run_eedi_benchmark(
                 records, index_dir, cached, source_hash="eedi-bench", chroma_client=client
             )
             index = open_index(index_dir, embedder=cached.name, chroma_client=client)
-            base = HybridRetriever(cached, index.vector, index.lexical, index.graph)
+            refiner = LocalRefiner(
+                index.graph, SpellingCorrector(index.lexical.document_frequencies())
+            )
+            base = HybridRetriever(
+                cached, index.vector, index.lexical, index.graph, refiner=refiner
+            )
             rerankers: dict[str, CrossEncoderReranker] = {}
             if wanted & {"domain", "domain-int8"}:
                 model_dir = index_dir / "reranker"
@@ -278,6 +292,7 @@ async def run_eedi_benchmark(
                     index.graph,
                     RetrieverConfig(rerank_depth=spec.rerank_depth),
                     reranker=r,
+                    refiner=refiner,
                 )
                 for name, r in rerankers.items()
             }
@@ -298,6 +313,7 @@ async def run_eedi_benchmark(
                         sources=CONFIG_SOURCES[cfg.sources],
                         concept_ids=[construct] if cfg.context == "construct" and known else [],
                         rerank=cfg.rerank is not None,
+                        use_refinement=cfg.refine is not None,
                     )
                     retriever = retrievers[cfg.rerank] if cfg.rerank else base
                     packet = await retriever.retrieve(request)

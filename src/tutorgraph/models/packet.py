@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import SourceName
 
 __all__ = [
@@ -79,7 +80,7 @@ class ReasoningPacket(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     query: str
-    refined_query: dict[str, Any] | None = None
+    refined_query: RefinedQuery | None = None
     results: list[Hit] = Field(default_factory=list)
     graph_context: GraphContext = Field(default_factory=GraphContext)
     context: str = ""

@@ -2,7 +2,7 @@
 
 >>> retriever, index = open_retriever(Settings())  # doctest: +SKIP
 >>> packet = await retriever.retrieve(RetrievalRequest(query="what is a ratio?"))  # doctest: +SKIP
->>> await index.aclose()  # doctest: +SKIP
+>>> await retriever.aclose(); await index.aclose()  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -10,14 +10,20 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from openai import AsyncOpenAI
+
 from tutorgraph.config import BUNDLED_RERANKER, Settings
 from tutorgraph.errors import ConfigurationError
+from tutorgraph.refinement.local import LocalRefiner
+from tutorgraph.refinement.openai_refiner import OpenAIRefiner
+from tutorgraph.refinement.refiner import Refiner
+from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.stores.local_index import OpenIndex, open_index
 
-__all__ = ["bundled_reranker_path", "load_reranker", "open_retriever"]
+__all__ = ["build_refiner", "bundled_reranker_path", "load_reranker", "open_retriever"]
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +59,34 @@ def load_reranker(settings: Settings) -> tuple[CrossEncoderReranker | None, str]
     return reranker, ""
 
 
+def build_refiner(settings: Settings, index: OpenIndex) -> Refiner:
+    """The local refiner over the index, wrapped by the OpenAI one when a key or URL is set.
+
+    Builds the spelling vocabulary from the lexical index (CPU only, well under a second).
+    """
+    local = LocalRefiner(index.graph, SpellingCorrector(index.lexical.document_frequencies()))
+    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+    if not key and not settings.openai_base_url:
+        return local
+    client = AsyncOpenAI(
+        # A local OpenAI-compatible server may need no key; the client insists on one.
+        api_key=key or "no-key",
+        base_url=settings.openai_base_url,
+        timeout=settings.refiner_timeout_s,
+        max_retries=0,
+    )
+    return OpenAIRefiner(
+        client,
+        local,
+        model=settings.refiner_model,
+        timeout_s=settings.refiner_timeout_s,
+        cache_size=settings.refiner_cache_size,
+    )
+
+
 def open_retriever(settings: Settings) -> tuple[HybridRetriever, OpenIndex]:
-    """Open the local index and load the embedder and reranker (blocking: call at start-up)."""
+    """Open the local index and load the embedder, reranker and refiner (blocking: call at
+    start-up). Close both when done: `await retriever.aclose(); await index.aclose()`."""
     embedder = SentenceTransformerEmbedder(
         settings.embedding_model, batch_size=settings.embed_batch_size
     )
@@ -74,5 +106,6 @@ def open_retriever(settings: Settings) -> tuple[HybridRetriever, OpenIndex]:
         ),
         reranker=reranker,
         reranker_unavailable=why_not,
+        refiner=build_refiner(settings, index),
     )
     return retriever, index

@@ -2,8 +2,10 @@
 
 Seeds are the request's `concept_ids` and standard codes named in the text (weight 1), the
 concepts whose names match the text (weight = match score relative to the best match,
-scaled by `TEXT_SEED_WEIGHT`), and the concepts of the best dense hits (`evidence`, weight
-`EVIDENCE_SEED_WEIGHT / rank`, summed per concept and capped). A hit's graph score sums the
+scaled by `TEXT_SEED_WEIGHT`; when a refiner ran, its `key_concepts` replace this match,
+each weighing `TEXT_SEED_WEIGHT` or 1 for a code named in the text), and the concepts of
+the best dense hits (`evidence`, weight `EVIDENCE_SEED_WEIGHT / rank`, summed per concept
+and capped). A hit's graph score sums the
 weights of the seeds it hangs off, discounted by `HOP_DISCOUNT` per prerequisite hop, so a
 misconception shared by several seeds outranks one that is not; a misconception's weight is
 raised by up to `RELEVANCE_BONUS` by its full-text relevance to the query.
@@ -18,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tutorgraph.models.curriculum import STANDARD_CODE_RE
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.router import QueryType
 from tutorgraph.stores.items import concept_item, document_item, misconception_item
@@ -39,7 +42,7 @@ MIN_RELATIVE_MATCH = 0.6
 # Related documents rank below the concept they hang off.
 DOCUMENT_DISCOUNT = 0.5
 
-SeedKind = Literal["request", "code", "text", "evidence"]
+SeedKind = Literal["request", "code", "text", "refined", "evidence"]
 
 
 @dataclass(frozen=True)
@@ -85,17 +88,31 @@ async def graph_search(
     plan: GraphPlan = GRAPH_PLANS["concept_lookup"],
     limit: int = 50,
     evidence: Sequence[IndexItem] = (),
+    key_concepts: Sequence[str] | None = None,
 ) -> GraphSearchResult:
-    """Search the curriculum graph around the request's, the text's and the evidence's concepts."""
+    """Search the curriculum graph around the request's, the text's and the evidence's concepts.
+
+    `key_concepts` (a refiner's) stand in for matching concept names in `query`.
+    """
     seeds: dict[str, float] = {cid: 1.0 for cid in concept_ids}
     kinds: dict[str, SeedKind] = dict.fromkeys(concept_ids, "request")
-    for m in await graph.search_concepts(query, k=MAX_TEXT_SEEDS):
-        if m.concept.id in seeds:
-            continue
-        if m.exact:  # a standard code in the text weighs as much as a requested concept
-            seeds[m.concept.id], kinds[m.concept.id] = 1.0, "code"
-        elif m.score >= MIN_RELATIVE_MATCH:
-            seeds[m.concept.id], kinds[m.concept.id] = TEXT_SEED_WEIGHT * m.score, "text"
+    if key_concepts is not None:
+        codes = {m[0].casefold() for m in STANDARD_CODE_RE.finditer(query)}
+        for cid in key_concepts:
+            if cid in seeds:
+                continue
+            if cid.partition(":")[2].casefold() in codes:
+                seeds[cid], kinds[cid] = 1.0, "code"
+            else:
+                seeds[cid], kinds[cid] = TEXT_SEED_WEIGHT, "refined"
+    else:
+        for m in await graph.search_concepts(query, k=MAX_TEXT_SEEDS):
+            if m.concept.id in seeds:
+                continue
+            if m.exact:  # a standard code in the text weighs as much as a requested concept
+                seeds[m.concept.id], kinds[m.concept.id] = 1.0, "code"
+            elif m.score >= MIN_RELATIVE_MATCH:
+                seeds[m.concept.id], kinds[m.concept.id] = TEXT_SEED_WEIGHT * m.score, "text"
     from_evidence: dict[str, float] = defaultdict(float)
     for rank, item in enumerate(evidence[:MAX_EVIDENCE], start=1):
         if item.kind in DOCUMENT_KINDS:

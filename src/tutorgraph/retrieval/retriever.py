@@ -17,7 +17,9 @@ from typing import Any, TypeVar
 
 from tutorgraph.errors import SourceUnavailableError, UnknownConceptError
 from tutorgraph.models.packet import STAGES, GraphContext, Hit, ReasoningPacket, RerankerInfo
+from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import ALL_SOURCES, RetrievalRequest, SourceName
+from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.context import assemble_context
 from tutorgraph.retrieval.embedder import Embedder
@@ -93,8 +95,13 @@ class HybridRetriever:
         *,
         reranker: Reranker | None = None,
         reranker_unavailable: str = "no reranker configured",
+        refiner: Refiner | None = None,
     ) -> None:
-        """`reranker` must be loaded already; without one, `reranker_unavailable` says why."""
+        """`reranker` must be loaded already; without one, `reranker_unavailable` says why.
+
+        The stores belong to whoever opened them; the retriever owns its refiner, which
+        `aclose()` closes (an HTTP client, for the OpenAI refiner).
+        """
         self._embedder = embedder
         self._vector = vector
         self._lexical = lexical
@@ -102,13 +109,23 @@ class HybridRetriever:
         self._config = config or RetrieverConfig()
         self._reranker = reranker
         self._reranker_unavailable = reranker_unavailable
+        self._refiner = refiner
 
     @property
     def reranker(self) -> Reranker | None:
         """The loaded reranker, or None when packets cannot be reranked."""
         return self._reranker
 
-    def route(self, request: RetrievalRequest) -> Route:
+    @property
+    def refiner(self) -> Refiner | None:
+        """The refiner used when a request asks for refinement (the default)."""
+        return self._refiner
+
+    async def aclose(self) -> None:
+        if self._refiner is not None:
+            await self._refiner.aclose()
+
+    def route(self, request: RetrievalRequest, refined: RefinedQuery | None = None) -> Route:
         """The routing decision for a request (no I/O)."""
         return resolve_route(
             query=request.query,
@@ -118,6 +135,7 @@ class HybridRetriever:
             rerank=request.rerank,
             default_profile=self._config.default_retrieval_profile,
             default_semantic_weight=self._config.default_semantic_weight,
+            student_answer=bool(refined.student_answer if refined else request.student_answer),
         )
 
     async def retrieve(self, request: RetrievalRequest) -> ReasoningPacket:
@@ -127,8 +145,11 @@ class HybridRetriever:
             unknown = await self._graph.unknown_concepts(request.concept_ids)
             if unknown:
                 raise UnknownConceptError(unknown)
-        route = self.route(request)
-        raw, graph, degraded = await self._search(request, route, timings)
+        t = time.perf_counter()
+        refined = await self._refine(request)
+        timings["refine"] = _ms(t) if refined else 0.0
+        route = self.route(request, refined)
+        raw, graph, degraded = await self._search(request, refined, route, timings)
         graph_result = graph or GraphSearchResult()
 
         t = time.perf_counter()
@@ -163,6 +184,7 @@ class HybridRetriever:
         timings["total"] = _ms(started)
         return ReasoningPacket(
             query=request.query,
+            refined_query=refined,
             results=hits,
             graph_context=GraphContext(
                 concepts=graph_result.concepts,
@@ -179,6 +201,17 @@ class HybridRetriever:
             reranker=reranker_info,
             debug=self._debug(request, route, results, fused, scope) if request.debug else None,
         )
+
+    async def _refine(self, request: RetrievalRequest) -> RefinedQuery | None:
+        """The refiner's reading of the request; None when off or when it failed."""
+        if not request.use_refinement or self._refiner is None:
+            return None
+        try:
+            return await self._refiner.refine(request.query, student_answer=request.student_answer)
+        except Exception:
+            # Refiners fall back on their own; this only guards against a bug in one.
+            log.exception("refiner %s failed; searching the query as written", self._refiner.name)
+            return None
 
     async def _rerank(
         self, query: str, hits: list[Hit], wanted: bool
@@ -231,19 +264,28 @@ class HybridRetriever:
         )
 
     async def _search(
-        self, request: RetrievalRequest, route: Route, timings: dict[str, float]
+        self,
+        request: RetrievalRequest,
+        refined: RefinedQuery | None,
+        route: Route,
+        timings: dict[str, float],
     ) -> tuple[dict[SourceName, list[ScoredItem]], GraphSearchResult | None, list[SourceName]]:
         """Run the requested sources concurrently, each under its timeout.
 
-        Returns the dense and lexical results, the graph's result (None when it did not
-        answer or was not asked) and the sources that failed.
+        A refined query feeds the dense and lexical searches its `optimized_query` and the
+        graph its `key_concepts`; the student's answer joins the text misconceptions are
+        matched on. Returns the dense and lexical results, the graph's result (None when it
+        did not answer or was not asked) and the sources that failed.
         """
         cfg = self._config
+        text = refined.optimized_query if refined else request.query
+        answer = refined.student_answer if refined else request.student_answer
+        graph_text = f"{text} {answer}" if answer and answer not in text else text
         profile = route.profile
         vector_task: asyncio.Task[list[ScoredItem]] | None = None
         if "vector" in request.sources:
             vector_task = asyncio.create_task(
-                self._vector_search(request.query, profile.vector_depth, timings)
+                self._vector_search(text, profile.vector_depth, timings)
             )
 
         async def evidence() -> list[IndexItem]:
@@ -263,11 +305,12 @@ class HybridRetriever:
                 timings,
                 graph_search(
                     self._graph,
-                    request.query,
+                    graph_text,
                     request.concept_ids,
                     plan=GRAPH_PLANS[route.analysis.query_type],
                     limit=cfg.graph_depth,
                     evidence=items,
+                    key_concepts=refined.key_concepts if refined else None,
                 ),
             )
 
@@ -276,7 +319,7 @@ class HybridRetriever:
             jobs["vector"] = vector_task
         if "lexical" in request.sources:
             jobs["lexical"] = self._timed(
-                "lexical", timings, self._lexical.search(request.query, profile.lexical_depth)
+                "lexical", timings, self._lexical.search(text, profile.lexical_depth)
             )
         if "graph" in request.sources:
             jobs["graph"] = run_graph()

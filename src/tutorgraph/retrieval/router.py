@@ -123,8 +123,11 @@ def _is_natural_sentence(text: str, words: list[str]) -> bool:
     return capitalised / len(words) < 0.5
 
 
-def analyse(query: str) -> QueryAnalysis:
-    """Read the query's signals and choose a profile and a query type."""
+def analyse(query: str, *, student_answer: bool = False) -> QueryAnalysis:
+    """Read the query's signals and choose a profile and a query type.
+
+    A known student answer (from the request or the refiner) makes it a misconception query.
+    """
     text = query.strip()
     words = _WORD.findall(text)
     lexical: list[str] = []
@@ -165,9 +168,11 @@ def analyse(query: str) -> QueryAnalysis:
     else:
         profile = "balanced"
     signals = [*lexical, *(["math_expression"] if math else []), *semantic]
+    if student_answer:
+        signals.append("student_answer")
     return QueryAnalysis(
         profile=profile,
-        query_type=_query_type(text),
+        query_type="misconception" if student_answer else _query_type(text),
         signals=signals,
         lexical_signals=lexical,
         semantic_signals=semantic,
@@ -206,6 +211,7 @@ def resolve_route(
     rerank: bool | None,
     default_profile: str = "auto",
     default_semantic_weight: float | None = None,
+    student_answer: bool = False,
 ) -> Route:
     """Request beats index default beats profile; an explicit `semantic_weight` beats both.
 
@@ -213,7 +219,7 @@ def resolve_route(
     ...               graph_scope=None, rerank=None).profile.name
     'exact'
     """
-    analysis = analyse(query)
+    analysis = analyse(query, student_answer=student_answer)
     requested = retrieval_profile or default_profile
     if requested == "auto":
         name: ConcreteProfile = analysis.profile

@@ -65,6 +65,12 @@ class BM25Index:
     def items(self) -> list[IndexItem]:
         return list(self._items)
 
+    def document_frequencies(self) -> dict[str, int]:
+        """How many items hold each token (the spelling corrector's vocabulary)."""
+        # bm25s keeps one sparse column per token: its length is the token's document count.
+        counts = np.diff(self._retriever.scores["indptr"])
+        return {t: int(counts[i]) for t, i in self._vocab.items() if i < len(counts)}
+
     def search_sync(self, query: str, k: int) -> list[ScoredItem]:
         tokens = [t for t in tokenize(query) if t in self._vocab]
         if not tokens or not self._items:

@@ -24,7 +24,7 @@ from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.chroma import ChromaVectorStore
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.manifest import Manifest, check_embedder
-from tutorgraph.stores.protocols import GraphStore, LexicalIndex, VectorStore
+from tutorgraph.stores.protocols import GraphStore, VectorStore
 
 __all__ = [
     "IndexLayout",
@@ -58,7 +58,7 @@ class OpenIndex:
 
     manifest: Manifest
     vector: VectorStore
-    lexical: LexicalIndex
+    lexical: BM25Index
     graph: GraphStore
 
     async def aclose(self) -> None:

@@ -1,0 +1,66 @@
+"""The answer a student says they gave ("I got 2/6", "my answer was B", "1/2 + 1/4 = 2/6").
+
+>>> stated_answer("i got 2/6 for 1/2 + 1/4 why is it wrong")
+'2/6'
+>>> stated_answer("1/2 + 1/4 = 2/6 why is that wrong")
+'2/6'
+>>> stated_answer("solve 2x + 3 = 7") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+from tutorgraph.refinement.math_text import MathSpan, math_spans
+
+__all__ = ["stated_answer"]
+
+_CUE = re.compile(
+    r"\b(?:"
+    r"i\s+(?:got|get|put|wrote|said|answered|chose|picked|keep\s+getting)"
+    r"|(?:my|the)\s+(?:kid|son|daughter|child|student)\s+(?:got|wrote|put|said|answered)"
+    r"|my\s+answer\s*(?:was|is|:|=)"
+    r"|student(?:'s)?\s+answer\s*(?:was|is|:)"
+    r"|i\s+think\s+(?:it'?s|it\s+is|the\s+answer\s+is)"
+    r")(?:\s+(?:that|it\s+was|it\s+is|it'?s|the\s+answer|answer))?\s*(?:was|is|:|=)?\s*",
+    re.I,
+)
+_STOP = frozenset(
+    "for but and because why when on in is was so then which as if or though since while".split()  # noqa: SIM905
+)
+_MAX_WORDS = 5
+
+
+def _words_after(text: str) -> str | None:
+    words: list[str] = []
+    for raw in text.split():
+        word = raw.strip("\"'“”‘’")
+        end = word[-1:] in {".", ",", "?", "!", ";"}
+        word = word.rstrip(".,?!;")
+        if not word or word.casefold() in _STOP:
+            break
+        words.append(word)
+        if end or len(words) == _MAX_WORDS:
+            break
+    return " ".join(words) or None
+
+
+def _result(expression: str) -> str | None:
+    """`LHS = X` with no letters on the left: X is the stated result."""
+    left, eq, right = expression.rpartition(" = ")
+    return right if eq and left and right and not re.search(r"[A-Za-z]", left) else None
+
+
+def stated_answer(text: str, spans: list[MathSpan] | None = None) -> str | None:
+    """The stated answer in plain text (see `plain_text`): math in canonical form."""
+    spans = math_spans(text) if spans is None else spans
+    for cue in _CUE.finditer(text):
+        after = cue.end()
+        for span in spans:
+            if span.start >= after and not text[after : span.start].strip():
+                return _result(span.text) or span.text
+        words = _words_after(text[after:])
+        if words:
+            return words
+    return next((r for s in spans if (r := _result(s.text))), None)

@@ -1,0 +1,102 @@
+"""The default refiner: deterministic rules, no network, a few milliseconds.
+
+>>> refiner = LocalRefiner(index.graph, SpellingCorrector(index.lexical.document_frequencies()))
+... # doctest: +SKIP
+>>> (await refiner.refine("i got 2/6 for ½+¼ why is it rong")).student_answer  # doctest: +SKIP
+'2/6'
+"""
+
+from __future__ import annotations
+
+import re
+
+from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept
+from tutorgraph.models.refined_query import RefinedQuery
+from tutorgraph.refinement.answer import stated_answer
+from tutorgraph.refinement.math_text import MathSpan, canonical_math, math_spans, plain_text
+from tutorgraph.refinement.spelling import SpellingCorrector
+from tutorgraph.retrieval.graph_search import MAX_TEXT_SEEDS, MIN_RELATIVE_MATCH
+from tutorgraph.stores.protocols import GraphStore
+from tutorgraph.stores.tokenize import STOPWORDS
+
+__all__ = ["LocalRefiner"]
+
+_WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
+# Words that say how the student feels or what they did, not what the math is about.
+_FILLER = frozenset(
+    """
+    answer answers answered got get getting put wrote said think thought wrong right help
+    please pls plz idk dont don't understand confused stuck explain mean means know
+    kid son daughter child student teacher book says say tell thanks thank hi hello
+    keep keeps doing did does lol ok okay really still why how what whats
+    """.split()  # noqa: SIM905 - a word list reads better as prose
+)
+_MIN_TERM_LENGTH = 3
+
+
+class LocalRefiner:
+    """Math extraction, concept recognition (the graph's concept-name index), stated answers."""
+
+    name = "local"
+
+    def __init__(self, graph: GraphStore, speller: SpellingCorrector | None = None) -> None:
+        self._graph = graph
+        self._speller = speller
+
+    async def refine(self, query: str, *, student_answer: str | None = None) -> RefinedQuery:
+        text = self._correct(plain_text(query))
+        spans = math_spans(text)
+        answer = canonical_math(student_answer) if student_answer else None
+        matches = await self._graph.search_concepts(text, k=MAX_TEXT_SEEDS)
+        concepts = [m.concept.id for m in matches if m.exact or m.score >= MIN_RELATIVE_MATCH]
+        return RefinedQuery(
+            original_query=query,
+            optimized_query=_with_canonical_math(text, spans),
+            math_expressions=list(dict.fromkeys(s.text for s in spans)),
+            key_concepts=concepts,
+            search_terms=_search_terms(text, spans),
+            student_answer=answer or stated_answer(text, spans),
+            refiner="local",
+        )
+
+    async def candidate_concepts(self, query: str, k: int) -> list[Concept]:
+        """The concepts whose names best match the text (the curriculum context of a prompt)."""
+        text = self._correct(plain_text(query))
+        return [m.concept for m in await self._graph.search_concepts(text, k=k)]
+
+    async def aclose(self) -> None:
+        return None
+
+    def _correct(self, text: str) -> str:
+        speller = self._speller
+        if speller is None:
+            return text
+
+        def fix(m: re.Match[str]) -> str:
+            return speller.correct(m[0].casefold()) or m[0]
+
+        return _WORD.sub(fix, text)
+
+
+def _with_canonical_math(text: str, spans: list[MathSpan]) -> str:
+    out, pos = [], 0
+    for s in spans:
+        out += [text[pos : s.start], s.text]
+        pos = s.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _search_terms(text: str, spans: list[MathSpan]) -> list[str]:
+    """Standard codes, then content words, once each; math is listed separately."""
+    rest = text
+    for s in spans:  # blank the math out, keeping offsets
+        rest = rest[: s.start] + " " * (s.end - s.start) + rest[s.end :]
+    codes = [m[0] for m in STANDARD_CODE_RE.finditer(rest)]
+    rest = STANDARD_CODE_RE.sub(" ", rest)
+    words = [
+        w
+        for w in (m[0].casefold() for m in _WORD.finditer(rest))
+        if len(w) >= _MIN_TERM_LENGTH and w not in STOPWORDS and w not in _FILLER
+    ]
+    return list(dict.fromkeys([*codes, *words]))

@@ -1,0 +1,81 @@
+"""The local refiner on the committed query set (tests/data/REFINER_QUERIES.md).
+
+The refiner runs over the bundled curriculum in `data/`: its concept-name index for concept
+recognition and its lexical vocabulary for spelling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tutorgraph.ingest.bundle import load_trusted
+from tutorgraph.refinement.local import LocalRefiner
+from tutorgraph.refinement.spelling import SpellingCorrector
+from tutorgraph.stores.bm25 import BM25Index
+from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
+from tutorgraph.stores.items import items_from_records
+
+pytestmark = pytest.mark.unit
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = [
+    json.loads(line)
+    for line in (ROOT / "tests" / "data" / "refiner_queries.jsonl").read_text().splitlines()
+    if line.strip()
+]
+
+
+@pytest.fixture(scope="module")
+def refiner() -> LocalRefiner:
+    records = load_trusted(ROOT / "data" / "curriculum")
+    lexical = BM25Index.build(items_from_records(records))
+    return LocalRefiner(
+        EmbeddedGraphStore.from_records(records),
+        SpellingCorrector(lexical.document_frequencies()),
+    )
+
+
+def test_the_set_covers_what_the_issue_asks() -> None:
+    assert len(CASES) >= 40
+    tags = {t for c in CASES for t in c["covers"]}
+    assert {"fractions", "equations", "latex", "standard_code", "stated_answer"} <= tags
+    assert "misspelling" in tags
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_refines_as_expected(refiner: LocalRefiner, case: dict[str, Any]) -> None:
+    refined = asyncio.run(refiner.refine(case["query"]))
+    expected = case["expected"]
+    assert refined.refiner == "local" and refined.fallback_reason is None
+    assert refined.original_query == case["query"]
+    assert refined.math_expressions == expected["math_expressions"]
+    assert refined.student_answer == expected["student_answer"]
+    assert set(expected["key_concepts_include"]) <= set(refined.key_concepts)
+    for word in expected["corrected_terms"]:
+        assert word in refined.search_terms
+        assert word in refined.optimized_query.casefold()
+    # The searches get the math in canonical form.
+    for expr in refined.math_expressions:
+        assert expr in refined.optimized_query
+
+
+def test_is_deterministic(refiner: LocalRefiner) -> None:
+    query = CASES[0]["query"]
+    first = asyncio.run(refiner.refine(query))
+    assert all(asyncio.run(refiner.refine(query)) == first for _ in range(3))
+
+
+def test_request_answer_wins_over_the_text(refiner: LocalRefiner) -> None:
+    refined = asyncio.run(refiner.refine("i got 2/6 for 1/2+1/4", student_answer=r"\frac{3}{8}"))
+    assert refined.student_answer == "3/8"
+
+
+def test_text_without_math_or_concepts(refiner: LocalRefiner) -> None:
+    refined = asyncio.run(refiner.refine("hello"))
+    assert refined.math_expressions == [] and refined.student_answer is None
+    assert refined.optimized_query == "hello"
