@@ -117,6 +117,10 @@ def test_query_json_is_exactly_one_packet_document(json_runs: list[tuple[int, st
         assert set(hit["found_by"]) <= {"vector", "lexical", "graph"}
     assert packet["total_results"] >= len(packet["results"])
     assert packet["debug"]["fusion"]["k"] == 60
+    # The local refiner runs by default.
+    assert packet["refined_query"]["refiner"] == "local"
+    assert packet["refined_query"]["original_query"] == packet["query"]
+    assert packet["timings_ms"]["refine"] > 0
     assert "Traceback" not in stderr
 
 
@@ -136,12 +140,15 @@ def test_cli_packet_equals_the_library_packet(
     from tests.conftest import index_retriever
 
     from tutorgraph.config import Settings
-    from tutorgraph.retrieval.factory import load_reranker
+    from tutorgraph.retrieval.factory import build_refiner, load_reranker
 
-    # The CLI reranks with the bundled model by default; so does this library retriever.
+    # The CLI reranks with the bundled model and refines locally by default; so does this
+    # library retriever.
     reranker, why = load_reranker(Settings())
     assert reranker is not None, why
-    retriever = index_retriever(opened_index, embedder, reranker=reranker)
+    retriever = index_retriever(
+        opened_index, embedder, reranker=reranker, refiner=build_refiner(Settings(), opened_index)
+    )
     request = RetrievalRequest(query=query_text, concept_ids=[CONSTRUCT], n_results=20, debug=True)
     packet = asyncio.run(retriever.retrieve(request))
     assert packet.reranker.applied

@@ -1,0 +1,120 @@
+"""A real OpenAI-compatible HTTP server on a free loopback port, for the refiner's tests.
+
+It serves `POST /v1/chat/completions` with the wire format the `openai` client parses, and
+its behaviour (a good structured answer, a slow one, a malformed one, a refusal, an HTTP
+error) is switched per test. It records every request body it receives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import uvicorn
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+
+Mode = Literal["valid", "slow", "malformed", "off_schema", "refusal", "unauthorised"]
+_OFFERED = re.compile(r"^- (\S+): ", re.M)
+
+
+@dataclass
+class LocalOpenAI:
+    base_url: str
+    mode: Mode = "valid"
+    delay_s: float = 3.0
+    requests: list[dict[str, Any]] = field(default_factory=list)
+
+    def reset(self, mode: Mode) -> None:
+        self.mode = mode
+        self.requests.clear()
+
+
+def _answer(body: dict[str, Any]) -> dict[str, Any]:
+    """A structured answer built from the prompt: the first offered concept and a bogus one."""
+    prompt = body["messages"][-1]["content"]
+    offered = _OFFERED.findall(prompt)
+    return {
+        "optimized_query": "adding fractions with unlike denominators 1/2 + 1/4",
+        "math_expressions": ["1/2+1/4", "2/6"],
+        "key_concepts": [*offered[:1], "ccss:NOT.A.CODE"],
+        "search_terms": ["adding fractions", "unlike denominators"],
+        "student_answer": "2/6",
+    }
+
+
+def _completion(body: dict[str, Any], content: str | None, refusal: str | None) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-local",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": body.get("model", "local"),
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content, "refusal": refusal},
+                "finish_reason": "stop",
+                "logprobs": None,
+            }
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+    }
+
+
+def _app(server: LocalOpenAI) -> FastAPI:
+    app = FastAPI()
+
+    @app.post("/v1/chat/completions")
+    async def chat(body: dict[str, Any]) -> JSONResponse:
+        server.requests.append(body)
+        mode = server.mode
+        if mode == "unauthorised":
+            error = {"error": {"message": "Incorrect API key", "type": "invalid_request_error"}}
+            return JSONResponse(error, status_code=401)
+        if mode == "slow":
+            await asyncio.sleep(server.delay_s)
+        if mode == "refusal":
+            return JSONResponse(_completion(body, None, "I can't help with that."))
+        if mode == "malformed":
+            return JSONResponse(_completion(body, '{"optimized_query": "unterminated', None))
+        if mode == "off_schema":
+            content = json.dumps({"optimized_query": 7, "extra": True})
+            return JSONResponse(_completion(body, content, None))
+        return JSONResponse(_completion(body, json.dumps(_answer(body)), None))
+
+    return app
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def local_openai_server() -> Iterator[LocalOpenAI]:
+    port = _free_port()
+    server = LocalOpenAI(base_url=f"http://127.0.0.1:{port}/v1")
+    uv = uvicorn.Server(
+        uvicorn.Config(_app(server), host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not uv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the local OpenAI-compatible server did not start")
+        time.sleep(0.05)
+    try:
+        yield server
+    finally:
+        uv.should_exit = True
+        thread.join(timeout=10)

@@ -1,0 +1,166 @@
+"""The OpenAI refiner against a real OpenAI-compatible HTTP server on loopback, through the
+real `openai` client: a good answer is used, a slow or malformed one falls back to the local
+refiner and says so, and a repeated query is answered from the cache."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+
+import pytest
+from openai import AsyncOpenAI
+from tests.integration.local_openai import LocalOpenAI, local_openai_server
+
+from tutorgraph.config import Settings
+from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.refinement.local import LocalRefiner
+from tutorgraph.refinement.openai_refiner import OpenAIRefiner
+from tutorgraph.retrieval.factory import build_refiner
+
+pytestmark = pytest.mark.integration
+
+QUERY = "i got 2/6 for ½ + ¼ why is it wrong"
+TIMEOUT_S = 0.5
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LocalOpenAI]:
+    with local_openai_server() as s:
+        yield s
+
+
+def _refiner(server: LocalOpenAI, opened_index, **kw) -> OpenAIRefiner:  # type: ignore[no-untyped-def]
+    client = AsyncOpenAI(api_key="test-key", base_url=server.base_url, max_retries=0)
+    return OpenAIRefiner(client, LocalRefiner(opened_index.graph), timeout_s=TIMEOUT_S, **kw)
+
+
+async def _refine_once(refiner: OpenAIRefiner, *queries: str):  # type: ignore[no-untyped-def]
+    try:
+        return [await refiner.refine(q) for q in queries]
+    finally:
+        await refiner.aclose()
+
+
+def test_a_valid_structured_answer_is_used(server: LocalOpenAI, opened_index) -> None:  # type: ignore[no-untyped-def]
+    server.reset("valid")
+    (refined,) = asyncio.run(_refine_once(_refiner(server, opened_index), QUERY))
+    assert refined.refiner == "openai" and refined.fallback_reason is None
+    assert refined.original_query == QUERY
+    assert refined.optimized_query.startswith("adding fractions with unlike denominators")
+    assert refined.math_expressions == ["1/2 + 1/4", "2/6"]  # canonicalised on our side
+    assert refined.student_answer == "2/6"
+    # Only concepts the prompt offered survive; the invented id is dropped.
+    assert "ccss:NOT.A.CODE" not in refined.key_concepts
+    assert len(refined.key_concepts) == 1
+
+    (body,) = server.requests
+    assert body["model"] == "gpt-4o-mini"
+    assert body["response_format"]["type"] == "json_schema"
+    assert body["response_format"]["json_schema"]["strict"] is True
+    prompt = body["messages"][-1]["content"]
+    assert "Curriculum concepts:" in prompt and QUERY in prompt
+    assert refined.key_concepts[0] in prompt
+
+
+def test_a_slow_answer_times_out_and_falls_back(server: LocalOpenAI, opened_index) -> None:  # type: ignore[no-untyped-def]
+    server.reset("slow")
+    started = time.perf_counter()
+    (refined,) = asyncio.run(_refine_once(_refiner(server, opened_index), QUERY))
+    elapsed = time.perf_counter() - started
+    assert refined.refiner == "local"
+    assert refined.fallback_reason == f"openai: no answer within {TIMEOUT_S:g} s"
+    assert refined.student_answer == "2/6"  # the local refiner's reading
+    assert elapsed < server.delay_s  # the hard timeout cut the wait short
+    assert len(server.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("malformed", "openai: invalid answer"),
+        ("off_schema", "openai: invalid answer"),
+        ("refusal", "openai: the model refused"),
+        ("unauthorised", "openai: the API key is missing or was rejected"),
+    ],
+)
+def test_a_bad_answer_is_rejected_and_falls_back(
+    server: LocalOpenAI,
+    opened_index,  # type: ignore[no-untyped-def]
+    mode: str,
+    reason: str,
+) -> None:
+    server.reset(mode)  # type: ignore[arg-type]
+    (refined,) = asyncio.run(_refine_once(_refiner(server, opened_index), QUERY))
+    assert refined.refiner == "local"
+    assert refined.fallback_reason is not None and refined.fallback_reason.startswith(reason)
+    assert refined.math_expressions == ["2/6", "1/2 + 1/4"]
+
+
+def test_a_server_that_is_down_falls_back(opened_index) -> None:  # type: ignore[no-untyped-def]
+    with local_openai_server() as gone:
+        url = gone.base_url
+    client = AsyncOpenAI(api_key="test-key", base_url=url, max_retries=0)
+    refiner = OpenAIRefiner(client, LocalRefiner(opened_index.graph), timeout_s=TIMEOUT_S)
+    (refined,) = asyncio.run(_refine_once(refiner, QUERY))
+    assert refined.refiner == "local"
+    assert refined.fallback_reason == "openai: APIConnectionError"
+
+
+def test_a_repeated_query_is_served_from_the_cache(server: LocalOpenAI, opened_index) -> None:  # type: ignore[no-untyped-def]
+    server.reset("valid")
+    refiner = _refiner(server, opened_index)
+    first, again, spaced = asyncio.run(
+        _refine_once(refiner, QUERY, QUERY, "  I GOT 2/6 for ½ + ¼   why is it wrong ")
+    )
+    assert len(server.requests) == 1  # one request for three refinements
+    assert again == first
+    assert spaced.refiner == "openai" and spaced.original_query.startswith("  I GOT")
+
+
+def test_failures_are_not_cached(server: LocalOpenAI, opened_index) -> None:  # type: ignore[no-untyped-def]
+    refiner = _refiner(server, opened_index)
+
+    async def run() -> tuple[str, str]:
+        try:
+            server.reset("malformed")
+            bad = await refiner.refine(QUERY)
+            server.mode = "valid"
+            good = await refiner.refine(QUERY)
+            return bad.refiner, good.refiner
+        finally:
+            await refiner.aclose()
+
+    assert asyncio.run(run()) == ("local", "openai")
+    assert len(server.requests) == 2
+
+
+def test_the_retriever_uses_the_openai_refiner_from_settings(
+    server: LocalOpenAI,
+    opened_index,
+    embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    from tests.conftest import index_retriever
+
+    server.reset("valid")
+    settings = Settings(openai_base_url=server.base_url, refiner_timeout_s=TIMEOUT_S)
+    refiner = build_refiner(settings, opened_index)
+    assert isinstance(refiner, OpenAIRefiner)
+    retriever = index_retriever(opened_index, embedder, refiner=refiner)
+
+    async def run():  # type: ignore[no-untyped-def]
+        try:
+            return await retriever.retrieve(RetrievalRequest(query=QUERY, debug=True))
+        finally:
+            await retriever.aclose()
+
+    packet = asyncio.run(run())
+    assert packet.refined_query is not None and packet.refined_query.refiner == "openai"
+    assert packet.timings_ms["refine"] > 0
+    assert packet.debug is not None and packet.debug["query_type"] == "misconception"
+    assert len(server.requests) == 1
+
+
+def test_without_a_key_or_url_the_local_refiner_is_used(opened_index) -> None:  # type: ignore[no-untyped-def]
+    settings = Settings(openai_api_key=None, openai_base_url=None)
+    assert isinstance(build_refiner(settings, opened_index), LocalRefiner)

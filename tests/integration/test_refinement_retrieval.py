@@ -1,0 +1,108 @@
+"""Refinement inside the pipeline, over the real session index (ChromaDB + MiniLM + BM25):
+the optimized query feeds the searches, key concepts seed the graph, a stated answer makes
+a misconception query, the reranker sees the original text, and it can be switched off."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from tests.conftest import index_retriever
+
+from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.refinement.local import LocalRefiner
+from tutorgraph.refinement.spelling import SpellingCorrector
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def refined_retriever(opened_index, embedder):  # type: ignore[no-untyped-def]
+    speller = SpellingCorrector(opened_index.lexical.document_frequencies())
+    return index_retriever(
+        opened_index, embedder, refiner=LocalRefiner(opened_index.graph, speller)
+    )
+
+
+def _retrieve(retriever, **fields):  # type: ignore[no-untyped-def]
+    return asyncio.run(retriever.retrieve(RetrievalRequest(**fields)))
+
+
+def test_the_packet_carries_the_refined_query(refined_retriever) -> None:  # type: ignore[no-untyped-def]
+    packet = _retrieve(refined_retriever, query=r"why is \frac{1}{2}+\frac{1}{4} not 2/6")
+    refined = packet.refined_query
+    assert refined is not None and refined.refiner == "local"
+    assert refined.math_expressions == ["1/2 + 1/4", "2/6"]
+    assert refined.optimized_query == "why is 1/2 + 1/4 not 2/6"
+    assert packet.timings_ms["refine"] > 0
+
+
+def test_refinement_can_be_switched_off(refined_retriever) -> None:  # type: ignore[no-untyped-def]
+    packet = _retrieve(refined_retriever, query="i got 2/6 for 1/2+1/4", use_refinement=False)
+    assert packet.refined_query is None
+    assert packet.timings_ms["refine"] == 0
+
+
+def test_the_corrected_query_feeds_the_lexical_search(refined_retriever) -> None:  # type: ignore[no-untyped-def]
+    # Only the misspelt word carries meaning: BM25 finds nothing without the correction.
+    off = _retrieve(
+        refined_retriever, query="denominater", sources=["lexical"], use_refinement=False
+    )
+    on = _retrieve(refined_retriever, query="denominater", sources=["lexical"])
+    assert off.lexical_count == 0
+    assert on.refined_query is not None and on.refined_query.optimized_query == "denominator"
+    assert on.lexical_count > 0
+    assert any("denominator" in h.text.casefold() for h in on.results)
+
+
+def test_a_stated_answer_makes_a_misconception_query(refined_retriever) -> None:  # type: ignore[no-untyped-def]
+    plain = _retrieve(refined_retriever, query="adding 1/2 and 1/4", debug=True)
+    stated = _retrieve(refined_retriever, query="adding 1/2 and 1/4 i got 2/6", debug=True)
+    from_request = _retrieve(
+        refined_retriever, query="adding 1/2 and 1/4", student_answer="2/6", debug=True
+    )
+    assert plain.debug is not None and plain.debug["query_type"] != "misconception"
+    for packet in (stated, from_request):
+        assert packet.refined_query is not None and packet.refined_query.student_answer == "2/6"
+        assert packet.debug is not None and packet.debug["query_type"] == "misconception"
+        assert "student_answer" in packet.debug["auto_signals_detected"]
+
+
+def test_key_concepts_seed_the_graph(refined_retriever, opened_index) -> None:  # type: ignore[no-untyped-def]
+    code = "ccss:6.NS.A.1"
+    assert not asyncio.run(opened_index.graph.unknown_concepts([code]))
+    packet = _retrieve(refined_retriever, query="what does 6.NS.A.1 cover")
+    assert packet.refined_query is not None and code in packet.refined_query.key_concepts
+    seeds = {c["id"]: c["seed"] for c in packet.graph_context.concepts}
+    assert seeds.get(code) == "code"
+
+
+class _Recorder:
+    """Records what the reranker is asked to score (a logic check: which text it sees)."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def load(self) -> None:
+        return None
+
+    def score(self, query: str, texts: list[str]) -> list[float]:
+        self.queries.append(query)
+        return [0.0] * len(texts)
+
+
+def test_the_reranker_scores_against_the_original_query(opened_index, embedder) -> None:  # type: ignore[no-untyped-def]
+    recorder = _Recorder()
+    retriever = index_retriever(
+        opened_index,
+        embedder,
+        reranker=recorder,
+        refiner=LocalRefiner(opened_index.graph, SpellingCorrector({"denominator": 5})),
+    )
+    query = "whats a denominater in ½"
+    packet = _retrieve(retriever, query=query, rerank=True)
+    assert packet.refined_query is not None
+    assert packet.refined_query.optimized_query != query
+    assert recorder.queries == [query]
