@@ -76,7 +76,7 @@ def test_bench_cli_writes_results_json(run_cli, tmp_path: Path) -> None:  # type
         "--folds",
         "2",
         "--configs",
-        "hybrid/text,hybrid/text/*-rrf,hybrid/text/*-weighted",
+        "hybrid/text,hybrid/text/*-rrf,hybrid/text/*-weighted,hybrid/text/refine-local",
         "--limit",
         "10",
         "--out",
@@ -89,8 +89,10 @@ def test_bench_cli_writes_results_json(run_cli, tmp_path: Path) -> None:  # type
         [
             "hybrid/text",
             *(f"hybrid/text/{p}-{f}" for p in PROFILE_NAMES for f in ("rrf", "weighted")),
+            "hybrid/text/refine-local",
         ]
     )
+    assert results["hybrid/text/refine-local"]["n"] == 10
     assert results["_meta"]["n_pairs"] == 10
     assert "hybrid/text/semantic-weighted" in proc.stdout
 

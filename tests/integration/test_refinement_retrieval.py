@@ -5,6 +5,8 @@ a misconception query, the reranker sees the original text, and it can be switch
 from __future__ import annotations
 
 import asyncio
+import json
+from pathlib import Path
 
 import pytest
 from tests.conftest import index_retriever
@@ -106,3 +108,20 @@ def test_the_reranker_scores_against_the_original_query(opened_index, embedder) 
     assert packet.refined_query is not None
     assert packet.refined_query.optimized_query != query
     assert recorder.queries == [query]
+
+
+def test_bench_refine_reports_accuracy_and_latency(run_cli, session_index, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "refine.json"
+    queries = Path(__file__).resolve().parents[1] / "data" / "refiner_queries.jsonl"
+    index_dir = str(session_index[0])
+    args = ("--repeats", "2", "--index-dir", index_dir, "--out", str(out))
+    proc = run_cli("bench", "refine", str(queries), *args)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(out.read_text())
+    assert report["refiner"] == "local" and report["n"] >= 40
+    assert report["timed_calls"] == 2 * report["n"]
+    # Math and stated answers do not depend on the index (the session index is a slice).
+    assert report["accuracy"]["math_expressions"] == 1.0
+    assert report["accuracy"]["student_answer"] == 1.0, report["misses"]
+    assert 0 < report["latency_ms"]["p50"] <= report["latency_ms"]["p95"]
+    assert "refine latency" in proc.stdout

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.progress import Progress
 from rich.table import Table
 
 from tutorgraph.cli._common import (
@@ -116,28 +117,32 @@ def latency_cmd(
         wrong = [(q, x) for q in qs for x in sorted(q.answers) if x != q.correct_answer]
         queries = [eedi_query_text(q, x) for q, x in wrong[:: max(1, len(wrong) // n)]][:n]
         retriever, index = open_retriever(settings)
-        with progress_bars() as bars:
-            task = bars.add_task("queries", total=len(queries))
-            report = asyncio.run(
-                measure_latency(
+
+        async def run(bars: Progress) -> dict[str, Any]:
+            try:
+                task = bars.add_task("queries", total=len(queries))
+                report = await measure_latency(
                     retriever,
                     queries,
                     progress=lambda done, total: bars.update(task, completed=done),
                 )
-            )
-            reranker = retriever.reranker
-            if depths and isinstance(reranker, CrossEncoderReranker):
-                task = bars.add_task("reranker alone", total=len(queries) * len(depths))
-                report["rerank"] = asyncio.run(
-                    measure_rerank_latency(
+                reranker = retriever.reranker
+                if depths and isinstance(reranker, CrossEncoderReranker):
+                    task = bars.add_task("reranker alone", total=len(queries) * len(depths))
+                    report["rerank"] = await measure_rerank_latency(
                         retriever,
                         reranker,
                         queries,
                         depths=depths,
                         progress=lambda done, total: bars.update(task, completed=done),
                     )
-                )
-        asyncio.run(index.aclose())
+                return report
+            finally:
+                await retriever.aclose()
+                await index.aclose()
+
+        with progress_bars() as bars:
+            report = asyncio.run(run(bars))
     table = Table("stage", "p50 ms", "p95 ms", "p99 ms", title=f"latency, {len(queries)} queries")
     for stage, row in report["stages_ms"].items():
         table.add_row(stage, f"{row['p50']:.1f}", f"{row['p95']:.1f}", f"{row['p99']:.1f}")
@@ -157,6 +162,50 @@ def latency_cmd(
         )
     hw = report["hardware"]
     console.print(f"{hw['cpu']}, {hw['cores']} cores, torch {hw['torch']}", highlight=False)
+    if out:
+        out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+
+@bench_app.command("refine")
+def refine_cmd(
+    queries: Annotated[Path, typer.Argument(help="Query set with expected extractions.")] = Path(
+        "tests/data/refiner_queries.jsonl"
+    ),
+    repeats: Annotated[int, typer.Option(min=1, help="Timed passes over the set.")] = 20,
+    out: Annotated[Path | None, typer.Option(help="Also write the report as JSON.")] = None,
+    index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
+) -> None:
+    """Extraction accuracy and warm latency of the configured refiner on a query set."""
+    from tutorgraph.eval.refinement import evaluate_refiner
+    from tutorgraph.retrieval.factory import build_refiner
+    from tutorgraph.stores.local_index import open_index
+
+    settings = load_settings(index_dir)
+    with fail_on_errors():
+        index = open_index(settings.index_dir, embedder=settings.embedding_model)
+        refiner = build_refiner(settings, index)
+
+        async def run() -> dict[str, Any]:
+            try:
+                return await evaluate_refiner(refiner, queries, repeats=repeats)
+            finally:
+                await refiner.aclose()
+                await index.aclose()
+
+        report = asyncio.run(run())
+    table = Table("field", "accuracy", title=f"{report['refiner']} refiner, {report['n']} queries")
+    for field, acc in report["accuracy"].items():
+        table.add_row(field, f"{acc:.3f}")
+    table.add_row("all fields", f"{report['all_fields']:.3f}")
+    console.print(table)
+    lat = report["latency_ms"]
+    console.print(
+        f"refine latency over {report['timed_calls']} warm calls: p50 {lat['p50']} ms, "
+        f"p95 {lat['p95']} ms",
+        highlight=False,
+    )
+    for miss in report["misses"]:
+        console.print(f"[yellow]miss[/] {miss['id']}: {', '.join(miss['fields'])}")
     if out:
         out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 

@@ -44,9 +44,12 @@ class LocalRefiner:
         self._speller = speller
 
     async def refine(self, query: str, *, student_answer: str | None = None) -> RefinedQuery:
-        text = self._correct(plain_text(query))
+        plain = plain_text(query)
+        # The answer is read before spelling correction: its cue words ("wrote", "said") are
+        # everyday English that a curriculum vocabulary may lack.
+        answer = canonical_math(student_answer) if student_answer else stated_answer(plain)
+        text = self._correct(plain)
         spans = math_spans(text)
-        answer = canonical_math(student_answer) if student_answer else None
         matches = await self._graph.search_concepts(text, k=MAX_TEXT_SEEDS)
         concepts = [m.concept.id for m in matches if m.exact or m.score >= MIN_RELATIVE_MATCH]
         return RefinedQuery(
@@ -55,7 +58,7 @@ class LocalRefiner:
             math_expressions=list(dict.fromkeys(s.text for s in spans)),
             key_concepts=concepts,
             search_terms=_search_terms(text, spans),
-            student_answer=answer or stated_answer(text, spans),
+            student_answer=answer,
             refiner="local",
         )
 
@@ -73,7 +76,10 @@ class LocalRefiner:
             return text
 
         def fix(m: re.Match[str]) -> str:
-            return speller.correct(m[0].casefold()) or m[0]
+            word = m[0].casefold()
+            if word in STOPWORDS or word in _FILLER:
+                return m[0]
+            return speller.correct(word) or m[0]
 
         return _WORD.sub(fix, text)
 
