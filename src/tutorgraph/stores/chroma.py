@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -26,15 +26,36 @@ _UPSERT_BATCH = 2000
 
 
 class ChromaVectorStore:
-    """A Chroma collection in cosine space; the client (persistent or HTTP) is injected."""
+    """A Chroma collection in cosine space; the client (persistent or HTTP) is injected.
+
+    `ChromaVectorStore.connecting(make_client)` defers the client itself: a Chroma server
+    that is down at start-up then fails calls (a degraded source) until it is back, and the
+    next call connects.
+    """
 
     def __init__(self, client: Any, collection_name: str = COLLECTION_NAME) -> None:
         self._client = client
+        self._connect: Callable[[], Any] | None = None
         self._name = collection_name
         self._collection: Any = None
 
+    @classmethod
+    def connecting(
+        cls, make_client: Callable[[], Any], collection_name: str = COLLECTION_NAME
+    ) -> ChromaVectorStore:
+        """A store whose client is made on first use, and made again after a failed attempt.
+
+        >>> store = ChromaVectorStore.connecting(lambda: chromadb.HttpClient(port=8000))
+        ... # doctest: +SKIP
+        """
+        store = cls(None, collection_name)
+        store._connect = make_client
+        return store
+
     def _coll(self) -> Any:
         if self._collection is None:
+            if self._client is None and self._connect is not None:
+                self._client = self._connect()  # raises while the server is down
             self._collection = self._client.get_or_create_collection(
                 name=self._name,
                 configuration={"hnsw": _HNSW},

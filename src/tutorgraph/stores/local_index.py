@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tutorgraph.errors import IndexNotFoundError
+from tutorgraph.errors import IndexNotFoundError, StoreError
 from tutorgraph.ingest.bundle import load_trusted
 from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
@@ -29,6 +29,7 @@ from tutorgraph.stores.protocols import GraphStore, VectorStore
 __all__ = [
     "IndexLayout",
     "OpenIndex",
+    "chroma_http_client",
     "chroma_persistent_client",
     "load_catalogue",
     "open_index",
@@ -77,6 +78,19 @@ def chroma_persistent_client(path: Path) -> Any:
     )
 
 
+def chroma_http_client(host: str, port: int) -> Any:
+    """A client of a Chroma server (`chroma run`); it connects, so call it on first use."""
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    try:
+        return chromadb.HttpClient(
+            host=host, port=port, settings=ChromaSettings(anonymized_telemetry=False)
+        )
+    except ValueError as exc:  # chromadb's "Could not connect to a Chroma server"
+        raise StoreError(f"Chroma server at {host}:{port} is not reachable: {exc}") from exc
+
+
 def load_catalogue(layout: IndexLayout, *, documents: bool = True) -> SourceRecords:
     """The records ingested so far (none for a new index)."""
     if not layout.catalogue.is_dir():
@@ -84,17 +98,29 @@ def load_catalogue(layout: IndexLayout, *, documents: bool = True) -> SourceReco
     return load_trusted(layout.catalogue, documents=documents)
 
 
-def open_index(index_dir: Path, *, embedder: str, chroma_client: Any = None) -> OpenIndex:
-    """Open an index built by `tutorgraph ingest` (blocking: loads the graph and BM25 index)."""
+def open_index(
+    index_dir: Path,
+    *,
+    embedder: str,
+    chroma_client: Any = None,
+    vector: VectorStore | None = None,
+    graph: GraphStore | None = None,
+) -> OpenIndex:
+    """Open an index built by `tutorgraph ingest` (blocking: loads the graph and BM25 index).
+
+    `vector` and `graph` replace the embedded stores (a Chroma server, Neo4j); the BM25
+    index, the catalogue and the manifest always live in `index_dir`.
+    """
     layout = IndexLayout(index_dir)
     manifest = Manifest.read(index_dir)
     if manifest is None:
         raise IndexNotFoundError(index_dir)
     check_embedder(manifest, embedder, index_dir)
-    client = chroma_client or chroma_persistent_client(layout.chroma)
+    if vector is None:
+        vector = ChromaVectorStore(chroma_client or chroma_persistent_client(layout.chroma))
     return OpenIndex(
         manifest=manifest,
-        vector=ChromaVectorStore(client),
+        vector=vector,
         lexical=BM25Index.load(layout.lexical),
-        graph=EmbeddedGraphStore.from_records(load_catalogue(layout)),
+        graph=graph or EmbeddedGraphStore.from_records(load_catalogue(layout)),
     )
