@@ -59,18 +59,24 @@ class Lexical:
 
 
 class Graph:
-    def __init__(self, fail: bool = False) -> None:
+    def __init__(self, fail: bool = False, delay: float = 0.0) -> None:
         self.fail = fail
+        self.delay = delay
 
-    async def search_concepts(self, text: str, k: int) -> list[ConceptMatch]:
+    async def _call(self) -> None:
+        await asyncio.sleep(self.delay)
         if self.fail:
             raise ConnectionError("graph down")
+
+    async def search_concepts(self, text: str, k: int) -> list[ConceptMatch]:
+        await self._call()
         return []
 
     async def get_concepts(self, ids: Sequence[str]) -> list[Concept]:
         return []
 
     async def unknown_concepts(self, ids: Sequence[str]) -> list[str]:
+        await self._call()
         return []
 
     async def prerequisite_chains(
@@ -126,6 +132,34 @@ async def test_a_failed_graph_leaves_an_empty_graph_context() -> None:
     packet = await retriever(graph=Graph(fail=True)).retrieve(RetrievalRequest(query="q"))
     assert packet.degraded_sources == ["graph"]
     assert packet.graph_context.concepts == [] and packet.graph_count == 0
+
+
+async def test_a_slow_graph_times_out_and_is_named() -> None:
+    started = asyncio.get_running_loop().time()
+    packet = await retriever(graph=Graph(delay=5.0)).retrieve(RetrievalRequest(query="q"))
+    assert packet.degraded_sources == ["graph"]
+    assert asyncio.get_running_loop().time() - started < 2.0  # never waits for the backend
+
+
+async def test_a_down_graph_does_not_block_requests_with_concept_ids() -> None:
+    """The ids cannot be checked while the graph is down: answer from the other sources."""
+    for graph in (Graph(fail=True), Graph(delay=5.0)):
+        packet = await retriever(graph=graph).retrieve(
+            RetrievalRequest(query="q", concept_ids=["ccss:6.NS.A.1"])
+        )
+        assert packet.degraded_sources == ["graph"]
+        assert packet.results
+
+
+async def test_a_backend_that_comes_back_is_used_again() -> None:
+    vector, graph = Vector(fail=True), Graph(fail=True)
+    r = retriever(vector=vector, graph=graph)
+    down = await r.retrieve(RetrievalRequest(query="q"))
+    assert down.degraded_sources == ["vector", "graph"]
+    vector.fail = graph.fail = False
+    back = await r.retrieve(RetrievalRequest(query="q"))
+    assert back.degraded_sources == []
+    assert back.results[0].found_by == ["vector", "lexical"]
 
 
 async def test_no_source_answering_is_an_error() -> None:

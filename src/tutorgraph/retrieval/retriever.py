@@ -142,7 +142,8 @@ class HybridRetriever:
         started = time.perf_counter()
         timings = dict.fromkeys(STAGES, 0.0)
         if request.concept_ids:
-            unknown = await self._graph.unknown_concepts(request.concept_ids)
+            unknown = await self._guard("graph", self._graph.unknown_concepts(request.concept_ids))
+            # None: the graph is down, so the ids cannot be checked; its search degrades too.
             if unknown:
                 raise UnknownConceptError(unknown)
         t = time.perf_counter()
