@@ -103,7 +103,7 @@ class EmbeddedGraphStore:
                         paths.add(p)
                         nxt.append((p.path, p.relations))
                 frontier = nxt
-        return sorted(paths, key=lambda p: (p.path[-1], p.depth, p.path))
+        return sorted(paths, key=lambda p: (p.path[-1], p.depth, p.path, p.relations))
 
     async def misconceptions_of(
         self, concept_ids: Sequence[str], query: str | None = None
@@ -140,6 +140,16 @@ class EmbeddedGraphStore:
                 if len(out) >= limit:
                     return list(out.values())
         return list(out.values())
+
+    async def stats(self) -> dict[str, dict[str, int]]:
+        """Nodes per label and relationships per type, as `Neo4jGraphStore.stats()`."""
+        nodes = {label: 0 for label in ("Concept", "Document", "Misconception")}
+        for _, label in self._g.nodes(data="label"):
+            nodes[label] += 1
+        rels = {t: 0 for t in ("PART_OF", "PREREQUISITE_OF", "ABOUT", "MISCONCEPTION_OF")}
+        for _, _, t in self._g.edges(data="type"):
+            rels[t] += 1
+        return {"nodes": nodes, "relationships": rels}
 
     async def aclose(self) -> None:
         return None
