@@ -209,6 +209,22 @@ class FakeGraph:
             return [{"name": "Neo4j Kernel", "versions": ["5.26.0"], "edition": "community"}]
         if s in c.SCHEMA or s == c.AWAIT_INDEXES:
             return []
+        if s == c.DELETE_MISSING:
+            keep = set(p["ids"])
+            gone = [
+                i
+                for kept in (self.concepts, self.documents, self.misconceptions)
+                for i in list(kept)
+                if i not in keep
+            ]
+            for kept in (self.concepts, self.documents, self.misconceptions):
+                for i in gone:
+                    kept.pop(i, None)
+            for edges in (self.part_of, self.about, self.prerequisite_of, self.misconception_of):
+                for edge in list(edges):
+                    if edge[0] in gone or edge[1] in gone:
+                        edges.discard(edge)
+            return [{"deleted": len(gone)}]
         if s == c.DELETE_ALL:
             for kept in (self.concepts, self.documents, self.misconceptions):
                 kept.clear()
@@ -583,6 +599,8 @@ async def test_every_statement_is_sent_with_exactly_its_parameters() -> None:
     await store.ensure_schema()
     await store.ingest(records, batch_size=3)
     await store.stats()
+    await store.prune([c.id for c in records.concepts] + [d.id for d in records.documents])
+    await store.ingest(records, batch_size=3)
     await store.search_concepts("6.NS.A.1", 5)
     await store.search_concepts("fractions 6.ns.a.1", 5)
     await store.search_concepts(CODE_ONLY, 5)  # a code but no searchable term: no full-text
@@ -968,3 +986,16 @@ async def test_clear_deletes_what_ingest_wrote() -> None:
     await store.clear()
     stats = await store.stats()
     assert set(stats["nodes"].values()) == {0} and set(stats["relationships"].values()) == {0}
+
+
+async def test_prune_deletes_the_nodes_left_out_and_their_edges() -> None:
+    driver = FakeDriver()
+    store = _store(driver)
+    records = _records()
+    await store.ingest(records)
+    keep = [c.id for c in records.concepts] + [d.id for d in records.documents]
+    assert await store.prune(keep) == len({m.id for m in records.misconceptions})
+    stats = await store.stats()
+    assert stats["nodes"]["Misconception"] == 0
+    assert stats["relationships"]["MISCONCEPTION_OF"] == 0
+    assert stats["nodes"]["Concept"] == len({c.id for c in records.concepts})

@@ -177,12 +177,11 @@ def refine_cmd(
 ) -> None:
     """Extraction accuracy and warm latency of the configured refiner on a query set."""
     from tutorgraph.eval.refinement import evaluate_refiner
-    from tutorgraph.retrieval.factory import build_refiner
-    from tutorgraph.stores.local_index import open_index
+    from tutorgraph.retrieval.factory import build_refiner, open_stores
 
     settings = load_settings(index_dir)
     with fail_on_errors():
-        index = open_index(settings.index_dir, embedder=settings.embedding_model)
+        index = open_stores(settings)
         refiner = build_refiner(settings, index)
 
         async def run() -> dict[str, Any]:

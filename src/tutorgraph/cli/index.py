@@ -1,14 +1,18 @@
-"""`tutorgraph ingest`: a bundle into the local index, with progress bars."""
+"""`tutorgraph ingest` (a bundle into the index and, when configured, Neo4j and a Chroma
+server) and `tutorgraph graph-stats`."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import resource
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.progress import TaskID
+from rich.table import Table
 
 from tutorgraph.cli._common import (
     console,
@@ -17,8 +21,14 @@ from tutorgraph.cli._common import (
     load_settings,
     progress_bars,
 )
+from tutorgraph.errors import IndexNotFoundError
 from tutorgraph.ingest.indexer import ingest_bundle
 from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
+from tutorgraph.retrieval.factory import graph_store
+from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
+from tutorgraph.stores.local_index import IndexLayout, chroma_http_client, load_catalogue
+from tutorgraph.stores.manifest import Manifest
+from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
 
 __all__ = ["register"]
 
@@ -40,11 +50,16 @@ def ingest_cmd(
         typer.Option(help="The index's semantic weight when a request names no profile."),
     ] = None,
 ) -> None:
-    """Build or update the index (vectors, BM25, graph); unchanged records are not re-embedded."""
+    """Build or update the index (vectors, BM25, graph); unchanged records are not re-embedded.
+
+    With `TUTORGRAPH_CHROMA_HOST` the vectors go to that Chroma server; with
+    `TUTORGRAPH_NEO4J_URI` the whole catalogue is then merged into Neo4j in batches.
+    """
     settings = load_settings(index_dir)
     embedder = SentenceTransformerEmbedder(
         settings.embedding_model, batch_size=settings.embed_batch_size
     )
+    neo4j_counts: dict[str, int] | None = None
     with fail_on_errors(), progress_bars() as bars:
         tasks: dict[str, TaskID] = {}
 
@@ -53,17 +68,24 @@ def ingest_cmd(
                 tasks[stage] = bars.add_task(stage, total=total)
             bars.update(tasks[stage], completed=done, total=total)
 
+        host = settings.chroma_host
         report = asyncio.run(
             ingest_bundle(
                 bundle,
                 settings.index_dir,
                 embedder,
                 prune=prune,
+                chroma_client=chroma_http_client(host, settings.chroma_port) if host else None,
                 progress=on_progress,
                 default_retrieval_profile=default_profile,
                 default_semantic_weight=default_semantic_weight,
             )
         )
+        graph = graph_store(settings)
+        if graph is not None:
+            neo4j_counts = asyncio.run(
+                _ingest_neo4j(graph, settings.index_dir, prune=prune, progress=on_progress)
+            )
     for e in report.rejected[:50]:
         err_console.print(f"[red]rejected[/] {e}", highlight=False)
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -74,9 +96,69 @@ def ingest_cmd(
         f"{report.seconds:.1f}s, peak RSS {peak_mib:,.0f} MiB",
         highlight=False,
     )
+    if neo4j_counts is not None:
+        counts = ", ".join(f"{n:,} {kind}" for kind, n in neo4j_counts.items())
+        console.print(f"merged into Neo4j: {counts}", highlight=False)
     if report.rejected:
         raise typer.Exit(1)
 
 
+async def _ingest_neo4j(
+    graph: Neo4jGraphStore,
+    index_dir: Path,
+    *,
+    prune: bool,
+    progress: Callable[[str, int, int], None],
+) -> dict[str, int]:
+    """Merge the whole catalogue (what the index now holds) into Neo4j."""
+    try:
+        await graph.verify()
+        await graph.ensure_schema()
+        records = await asyncio.to_thread(load_catalogue, IndexLayout(index_dir))
+        counts = await graph.ingest(
+            records, progress=lambda kind, done, total: progress(f"neo4j {kind}", done, total)
+        )
+        if prune:
+            ids = [r.id for rs in (records.concepts, records.documents) for r in rs]
+            counts["pruned"] = await graph.prune([*ids, *(m.id for m in records.misconceptions)])
+        return counts
+    finally:
+        await graph.aclose()
+
+
+def graph_stats_cmd(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
+    index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
+) -> None:
+    """Node and edge counts of the graph: Neo4j when configured, else the embedded graph."""
+    settings = load_settings(index_dir)
+
+    async def stats() -> tuple[str, dict[str, dict[str, int]]]:
+        graph = graph_store(settings)
+        if graph is None:
+            layout = IndexLayout(settings.index_dir)
+            if Manifest.read(settings.index_dir) is None:
+                raise IndexNotFoundError(settings.index_dir)
+            records = await asyncio.to_thread(load_catalogue, layout)
+            return "embedded", await EmbeddedGraphStore.from_records(records).stats()
+        try:
+            info = await graph.verify()
+            return f"Neo4j {info['version']} ({info['database']})", await graph.stats()
+        finally:
+            await graph.aclose()
+
+    with fail_on_errors():
+        where, counts = asyncio.run(stats())
+    if as_json:
+        typer.echo(json.dumps({"graph": where, **counts}))
+        return
+    table = Table("kind", "name", "count", title=f"graph: {where}")
+    for kind, by_name in counts.items():
+        for name, n in by_name.items():
+            table.add_row(kind, name, f"{n:,}")
+    console.print(table)
+
+
 def register(app: typer.Typer) -> None:
     app.command("ingest")(ingest_cmd)
+    app.command("graph-stats")(graph_stats_cmd)

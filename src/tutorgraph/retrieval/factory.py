@@ -21,9 +21,19 @@ from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
-from tutorgraph.stores.local_index import OpenIndex, open_index
+from tutorgraph.stores.chroma import ChromaVectorStore
+from tutorgraph.stores.local_index import OpenIndex, chroma_http_client, open_index
+from tutorgraph.stores.neo4j_graph import Neo4jGraphStore, neo4j_driver
 
-__all__ = ["build_refiner", "bundled_reranker_path", "load_reranker", "open_retriever"]
+__all__ = [
+    "build_refiner",
+    "bundled_reranker_path",
+    "graph_store",
+    "load_reranker",
+    "open_retriever",
+    "open_stores",
+    "vector_store",
+]
 
 log = logging.getLogger(__name__)
 
@@ -84,13 +94,47 @@ def build_refiner(settings: Settings, index: OpenIndex) -> Refiner:
     )
 
 
+def graph_store(settings: Settings) -> Neo4jGraphStore | None:
+    """The Neo4j store when `NEO4J_URI` is set (no I/O yet), else None (the embedded graph)."""
+    if not settings.neo4j_uri:
+        return None
+    password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else None
+    return Neo4jGraphStore(
+        neo4j_driver(settings.neo4j_uri, settings.neo4j_user, password),
+        database=settings.neo4j_database,
+        timeout_s=settings.source_timeout_s,
+    )
+
+
+def vector_store(settings: Settings) -> ChromaVectorStore | None:
+    """A Chroma server's store when `CHROMA_HOST` is set, else None (embedded Chroma).
+
+    It connects on first use, so a server that is down at start-up degrades requests until it
+    is back rather than stopping the service.
+    """
+    host, port = settings.chroma_host, settings.chroma_port
+    if not host:
+        return None
+    return ChromaVectorStore.connecting(lambda: chroma_http_client(host, port))
+
+
+def open_stores(settings: Settings) -> OpenIndex:
+    """The index under `INDEX_DIR` with the configured backends (blocking: loads BM25)."""
+    return open_index(
+        settings.index_dir,
+        embedder=settings.embedding_model,
+        vector=vector_store(settings),
+        graph=graph_store(settings),
+    )
+
+
 def open_retriever(settings: Settings) -> tuple[HybridRetriever, OpenIndex]:
     """Open the local index and load the embedder, reranker and refiner (blocking: call at
     start-up). Close both when done: `await retriever.aclose(); await index.aclose()`."""
     embedder = SentenceTransformerEmbedder(
         settings.embedding_model, batch_size=settings.embed_batch_size
     )
-    index = open_index(settings.index_dir, embedder=settings.embedding_model)
+    index = open_stores(settings)
     embedder.load()
     reranker, why_not = load_reranker(settings)
     retriever = HybridRetriever(

@@ -28,6 +28,7 @@ __all__ = [
     "CONCEPT_ID_UNIQUE",
     "CONCEPT_NAMES_INDEX",
     "DELETE_ALL",
+    "DELETE_MISSING",
     "DOCUMENTS_OF",
     "DOCUMENT_ID_UNIQUE",
     "GET_CONCEPTS",
@@ -247,6 +248,13 @@ RETURN 'relationships' AS kind, 'MISCONCEPTION_OF' AS name, count(r) AS total
 DELETE_ALL: Final[LiteralString] = """
 MATCH (n) WHERE n:Concept OR n:Document OR n:Misconception
 DETACH DELETE n
+"""
+
+# What `ingest --prune` removed from the catalogue: every node whose id is not in $ids.
+DELETE_MISSING: Final[LiteralString] = """
+MATCH (n) WHERE (n:Concept OR n:Document OR n:Misconception) AND NOT n.id IN $ids
+DETACH DELETE n
+RETURN count(*) AS deleted
 """
 
 VERIFY: Final[LiteralString] = (

@@ -251,6 +251,22 @@ class Neo4jGraphStore:
         except (Neo4jError, DriverError) as exc:
             raise self._error(exc, "clear") from exc
 
+    async def prune(self, keep_ids: Sequence[str]) -> int:
+        """Delete the nodes whose ids are not in `keep_ids` (with their edges); returns how many.
+
+        >>> await store.prune([c.id for c in records.concepts] + ...)  # doctest: +SKIP
+        """
+        try:
+            result = await self._driver.execute_query(
+                cypher.DELETE_MISSING,
+                {"ids": list(keep_ids)},
+                routing_=RoutingControl.WRITE,
+                database_=self._database,
+            )
+        except (Neo4jError, DriverError) as exc:
+            raise self._error(exc, "prune") from exc
+        return int(result.records[0]["deleted"]) if result.records else 0
+
     async def aclose(self) -> None:
         await self._driver.close()
 
