@@ -54,3 +54,18 @@ class Settings(BaseSettings):
     api_keys: str = ""
     source_timeout_s: float = Field(default=2.0, gt=0, le=60)
     embed_batch_size: int = Field(default=64, ge=1, le=4096)
+    # -- HTTP API (issue 7) ------------------------------------------------------------------
+    # Requests a minute per API key (per client address when auth is off); 0 turns it off.
+    rate_limit_per_minute: int = Field(default=600, ge=0, le=1_000_000)
+    # Largest JSON body; `POST /v1/ingest` has its own limit for the compressed upload and
+    # `max_bundle_bytes` caps what the archive may unpack to (a gzip bomb stops there).
+    max_body_bytes: int = Field(default=1 << 20, ge=1024)
+    max_ingest_bytes: int = Field(default=256 << 20, ge=1024)
+    max_bundle_bytes: int = Field(default=2 << 30, ge=1024)
+    # Comma-separated origins allowed by CORS ("*" for any); empty: no CORS headers at all.
+    cors_origins: str = ""
+    # Threads for blocking work (embedding, reranking, Chroma, BM25) inside the server.
+    inference_threads: int = Field(default=4, ge=1, le=256)
+    # `POST /v1/ingest`; `serve --workers N` (N > 1) turns it off, as each worker process
+    # would swap only its own index.
+    http_ingest: bool = True

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from tutorgraph.cli import bench, curriculum, index, query, train
+from tutorgraph.cli import bench, curriculum, index, query, serve, train
 
 __all__ = ["app", "main"]
 
@@ -20,6 +20,7 @@ index.register(app)
 query.register(app)
 bench.register(app)
 train.register(app)
+serve.register(app)
 
 
 def main() -> None:
