@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -79,3 +80,26 @@ def test_text_without_math_or_concepts(refiner: LocalRefiner) -> None:
     refined = asyncio.run(refiner.refine("hello"))
     assert refined.math_expressions == [] and refined.student_answer is None
     assert refined.optimized_query == "hello"
+
+
+class _DownGraph:
+    """A graph whose concept search fails or hangs (logic check: refinement goes on)."""
+
+    def __init__(self, delay: float | None) -> None:
+        self.delay = delay
+
+    async def search_concepts(self, text: str, k: int) -> list[object]:
+        if self.delay is None:
+            raise ConnectionError("graph down")
+        await asyncio.sleep(self.delay)
+        return []
+
+
+@pytest.mark.parametrize("delay", [None, 5.0])
+def test_a_down_or_slow_graph_costs_only_the_concepts(delay: float | None) -> None:
+    refiner = LocalRefiner(_DownGraph(delay), concept_timeout_s=0.2)  # type: ignore[arg-type]
+    started = time.perf_counter()
+    refined = asyncio.run(refiner.refine("i got 2/6 for 1/2+1/4"))
+    assert time.perf_counter() - started < 2.0
+    assert refined.key_concepts == []
+    assert refined.student_answer == "2/6" and refined.math_expressions == ["2/6", "1/2 + 1/4"]

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 
 from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept
@@ -20,6 +22,8 @@ from tutorgraph.stores.protocols import GraphStore
 from tutorgraph.stores.tokenize import STOPWORDS
 
 __all__ = ["LocalRefiner"]
+
+log = logging.getLogger(__name__)
 
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 # Words that say how the student feels or what they did, not what the math is about.
@@ -39,9 +43,18 @@ class LocalRefiner:
 
     name = "local"
 
-    def __init__(self, graph: GraphStore, speller: SpellingCorrector | None = None) -> None:
+    def __init__(
+        self,
+        graph: GraphStore,
+        speller: SpellingCorrector | None = None,
+        *,
+        concept_timeout_s: float = 0.5,
+    ) -> None:
+        """`concept_timeout_s` bounds the concept-name search, so a slow graph cannot hold up
+        refinement (the graph search then degrades on its own timeout)."""
         self._graph = graph
         self._speller = speller
+        self._concept_timeout_s = concept_timeout_s
 
     async def refine(self, query: str, *, student_answer: str | None = None) -> RefinedQuery:
         plain = plain_text(query)
@@ -50,7 +63,14 @@ class LocalRefiner:
         answer = canonical_math(student_answer) if student_answer else stated_answer(plain)
         text = self._correct(plain)
         spans = math_spans(text)
-        matches = await self._graph.search_concepts(text, k=MAX_TEXT_SEEDS)
+        try:
+            matches = await asyncio.wait_for(
+                self._graph.search_concepts(text, k=MAX_TEXT_SEEDS), self._concept_timeout_s
+            )
+        except Exception as exc:
+            # A graph that is down costs the concepts, not the refinement (its search degrades).
+            log.warning("local refiner: concept search failed (%s)", type(exc).__name__)
+            matches = []
         concepts = [m.concept.id for m in matches if m.exact or m.score >= MIN_RELATIVE_MATCH]
         return RefinedQuery(
             original_query=query,

@@ -15,7 +15,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from tutorgraph.errors import SourceUnavailableError, UnknownConceptError
+from tutorgraph.errors import SourceUnavailableError, TutorGraphError, UnknownConceptError
 from tutorgraph.models.packet import STAGES, GraphContext, Hit, ReasoningPacket, RerankerInfo
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import ALL_SOURCES, RetrievalRequest, SourceName
@@ -361,6 +361,9 @@ class HybridRetriever:
             return await asyncio.wait_for(aw, timeout=self._config.source_timeout_s)
         except TimeoutError:
             log.warning("source %s timed out after %.1fs", name, self._config.source_timeout_s)
+        except (TutorGraphError, ValueError) as exc:
+            # A backend that is down: our stores and chromadb say why in one line.
+            log.warning("source %s failed: %s", name, exc)
         except Exception:
             log.exception("source %s failed", name)
         return None

@@ -1,0 +1,138 @@
+"""The app factory: `create_app(settings)` returns a FastAPI app; nothing is built at import.
+
+The constructor does no I/O. The lifespan, once per process, opens the index and loads the
+models (`tutorgraph.retrieval.factory.open_retriever`, in a worker thread), bounds the
+threads that blocking inference runs on, and on shutdown cancels a running ingest job and
+closes every store and client.
+
+The app serves `settings.index_dir`, unless an HTTP ingest has replaced it: the app (not the
+library) then reads the pointer file `<INDEX_DIR>.current` at start-up and serves the
+generation it names (see `tutorgraph.api.live_index`).
+
+>>> app = create_app(Settings(index_dir=Path(".tutorgraph")))  # doctest: +SKIP
+>>> uvicorn.run(app, host="127.0.0.1", port=8000)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+
+from tutorgraph.api.auth import API_KEY_HEADER, ApiKeys
+from tutorgraph.api.deps import AppState
+from tutorgraph.api.errors import install_error_handlers
+from tutorgraph.api.ingest_jobs import IngestJobs
+from tutorgraph.api.live_index import LiveIndex, RetrieverOpener
+from tutorgraph.api.metrics import ApiMetrics
+from tutorgraph.api.middleware import BodyLimitMiddleware, MetricsMiddleware
+from tutorgraph.api.rate_limit import RateLimiter
+from tutorgraph.api.routes import concepts, health, ingest, retrieve
+from tutorgraph.config import Settings
+from tutorgraph.retrieval.factory import open_retriever
+
+__all__ = ["app_from_environment", "create_app"]
+
+log = logging.getLogger(__name__)
+
+_INGEST_PATH = "/v1/ingest"
+
+
+def _state(app: FastAPI) -> AppState:
+    state = app.state.tutorgraph
+    assert isinstance(state, AppState)
+    return state
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    state = _state(app)
+    loop = asyncio.get_running_loop()
+    # `asyncio.to_thread` (embedding, reranking, Chroma, BM25) runs on the loop's default
+    # executor: bounding it bounds concurrent inference, whatever the request rate.
+    pool = ThreadPoolExecutor(
+        max_workers=state.settings.inference_threads, thread_name_prefix="tutorgraph-inference"
+    )
+    previous = getattr(loop, "_default_executor", None)
+    loop.set_default_executor(pool)
+    try:
+        if not state.keys.enabled:
+            log.warning(
+                "TUTORGRAPH_API_KEYS is empty: authentication is OFF, and every caller may "
+                "read and ingest. Make keys with `tutorgraph keys hash`."
+            )
+        await state.live.open()
+        current = state.live.current
+        log.info("serving the index at %s", current.directory if current else "?")
+        yield
+    finally:
+        await state.jobs.aclose()
+        await state.live.aclose()
+        loop.set_default_executor(
+            previous if isinstance(previous, ThreadPoolExecutor) else ThreadPoolExecutor()
+        )
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> FastAPI:
+    """The tutorgraph HTTP API over the index of `settings`.
+
+    `opener` builds a (retriever, index) pair from settings: `open_retriever` by default; the
+    app calls it at start-up and for every generation an ingest job builds. Raises
+    `ConfigurationError` for malformed `TUTORGRAPH_API_KEYS`.
+
+    >>> app = create_app(Settings(index_dir=Path("/srv/index"), api_keys=entry))  # doctest: +SKIP
+    """
+    keys = ApiKeys.parse(settings.api_keys)
+    metrics = ApiMetrics()
+    live = LiveIndex(settings, opener or open_retriever)
+    state = AppState(
+        settings=settings,
+        keys=keys,
+        limiter=RateLimiter(settings.rate_limit_per_minute),
+        metrics=metrics,
+        live=live,
+        jobs=IngestJobs(settings, live, metrics),
+    )
+    app = FastAPI(
+        title="tutorgraph",
+        summary="GraphRAG retrieval for math tutoring: a question in, a ReasoningPacket out.",
+        version="0.1.0",
+        lifespan=_lifespan,
+    )
+    app.state.tutorgraph = state
+    install_error_handlers(app)
+    app.include_router(health.router)
+    app.include_router(retrieve.router)
+    app.include_router(concepts.router)
+    app.include_router(ingest.router)
+
+    def limit_for(path: str) -> int:
+        if path == _INGEST_PATH:
+            return settings.max_ingest_bytes
+        return settings.max_body_bytes
+
+    # Added innermost first: CORS (when configured) wraps metrics, which wraps the limit.
+    app.add_middleware(BodyLimitMiddleware, limit_for=limit_for)
+    app.add_middleware(MetricsMiddleware, metrics=metrics)
+    origins = [o.strip() for o in settings.cors_origins.split(",") if o.strip()]
+    if origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=[API_KEY_HEADER, "Content-Type"],
+            expose_headers=["Retry-After", "Location"],
+        )
+    return app
+
+
+def app_from_environment() -> FastAPI:
+    """`create_app(Settings())`: the factory uvicorn imports in each worker process
+    (`tutorgraph serve --workers N`)."""
+    return create_app(Settings())

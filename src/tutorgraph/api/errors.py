@@ -1,0 +1,167 @@
+"""The one place where errors become HTTP responses: `{"error": {"code", "message", "details"}}`.
+
+`STATUS_BY_ERROR` maps the error tree of `tutorgraph.errors` to status codes (first match
+wins, so subclasses come before their bases). Pydantic validation errors are reshaped into
+the same envelope (422), Starlette's own HTTP errors (unknown route, wrong method, body too
+large) too, and anything unexpected is a 500 that names no exception and carries no stack
+trace (the trace goes to the server log).
+
+>>> from tutorgraph.errors import ConceptNotFoundError, UnknownConceptError
+>>> status_for(ConceptNotFoundError("ccss:9.ZZ.Z.9"))
+404
+>>> status_for(UnknownConceptError(["ccss:9.ZZ.Z.9"]))
+422
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from tutorgraph.api.schemas import ErrorBody, ErrorResponse
+from tutorgraph.errors import (
+    AuthenticationError,
+    BundleError,
+    ConflictError,
+    InvalidRequestError,
+    NotFoundError,
+    PayloadTooLargeError,
+    PermissionDeniedError,
+    RateLimitedError,
+    SourceUnavailableError,
+    TutorGraphError,
+)
+
+__all__ = [
+    "ERROR_RESPONSES",
+    "LIMIT_SCOPE_KEY",
+    "STATUS_BY_ERROR",
+    "error_response",
+    "install_error_handlers",
+    "status_for",
+]
+
+log = logging.getLogger(__name__)
+
+# Where `BodyLimitMiddleware` leaves the request's body limit, for the 413 details.
+LIMIT_SCOPE_KEY = "tutorgraph.max_body_bytes"
+
+STATUS_BY_ERROR: tuple[tuple[type[TutorGraphError], int], ...] = (
+    (AuthenticationError, 401),
+    (PermissionDeniedError, 403),
+    (NotFoundError, 404),
+    (ConflictError, 409),
+    (PayloadTooLargeError, 413),
+    (InvalidRequestError, 422),  # UnknownConceptError too: ids in a request body
+    (BundleError, 422),
+    (RateLimitedError, 429),
+    # Only when no source at all could answer; a degraded answer is a 200.
+    (SourceUnavailableError, 503),
+)
+
+_HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+
+# For the OpenAPI schema: every route documents the envelope for the errors it can give.
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorResponse, "description": description}
+    for status, description in (
+        (401, "Missing or invalid API key"),
+        (403, "The key's role does not allow this route"),
+        (413, "Request body too large"),
+        (422, "Invalid request"),
+        (429, "Rate limit exceeded (see Retry-After)"),
+        (500, "Internal error (no details are given)"),
+    )
+}
+
+
+def status_for(exc: TutorGraphError) -> int:
+    """The HTTP status of a library error (500 for anything not mapped)."""
+    for cls, status in STATUS_BY_ERROR:
+        if isinstance(exc, cls):
+            return status
+    return 500
+
+
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    details: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    body = ErrorResponse(error=ErrorBody(code=code, message=message, details=details or {}))
+    return JSONResponse(body.model_dump(mode="json"), status_code=status, headers=headers)
+
+
+def _tutorgraph_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, TutorGraphError)
+    status = status_for(exc)
+    headers: dict[str, str] = {}
+    if isinstance(exc, RateLimitedError):
+        headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
+    elif isinstance(exc, AuthenticationError):
+        headers["WWW-Authenticate"] = 'APIKey realm="tutorgraph", header="X-API-Key"'
+    details = exc.details
+    if status >= 500 and not isinstance(exc, SourceUnavailableError):
+        # A server-side failure: the message says what failed; details may name internals.
+        log.error("%s %s failed: %s: %s", request.method, request.url.path, exc.code, exc)
+        details = {}
+    return error_response(status, exc.code, exc.message, details, headers or None)
+
+
+def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = [
+        {
+            "loc": [str(p) for p in err.get("loc", ())],
+            "msg": str(err.get("msg", "")),
+            "type": str(err.get("type", "")),
+        }
+        for err in exc.errors()
+    ]
+    first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
+    where = ".".join(first["loc"]) or "request"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return error_response(
+        422, InvalidRequestError.code, f"{where}: {first['msg']}{more}", {"errors": errors}
+    )
+
+
+def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "http_error")
+    message = exc.detail if isinstance(exc.detail, str) else "HTTP error"
+    details: dict[str, Any] = {}
+    if exc.status_code == 413:
+        message = "request body too large"
+        limit = request.scope.get(LIMIT_SCOPE_KEY)
+        if isinstance(limit, int):
+            details["limit_bytes"] = limit
+    return error_response(exc.status_code, code, message, details, dict(exc.headers or {}))
+
+
+def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    # Logged with its trace here; the client learns only that it was our fault.
+    log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(500, "internal_error", "internal server error")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Register the handlers on `app` (called once by `create_app`)."""
+    app.add_exception_handler(TutorGraphError, _tutorgraph_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected)

@@ -1,0 +1,293 @@
+"""`POST /v1/ingest` behind the scenes: unpack an uploaded bundle safely, then validate and
+ingest it as a background job that replaces the live index only once it is complete.
+
+A job goes `queued -> validating -> ingesting -> activating -> succeeded`, or to `failed`
+with an error in the API's envelope. A bundle with any bad record fails at `validating` and
+changes nothing. The index is built in a new generation directory (a copy of the live one),
+then swapped in by `LiveIndex.swap` (see `tutorgraph.api.live_index` for the whole story).
+
+Limits, honestly: one job at a time per process; jobs are kept in memory (the last
+`MAX_JOBS`), so a restart forgets them (a job cut off by a restart leaves the live index as it
+was, and its half-built directory is deleted at the next start-up).
+
+>>> names = extract_bundle(Path("bundle.tar.gz"), Path("out"), max_bytes=1 << 30)
+... # doctest: +SKIP
+>>> sorted(names)  # doctest: +SKIP
+['concepts.jsonl', 'documents.jsonl', 'misconceptions.jsonl', 'prerequisites.jsonl']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import shutil
+import tarfile
+import zlib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from tutorgraph.api.live_index import LiveIndex, generation_dir
+from tutorgraph.api.metrics import ApiMetrics
+from tutorgraph.api.schemas import ErrorBody, IngestJobOut, IngestJobReport, JobStatus
+from tutorgraph.config import Settings
+from tutorgraph.errors import (
+    BundleError,
+    ConflictError,
+    JobNotFoundError,
+    PayloadTooLargeError,
+    TutorGraphError,
+)
+from tutorgraph.ingest.bundle import BUNDLE_FILES, ValidationReport, bundle_hash, validate_bundle
+from tutorgraph.ingest.indexer import IngestReport, ingest_records
+from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
+from tutorgraph.stores.local_index import IndexLayout, chroma_persistent_client
+
+__all__ = ["MAX_JOBS", "IngestJob", "IngestJobs", "extract_bundle"]
+
+log = logging.getLogger(__name__)
+
+MAX_JOBS = 100
+# An archive with more entries than this is not a bundle (and could be a denial of service).
+_MAX_MEMBERS = 1000
+_COPY_CHUNK = 1 << 20
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _unsafe_reason(member: tarfile.TarInfo) -> str | None:
+    path = PurePosixPath(member.name)
+    if member.name.startswith(("/", "\\")) or path.is_absolute() or ":" in path.parts[0]:
+        return "absolute path"
+    if ".." in path.parts or ".." in member.name.split("\\"):
+        return "a '..' path component"
+    if member.issym() or member.islnk():
+        return "a link"
+    if not (member.isfile() or member.isdir()):
+        return "a special file"
+    return None
+
+
+def extract_bundle(archive: Path, dest: Path, *, max_bytes: int) -> list[str]:
+    """Unpack the bundle files of a `.tar.gz` into `dest` (blocking); return their names.
+
+    The bundle files (`concepts.jsonl`, ...) may sit at the top of the archive or in one
+    folder; other files are skipped. Refused, as `BundleError`: anything that is not a gzip
+    tar, an entry with an absolute path or `..`, a link or a special file, more than
+    `_MAX_MEMBERS` entries, a bundle file given twice, and an archive with no bundle file.
+    More than `max_bytes` unpacked is a `PayloadTooLargeError`. Archive names never become
+    paths: each file is written as `dest / <its known name>`.
+    """
+    dest.mkdir(parents=True, exist_ok=True)
+    written: list[str] = []
+    total = 0
+    try:
+        # Stream mode: one pass, never seeks back through the gzip stream.
+        with tarfile.open(archive, mode="r|gz") as tar:
+            for n, member in enumerate(tar):
+                if n >= _MAX_MEMBERS:
+                    raise BundleError(f"the archive has more than {_MAX_MEMBERS} entries")
+                reason = _unsafe_reason(member)
+                if reason is not None:
+                    raise BundleError(f"unsafe archive entry {member.name!r}: {reason}")
+                path = PurePosixPath(member.name)
+                parts = [p for p in path.parts if p != "."]
+                if not member.isfile() or len(parts) > 2 or path.name not in BUNDLE_FILES:
+                    continue
+                if path.name in written:
+                    raise BundleError(f"the archive holds {path.name} twice")
+                total += member.size
+                if total > max_bytes:
+                    raise PayloadTooLargeError(max_bytes, "the unpacked bundle")
+                source = tar.extractfile(member)
+                if source is None:  # pragma: no cover - isfile() members always have data
+                    continue
+                with source, (dest / path.name).open("wb") as out:
+                    copied = 0
+                    while chunk := source.read(_COPY_CHUNK):
+                        copied += len(chunk)
+                        if copied > member.size:  # pragma: no cover - tarfile stops at size
+                            raise PayloadTooLargeError(max_bytes, "the unpacked bundle")
+                        out.write(chunk)
+                written.append(path.name)
+    except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
+        raise BundleError(
+            f"could not unpack the upload as a .tar.gz archive ({type(exc).__name__})"
+        ) from exc
+    if not written:
+        raise BundleError(
+            f"the archive holds none of {', '.join(BUNDLE_FILES)} (at its top or in one folder)"
+        )
+    return written
+
+
+@dataclass
+class IngestJob:
+    """One ingest job's state, as `GET /v1/ingest/{job_id}` reports it."""
+
+    job_id: str
+    prune: bool
+    upload_bytes: int
+    created_at: datetime = field(default_factory=_now)
+    status: JobStatus = "queued"
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    report: IngestJobReport | None = None
+    index_dir: Path | None = None
+    error: ErrorBody | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.status in ("succeeded", "failed")
+
+    def out(self) -> IngestJobOut:
+        return IngestJobOut(
+            job_id=self.job_id,
+            status=self.status,
+            prune=self.prune,
+            created_at=self.created_at,
+            started_at=self.started_at,
+            finished_at=self.finished_at,
+            upload_bytes=self.upload_bytes,
+            report=self.report,
+            index_dir=str(self.index_dir) if self.index_dir else None,
+            error=self.error,
+        )
+
+    def fail(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+        self.status = "failed"
+        self.error = ErrorBody(code=code, message=message, details=details or {})
+
+
+class IngestJobs:
+    """The jobs of this process; at most one runs at a time."""
+
+    def __init__(self, settings: Settings, live: LiveIndex, metrics: ApiMetrics) -> None:
+        self._settings = settings
+        self._live = live
+        self._metrics = metrics
+        self._jobs: dict[str, IngestJob] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def get(self, job_id: str) -> IngestJob:
+        job = self._jobs.get(job_id)
+        if job is None:
+            raise JobNotFoundError(job_id)
+        return job
+
+    def check_available(self) -> None:
+        """Raise `ConflictError` when this server cannot take an ingest job now."""
+        s = self._settings
+        if not s.http_ingest:
+            raise ConflictError(
+                "HTTP ingest is off on this server (TUTORGRAPH_HTTP_INGEST=false, or several "
+                "workers); use `tutorgraph ingest`"
+            )
+        if s.neo4j_uri or s.chroma_host:
+            raise ConflictError(
+                "HTTP ingest builds a new local index beside the live one, which a Neo4j "
+                "database or a Chroma server cannot do; use `tutorgraph ingest`"
+            )
+        running = next((j for j in self._jobs.values() if not j.done), None)
+        if running is not None:
+            raise ConflictError(
+                f"ingest job {running.job_id} is still running; one job at a time",
+                details={"job_id": running.job_id},
+            )
+
+    def submit(
+        self, workdir: Path, bundle_dir: Path, *, upload_bytes: int, prune: bool
+    ) -> IngestJob:
+        """Start a job on an unpacked bundle; the job owns (and deletes) `workdir`."""
+        self.check_available()
+        job = IngestJob(job_id=secrets.token_hex(8), prune=prune, upload_bytes=upload_bytes)
+        self._jobs[job.job_id] = job
+        finished = [j for j in self._jobs.values() if j.done]
+        for old in finished[: max(0, len(self._jobs) - MAX_JOBS)]:
+            del self._jobs[old.job_id]
+        self._task = asyncio.create_task(self._run(job, workdir, bundle_dir))
+        return job
+
+    async def _run(self, job: IngestJob, workdir: Path, bundle_dir: Path) -> None:
+        directory = generation_dir(self._live.base_dir, job.job_id)
+        job.started_at = _now()
+        try:
+            job.status = "validating"
+            validation = await asyncio.to_thread(validate_bundle, bundle_dir)
+            if validation.errors:
+                first = validation.errors[0]
+                raise BundleError(
+                    f"{len(validation.errors)} invalid record(s) in the bundle; first: {first}",
+                    errors=validation.errors,
+                )
+            job.status = "ingesting"
+            self._live.reserve(directory)
+            # Held while copying, so the source generation cannot be retired mid-copy.
+            async with self._live.use() as source:
+                await asyncio.to_thread(shutil.copytree, source.directory, directory)
+            report = await self._ingest(validation, bundle_dir, directory, job.prune)
+            job.status = "activating"
+            await self._live.swap(directory)
+            job.report = IngestJobReport(
+                added=report.added,
+                updated=report.updated,
+                unchanged=report.unchanged,
+                pruned=report.pruned,
+                counts=report.counts,
+                seconds=round(report.seconds, 3),
+            )
+            job.index_dir = directory
+            job.status = "succeeded"
+            self._metrics.observe_swap()
+        except asyncio.CancelledError:
+            job.fail("cancelled", "the server stopped before the job finished")
+            raise
+        except TutorGraphError as exc:
+            job.fail(exc.code, exc.message, exc.details)
+        except Exception as exc:
+            log.exception("ingest job %s failed", job.job_id)
+            job.fail("internal_error", f"ingest failed ({type(exc).__name__})")
+        finally:
+            job.finished_at = _now()
+            self._metrics.ingest_jobs.inc(status=job.status)
+            current = self._live.current
+            if job.status != "succeeded" and (current is None or current.directory != directory):
+                await asyncio.to_thread(shutil.rmtree, directory, True)
+            self._live.release(directory)
+            await asyncio.to_thread(shutil.rmtree, workdir, True)
+
+    async def _ingest(
+        self, validation: ValidationReport, bundle_dir: Path, directory: Path, prune: bool
+    ) -> IngestReport:
+        """Ingest validated records into `directory` with an embedder and a Chroma client of
+        the job's own, closed afterwards so everything is on disk before the swap opens it."""
+        s = self._settings
+        embedder = SentenceTransformerEmbedder(s.embedding_model, batch_size=s.embed_batch_size)
+        await asyncio.to_thread(embedder.load)
+        client = await asyncio.to_thread(chroma_persistent_client, IndexLayout(directory).chroma)
+        try:
+            return await ingest_records(
+                validation.records,
+                directory,
+                embedder,
+                source_hash=await asyncio.to_thread(bundle_hash, bundle_dir),
+                prune=prune,
+                chroma_client=client,
+            )
+        finally:
+            close = getattr(client, "close", None)  # chromadb >= 1.1 has it
+            if callable(close):
+                await asyncio.to_thread(close)
+
+    async def aclose(self) -> None:
+        """Cancel a running job (its half-built directory is deleted)."""
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

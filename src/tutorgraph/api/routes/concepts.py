@@ -1,0 +1,175 @@
+"""`GET /v1/concepts...`: the curriculum graph, read directly (no retrieval pipeline).
+
+The graph is the only source here, so a graph store that fails or times out is a 503
+(`SourceUnavailableError`); an id it does not hold is a 404.
+
+>>> httpx.get(f"{base}/v1/concepts/ccss:6.NS.A.1/prerequisites", params={"depth": 2},
+...           headers={"X-API-Key": key}).json()["paths"][0]["path"]  # doctest: +SKIP
+['ccss:5.NF.B.3', 'ccss:6.NS.A.1']
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from typing import Annotated, Any, TypeVar
+
+from fastapi import APIRouter, Depends, Path, Query
+
+from tutorgraph.api.deps import GenerationDep, StateDep, require_read
+from tutorgraph.api.errors import ERROR_RESPONSES
+from tutorgraph.api.schemas import (
+    ConceptMatchOut,
+    ConceptSearchResponse,
+    ErrorResponse,
+    MisconceptionOut,
+    MisconceptionsResponse,
+    PrerequisitePathOut,
+    PrerequisitesResponse,
+)
+from tutorgraph.errors import (
+    ConceptNotFoundError,
+    InvalidRequestError,
+    SourceUnavailableError,
+    StoreError,
+)
+from tutorgraph.models.curriculum import Concept
+from tutorgraph.models.request import MAX_QUERY_CHARS
+from tutorgraph.stores.protocols import GraphStore
+
+__all__ = ["router"]
+
+T = TypeVar("T")
+
+router = APIRouter(
+    prefix="/v1/concepts",
+    tags=["concepts"],
+    dependencies=[Depends(require_read)],
+    responses={
+        **ERROR_RESPONSES,
+        503: {"model": ErrorResponse, "description": "The graph store did not answer"},
+    },
+)
+
+ConceptId = Annotated[
+    str,
+    Path(
+        min_length=1, max_length=200, description="e.g. ccss:6.NS.A.1", examples=["ccss:6.NS.A.1"]
+    ),
+]
+_NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorResponse, "description": "Unknown concept id"}
+}
+
+
+async def _graph(state: StateDep, call: Awaitable[T]) -> T:
+    """One graph call under the source timeout; a store that fails (a `StoreError`, or a
+    connection error an adapter let through) or is too slow means no source can answer."""
+    try:
+        async with asyncio.timeout(state.settings.source_timeout_s):
+            return await call
+    except (StoreError, TimeoutError, OSError) as exc:
+        raise SourceUnavailableError(
+            f"the graph store did not answer ({type(exc).__name__})",
+            details={"degraded_sources": ["graph"]},
+        ) from exc
+
+
+async def _concept(state: StateDep, graph: GraphStore, concept_id: str) -> Concept:
+    found = await _graph(state, graph.get_concepts([concept_id]))
+    if not found:
+        raise ConceptNotFoundError(concept_id)
+    return found[0]
+
+
+@router.get("", response_model=ConceptSearchResponse, summary="Find concepts by name or code")
+async def search_concepts(
+    generation: GenerationDep,
+    state: StateDep,
+    q: Annotated[
+        str,
+        Query(
+            min_length=1,
+            max_length=MAX_QUERY_CHARS,
+            description="Text to match concept names against; a standard code matches exactly.",
+        ),
+    ],
+    limit: Annotated[int, Query(ge=1, le=50)] = 10,
+) -> ConceptSearchResponse:
+    text = q.strip()
+    if not text:
+        raise InvalidRequestError(
+            "query.q: must not be blank",
+            details={"errors": [{"loc": ["query", "q"], "msg": "blank", "type": "value_error"}]},
+        )
+    matches = await _graph(state, generation.index.graph.search_concepts(text, limit))
+    return ConceptSearchResponse(
+        query=text,
+        results=[ConceptMatchOut(concept=m.concept, score=m.score, exact=m.exact) for m in matches],
+    )
+
+
+@router.get("/{concept_id}", response_model=Concept, responses=_NOT_FOUND, summary="One concept")
+async def get_concept(concept_id: ConceptId, generation: GenerationDep, state: StateDep) -> Concept:
+    return await _concept(state, generation.index.graph, concept_id)
+
+
+@router.get(
+    "/{concept_id}/prerequisites",
+    response_model=PrerequisitesResponse,
+    responses=_NOT_FOUND,
+    summary="Prerequisite chains ending at a concept",
+)
+async def get_prerequisites(
+    concept_id: ConceptId,
+    generation: GenerationDep,
+    state: StateDep,
+    depth: Annotated[int, Query(ge=1, le=2, description="How many prerequisite hops: 1 or 2.")] = 1,
+) -> PrerequisitesResponse:
+    graph = generation.index.graph
+    await _concept(state, graph, concept_id)
+    chains = await _graph(state, graph.prerequisite_chains([concept_id], depth))
+    ids = sorted({cid for chain in chains for cid in chain.path})
+    concepts = await _graph(state, graph.get_concepts(ids)) if ids else []
+    return PrerequisitesResponse(
+        concept_id=concept_id,
+        depth=depth,
+        paths=[
+            PrerequisitePathOut(path=list(c.path), relations=list(c.relations), depth=c.depth)
+            for c in chains
+        ],
+        concepts=sorted(concepts, key=lambda c: c.id),
+    )
+
+
+@router.get(
+    "/{concept_id}/misconceptions",
+    response_model=MisconceptionsResponse,
+    responses=_NOT_FOUND,
+    summary="Known misconceptions of a concept",
+)
+async def get_misconceptions(
+    concept_id: ConceptId,
+    generation: GenerationDep,
+    state: StateDep,
+    q: Annotated[
+        str | None,
+        Query(
+            max_length=MAX_QUERY_CHARS,
+            description="Optional text (e.g. a student's answer) to order them by relevance.",
+        ),
+    ] = None,
+) -> MisconceptionsResponse:
+    graph = generation.index.graph
+    await _concept(state, graph, concept_id)
+    query = q.strip() if q and q.strip() else None
+    links = await _graph(state, graph.misconceptions_of([concept_id], query))
+    links = sorted(links, key=lambda link: (-link.relevance, link.misconception.id))
+    return MisconceptionsResponse(
+        concept_id=concept_id,
+        query=query,
+        misconceptions=[
+            MisconceptionOut(misconception=link.misconception, relevance=link.relevance)
+            for link in links
+        ],
+    )

@@ -1,0 +1,106 @@
+"""`/healthz` (the process is up), `/readyz` (each dependency answers a probe) and `/metrics`
+(Prometheus). None of them needs an API key.
+
+`/readyz` probes the live index's three sources with a tiny real query each (the vector
+store's count, a BM25 search, a concept search), each under the source timeout. It is 200
+with `ready` or `degraded` while at least one source answers, else 503 `unavailable`, so a
+load balancer keeps a degraded server (its packets say what they lack) in rotation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, PlainTextResponse
+
+from tutorgraph.api.deps import StateDep
+from tutorgraph.api.live_index import Generation
+from tutorgraph.api.metrics import CONTENT_TYPE
+from tutorgraph.api.schemas import DependencyState, Health, Readiness
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["health"])
+
+_PROBE_TEXT = "fraction"
+_SOURCES = ("vector", "lexical", "graph")
+
+
+async def _probe(call: Awaitable[Any], timeout_s: float) -> DependencyState:
+    started = time.perf_counter()
+    try:
+        async with asyncio.timeout(timeout_s):
+            await call
+    except TimeoutError:
+        return DependencyState(ok=False, detail=f"no answer within {timeout_s:g}s")
+    except Exception as exc:
+        # The exception type only: messages can carry hosts and credentials.
+        return DependencyState(ok=False, detail=f"probe failed: {type(exc).__name__}")
+    return DependencyState(ok=True, latency_ms=round((time.perf_counter() - started) * 1e3, 3))
+
+
+async def _dependencies(generation: Generation, timeout_s: float) -> dict[str, DependencyState]:
+    index, retriever = generation.index, generation.retriever
+    vector, lexical, graph = await asyncio.gather(
+        _probe(index.vector.count(), timeout_s),
+        _probe(index.lexical.search(_PROBE_TEXT, 1), timeout_s),
+        _probe(index.graph.search_concepts(_PROBE_TEXT, 1), timeout_s),
+    )
+    reranker = retriever.reranker
+    refiner = retriever.refiner
+    counts = ", ".join(f"{n} {k}" for k, n in sorted(index.manifest.counts.items()))
+    return {
+        "index": DependencyState(ok=True, detail=f"{generation.directory} ({counts})"),
+        "embedder": DependencyState(ok=True, detail=index.manifest.embedder),
+        "vector": vector,
+        "lexical": lexical,
+        "graph": graph,
+        # Not needed to answer: without them packets say so (reranker.reason, refined_query).
+        "reranker": DependencyState(
+            ok=reranker is not None,
+            detail=reranker.name
+            if reranker is not None
+            else "not loaded: packets are not reranked",
+        ),
+        "refiner": DependencyState(
+            ok=refiner is not None, detail=refiner.name if refiner else None
+        ),
+    }
+
+
+@router.get("/healthz", response_model=Health, summary="Liveness: the process answers")
+async def healthz() -> Health:
+    return Health()
+
+
+@router.get(
+    "/readyz",
+    response_model=Readiness,
+    responses={503: {"model": Readiness, "description": "No source can answer"}},
+    summary="Readiness: the state of each dependency",
+)
+async def readyz(state: StateDep) -> JSONResponse:
+    generation = state.live.current
+    if generation is None:
+        body = Readiness(status="unavailable", index_dir=None, dependencies={})
+        return JSONResponse(body.model_dump(mode="json"), status_code=503)
+    async with state.live.use() as generation:
+        deps = await _dependencies(generation, state.settings.source_timeout_s)
+    up = [name for name in _SOURCES if deps[name].ok]
+    status = "ready" if len(up) == len(_SOURCES) else "degraded" if up else "unavailable"
+    body = Readiness(status=status, index_dir=str(generation.directory), dependencies=deps)
+    return JSONResponse(body.model_dump(mode="json"), status_code=503 if not up else 200)
+
+
+@router.get(
+    "/metrics",
+    response_class=PlainTextResponse,
+    summary="Prometheus metrics (text format 0.0.4)",
+    responses={200: {"content": {CONTENT_TYPE.split(";")[0]: {}}}},
+)
+async def metrics(state: StateDep) -> PlainTextResponse:
+    return PlainTextResponse(state.metrics.render(), media_type=CONTENT_TYPE)

@@ -1,0 +1,125 @@
+"""`POST /v1/ingest` (admin): upload a bundle as a `.tar.gz` body, get a job; `GET
+/v1/ingest/{job_id}` reports on it. The new index replaces the live one only when complete.
+
+The archive is the raw request body (`Content-Type: application/gzip`), not a form upload:
+no multipart parser is needed, and the body streams to disk under `MAX_INGEST_BYTES`. It is
+unpacked safely before the job starts, so a broken or unsafe archive is a 422 at once; the
+records are validated by the job, and any bad record fails it with nothing changed.
+
+>>> job = httpx.post(f"{base}/v1/ingest", content=Path("bundle.tar.gz").read_bytes(),
+...                  headers={"X-API-Key": admin_key, "Content-Type": "application/gzip"}).json()
+... # doctest: +SKIP
+>>> httpx.get(f"{base}/v1/ingest/{job['job_id']}", headers=...).json()["status"]
+... # doctest: +SKIP
+'succeeded'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+
+from tutorgraph.api.deps import StateDep, require_admin
+from tutorgraph.api.errors import ERROR_RESPONSES
+from tutorgraph.api.ingest_jobs import extract_bundle
+from tutorgraph.api.schemas import ErrorResponse, IngestJobOut
+from tutorgraph.errors import InvalidRequestError, PayloadTooLargeError
+
+__all__ = ["router"]
+
+router = APIRouter(
+    prefix="/v1/ingest",
+    tags=["ingest"],
+    dependencies=[Depends(require_admin)],
+    responses=ERROR_RESPONSES,
+)
+
+_WRITE_CHUNK = 1 << 20
+_REFUSED_TYPES = ("multipart/", "application/json", "application/x-www-form-urlencoded")
+_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "description": "The bundle's JSONL files as a gzip-compressed tar archive.",
+        "content": {
+            "application/gzip": {"schema": {"type": "string", "format": "binary"}},
+            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+        },
+    }
+}
+
+
+async def _save_upload(request: Request, path: Path, limit: int) -> int:
+    """Stream the body to `path` in ~1 MiB writes (each in a thread); return its size."""
+    size = 0
+    buffer = bytearray()
+    with await asyncio.to_thread(path.open, "wb") as out:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise PayloadTooLargeError(limit, "the uploaded bundle")
+            buffer += chunk
+            if len(buffer) >= _WRITE_CHUNK:
+                await asyncio.to_thread(out.write, bytes(buffer))
+                buffer.clear()
+        if buffer:
+            await asyncio.to_thread(out.write, bytes(buffer))
+    return size
+
+
+@router.post(
+    "",
+    status_code=202,
+    response_model=IngestJobOut,
+    openapi_extra=_BODY,
+    responses={
+        409: {"model": ErrorResponse, "description": "Ingest unavailable or already running"}
+    },
+    summary="Upload a bundle (.tar.gz) and start an ingest job",
+)
+async def start_ingest(
+    request: Request,
+    response: Response,
+    state: StateDep,
+    prune: Annotated[
+        bool, Query(description="Also remove records that are not in this bundle.")
+    ] = False,
+) -> IngestJobOut:
+    state.jobs.check_available()
+    content_type = request.headers.get("content-type", "").lower()
+    if content_type.startswith(_REFUSED_TYPES):
+        raise InvalidRequestError(
+            "send the bundle as the raw request body (Content-Type: application/gzip), "
+            f"not as {content_type.split(';')[0]}"
+        )
+    workdir = Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="tutorgraph-ingest-"))
+    try:
+        archive = workdir / "upload.tar.gz"
+        size = await _save_upload(request, archive, state.settings.max_ingest_bytes)
+        if size == 0:
+            raise InvalidRequestError("empty body: send the bundle as a .tar.gz archive")
+        bundle = workdir / "bundle"
+        await asyncio.to_thread(
+            extract_bundle, archive, bundle, max_bytes=state.settings.max_bundle_bytes
+        )
+        await asyncio.to_thread(archive.unlink)
+        job = state.jobs.submit(workdir, bundle, upload_bytes=size, prune=prune)
+    except BaseException:
+        await asyncio.to_thread(shutil.rmtree, workdir, True)
+        raise
+    response.headers["Location"] = f"/v1/ingest/{job.job_id}"
+    return job.out()
+
+
+@router.get(
+    "/{job_id}",
+    response_model=IngestJobOut,
+    responses={404: {"model": ErrorResponse, "description": "Unknown job id"}},
+    summary="The state of an ingest job",
+)
+async def get_ingest_job(job_id: str, state: StateDep) -> IngestJobOut:
+    return state.jobs.get(job_id).out()
