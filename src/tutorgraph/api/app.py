@@ -24,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
+from tutorgraph import __version__
 from tutorgraph.api.auth import API_KEY_HEADER, ApiKeys
 from tutorgraph.api.deps import AppState
 from tutorgraph.api.errors import install_error_handlers
@@ -58,6 +59,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     pool = ThreadPoolExecutor(
         max_workers=state.settings.inference_threads, thread_name_prefix="tutorgraph-inference"
     )
+    # asyncio has no getter: restored on shutdown, so that a loop which outlives the app (an
+    # embedding program, a test session) keeps a working default executor.
     previous = getattr(loop, "_default_executor", None)
     loop.set_default_executor(pool)
     try:
@@ -102,7 +105,7 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
     app = FastAPI(
         title="tutorgraph",
         summary="GraphRAG retrieval for math tutoring: a question in, a ReasoningPacket out.",
-        version="0.1.0",
+        version=__version__,
         lifespan=_lifespan,
     )
     app.state.tutorgraph = state

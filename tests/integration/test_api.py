@@ -1,0 +1,590 @@
+"""The HTTP API in process, over the real session index (real MiniLM, Chroma, BM25, graph,
+the bundled reranker): `httpx.AsyncClient` on `ASGITransport`, with the app's lifespan run.
+
+Every endpoint and every error class of the envelope; auth (no key, a wrong key, a read key
+on an admin route); the rate limit; a degraded answer and the 503 when no source answers;
+and ingest jobs: one that fails validation and leaves the live index untouched, one that
+succeeds, swaps the index in, and is still served after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import shutil
+import tarfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import pytest_asyncio
+from tests.unit.api_fakes import SwitchableGraph
+
+from tutorgraph.api import create_app
+from tutorgraph.api.auth import key_entry
+from tutorgraph.api.live_index import RetrieverOpener, pointer_file
+from tutorgraph.config import Settings
+from tutorgraph.ingest.bundle import write_bundle
+from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.models.curriculum import Concept, Document, Misconception
+from tutorgraph.retrieval.factory import build_refiner, load_reranker, open_stores
+from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from tutorgraph.stores.local_index import IndexLayout, load_catalogue
+
+pytestmark = [pytest.mark.integration, pytest.mark.asyncio(loop_scope="module")]
+
+READ = "integration-read-key-0123456789"
+ADMIN = "integration-admin-key-0123456789"
+LIMITED = "integration-limited-key-0123456789"
+R = {"X-API-Key": READ}
+A = {"X-API-Key": ADMIN}
+RATE = 100
+QUERY = "why is 1/2 + 1/4 not 2/6"
+
+
+def settings_for(index_dir: Path, **overrides: Any) -> Settings:
+    fields: dict[str, Any] = {
+        "index_dir": index_dir,
+        # Generous: a busy 2-core runner must not degrade packets by accident.
+        "source_timeout_s": 60,
+        "api_keys": ",".join(
+            [key_entry(READ, "read"), key_entry(ADMIN, "admin"), key_entry(LIMITED, "read")]
+        ),
+        "rate_limit_per_minute": RATE,
+        "max_body_bytes": 8192,
+    }
+    fields.update(overrides)
+    return Settings.model_validate(fields)
+
+
+def switchable_opener(embedder: Any, graphs: list[SwitchableGraph]) -> RetrieverOpener:
+    """`open_retriever`'s wiring, with the session's MiniLM and the graph made switchable
+    (to fail on demand: the degraded path). Everything else is the real thing."""
+
+    def open_(settings: Settings) -> tuple[HybridRetriever, Any]:
+        index = open_stores(settings)
+        index.graph = graph = SwitchableGraph(index.graph)
+        graphs.append(graph)
+        reranker, why_not = load_reranker(settings)
+        retriever = HybridRetriever(
+            embedder,
+            index.vector,
+            index.lexical,
+            index.graph,
+            RetrieverConfig(
+                default_retrieval_profile=index.manifest.default_retrieval_profile,
+                default_semantic_weight=index.manifest.default_semantic_weight,
+                rerank_depth=settings.rerank_depth,
+                source_timeout_s=settings.source_timeout_s,
+            ),
+            reranker=reranker,
+            reranker_unavailable=why_not,
+            refiner=build_refiner(settings, index),
+        )
+        return retriever, index
+
+    return open_
+
+
+@asynccontextmanager
+async def running(
+    settings: Settings, opener: RetrieverOpener | None = None
+) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(settings, opener=opener)
+    # raise_app_exceptions=False: the client sees the 500 a real server would send.
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://api", timeout=300) as client,
+    ):
+        yield client
+
+
+@dataclass
+class Api:
+    client: httpx.AsyncClient
+    graph: SwitchableGraph
+    index_dir: Path
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def api(session_index, embedder) -> AsyncIterator[Api]:  # type: ignore[no-untyped-def]
+    graphs: list[SwitchableGraph] = []
+    settings = settings_for(session_index[0])  # the bundled reranker is loaded
+    async with running(settings, switchable_opener(embedder, graphs)) as client:
+        yield Api(client, graphs[0], session_index[0])
+
+
+@pytest.fixture(scope="module")
+def catalogue(session_index) -> SourceRecords:  # type: ignore[no-untyped-def]
+    return load_catalogue(IndexLayout(session_index[0]))
+
+
+@pytest.fixture(scope="module")
+def concept_with_prerequisites(catalogue: SourceRecords) -> str:
+    # A Common Core standard, so that its code can be searched for too.
+    return sorted(
+        p.concept_id for p in catalogue.prerequisites if p.concept_id.startswith("ccss:")
+    )[0]
+
+
+@pytest.fixture(scope="module")
+def concept_with_misconceptions(catalogue: SourceRecords) -> str:
+    return sorted(cid for m in catalogue.misconceptions for cid in m.concept_ids)[0]
+
+
+def error(resp: httpx.Response, status: int, code: str) -> dict[str, Any]:
+    assert resp.status_code == status, resp.text
+    body = resp.json()
+    assert list(body) == ["error"] and sorted(body["error"]) == ["code", "details", "message"]
+    assert body["error"]["code"] == code, body
+    assert "Traceback" not in resp.text and 'File "' not in resp.text
+    return dict(body["error"])
+
+
+# -- health, readiness, metrics ----------------------------------------------------------------
+
+
+async def test_health_and_readiness_need_no_key(api: Api) -> None:
+    assert (await api.client.get("/healthz")).json() == {"status": "ok"}
+    ready = (await api.client.get("/readyz")).json()
+    assert ready["status"] == "ready"
+    assert ready["index_dir"] == str(api.index_dir.absolute())
+    deps = ready["dependencies"]
+    assert all(deps[name]["ok"] for name in ("index", "embedder", "vector", "lexical", "graph"))
+    assert deps["reranker"] == {
+        "ok": True,
+        "detail": "tutorgraph/eedi-minilm-reranker",
+        "latency_ms": None,
+    }
+    assert deps["refiner"]["detail"] == "local"
+
+
+# -- retrieval ----------------------------------------------------------------------------------
+
+
+async def test_retrieve_returns_the_reasoning_packet(api: Api) -> None:
+    resp = await api.client.post(
+        "/v1/retrieve", json={"query": QUERY, "rerank": True, "debug": True}, headers=R
+    )
+    assert resp.status_code == 200, resp.text
+    packet = resp.json()
+    assert packet["query"] == QUERY and packet["degraded_sources"] == []
+    assert packet["reranker"] == {
+        "applied": True,
+        "model": "tutorgraph/eedi-minilm-reranker",
+        "reason": None,
+    }
+    assert len(packet["results"]) == 10 and packet["results"][0]["rank"] == 1
+    assert set(packet["timings_ms"]) >= {"refine", "embed", "vector", "lexical", "graph", "total"}
+    assert packet["refined_query"]["refiner"] == "local"
+    assert packet["debug"]["retrieval_profile_effective"]
+    assert packet["context"]
+
+
+async def test_the_http_packet_is_the_library_packet(api: Api, retriever) -> None:  # type: ignore[no-untyped-def]
+    from tutorgraph.models.request import RetrievalRequest
+
+    body = {"query": QUERY, "rerank": False, "use_refinement": False, "n_results": 15}
+    over_http = (await api.client.post("/v1/retrieve", json=body, headers=A)).json()
+    direct = await retriever.retrieve(RetrievalRequest.model_validate(body))
+    assert [h["id"] for h in over_http["results"]] == [h.id for h in direct.results]
+    assert over_http["graph_context"] == direct.graph_context.model_dump(mode="json")
+
+
+async def test_bad_requests_are_422_in_the_envelope(api: Api, catalogue: SourceRecords) -> None:
+    c = api.client
+    err = error(
+        await c.post("/v1/retrieve", json={"query": "x" * 2001}, headers=R), 422, "invalid_request"
+    )
+    assert err["details"]["errors"][0]["loc"] == ["body", "query"]
+    for body in (
+        {"query": "q", "n_results": 0},
+        {"query": "q", "sources": []},
+        {"query": "q", "sources": ["web"]},
+        {"query": "q", "semantic_weight": 2},
+        {"query": "q", "unknown_field": 1},
+        {"n_results": 3},
+    ):
+        error(await c.post("/v1/retrieve", json=body, headers=R), 422, "invalid_request")
+    known = catalogue.concepts[0].id
+    err = error(
+        await c.post(
+            "/v1/retrieve", json={"query": "q", "concept_ids": [known, "ccss:9.ZZ.Z.9"]}, headers=R
+        ),
+        422,
+        "unknown_concept",
+    )
+    assert err["details"] == {"unknown_concept_ids": ["ccss:9.ZZ.Z.9"]}
+    error(await c.get("/v1/concepts/x/prerequisites?depth=0", headers=R), 422, "invalid_request")
+
+
+# -- the graph endpoints --------------------------------------------------------------------------
+
+
+async def test_concepts_prerequisites_and_misconceptions(
+    api: Api, concept_with_prerequisites: str, concept_with_misconceptions: str
+) -> None:
+    c = api.client
+    concept = (await c.get(f"/v1/concepts/{concept_with_prerequisites}", headers=R)).json()
+    assert concept["id"] == concept_with_prerequisites and concept["name"]
+
+    one = (
+        await c.get(f"/v1/concepts/{concept_with_prerequisites}/prerequisites", headers=R)
+    ).json()
+    two = (
+        await c.get(
+            f"/v1/concepts/{concept_with_prerequisites}/prerequisites",
+            params={"depth": 2},
+            headers=R,
+        )
+    ).json()
+    assert one["depth"] == 1 and one["paths"]
+    assert all(
+        p["depth"] == 1 and p["path"][-1] == concept_with_prerequisites for p in one["paths"]
+    )
+    assert {tuple(p["path"]) for p in one["paths"]} <= {tuple(p["path"]) for p in two["paths"]}
+    named = {x["id"] for x in two["concepts"]}
+    assert {cid for p in two["paths"] for cid in p["path"]} == named
+
+    mis = (
+        await c.get(f"/v1/concepts/{concept_with_misconceptions}/misconceptions", headers=R)
+    ).json()
+    assert mis["misconceptions"] and mis["query"] is None
+    text = mis["misconceptions"][-1]["misconception"]["text"]
+    ranked = (
+        await c.get(
+            f"/v1/concepts/{concept_with_misconceptions}/misconceptions",
+            params={"q": text},
+            headers=R,
+        )
+    ).json()
+    scores = [m["relevance"] for m in ranked["misconceptions"]]
+    assert scores == sorted(scores, reverse=True) and scores[0] > 0
+    target = next(m for m in ranked["misconceptions"] if m["misconception"]["text"] == text)
+    assert target["relevance"] == scores[0]  # its own text matches it best
+
+    code = concept_with_prerequisites.removeprefix("ccss:")
+    found = (await c.get("/v1/concepts", params={"q": code, "limit": 3}, headers=R)).json()
+    assert found["results"][0]["concept"]["id"] == concept_with_prerequisites
+    assert found["results"][0]["exact"] is True and len(found["results"]) <= 3
+
+
+async def test_not_found_is_404(api: Api) -> None:
+    c = api.client
+    for path in ("", "/prerequisites", "/misconceptions"):
+        err = error(
+            await c.get(f"/v1/concepts/ccss:9.ZZ.Z.9{path}", headers=R), 404, "concept_not_found"
+        )
+        assert err["details"] == {"concept_id": "ccss:9.ZZ.Z.9"}
+    error(await c.get("/v1/ingest/0123456789abcdef", headers=A), 404, "job_not_found")
+    error(await c.get("/v1/nothing-here", headers=R), 404, "not_found")
+    error(await c.delete("/v1/retrieve", headers=R), 405, "method_not_allowed")
+
+
+# -- auth, limits ---------------------------------------------------------------------------------
+
+
+async def test_auth_no_key_a_wrong_key_and_a_read_key_on_admin_routes(api: Api) -> None:
+    c = api.client
+    body = {"query": QUERY}
+    error(await c.post("/v1/retrieve", json=body), 401, "unauthenticated")
+    error(
+        await c.post("/v1/retrieve", json=body, headers={"X-API-Key": "guess"}),
+        401,
+        "unauthenticated",
+    )
+    error(await c.get("/v1/concepts?q=fractions"), 401, "unauthenticated")
+    err = error(
+        await c.post("/v1/ingest", content=b"\x1f\x8b", headers=R), 403, "permission_denied"
+    )
+    assert err["details"] == {"required_role": "admin", "key_role": "read"}
+    error(await c.get("/v1/ingest/anything", headers=R), 403, "permission_denied")
+    # The health endpoints stay open.
+    for path in ("/healthz", "/readyz", "/metrics"):
+        assert (await c.get(path)).status_code == 200
+
+
+async def test_the_rate_limit_answers_429_with_retry_after(
+    api: Api, catalogue: SourceRecords
+) -> None:
+    path = f"/v1/concepts/{catalogue.concepts[0].id}"
+    limited = {"X-API-Key": LIMITED}
+    allowed = 0
+    # A full bucket allows RATE at once; it refills while we go, so a few more may pass.
+    for _ in range(2 * RATE):
+        resp = await api.client.get(path, headers=limited)
+        if resp.status_code != 200:
+            break
+        allowed += 1
+    assert RATE <= allowed < 2 * RATE
+    err = error(resp, 429, "rate_limited")
+    assert resp.headers["retry-after"] == "1"  # 100/min: a token every 0.6 s, rounded up
+    assert 0 < err["details"]["retry_after_s"] <= 0.6
+    assert (await api.client.get(path, headers=R)).status_code == 200  # other keys unaffected
+
+
+async def test_a_body_over_the_limit_is_413(api: Api) -> None:
+    body = {"query": "q", "student_answer": "y" * 10_000}
+    err = error(
+        await api.client.post("/v1/retrieve", json=body, headers=R), 413, "payload_too_large"
+    )
+    assert err["details"] == {"limit_bytes": 8192}
+
+
+# -- degraded, unavailable, internal errors ---------------------------------------------------
+
+
+async def test_a_failed_graph_degrades_the_packet_and_alone_is_503(api: Api) -> None:
+    c = api.client
+    api.graph.fail = True
+    try:
+        resp = await c.post("/v1/retrieve", json={"query": QUERY}, headers=R)
+        assert resp.status_code == 200
+        packet = resp.json()
+        assert packet["degraded_sources"] == ["graph"]
+        assert packet["results"] and packet["graph_count"] == 0
+        err = error(
+            await c.post("/v1/retrieve", json={"query": QUERY, "sources": ["graph"]}, headers=R),
+            503,
+            "source_unavailable",
+        )
+        assert err["details"] == {"degraded_sources": ["graph"]}
+        error(await c.get("/v1/concepts?q=fractions", headers=R), 503, "source_unavailable")
+        ready = await c.get("/readyz")
+        assert ready.status_code == 200 and ready.json()["status"] == "degraded"
+        assert ready.json()["dependencies"]["graph"]["ok"] is False
+    finally:
+        api.graph.fail = False
+    assert (await c.post("/v1/retrieve", json={"query": QUERY}, headers=R)).json()[
+        "degraded_sources"
+    ] == []
+
+
+async def test_an_unexpected_failure_is_a_bare_500(api: Api) -> None:
+    api.graph.crash = True
+    try:
+        resp = await api.client.get("/v1/concepts?q=fractions", headers=R)
+    finally:
+        api.graph.crash = False
+    err = error(resp, 500, "internal_error")
+    assert err == {"code": "internal_error", "message": "internal server error", "details": {}}
+
+
+async def test_metrics_report_requests_stages_degraded_sources_and_reranker_use(api: Api) -> None:
+    text = (await api.client.get("/metrics")).text
+    assert 'tutorgraph_http_requests_total{method="POST",route="/v1/retrieve",status="200"}' in text
+    assert 'route="/v1/concepts/{concept_id}",status="429"} 1' in text
+    assert 'tutorgraph_retrieval_stage_duration_seconds_count{stage="embed"}' in text
+    assert 'tutorgraph_retrieval_stage_duration_seconds_bucket{stage="rerank",le="+Inf"}' in text
+    assert 'tutorgraph_degraded_sources_total{source="graph"} 1' in text
+    assert 'tutorgraph_reranker_total{applied="true"}' in text
+    assert 'tutorgraph_http_request_duration_seconds_count{route="/v1/retrieve"}' in text
+
+
+async def test_openapi_lists_every_endpoint(api: Api) -> None:
+    schema = (await api.client.get("/openapi.json")).json()
+    assert set(schema["paths"]) == {
+        "/healthz",
+        "/readyz",
+        "/metrics",
+        "/v1/retrieve",
+        "/v1/concepts",
+        "/v1/concepts/{concept_id}",
+        "/v1/concepts/{concept_id}/prerequisites",
+        "/v1/concepts/{concept_id}/misconceptions",
+        "/v1/ingest",
+        "/v1/ingest/{job_id}",
+    }
+    assert {"ErrorResponse", "ReasoningPacket", "RetrievalRequest", "IngestJobOut"} <= set(
+        schema["components"]["schemas"]
+    )
+
+
+# -- ingest jobs ---------------------------------------------------------------------------
+
+LICENSE = "CC0-1.0"
+NEW_CONCEPT = "test:api-zorblax"
+
+
+def zorblax_records() -> SourceRecords:
+    return SourceRecords(
+        concepts=[
+            Concept(
+                id=NEW_CONCEPT,
+                name="Zorblax fractions",
+                description="A made-up topic that only the API test ingests",
+                kind="construct",
+                source="api-test",
+                license=LICENSE,
+            )
+        ],
+        misconceptions=[
+            Misconception(
+                id="test:api-zorblax-misconception",
+                text="Thinks a zorblax fraction is always smaller than one",
+                concept_ids=[NEW_CONCEPT],
+                source="api-test",
+                license=LICENSE,
+            )
+        ],
+        documents=[
+            Document(
+                id="test:api-zorblax-doc",
+                kind="explanation",
+                title="Zorblax fractions",
+                text="A zorblax fraction has a numerator larger than its denominator.",
+                concept_ids=[NEW_CONCEPT],
+                source="api-test",
+                license=LICENSE,
+            )
+        ],
+    )
+
+
+def tar_gz(bundle_dir: Path, *, folder: str = "bundle") -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for path in sorted(bundle_dir.iterdir()):
+            tar.add(path, arcname=f"{folder}/{path.name}")
+    return buf.getvalue()
+
+
+@pytest.fixture(scope="module")
+def zorblax_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("zorblax-bundle")
+    write_bundle(zorblax_records(), out)
+    return out
+
+
+@dataclass
+class IngestApi:
+    client: httpx.AsyncClient
+    base: Path
+    settings: Settings
+
+
+@pytest.fixture(scope="module")
+def live_copy(session_index, tmp_path_factory: pytest.TempPathFactory) -> Path:  # type: ignore[no-untyped-def]
+    """A copy of the session index: ingest tests swap generations next to it."""
+    base = tmp_path_factory.mktemp("live") / "index"
+    shutil.copytree(session_index[0], base)
+    return base
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def ingest_api(live_copy: Path) -> AsyncIterator[IngestApi]:
+    # Auth off, no reranker, and the production opener (`open_retriever`, models loaded).
+    settings = settings_for(live_copy, api_keys="", reranker_model="", rate_limit_per_minute=0)
+    async with running(settings) as client:
+        yield IngestApi(client, live_copy, settings)
+
+
+async def wait_for_job(
+    client: httpx.AsyncClient, job_id: str, timeout_s: float = 600
+) -> dict[str, Any]:
+    deadline = asyncio.get_running_loop().time() + timeout_s
+    while True:
+        job = (await client.get(f"/v1/ingest/{job_id}")).json()
+        if job["status"] in ("succeeded", "failed"):
+            return dict(job)
+        assert asyncio.get_running_loop().time() < deadline, job
+        await asyncio.sleep(0.25)
+
+
+def siblings(base: Path) -> list[str]:
+    return sorted(p.name for p in base.parent.iterdir() if p.name != base.name)
+
+
+async def test_a_bundle_with_a_bad_record_fails_the_job_and_changes_nothing(
+    ingest_api: IngestApi, zorblax_bundle: Path, tmp_path: Path
+) -> None:
+    c, base = ingest_api.client, ingest_api.base
+    bad = tmp_path / "bad"
+    shutil.copytree(zorblax_bundle, bad)
+    with (bad / "concepts.jsonl").open("a", encoding="utf-8") as fh:
+        fh.write('{"id": "no prefix here", "name": "x", "kind": "standard"}\n')
+    manifest_before = (base / "manifest.json").read_bytes()
+    before = (await c.post("/v1/retrieve", json={"query": QUERY, "rerank": False})).json()
+
+    resp = await c.post(
+        "/v1/ingest", content=tar_gz(bad), headers={"Content-Type": "application/gzip"}
+    )
+    assert resp.status_code == 202, resp.text
+    assert resp.headers["location"] == f"/v1/ingest/{resp.json()['job_id']}"
+    job = await wait_for_job(c, resp.json()["job_id"])
+    assert job["status"] == "failed" and job["report"] is None and job["index_dir"] is None
+    assert job["error"]["code"] == "invalid_bundle"
+    assert job["error"]["details"]["errors"][0].startswith("concepts.jsonl:2: ")
+
+    # Nothing changed: no generation, no pointer, the same index and the same answers.
+    assert siblings(base) == []
+    assert (base / "manifest.json").read_bytes() == manifest_before
+    assert (await c.get("/readyz")).json()["index_dir"] == str(base)
+    error(await c.get(f"/v1/concepts/{NEW_CONCEPT}"), 404, "concept_not_found")
+    after = (await c.post("/v1/retrieve", json={"query": QUERY, "rerank": False})).json()
+    assert [h["id"] for h in after["results"]] == [h["id"] for h in before["results"]]
+
+
+async def test_an_unsafe_or_broken_archive_is_refused_at_once(ingest_api: IngestApi) -> None:
+    c = ingest_api.client
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        info = tarfile.TarInfo("../../concepts.jsonl")
+        data = b"{}\n"
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    err = error(await c.post("/v1/ingest", content=buf.getvalue()), 422, "invalid_bundle")
+    assert "unsafe archive entry" in err["message"]
+    error(await c.post("/v1/ingest", content=b"\x1f\x8b not really gzip"), 422, "invalid_bundle")
+    assert siblings(ingest_api.base) == []
+
+
+async def test_an_ingest_job_swaps_in_a_new_generation_that_survives_a_restart(
+    ingest_api: IngestApi, zorblax_bundle: Path, embedder
+) -> None:  # type: ignore[no-untyped-def]
+    c, base = ingest_api.client, ingest_api.base
+    manifest_before = (base / "manifest.json").read_bytes()
+    resp = await c.post("/v1/ingest", content=tar_gz(zorblax_bundle, folder="curriculum"))
+    assert resp.status_code == 202, resp.text
+    assert resp.json()["status"] == "queued"
+    # One job at a time.
+    busy = await c.post("/v1/ingest", content=tar_gz(zorblax_bundle))
+    error(busy, 409, "conflict")
+    job = await wait_for_job(c, resp.json()["job_id"])
+    assert job["status"] == "succeeded", job
+    generation = base.with_name(f"index.gen-{job['job_id']}")
+    assert job["index_dir"] == str(generation)
+    report = job["report"]
+    # Incremental: the three new texts are embedded, every old one is kept as it was.
+    assert (report["added"], report["updated"], report["pruned"]) == (3, 0, 0)
+    assert report["unchanged"] > 100
+
+    assert (await c.get("/readyz")).json()["index_dir"] == str(generation)
+    concept = (await c.get(f"/v1/concepts/{NEW_CONCEPT}")).json()
+    assert concept["name"] == "Zorblax fractions"
+    packet = (await c.post("/v1/retrieve", json={"query": "what is a zorblax fraction"})).json()
+    hits = {h["id"]: h for h in packet["results"]}
+    new_ids = {NEW_CONCEPT, "test:api-zorblax-misconception", "test:api-zorblax-doc"}
+    assert new_ids <= set(hits)
+    # Found by the dense search too: the new vectors are in the new generation's Chroma.
+    assert all("vector" in hits[i]["found_by"] for i in new_ids)
+
+    # The live directory was never written; the pointer names the new generation.
+    assert (base / "manifest.json").read_bytes() == manifest_before
+    assert pointer_file(base).read_text().strip() == str(generation)
+    assert siblings(base) == sorted([generation.name, pointer_file(base).name])
+    metrics = (await c.get("/metrics")).text
+    assert 'tutorgraph_ingest_jobs_total{status="succeeded"} 1' in metrics
+    assert 'tutorgraph_ingest_jobs_total{status="failed"} 1' in metrics
+    assert "tutorgraph_index_swaps_total 1" in metrics
+
+    # A restart reads the pointer and serves the new generation.
+    graphs: list[SwitchableGraph] = []
+    async with running(ingest_api.settings, switchable_opener(embedder, graphs)) as again:
+        assert (await again.get("/readyz")).json()["index_dir"] == str(generation)
+        assert (await again.get(f"/v1/concepts/{NEW_CONCEPT}")).status_code == 200

@@ -1,0 +1,319 @@
+"""`tutorgraph serve` as a real process on a free loopback port, driven over real HTTP.
+
+Two servers start side by side (their model loading overlaps): one over a copy of the
+session index with API keys made by `tutorgraph keys hash`, and one whose Neo4j URI points
+at a closed port, so the real Neo4j driver fails and the graph source is degraded.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import signal
+import subprocess
+import tarfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.contract.chroma_server import free_port
+
+pytestmark = pytest.mark.integration
+
+QUERY = "why is 1/2 + 1/4 not 2/6"
+RATE = 40
+START_TIMEOUT_S = 300
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[str]
+    index_dir: Path
+
+    def get(self, path: str, **kw: Any) -> httpx.Response:
+        return httpx.get(self.url + path, timeout=120, **kw)
+
+    def post(self, path: str, **kw: Any) -> httpx.Response:
+        return httpx.post(self.url + path, timeout=120, **kw)
+
+
+def _wait_until_up(server: Server) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            _, err = server.process.communicate()
+            pytest.fail(f"tutorgraph serve exited with {server.process.returncode}:\n{err}")
+        try:
+            if server.get("/healthz").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.5)
+    server.process.kill()
+    pytest.fail("tutorgraph serve did not come up")
+
+
+def _stop(server: Server) -> str:
+    """SIGTERM, as a process manager stops it; returns stderr. The shutdown must be clean."""
+    server.process.send_signal(signal.SIGTERM)
+    try:
+        _, err = server.process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        _, err = server.process.communicate()
+        pytest.fail(f"tutorgraph serve did not stop on SIGTERM:\n{err}")
+    return err
+
+
+@dataclass
+class Keys:
+    read: str
+    admin: str
+    limited: str
+
+
+@pytest.fixture(scope="module")
+def keys(run_cli) -> tuple[Keys, str]:  # type: ignore[no-untyped-def]
+    """Three keys and their TUTORGRAPH_API_KEYS entries, made by `tutorgraph keys hash`."""
+    made = Keys("serve-read-key-0123456789", "serve-admin-key-0123456789", "serve-limited-0123")
+    entries = []
+    for key, role in ((made.read, "read"), (made.admin, "admin"), (made.limited, "read")):
+        proc = run_cli("keys", "hash", key, "--role", role)
+        assert proc.returncode == 0, proc.stderr
+        entries.append(proc.stdout.strip())
+    return made, ",".join(entries)
+
+
+@pytest.fixture(scope="module")
+def servers(  # type: ignore[no-untyped-def]
+    start_cli, session_index, keys, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, Server]]:
+    # A copy: an ingest job through this server must never touch the session index.
+    index_dir = tmp_path_factory.mktemp("serve") / "index"
+    shutil.copytree(session_index[0], index_dir)
+    _, entries = keys
+    common = {"TUTORGRAPH_RERANKER_MODEL": "", "TUTORGRAPH_MAX_BODY_BYTES": "4096"}
+    started: list[Server] = []
+    try:
+        port = free_port()
+        main = Server(
+            f"http://127.0.0.1:{port}",
+            start_cli(
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--index-dir",
+                str(index_dir),
+                "--log-level",
+                "warning",
+                TUTORGRAPH_API_KEYS=entries,
+                TUTORGRAPH_RATE_LIMIT_PER_MINUTE=str(RATE),
+                **common,
+            ),
+            index_dir,
+        )
+        started.append(main)
+        port = free_port()
+        no_graph = Server(
+            f"http://127.0.0.1:{port}",
+            start_cli(
+                "serve",
+                "--port",
+                str(port),
+                "--index-dir",
+                str(session_index[0]),
+                "--log-level",
+                "warning",
+                TUTORGRAPH_NEO4J_URI=f"bolt://127.0.0.1:{free_port()}",
+                TUTORGRAPH_NEO4J_PASSWORD="x",
+                TUTORGRAPH_SOURCE_TIMEOUT_S="5",
+                **common,
+            ),
+            session_index[0],
+        )
+        started.append(no_graph)
+        for server in started:
+            _wait_until_up(server)
+        yield main, no_graph
+    finally:
+        for n, server in enumerate(started):
+            if server.process.poll() is None:
+                err = _stop(server)
+                # uvicorn shuts down gracefully, then re-raises the signal it caught.
+                assert server.process.returncode in (0, -signal.SIGTERM), err
+                # (The Neo4j-less server logs each degraded source's failure with its trace.)
+                assert n > 0 or "Traceback" not in err, err
+
+
+@pytest.fixture(scope="module")
+def server(servers: tuple[Server, Server]) -> Server:
+    return servers[0]
+
+
+@pytest.fixture(scope="module")
+def keyset(keys: tuple[Keys, str]) -> Keys:
+    return keys[0]
+
+
+def _error(resp: httpx.Response, status: int, code: str) -> dict[str, Any]:
+    assert resp.status_code == status, resp.text
+    body = resp.json()
+    assert list(body) == ["error"] and body["error"]["code"] == code, body
+    assert "Traceback" not in resp.text
+    return dict(body["error"])
+
+
+def test_health_readiness_metrics_and_openapi_need_no_key(server: Server) -> None:
+    assert server.get("/healthz").json() == {"status": "ok"}
+    ready = server.get("/readyz").json()
+    assert ready["status"] == "ready" and ready["index_dir"] == str(server.index_dir)
+    assert ready["dependencies"]["reranker"]["ok"] is False  # turned off for this server
+    metrics = server.get("/metrics")
+    assert metrics.headers["content-type"].startswith("text/plain; version=0.0.4")
+    assert "tutorgraph_http_requests_total" in metrics.text
+    paths = server.get("/openapi.json").json()["paths"]
+    assert "/v1/retrieve" in paths and "/v1/ingest/{job_id}" in paths
+
+
+def test_retrieve_over_real_http(server: Server, keyset: Keys) -> None:
+    resp = server.post("/v1/retrieve", json={"query": QUERY}, headers={"X-API-Key": keyset.read})
+    assert resp.status_code == 200, resp.text
+    packet = resp.json()
+    assert packet["results"] and packet["degraded_sources"] == []
+    assert packet["reranker"]["applied"] is False
+    assert "TUTORGRAPH_RERANKER_MODEL is empty" in packet["reranker"]["reason"]
+
+
+def test_auth_errors(server: Server, keyset: Keys) -> None:
+    _error(server.post("/v1/retrieve", json={"query": QUERY}), 401, "unauthenticated")
+    wrong = {"X-API-Key": keyset.read + "x"}
+    _error(
+        server.post("/v1/retrieve", json={"query": QUERY}, headers=wrong), 401, "unauthenticated"
+    )
+    read = {"X-API-Key": keyset.read}
+    _error(server.post("/v1/ingest", content=b"x", headers=read), 403, "permission_denied")
+
+
+def test_concepts_and_request_errors(server: Server, keyset: Keys) -> None:
+    h = {"X-API-Key": keyset.read}
+    found = server.get("/v1/concepts", params={"q": "fractions"}, headers=h).json()["results"]
+    assert found
+    cid = found[0]["concept"]["id"]
+    assert server.get(f"/v1/concepts/{cid}", headers=h).json()["id"] == cid
+    pre = server.get(f"/v1/concepts/{cid}/prerequisites", params={"depth": 2}, headers=h)
+    assert pre.status_code == 200 and pre.json()["depth"] == 2
+    mis = server.get(f"/v1/concepts/{cid}/misconceptions", headers=h)
+    assert mis.status_code == 200 and mis.json()["concept_id"] == cid
+    _error(server.get("/v1/concepts/ccss:9.ZZ.Z.9", headers=h), 404, "concept_not_found")
+    _error(server.post("/v1/retrieve", json={"query": ""}, headers=h), 422, "invalid_request")
+    _error(
+        server.post(
+            "/v1/retrieve", json={"query": "q", "concept_ids": ["ccss:9.ZZ.Z.9"]}, headers=h
+        ),
+        422,
+        "unknown_concept",
+    )
+    big = {"query": "q", "student_answer": "z" * 8000}
+    err = _error(server.post("/v1/retrieve", json=big, headers=h), 413, "payload_too_large")
+    assert err["details"] == {"limit_bytes": 4096}
+    _error(server.get("/nowhere", headers=h), 404, "not_found")
+
+
+def test_the_rate_limit_through_the_server(server: Server, keyset: Keys) -> None:
+    h = {"X-API-Key": keyset.limited}
+    answered = 0
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        for _ in range(3 * RATE):
+            resp = client.get("/v1/concepts/ccss:9.ZZ.Z.9", headers=h)
+            if resp.status_code != 404:  # an unknown id: answered, and counted
+                break
+            answered += 1
+    assert RATE <= answered < 3 * RATE  # the burst, plus what refilled meanwhile
+    _error(resp, 429, "rate_limited")
+    assert 1 <= int(resp.headers["retry-after"]) <= 2  # 40/min: a token every 1.5 s
+    ok = server.get("/v1/concepts/ccss:9.ZZ.Z.9", headers={"X-API-Key": keyset.read})
+    assert ok.status_code == 404  # other keys are not limited by this one
+
+
+def test_an_ingest_job_that_fails_validation_leaves_the_server_as_it_was(
+    server: Server, keyset: Keys, slice_bundle: Path
+) -> None:
+    admin = {"X-API-Key": keyset.admin, "Content-Type": "application/gzip"}
+    before = server.get("/readyz").json()
+    resp = server.post("/v1/ingest", content=_bundle_with_bad_line(slice_bundle), headers=admin)
+    assert resp.status_code == 202, resp.text
+    job_id = resp.json()["job_id"]
+    deadline = time.monotonic() + 300
+    while True:
+        job = server.get(f"/v1/ingest/{job_id}", headers=admin).json()
+        if job["status"] in ("succeeded", "failed"):
+            break
+        assert time.monotonic() < deadline, job
+        time.sleep(0.5)
+    assert job["status"] == "failed" and job["error"]["code"] == "invalid_bundle"
+    assert any(e.startswith("misconceptions.jsonl:") for e in job["error"]["details"]["errors"])
+    after = server.get("/readyz").json()
+    assert (after["status"], after["index_dir"]) == (before["status"], before["index_dir"])
+    # No generation directory, no pointer file: the live index was left alone.
+    assert sorted(p.name for p in server.index_dir.parent.iterdir()) == ["index"]
+
+
+def _bundle_with_bad_line(bundle: Path) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for path in sorted(bundle.iterdir()):
+            data = path.read_bytes()
+            if path.name == "misconceptions.jsonl":
+                data += b'{"id": "ccss:broken", "kind": "not-a-kind"}\n'
+            info = tarfile.TarInfo(f"curriculum/{path.name}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def test_neo4j_down_degrades_the_graph_and_graph_only_is_503(
+    servers: tuple[Server, Server],
+) -> None:
+    _, no_graph = servers  # auth off on this one
+    resp = no_graph.post("/v1/retrieve", json={"query": QUERY})
+    assert resp.status_code == 200, resp.text
+    assert resp.json()["degraded_sources"] == ["graph"] and resp.json()["results"]
+    # Graph only, seeded by a concept id (without seeds the graph has nothing to look up,
+    # and answers "nothing" without asking Neo4j): no source can answer.
+    graph_only = {"query": QUERY, "sources": ["graph"], "concept_ids": ["ccss:6.NS.A.1"]}
+    err = _error(no_graph.post("/v1/retrieve", json=graph_only), 503, "source_unavailable")
+    assert err["details"] == {"degraded_sources": ["graph"]}
+    _error(no_graph.get("/v1/concepts/ccss:6.NS.A.1"), 503, "source_unavailable")
+    ready = no_graph.get("/readyz")
+    assert ready.status_code == 200 and ready.json()["status"] == "degraded"
+    assert ready.json()["dependencies"]["graph"]["ok"] is False
+    # A copy of the live index cannot isolate a Neo4j database: HTTP ingest says so.
+    _error(no_graph.post("/v1/ingest", content=b"x"), 409, "conflict")
+    metrics = no_graph.get("/metrics").text
+    assert 'tutorgraph_degraded_sources_total{source="graph"} 1' in metrics
+
+
+def test_serve_refuses_to_start_without_an_index_or_with_bad_keys(
+    run_cli: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
+    proc = run_cli("serve", "--port", str(free_port()), "--index-dir", str(tmp_path / "none"))
+    assert proc.returncode == 2
+    assert "no tutorgraph index" in proc.stderr and "Traceback" not in proc.stderr
+    proc = run_cli("serve", "--port", str(free_port()), TUTORGRAPH_API_KEYS="sha256:abc:read")
+    assert proc.returncode == 2
+    assert "TUTORGRAPH_API_KEYS entry 1" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_keys_hash_makes_an_entry(run_cli) -> None:  # type: ignore[no-untyped-def]
+    proc = run_cli("keys", "hash", "abc", "--role", "admin")
+    assert proc.stdout.strip() == (
+        "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad:admin"
+    )
+    assert proc.returncode == 0 and not proc.stderr.strip()

@@ -1,0 +1,190 @@
+"""API keys (parsing `sha256:<hex>:<role>`, constant-time comparison, roles) and the token
+bucket behind the per-key rate limit."""
+
+from __future__ import annotations
+
+import hmac
+
+import pytest
+
+from tutorgraph.api import auth
+from tutorgraph.api.auth import ApiKeys, hash_key, key_entry
+from tutorgraph.api.rate_limit import RateLimiter, TokenBucket
+from tutorgraph.errors import (
+    AuthenticationError,
+    ConfigurationError,
+    PermissionDeniedError,
+    RateLimitedError,
+)
+
+pytestmark = pytest.mark.unit
+
+READ_KEY = "read-key-0123456789"
+ADMIN_KEY = "admin-key-0123456789"
+
+
+def _keys() -> ApiKeys:
+    return ApiKeys.parse(f"{key_entry(READ_KEY, 'read')}, {key_entry(ADMIN_KEY, 'admin')}")
+
+
+def test_hash_key_is_the_hex_sha256() -> None:
+    assert hash_key("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    assert key_entry("abc", "admin") == f"sha256:{hash_key('abc')}:admin"
+
+
+def test_entries_parse_with_spaces_upper_case_hex_and_empty_items() -> None:
+    digest = hash_key(READ_KEY).upper()
+    keys = ApiKeys.parse(f" sha256:{digest}:read ,, ")
+    assert keys.enabled and len(keys) == 1
+    assert keys.authenticate(READ_KEY).role == "read"
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "sha256:abc:read",  # too short
+        f"sha256:{'g' * 64}:read",  # not hex
+        f"sha256:{'a' * 64}:write",  # unknown role
+        f"md5:{'a' * 64}:read",  # another algorithm
+        "a-raw-key-pasted-by-mistake",
+    ],
+)
+def test_a_malformed_entry_is_a_configuration_error_that_does_not_echo_it(entry: str) -> None:
+    with pytest.raises(ConfigurationError) as err:
+        ApiKeys.parse(f"{key_entry(READ_KEY, 'read')},{entry}")
+    assert "entry 2" in err.value.message
+    assert entry not in err.value.message
+
+
+def test_the_same_key_with_two_roles_is_refused_and_a_repeat_is_kept_once() -> None:
+    with pytest.raises(ConfigurationError):
+        ApiKeys.parse(f"{key_entry(READ_KEY, 'read')},{key_entry(READ_KEY, 'admin')}")
+    assert len(ApiKeys.parse(f"{key_entry(READ_KEY, 'read')},{key_entry(READ_KEY, 'read')}")) == 1
+
+
+def test_no_keys_means_auth_off_and_an_anonymous_admin() -> None:
+    keys = ApiKeys.parse("  ")
+    assert not keys.enabled
+    principal = keys.authenticate(None)
+    assert principal.role == "admin" and not principal.authenticated
+
+
+def test_missing_and_wrong_keys_are_authentication_errors() -> None:
+    keys = _keys()
+    with pytest.raises(AuthenticationError, match="missing"):
+        keys.authenticate(None)
+    with pytest.raises(AuthenticationError, match="missing"):
+        keys.authenticate("")
+    with pytest.raises(AuthenticationError, match="invalid"):
+        keys.authenticate("not-a-configured-key")
+    with pytest.raises(AuthenticationError, match="invalid"):
+        keys.authenticate("x" * 10_000)
+    # The hash is configured, not the key: presenting the hash itself does not work.
+    with pytest.raises(AuthenticationError):
+        keys.authenticate(hash_key(READ_KEY))
+
+
+def test_roles_read_key_cannot_use_admin_routes() -> None:
+    keys = _keys()
+    read, admin = keys.authenticate(READ_KEY), keys.authenticate(ADMIN_KEY)
+    read.require("read")
+    admin.require("read")
+    admin.require("admin")
+    with pytest.raises(PermissionDeniedError):
+        read.require("admin")
+    assert read.key_id != admin.key_id
+    assert READ_KEY not in read.key_id and hash_key(READ_KEY) not in read.key_id
+
+
+def test_every_entry_is_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    keys = ApiKeys.parse(",".join(key_entry(f"key-{i}-abcdefgh", "read") for i in range(5)))
+    calls: list[tuple[str, str]] = []
+    real = hmac.compare_digest
+
+    def spy(a: str, b: str) -> bool:
+        calls.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(auth.hmac, "compare_digest", spy)
+    # A match on the first entry still compares all five: no early exit.
+    assert keys.authenticate("key-0-abcdefgh").role == "read"
+    assert len(calls) == 5
+    assert all(a == hash_key("key-0-abcdefgh") for a, _ in calls)
+    calls.clear()
+    with pytest.raises(AuthenticationError):
+        keys.authenticate("nope")
+    assert len(calls) == 5
+
+
+# -- rate limit -------------------------------------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_token_bucket_refills_at_its_rate_up_to_capacity() -> None:
+    bucket = TokenBucket(capacity=2, rate=0.5, tokens=2, updated=0.0)
+    assert bucket.take(0.0) == 0 and bucket.take(0.0) == 0
+    assert bucket.take(0.0) == pytest.approx(2.0)  # 1 token at 0.5/s
+    assert bucket.take(1.0) == pytest.approx(1.0)  # half a token back
+    assert bucket.take(2.0) == 0
+    bucket.refill(1000.0)
+    assert bucket.tokens == 2  # never above capacity
+
+
+def test_rate_limiter_allows_a_burst_then_says_when_to_retry() -> None:
+    clock = Clock()
+    limiter = RateLimiter(per_minute=3, clock=clock)
+    for _ in range(3):
+        limiter.check("a")
+    with pytest.raises(RateLimitedError) as err:
+        limiter.check("a")
+    assert err.value.retry_after == pytest.approx(20.0)  # 3/min: one every 20 s
+    assert err.value.details["retry_after_s"] == pytest.approx(20.0)
+    limiter.check("b")  # buckets are per key
+    clock.now += 19.0
+    with pytest.raises(RateLimitedError) as err:
+        limiter.check("a")
+    assert err.value.retry_after == pytest.approx(1.0)
+    clock.now += 1.0
+    limiter.check("a")
+
+
+def test_a_refused_request_does_not_spend_a_token() -> None:
+    clock = Clock()
+    limiter = RateLimiter(per_minute=60, clock=clock)
+    for _ in range(60):
+        limiter.check("k")
+    for _ in range(10):
+        with pytest.raises(RateLimitedError):
+            limiter.check("k")
+    clock.now += 1.0  # one token back, not eaten by the ten refusals
+    limiter.check("k")
+
+
+def test_zero_turns_the_limit_off_and_negative_is_refused() -> None:
+    limiter = RateLimiter(per_minute=0)
+    assert not limiter.enabled
+    for _ in range(10_000):
+        limiter.check("k")
+    with pytest.raises(ConfigurationError):
+        RateLimiter(per_minute=-1)
+
+
+def test_keys_hash_command_prints_the_entry() -> None:
+    from typer.testing import CliRunner
+
+    from tutorgraph.cli.app import app
+
+    runner = CliRunner()
+    out = runner.invoke(app, ["keys", "hash", "abc", "--role", "admin"])
+    assert out.exit_code == 0 and out.stdout.strip() == key_entry("abc", "admin")
+    piped = runner.invoke(app, ["keys", "hash"], input="from-stdin-key\n")
+    assert piped.exit_code == 0 and piped.stdout.strip() == key_entry("from-stdin-key", "read")
+    assert runner.invoke(app, ["keys", "hash", "abc", "--role", "root"]).exit_code == 2
+    assert runner.invoke(app, ["keys", "hash"], input="\n").exit_code == 2  # empty key

@@ -1,0 +1,233 @@
+"""The parts of HTTP ingest that need no model: safe unpacking of an uploaded `.tar.gz`, and
+the live-index swap (requests finish on the generation they started on; the pointer file
+is written; old generations are closed and deleted). Also the metrics exposition format."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import tarfile
+from pathlib import Path
+
+import pytest
+from tests.unit.api_fakes import FakeOpener, write_fake_index
+
+from tutorgraph.api import live_index
+from tutorgraph.api.ingest_jobs import extract_bundle
+from tutorgraph.api.live_index import LiveIndex, pointer_file, resolve_active_dir
+from tutorgraph.api.metrics import Counter, Histogram, Registry
+from tutorgraph.config import Settings
+from tutorgraph.errors import BundleError, PayloadTooLargeError
+
+pytestmark = pytest.mark.unit
+
+LINE = b'{"id": "x"}\n'
+
+
+def _tar(path: Path, members: list[tuple[tarfile.TarInfo, bytes | None]]) -> Path:
+    with tarfile.open(path, "w:gz") as tar:
+        for info, data in members:
+            if data is not None:
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+            else:
+                tar.addfile(info)
+    return path
+
+
+def _file(name: str, data: bytes = LINE) -> tuple[tarfile.TarInfo, bytes]:
+    return tarfile.TarInfo(name), data
+
+
+def test_bundle_files_at_the_top_or_in_one_folder_are_unpacked(tmp_path: Path) -> None:
+    archive = _tar(
+        tmp_path / "a.tar.gz",
+        [
+            _file("curriculum/concepts.jsonl"),
+            _file("curriculum/documents.jsonl", b"doc\n"),
+            _file("curriculum/NOTICE"),  # not a bundle file: skipped
+            _file("deep/er/misconceptions.jsonl"),  # too deep: skipped
+        ],
+    )
+    out = tmp_path / "out"
+    assert extract_bundle(archive, out, max_bytes=1 << 20) == ["concepts.jsonl", "documents.jsonl"]
+    assert (out / "documents.jsonl").read_bytes() == b"doc\n"
+    assert sorted(p.name for p in out.iterdir()) == ["concepts.jsonl", "documents.jsonl"]
+    top = _tar(tmp_path / "b.tar.gz", [_file("./prerequisites.jsonl")])
+    assert extract_bundle(top, tmp_path / "out2", max_bytes=1 << 20) == ["prerequisites.jsonl"]
+
+
+def _link(name: str, target: str, kind: bytes) -> tuple[tarfile.TarInfo, None]:
+    info = tarfile.TarInfo(name)
+    info.type = kind
+    info.linkname = target
+    return info, None
+
+
+@pytest.mark.parametrize(
+    ("member", "reason"),
+    [
+        (_file("/etc/concepts.jsonl"), "absolute path"),
+        (_file("../concepts.jsonl"), "'..'"),
+        (_file("bundle/../../concepts.jsonl"), "'..'"),
+        (_link("concepts.jsonl", "/etc/passwd", tarfile.SYMTYPE), "a link"),
+        (_link("concepts.jsonl", "other", tarfile.LNKTYPE), "a link"),
+        (_link("fifo", "", tarfile.FIFOTYPE), "a special file"),
+    ],
+)
+def test_unsafe_entries_are_refused(
+    tmp_path: Path, member: tuple[tarfile.TarInfo, bytes | None], reason: str
+) -> None:
+    archive = _tar(tmp_path / "a.tar.gz", [_file("concepts.jsonl"), member])
+    with pytest.raises(BundleError, match="unsafe archive entry") as err:
+        extract_bundle(archive, tmp_path / "out", max_bytes=1 << 20)
+    assert reason in err.value.message
+    assert not (tmp_path / "passwd").exists()
+
+
+def test_broken_duplicated_empty_and_oversized_archives(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    plain = tmp_path / "plain.tar.gz"
+    plain.write_bytes(b"just some bytes, not gzip")
+    with pytest.raises(BundleError, match=r"\.tar\.gz"):
+        extract_bundle(plain, out, max_bytes=1 << 20)
+    twice = _tar(tmp_path / "twice.tar.gz", [_file("concepts.jsonl"), _file("a/concepts.jsonl")])
+    with pytest.raises(BundleError, match="twice"):
+        extract_bundle(twice, tmp_path / "o2", max_bytes=1 << 20)
+    nothing = _tar(tmp_path / "none.tar.gz", [_file("README.md")])
+    with pytest.raises(BundleError, match="holds none of"):
+        extract_bundle(nothing, tmp_path / "o3", max_bytes=1 << 20)
+    # A gzip bomb stops at the unpacked limit: 1 MiB of zeros compresses to ~1 KiB.
+    bomb = _tar(tmp_path / "bomb.tar.gz", [_file("documents.jsonl", b"\0" * (1 << 20))])
+    assert bomb.stat().st_size < 10_000
+    with pytest.raises(PayloadTooLargeError):
+        extract_bundle(bomb, tmp_path / "o4", max_bytes=100_000)
+    many = _tar(tmp_path / "many.tar.gz", [_file(f"f{i}") for i in range(1001)])
+    with pytest.raises(BundleError, match="more than 1000 entries"):
+        extract_bundle(many, tmp_path / "o5", max_bytes=1 << 20)
+
+
+# -- live index generations ----------------------------------------------------------------
+
+
+def _live(tmp_path: Path, opener: FakeOpener) -> LiveIndex:
+    index = write_fake_index(tmp_path / "index")
+    return LiveIndex(Settings(index_dir=index), opener)
+
+
+async def test_swap_waits_for_running_requests_then_closes_and_deletes_the_old(
+    tmp_path: Path,
+) -> None:
+    opener = FakeOpener()
+    live = _live(tmp_path, opener)
+    await live.open()
+    first = live.current
+    assert first is not None and first.directory == tmp_path / "index"
+
+    gen1 = write_fake_index(tmp_path / "index.gen-1")
+    release = asyncio.Event()
+    seen: list[Path] = []
+
+    async def long_request() -> None:
+        async with live.use() as generation:
+            await release.wait()
+            seen.append(generation.directory)
+
+    request = asyncio.create_task(long_request())
+    await asyncio.sleep(0)
+    await live.swap(gen1)
+    assert live.current is not None and live.current.directory == gen1
+    assert pointer_file(tmp_path / "index").read_text().strip() == str(gen1)
+    async with live.use() as generation:  # new requests see the new generation at once
+        assert generation.directory == gen1
+    await asyncio.sleep(0.05)
+    assert not opener.indexes[0].vector.closed  # type: ignore[attr-defined]
+    release.set()
+    await request
+    assert seen == [tmp_path / "index"]  # the old request finished on the old index
+    for _ in range(100):
+        if opener.indexes[0].vector.closed:  # type: ignore[attr-defined]
+            break
+        await asyncio.sleep(0.01)
+    assert opener.indexes[0].vector.closed  # type: ignore[attr-defined]
+
+    gen2 = write_fake_index(tmp_path / "index.gen-2")
+    await live.swap(gen2)
+    for _ in range(200):
+        if not gen1.exists():
+            break
+        await asyncio.sleep(0.01)
+    assert not gen1.exists() and gen2.exists()
+    assert (tmp_path / "index").exists()  # INDEX_DIR itself is never deleted
+    assert resolve_active_dir(tmp_path / "index") == gen2
+    await live.aclose()
+    assert live.current is None
+
+
+async def test_a_swap_to_a_directory_that_cannot_open_changes_nothing(tmp_path: Path) -> None:
+    opener = FakeOpener()
+    live = _live(tmp_path, opener)
+    await live.open()
+
+    def broken(settings: Settings) -> object:
+        raise RuntimeError("cannot open")
+
+    live._opener = broken  # type: ignore[assignment]
+    with pytest.raises(RuntimeError):
+        await live.swap(write_fake_index(tmp_path / "index.gen-x"))
+    assert live.current is not None and live.current.directory == tmp_path / "index"
+    assert not pointer_file(tmp_path / "index").exists()
+    await live.aclose()
+
+
+async def test_a_stuck_request_cannot_keep_the_old_generation_forever(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(live_index, "DRAIN_TIMEOUT_S", 0.05)
+    opener = FakeOpener()
+    live = _live(tmp_path, opener)
+    await live.open()
+    never = asyncio.Event()
+
+    async def stuck() -> None:
+        async with live.use():
+            await never.wait()
+
+    task = asyncio.create_task(stuck())
+    await asyncio.sleep(0)
+    await live.swap(write_fake_index(tmp_path / "index.gen-1"))
+    await asyncio.sleep(0.3)
+    assert opener.indexes[0].vector.closed  # type: ignore[attr-defined]
+    task.cancel()
+    await live.aclose()
+
+
+# -- metrics exposition ----------------------------------------------------------------------
+
+
+def test_counters_and_histograms_render_in_the_text_format() -> None:
+    registry = Registry()
+    c = Counter("t_requests_total", "Requests.", ("route",))
+    h = Histogram("t_seconds", "Latency.", ("stage",), buckets=(0.1, 1.0))
+    plain = Counter("t_swaps_total", "Swaps.")
+    for m in (c, h, plain):
+        registry.register(m)
+    c.inc(route='/a"b\\c\nd')
+    c.inc(2, route="/x")
+    for v in (0.05, 0.5, 0.7, 3.0):
+        h.observe(v, stage="total")
+    text = registry.render()
+    assert text.endswith("\n")
+    assert "# HELP t_requests_total Requests.\n# TYPE t_requests_total counter" in text
+    assert 't_requests_total{route="/a\\"b\\\\c\\nd"} 1' in text
+    assert 't_requests_total{route="/x"} 2' in text
+    assert 't_seconds_bucket{stage="total",le="0.1"} 1' in text
+    assert 't_seconds_bucket{stage="total",le="1"} 3' in text
+    assert 't_seconds_bucket{stage="total",le="+Inf"} 4' in text
+    assert 't_seconds_sum{stage="total"} 4.25' in text
+    assert 't_seconds_count{stage="total"} 4' in text
+    assert "t_swaps_total 0" in text  # an unlabelled series exists from the start
+    with pytest.raises(ValueError):
+        c.inc(wrong="label")
+    with pytest.raises(ValueError):
+        registry.register(Counter("t_requests_total", "again"))
