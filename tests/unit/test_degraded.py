@@ -177,3 +177,21 @@ async def test_a_failing_reranker_keeps_the_fused_order_and_says_so() -> None:
     assert packet.reranker.reason == "reranker failed: RuntimeError"
     assert packet.results and packet.results[0].rerank_score is None
     assert packet.results[0].score == packet.results[0].fused_score
+
+
+async def test_a_down_graph_shows_as_degraded_with_the_refiner_on() -> None:
+    """The refiner swallows the failed concept search; the graph search must still say so."""
+    from tutorgraph.refinement.local import LocalRefiner
+
+    graph = Graph(fail=True)
+    r = HybridRetriever(
+        Embedder(),  # type: ignore[arg-type]
+        Vector(),  # type: ignore[arg-type]
+        Lexical(),  # type: ignore[arg-type]
+        graph,  # type: ignore[arg-type]
+        RetrieverConfig(source_timeout_s=0.2),
+        refiner=LocalRefiner(graph),  # type: ignore[arg-type]
+    )
+    packet = await r.retrieve(RetrievalRequest(query="i got 2/6 for 1/2+1/4"))
+    assert packet.refined_query is not None and packet.refined_query.key_concepts == []
+    assert packet.degraded_sources == ["graph"]

@@ -311,7 +311,9 @@ class HybridRetriever:
                     plan=GRAPH_PLANS[route.analysis.query_type],
                     limit=cfg.graph_depth,
                     evidence=items,
-                    key_concepts=refined.key_concepts if refined else None,
+                    # No key concepts (none found, or the graph failed the refiner): the graph
+                    # matches names itself, and a graph that is down then shows as degraded.
+                    key_concepts=refined.key_concepts if refined and refined.key_concepts else None,
                 ),
             )
 
