@@ -31,8 +31,8 @@ from tutorgraph.config import Settings
 from tutorgraph.ingest.bundle import write_bundle
 from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Concept, Document, Misconception
-from tutorgraph.retrieval.factory import build_refiner, load_reranker, open_stores
-from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from tutorgraph.retrieval.factory import build_retriever, open_stores
+from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.stores.local_index import IndexLayout, load_catalogue
 
 pytestmark = [pytest.mark.integration, pytest.mark.asyncio(loop_scope="module")]
@@ -69,23 +69,7 @@ def switchable_opener(embedder: Any, graphs: list[SwitchableGraph]) -> Retriever
         index = open_stores(settings)
         index.graph = graph = SwitchableGraph(index.graph)
         graphs.append(graph)
-        reranker, why_not = load_reranker(settings)
-        retriever = HybridRetriever(
-            embedder,
-            index.vector,
-            index.lexical,
-            index.graph,
-            RetrieverConfig(
-                default_retrieval_profile=index.manifest.default_retrieval_profile,
-                default_semantic_weight=index.manifest.default_semantic_weight,
-                rerank_depth=settings.rerank_depth,
-                source_timeout_s=settings.source_timeout_s,
-            ),
-            reranker=reranker,
-            reranker_unavailable=why_not,
-            refiner=build_refiner(settings, index),
-        )
-        return retriever, index
+        return build_retriever(settings, index, embedder), index
 
     return open_
 

@@ -18,7 +18,7 @@ from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.openai_refiner import OpenAIRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
-from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
+from tutorgraph.retrieval.embedder import Embedder, SentenceTransformerEmbedder
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.stores.chroma import ChromaVectorStore
@@ -27,6 +27,7 @@ from tutorgraph.stores.neo4j_graph import Neo4jGraphStore, neo4j_driver
 
 __all__ = [
     "build_refiner",
+    "build_retriever",
     "bundled_reranker_path",
     "graph_store",
     "load_reranker",
@@ -128,16 +129,11 @@ def open_stores(settings: Settings) -> OpenIndex:
     )
 
 
-def open_retriever(settings: Settings) -> tuple[HybridRetriever, OpenIndex]:
-    """Open the local index and load the embedder, reranker and refiner (blocking: call at
-    start-up). Close both when done: `await retriever.aclose(); await index.aclose()`."""
-    embedder = SentenceTransformerEmbedder(
-        settings.embedding_model, batch_size=settings.embed_batch_size
-    )
-    index = open_stores(settings)
-    embedder.load()
+def build_retriever(settings: Settings, index: OpenIndex, embedder: Embedder) -> HybridRetriever:
+    """The retriever over an opened index with a loaded embedder; loads the reranker and
+    builds the refiner (blocking)."""
     reranker, why_not = load_reranker(settings)
-    retriever = HybridRetriever(
+    return HybridRetriever(
         embedder,
         index.vector,
         index.lexical,
@@ -152,4 +148,14 @@ def open_retriever(settings: Settings) -> tuple[HybridRetriever, OpenIndex]:
         reranker_unavailable=why_not,
         refiner=build_refiner(settings, index),
     )
-    return retriever, index
+
+
+def open_retriever(settings: Settings) -> tuple[HybridRetriever, OpenIndex]:
+    """Open the local index and load the embedder, reranker and refiner (blocking: call at
+    start-up). Close both when done: `await retriever.aclose(); await index.aclose()`."""
+    embedder = SentenceTransformerEmbedder(
+        settings.embedding_model, batch_size=settings.embed_batch_size
+    )
+    index = open_stores(settings)
+    embedder.load()
+    return build_retriever(settings, index, embedder), index
