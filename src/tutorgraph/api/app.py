@@ -20,6 +20,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
@@ -93,7 +94,7 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
     """
     keys = ApiKeys.parse(settings.api_keys)
     metrics = ApiMetrics()
-    live = LiveIndex(settings, opener or open_retriever)
+    live = LiveIndex(settings, opener or partial(open_retriever, batch_queries=True))
     state = AppState(
         settings=settings,
         keys=keys,

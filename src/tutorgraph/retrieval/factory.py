@@ -18,6 +18,7 @@ from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.openai_refiner import OpenAIRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
+from tutorgraph.retrieval.batching import MicroBatchingEmbedder
 from tutorgraph.retrieval.embedder import Embedder, SentenceTransformerEmbedder
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
@@ -150,12 +151,19 @@ def build_retriever(settings: Settings, index: OpenIndex, embedder: Embedder) ->
     )
 
 
-def open_retriever(settings: Settings) -> tuple[HybridRetriever, OpenIndex]:
+def open_retriever(
+    settings: Settings, *, batch_queries: bool = False
+) -> tuple[HybridRetriever, OpenIndex]:
     """Open the local index and load the embedder, reranker and refiner (blocking: call at
-    start-up). Close both when done: `await retriever.aclose(); await index.aclose()`."""
-    embedder = SentenceTransformerEmbedder(
+    start-up). Close both when done: `await retriever.aclose(); await index.aclose()`.
+
+    `batch_queries` (the server's choice) micro-batches the query embeddings of concurrent
+    requests (a lone caller would only wait for nobody).
+    """
+    model = SentenceTransformerEmbedder(
         settings.embedding_model, batch_size=settings.embed_batch_size
     )
     index = open_stores(settings)
-    embedder.load()
+    model.load()
+    embedder: Embedder = MicroBatchingEmbedder(model) if batch_queries else model
     return build_retriever(settings, index, embedder), index

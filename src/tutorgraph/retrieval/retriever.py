@@ -20,6 +20,7 @@ from tutorgraph.models.packet import STAGES, GraphContext, Hit, ReasoningPacket,
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import ALL_SOURCES, RetrievalRequest, SourceName
 from tutorgraph.refinement.refiner import Refiner
+from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.context import assemble_context
 from tutorgraph.retrieval.embedder import Embedder
@@ -343,7 +344,7 @@ class HybridRetriever:
         self, query: str, depth: int, timings: dict[str, float]
     ) -> list[ScoredItem]:
         t = time.perf_counter()
-        vec = await asyncio.to_thread(self._embedder.embed, [query])
+        vec = await embed_async(self._embedder, [query])
         timings["embed"] = _ms(t)
         t = time.perf_counter()
         out = await self._vector.search(vec[0], depth)
