@@ -1,0 +1,102 @@
+"""Retrieval configurations for the research benchmarks, and the one-factor-at-a-time grid.
+
+`BEST` is the best configuration measured on Eedi MAP@25 (`results/eedi_rerank_cv.json`:
+hybrid sources, semantic profile, weighted fusion, construct context, no reranker;
+`results/eedi_refine_cv.json`: no refiner). `ablation_grid()` changes one factor of it at
+a time, so every row of an ablation table differs from `BEST` in exactly one place.
+
+>>> [c.name for c in ablation_grid() if c.factor == "fusion"]
+['fusion=rrf']
+>>> BEST.request_fields()["fusion"]
+'weighted'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from tutorgraph.models.request import ALL_SOURCES, SourceName
+
+__all__ = [
+    "BEST",
+    "FACTORS",
+    "RefinerName",
+    "RerankerName",
+    "RunConfig",
+    "ablation_grid",
+]
+
+RefinerName = Literal["none", "local", "openai"]
+RerankerName = Literal["none", "domain", "domain-int8", "msmarco"]
+FACTORS = ("best", "sources", "fusion", "profile", "graph_scope", "refiner", "reranker")
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """One retrieval configuration. `factor` is the ablation factor it varies ("best" for
+    the reference); `graph_scope` boosts candidates linked to the request's concept ids,
+    so it only acts where a task passes concept ids."""
+
+    name: str
+    factor: str = "best"
+    sources: tuple[SourceName, ...] = ALL_SOURCES
+    profile: str = "semantic"
+    fusion: Literal["rrf", "weighted"] = "weighted"
+    graph_scope: bool = True
+    refiner: RefinerName = "none"
+    reranker: RerankerName = "none"
+
+    def request_fields(self) -> dict[str, Any]:
+        """`RetrievalRequest` keyword arguments for this configuration."""
+        return {
+            "sources": list(self.sources),
+            "retrieval_profile": self.profile,
+            "fusion": self.fusion,
+            "graph_scope": self.graph_scope,
+            "use_refinement": self.refiner != "none",
+            "rerank": self.reranker != "none",
+        }
+
+    def describe(self) -> dict[str, Any]:
+        """The configuration as a JSON-ready mapping (for results rows)."""
+        return {
+            "sources": list(self.sources),
+            "profile": self.profile,
+            "fusion": self.fusion,
+            "graph_scope": self.graph_scope,
+            "refiner": self.refiner,
+            "reranker": self.reranker,
+        }
+
+
+BEST = RunConfig("best")
+
+
+def ablation_grid(best: RunConfig = BEST) -> list[RunConfig]:
+    """`best`, then every one-factor change of it, in table order."""
+    out = [best]
+
+    def vary(factor: str, label: str, **change: Any) -> None:
+        out.append(replace(best, name=f"{factor}={label}", factor=factor, **change))
+
+    for s in ALL_SOURCES:
+        vary("sources", f"{s}-only", sources=(s,))
+    for s in ALL_SOURCES:
+        vary("sources", f"no-{s}", sources=tuple(x for x in best.sources if x != s))
+    vary(
+        "fusion",
+        "rrf" if best.fusion == "weighted" else "weighted",
+        fusion="rrf" if best.fusion == "weighted" else "weighted",
+    )
+    for p in ("auto", "exact", "balanced", "semantic"):
+        if p != best.profile:
+            vary("profile", p, profile=p)
+    vary("graph_scope", "off" if best.graph_scope else "on", graph_scope=not best.graph_scope)
+    for r in ("local", "openai"):
+        if r != best.refiner:
+            vary("refiner", r, refiner=r)
+    for m in ("domain", "domain-int8", "msmarco"):
+        if m != best.reranker:
+            vary("reranker", m, reranker=m)
+    return out
