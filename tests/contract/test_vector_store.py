@@ -141,6 +141,22 @@ async def test_data_survives_a_new_client(store: VectorStore) -> None:
     assert await again.count() == len(ITEMS)
 
 
+async def test_aclose_closes_only_a_client_the_store_owns(tmp_path: Path) -> None:
+    # An old index generation must give its embedded Chroma system back when it closes.
+    lent = chroma_persistent_client(tmp_path / "lent")
+    await ChromaVectorStore(lent).aclose()
+    assert lent.list_collections() == []  # still usable: the caller owns it
+    owned = chroma_persistent_client(tmp_path / "owned")
+    store = ChromaVectorStore(owned, owns_client=True)
+    await _filled(store)
+    await store.aclose()
+    with pytest.raises(Exception):  # noqa: B017  (chromadb raises no documented type)
+        owned.list_collections()
+    reopened = ChromaVectorStore(chroma_persistent_client(tmp_path / "owned"), owns_client=True)
+    assert await reopened.count() == len(ITEMS)  # closing lost nothing
+    await reopened.aclose()
+
+
 def test_an_unreachable_server_is_a_clear_store_error() -> None:
     with pytest.raises(StoreError, match="not reachable"):
         chroma_http_client("127.0.0.1", 1)

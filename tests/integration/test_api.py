@@ -31,7 +31,7 @@ from tutorgraph.config import Settings
 from tutorgraph.ingest.bundle import write_bundle
 from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Concept, Document, Misconception
-from tutorgraph.retrieval.factory import build_retriever, open_stores
+from tutorgraph.retrieval.factory import Models, build_retriever, load_reranker, open_stores
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.stores.local_index import IndexLayout, load_catalogue
 
@@ -69,7 +69,7 @@ def switchable_opener(embedder: Any, graphs: list[SwitchableGraph]) -> Retriever
         index = open_stores(settings)
         index.graph = graph = SwitchableGraph(index.graph)
         graphs.append(graph)
-        return build_retriever(settings, index, embedder), index
+        return build_retriever(settings, index, Models(embedder, *load_reranker(settings))), index
 
     return open_
 

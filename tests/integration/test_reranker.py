@@ -25,6 +25,9 @@ pytestmark = pytest.mark.integration
 QUERY = "What is 1/2 + 1/4?\nCorrect answer: 3/4\nStudent answer: 2/6"
 
 
+_NO_CACHE = RerankerOptions(cache_size=0)
+
+
 @pytest.fixture(scope="module")
 def texts(eedi_misconceptions: dict[int, str]) -> list[str]:
     return list(eedi_misconceptions.values())[:20]
@@ -54,6 +57,22 @@ def test_length_sorted_small_batches_give_the_same_scores(
     )
     a, b = one.score(QUERY, texts), small.score(QUERY, texts)
     assert max(abs(x - y) for x, y in zip(a, b, strict=True)) < 1e-5
+
+
+def test_score_many_mixes_requests_without_mixing_their_scores(
+    tiny_cross_encoder: Path, texts: list[str]
+) -> None:
+    # What the server's micro-batching relies on: pairs of several queries share batches
+    # (length-sorted together) and each request still gets exactly its own scores.
+    alone = CrossEncoderReranker(tiny_cross_encoder, backend="onnx", options=_NO_CACHE)
+    shared = CrossEncoderReranker(tiny_cross_encoder, backend="onnx", options=_NO_CACHE)
+    other = "Which fraction is bigger, 2/3 or 3/4?"
+    requests = [(QUERY, texts[:7]), (other, texts[3:12]), (QUERY, []), (other, texts[:2])]
+    together = shared.score_many(requests)
+    for (query, chunk), scores in zip(requests, together, strict=True):
+        expected = alone.score(query, chunk)
+        assert len(scores) == len(chunk)
+        assert max((abs(x - y) for x, y in zip(scores, expected, strict=True)), default=0) < 1e-5
 
 
 def test_the_cache_answers_repeated_pairs(tiny_cross_encoder: Path, texts: list[str]) -> None:

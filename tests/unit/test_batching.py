@@ -1,17 +1,24 @@
 """Micro-batching of embeddings: concurrent callers share model calls and get their own rows.
 
-A counting embedder stands in for MiniLM: this checks the batching logic only.
+Counting doubles stand in for MiniLM and the cross-encoder: this checks the batching logic
+only (tests/integration/test_reranker.py checks `score_many` on the real model).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
-from tutorgraph.retrieval.batching import MicroBatchingEmbedder, embed_async
+from tutorgraph.retrieval.batching import (
+    MicroBatchingEmbedder,
+    MicroBatchingReranker,
+    embed_async,
+    rerank_async,
+)
 
 pytestmark = pytest.mark.unit
 
@@ -68,3 +75,56 @@ async def test_embed_async_uses_a_thread_for_plain_embedders() -> None:
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError):
         MicroBatchingEmbedder(Counting(), max_batch=0)  # type: ignore[arg-type]
+
+
+class Scoring:
+    """Scores a text by its length; records each call's requests."""
+
+    name = "scoring"
+
+    def __init__(self) -> None:
+        self.many_calls: list[list[tuple[str, list[str]]]] = []
+
+    def load(self) -> None:
+        pass
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+        return [len(query) + len(t) / 100 for t in texts]
+
+    def score_many(self, requests: Sequence[tuple[str, Sequence[str]]]) -> list[list[float]]:
+        self.many_calls.append([(q, list(t)) for q, t in requests])
+        return [self.score(q, t) for q, t in requests]
+
+
+class ScoringOneAtATime(Scoring):
+    score_many = None  # type: ignore[assignment]  # a reranker without a batch call
+
+
+async def test_concurrent_reranks_share_one_score_many_call() -> None:
+    inner = Scoring()
+    batched = MicroBatchingReranker(inner, max_batch=1000, max_wait_ms=20)
+    jobs = [(f"q{'x' * i}", [f"t{j}" for j in range(i + 1)]) for i in range(5)]
+    outs = await asyncio.gather(*(batched.ascore(q, t) for q, t in jobs))
+    assert batched.model_calls == 1 and len(inner.many_calls) == 1
+    assert outs == [inner.score(q, t) for q, t in jobs]  # each caller gets its own scores
+
+
+async def test_rerank_batches_are_bounded_in_pairs() -> None:
+    inner = Scoring()
+    batched = MicroBatchingReranker(inner, max_batch=60, max_wait_ms=20)
+    await asyncio.gather(*(batched.ascore(f"q{i}", ["t"] * 30) for i in range(3)))
+    assert [len(c) for c in inner.many_calls] == [2, 1]  # 60 pairs go at once, 30 wait
+
+
+async def test_a_reranker_without_score_many_is_called_per_request() -> None:
+    batched = MicroBatchingReranker(ScoringOneAtATime(), max_wait_ms=5)
+    outs = await asyncio.gather(batched.ascore("a", ["x"]), batched.ascore("bb", ["y", "z"]))
+    assert outs == [[1.01], [2.01, 2.01]]
+
+
+async def test_rerank_async_uses_ascore_when_there_is_one() -> None:
+    inner = Scoring()
+    assert await rerank_async(inner, "q", ["t"]) == [1.01]  # plain: a thread
+    assert inner.many_calls == []
+    assert await rerank_async(MicroBatchingReranker(inner), "q", ["t"]) == [1.01]
+    assert len(inner.many_calls) == 1

@@ -1,7 +1,8 @@
 """The app factory: `create_app(settings)` returns a FastAPI app; nothing is built at import.
 
-The constructor does no I/O. The lifespan, once per process, opens the index and loads the
-models (`tutorgraph.retrieval.factory.open_retriever`, in a worker thread), bounds the
+The constructor does no I/O. The lifespan, once per process, loads the models and opens the
+index (`tutorgraph.retrieval.factory.SharedModels`, in a worker thread; the embedder and
+reranker are micro-batched and shared by every index generation), bounds the
 threads that blocking inference runs on, and on shutdown cancels a running ingest job and
 closes every store and client.
 
@@ -20,7 +21,6 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
@@ -36,7 +36,7 @@ from tutorgraph.api.middleware import BodyLimitMiddleware, MetricsMiddleware
 from tutorgraph.api.rate_limit import RateLimiter
 from tutorgraph.api.routes import concepts, health, ingest, retrieve
 from tutorgraph.config import Settings
-from tutorgraph.retrieval.factory import open_retriever
+from tutorgraph.retrieval.factory import SharedModels
 
 __all__ = ["app_from_environment", "create_app"]
 
@@ -86,15 +86,16 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> FastAPI:
     """The tutorgraph HTTP API over the index of `settings`.
 
-    `opener` builds a (retriever, index) pair from settings: `open_retriever` by default; the
-    app calls it at start-up and for every generation an ingest job builds. Raises
+    `opener` builds a (retriever, index) pair from settings (by default over models loaded
+    once and micro-batched: `SharedModels(micro_batch=True).open_retriever`); the app calls
+    it at start-up and for every generation an ingest job builds. Raises
     `ConfigurationError` for malformed `TUTORGRAPH_API_KEYS`.
 
     >>> app = create_app(Settings(index_dir=Path("/srv/index"), api_keys=entry))  # doctest: +SKIP
     """
     keys = ApiKeys.parse(settings.api_keys)
     metrics = ApiMetrics()
-    live = LiveIndex(settings, opener or partial(open_retriever, batch_queries=True))
+    live = LiveIndex(settings, opener or SharedModels(micro_batch=True).open_retriever)
     state = AppState(
         settings=settings,
         keys=keys,

@@ -43,7 +43,6 @@ from tutorgraph.errors import (
 )
 from tutorgraph.ingest.bundle import BUNDLE_FILES, ValidationReport, bundle_hash, validate_bundle
 from tutorgraph.ingest.indexer import IngestReport, ingest_records
-from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
 from tutorgraph.stores.local_index import IndexLayout, chroma_persistent_client
 
 __all__ = ["MAX_JOBS", "IngestJob", "IngestJobs", "extract_bundle"]
@@ -264,11 +263,11 @@ class IngestJobs:
     async def _ingest(
         self, validation: ValidationReport, bundle_dir: Path, directory: Path, prune: bool
     ) -> IngestReport:
-        """Ingest validated records into `directory` with an embedder and a Chroma client of
-        the job's own, closed afterwards so everything is on disk before the swap opens it."""
-        s = self._settings
-        embedder = SentenceTransformerEmbedder(s.embedding_model, batch_size=s.embed_batch_size)
-        await asyncio.to_thread(embedder.load)
+        """Ingest validated records into `directory` with the live index's embedder (no
+        second copy of the model) and a Chroma client of the job's own, closed afterwards so
+        everything is on disk before the swap opens it."""
+        async with self._live.use() as live:
+            embedder = live.retriever.embedder
         client = await asyncio.to_thread(chroma_persistent_client, IndexLayout(directory).chroma)
         try:
             return await ingest_records(

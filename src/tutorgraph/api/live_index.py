@@ -8,7 +8,7 @@ How an HTTP ingest replaces the live index (see `tutorgraph.api.ingest_jobs`):
 1. The live directory is copied to a new sibling, `<INDEX_DIR>.gen-<job_id>`; the ingest runs
    there (incrementally: unchanged records keep their vectors). Nothing writes into the live
    directory, ever.
-2. The new directory is opened as a retriever (models loaded again, in a worker thread).
+2. The new directory is opened as a retriever (in a worker thread, over the same models).
 3. Its path is written to the pointer file `<INDEX_DIR>.current` (a temporary file, then
    `os.replace`, so the pointer is always whole), and then, under a lock, the app's reference
    moves to the new generation. Requests already running finish on the old one.
@@ -25,14 +25,12 @@ Limits, honestly:
   deleted (the server logs a warning at start-up when it sees this).
 - One server process per `INDEX_DIR`: with several workers each would swap only itself, so
   `serve --workers N` turns HTTP ingest off.
-- Chroma keeps one in-memory system per directory a process opened; an old generation's is
-  released only at restart (the store does not close its client).
 - Neo4j and a Chroma server are shared, live resources that a copy cannot isolate: HTTP
   ingest is refused when either is configured (use `tutorgraph ingest`).
 - The copy is a plain file copy of a directory the server only reads; it relies on Chroma
   not rewriting its files while it answers queries.
-- A swap needs disk for a full copy of the index, and loads the models once more while the
-  new generation opens (the old one is freed when it closes).
+- A swap needs disk for a full copy of the index; the old copy's Chroma client is closed
+  and its directory deleted once it has drained.
 
 >>> live = LiveIndex(Settings(index_dir=Path("/srv/idx")), open_retriever)  # doctest: +SKIP
 >>> await live.open()  # doctest: +SKIP
@@ -68,7 +66,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-# Settings -> (retriever, index); `tutorgraph.retrieval.factory.open_retriever` in production.
+# Settings -> (retriever, index); `SharedModels.open_retriever` in production.
 RetrieverOpener = Callable[[Settings], tuple[HybridRetriever, OpenIndex]]
 # How long a replaced generation may keep serving requests that started on it.
 DRAIN_TIMEOUT_S = 60.0

@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 import logging
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from openai import AsyncOpenAI
@@ -18,19 +20,22 @@ from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.openai_refiner import OpenAIRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
-from tutorgraph.retrieval.batching import MicroBatchingEmbedder
+from tutorgraph.retrieval.batching import MicroBatchingEmbedder, MicroBatchingReranker
 from tutorgraph.retrieval.embedder import Embedder, SentenceTransformerEmbedder
-from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
+from tutorgraph.retrieval.reranker import CrossEncoderReranker, Reranker, RerankerOptions
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.stores.chroma import ChromaVectorStore
 from tutorgraph.stores.local_index import OpenIndex, chroma_http_client, open_index
 from tutorgraph.stores.neo4j_graph import Neo4jGraphStore, neo4j_driver
 
 __all__ = [
+    "Models",
+    "SharedModels",
     "build_refiner",
     "build_retriever",
     "bundled_reranker_path",
     "graph_store",
+    "load_models",
     "load_reranker",
     "open_retriever",
     "open_stores",
@@ -130,12 +135,39 @@ def open_stores(settings: Settings) -> OpenIndex:
     )
 
 
-def build_retriever(settings: Settings, index: OpenIndex, embedder: Embedder) -> HybridRetriever:
-    """The retriever over an opened index with a loaded embedder; loads the reranker and
-    builds the refiner (blocking)."""
+@dataclass(frozen=True)
+class Models:
+    """The loaded models a retriever needs; one set can serve several indexes."""
+
+    embedder: Embedder
+    reranker: Reranker | None
+    reranker_unavailable: str = ""
+
+
+def load_models(settings: Settings, *, micro_batch: bool = False) -> Models:
+    """Load the embedder and the reranker (blocking: call at start-up).
+
+    `micro_batch` (the server's choice) puts a `MicroBatcher` in front of each, so concurrent
+    requests share model calls (a lone caller would only wait for nobody).
+    """
+    model = SentenceTransformerEmbedder(
+        settings.embedding_model, batch_size=settings.embed_batch_size
+    )
+    model.load()
     reranker, why_not = load_reranker(settings)
+    if not micro_batch:
+        return Models(model, reranker, why_not)
+    return Models(
+        MicroBatchingEmbedder(model),
+        MicroBatchingReranker(reranker) if reranker is not None else None,
+        why_not,
+    )
+
+
+def build_retriever(settings: Settings, index: OpenIndex, models: Models) -> HybridRetriever:
+    """The retriever over an opened index with loaded models; builds the refiner."""
     return HybridRetriever(
-        embedder,
+        models.embedder,
         index.vector,
         index.lexical,
         index.graph,
@@ -145,25 +177,46 @@ def build_retriever(settings: Settings, index: OpenIndex, embedder: Embedder) ->
             rerank_depth=settings.rerank_depth,
             source_timeout_s=settings.source_timeout_s,
         ),
-        reranker=reranker,
-        reranker_unavailable=why_not,
+        reranker=models.reranker,
+        reranker_unavailable=models.reranker_unavailable,
         refiner=build_refiner(settings, index),
     )
 
 
 def open_retriever(
-    settings: Settings, *, batch_queries: bool = False
+    settings: Settings, models: Models | None = None
 ) -> tuple[HybridRetriever, OpenIndex]:
-    """Open the local index and load the embedder, reranker and refiner (blocking: call at
-    start-up). Close both when done: `await retriever.aclose(); await index.aclose()`.
+    """Open the index of `settings` and build a retriever over it, loading the models unless
+    `models` are given (blocking: call at start-up).
 
-    `batch_queries` (the server's choice) micro-batches the query embeddings of concurrent
-    requests (a lone caller would only wait for nobody).
+    Close both when done: `await retriever.aclose(); await index.aclose()`.
     """
-    model = SentenceTransformerEmbedder(
-        settings.embedding_model, batch_size=settings.embed_batch_size
-    )
+    models = models or load_models(settings)
     index = open_stores(settings)
-    model.load()
-    embedder: Embedder = MicroBatchingEmbedder(model) if batch_queries else model
-    return build_retriever(settings, index, embedder), index
+    return build_retriever(settings, index, models), index
+
+
+class SharedModels:
+    """Loads the models once, on first use, and opens every index generation with them.
+
+    The server opens a new generation for each HTTP ingest; sharing the models keeps that
+    from loading MiniLM and the reranker again (and holding two copies while it drains).
+
+    >>> shared = SharedModels(micro_batch=True)
+    >>> retriever, index = shared.open_retriever(settings)  # doctest: +SKIP
+    """
+
+    def __init__(self, *, micro_batch: bool = False) -> None:
+        self._micro_batch = micro_batch
+        self._models: Models | None = None
+        self._lock = threading.Lock()
+
+    def models(self, settings: Settings) -> Models:
+        """The shared models, loaded now if this is the first call (blocking)."""
+        with self._lock:
+            if self._models is None:
+                self._models = load_models(settings, micro_batch=self._micro_batch)
+            return self._models
+
+    def open_retriever(self, settings: Settings) -> tuple[HybridRetriever, OpenIndex]:
+        return open_retriever(settings, self.models(settings))

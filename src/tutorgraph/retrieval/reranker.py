@@ -246,37 +246,53 @@ class CrossEncoderReranker:
 
     def score(self, query: str, texts: Sequence[str]) -> list[float]:
         """Scores of `texts` against `query`, in input order."""
-        if not texts:
-            return []
+        return self.score_many([(query, texts)])[0]
+
+    def score_many(self, requests: Sequence[tuple[str, Sequence[str]]]) -> list[list[float]]:
+        """`score` for several (query, texts) requests at once: their uncached pairs are
+        length-sorted and batched together (concurrent requests share model calls)."""
+        outs: list[list[float | None]] = [[None] * len(texts) for _, texts in requests]
+        if not any(outs):
+            return [[] for _ in requests]
         self.load()
         cache_on = self._options.cache_size > 0
-        out: list[float | None] = [None] * len(texts)
         if cache_on:
             with self._lock:
-                for i, t in enumerate(texts):
-                    hit = self._cache.get((query, t))
-                    if hit is not None:
-                        self._cache.move_to_end((query, t))
-                        out[i] = hit
-        todo = [i for i, v in enumerate(out) if v is None]
+                for (query, texts), out in zip(requests, outs, strict=True):
+                    for i, t in enumerate(texts):
+                        hit = self._cache.get((query, t))
+                        if hit is not None:
+                            self._cache.move_to_end((query, t))
+                            out[i] = hit
+        todo = [(r, i) for r, out in enumerate(outs) for i, v in enumerate(out) if v is None]
         with self._lock:
-            self._hits += len(texts) - len(todo)
             self._misses += len(todo)
+            self._hits += sum(len(out) for out in outs) - len(todo)
         if todo:
-            fresh = self._predict(query, [texts[i] for i in todo])
-            for i, v in zip(todo, fresh, strict=True):
-                out[i] = v
+            pairs = [(requests[r][0], requests[r][1][i]) for r, i in todo]
+            fresh = self._predict(pairs)
+            for (r, i), v in zip(todo, fresh, strict=True):
+                outs[r][i] = v
             if cache_on:
                 with self._lock:
-                    for i, v in zip(todo, fresh, strict=True):
-                        self._cache[(query, texts[i])] = v
+                    for pair, v in zip(pairs, fresh, strict=True):
+                        self._cache[pair] = v
                     while len(self._cache) > self._options.cache_size:
                         self._cache.popitem(last=False)
-        return [float(v) for v in out if v is not None]
+        return [[float(v) for v in out if v is not None] for out in outs]
 
-    def _predict(self, query: str, texts: list[str]) -> list[float]:
+    def _predict(self, pairs: list[tuple[str, str]]) -> list[float]:
         assert self._runtime is not None and self._tokenizer is not None
-        seqs = encode_pairs(self._tokenizer, query, texts, self._options)
+        by_query: dict[str, list[int]] = {}
+        for n, (query, _) in enumerate(pairs):
+            by_query.setdefault(query, []).append(n)
+        seqs: list[EncodedPair] = [([], [])] * len(pairs)
+        for query, idx in by_query.items():  # each query is tokenised once
+            texts = [pairs[n][1] for n in idx]
+            for n, seq in zip(
+                idx, encode_pairs(self._tokenizer, query, texts, self._options), strict=True
+            ):
+                seqs[n] = seq
         order = list(range(len(seqs)))
         if self._options.length_sorted:
             order.sort(key=lambda i: len(seqs[i][0]))

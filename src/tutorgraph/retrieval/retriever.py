@@ -20,7 +20,7 @@ from tutorgraph.models.packet import STAGES, GraphContext, Hit, ReasoningPacket,
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import ALL_SOURCES, RetrievalRequest, SourceName
 from tutorgraph.refinement.refiner import Refiner
-from tutorgraph.retrieval.batching import embed_async
+from tutorgraph.retrieval.batching import embed_async, rerank_async
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.context import assemble_context
 from tutorgraph.retrieval.embedder import Embedder
@@ -111,6 +111,11 @@ class HybridRetriever:
         self._reranker = reranker
         self._reranker_unavailable = reranker_unavailable
         self._refiner = refiner
+
+    @property
+    def embedder(self) -> Embedder:
+        """The query embedder (an ingest into a new index generation reuses it)."""
+        return self._embedder
 
     @property
     def reranker(self) -> Reranker | None:
@@ -232,7 +237,7 @@ class HybridRetriever:
         head, tail = hits[: self._config.rerank_depth], hits[self._config.rerank_depth :]
         texts = [f"{h.title}: {h.text}" if h.title else h.text for h in head]
         try:
-            scores = await asyncio.to_thread(self._reranker.score, query, texts)
+            scores = await rerank_async(self._reranker, query, texts)
         except Exception as exc:
             log.warning("reranker %s failed: %s", name, exc)
             reason = f"reranker failed: {type(exc).__name__}"

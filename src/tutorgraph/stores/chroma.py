@@ -30,11 +30,15 @@ class ChromaVectorStore:
 
     `ChromaVectorStore.connecting(make_client)` defers the client itself: a Chroma server
     that is down at start-up then fails calls (a degraded source) until it is back, and the
-    next call connects.
+    next call connects. With `owns_client` (and for `connecting` stores) `aclose()` closes
+    the client, which frees an embedded Chroma's in-memory system.
     """
 
-    def __init__(self, client: Any, collection_name: str = COLLECTION_NAME) -> None:
+    def __init__(
+        self, client: Any, collection_name: str = COLLECTION_NAME, *, owns_client: bool = False
+    ) -> None:
         self._client = client
+        self._owns_client = owns_client
         self._connect: Callable[[], Any] | None = None
         self._name = collection_name
         self._collection: Any = None
@@ -48,7 +52,7 @@ class ChromaVectorStore:
         >>> store = ChromaVectorStore.connecting(lambda: chromadb.HttpClient(port=8000))
         ... # doctest: +SKIP
         """
-        store = cls(None, collection_name)
+        store = cls(None, collection_name, owns_client=True)
         store._connect = make_client
         return store
 
@@ -153,3 +157,9 @@ class ChromaVectorStore:
 
     async def aclose(self) -> None:
         self._collection = None
+        client = self._client
+        if self._owns_client and client is not None:
+            self._client = None
+            close = getattr(client, "close", None)  # chromadb >= 1.1 has it
+            if callable(close):
+                await asyncio.to_thread(close)

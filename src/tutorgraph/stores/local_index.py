@@ -117,7 +117,11 @@ def open_index(
         raise IndexNotFoundError(index_dir)
     check_embedder(manifest, embedder, index_dir)
     if vector is None:
-        vector = ChromaVectorStore(chroma_client or chroma_persistent_client(layout.chroma))
+        vector = (
+            ChromaVectorStore(chroma_client)
+            if chroma_client is not None
+            else ChromaVectorStore(chroma_persistent_client(layout.chroma), owns_client=True)
+        )
     return OpenIndex(
         manifest=manifest,
         vector=vector,
