@@ -24,5 +24,7 @@ USER tutorgraph
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status != 200)"
-# Ingest is incremental: on a warm volume an unchanged bundle re-embeds nothing.
-CMD ["sh", "-c", "tutorgraph ingest data/curriculum && exec tutorgraph serve --host 0.0.0.0 --port 8000"]
+# Ingest is incremental: on a warm volume an unchanged bundle re-embeds nothing. Once an HTTP
+# ingest has replaced the index (it writes the pointer file INDEX_DIR.current), the served
+# index is that one, and the bundle in the image is not ingested over it again.
+CMD ["sh", "-c", "[ -e \"$TUTORGRAPH_INDEX_DIR.current\" ] || tutorgraph ingest data/curriculum && exec tutorgraph serve --host 0.0.0.0 --port 8000"]

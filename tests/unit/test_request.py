@@ -64,6 +64,9 @@ def _reject(**fields: Any) -> ValidationError:
         ({"max_context_tokens": -1}, "max_context_tokens", "greater than or equal to 0"),
         ({"max_context_tokens": 8001}, "max_context_tokens", "less than or equal to 8000"),
         ({"top_k": 5}, "top_k", "Extra inputs are not permitted"),
+        # Switches take JSON booleans only: 0, "no" or "false" is a mistake, not a default.
+        ({"debug": 0}, "debug", "valid boolean"),
+        ({"rerank": "false"}, "rerank", "valid boolean"),
     ],
 )
 def test_bad_requests_are_rejected_naming_the_field(

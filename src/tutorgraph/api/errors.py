@@ -77,6 +77,7 @@ _HTTP_CODES = {
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse, "description": description}
     for status, description in (
+        (400, "Malformed body (not UTF-8, or not JSON)"),
         (401, "Missing or invalid API key"),
         (403, "The key's role does not allow this route"),
         (413, "Request body too large"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 __all__ = [
     "ALL_SOURCES",
@@ -40,11 +40,11 @@ class RetrievalRequest(BaseModel):
     sources: list[SourceName] = Field(default_factory=lambda: list(ALL_SOURCES), min_length=1)
     concept_ids: list[str] = Field(default_factory=list, max_length=50)
     student_answer: str | None = Field(default=None, max_length=500)
-    use_refinement: bool = True
-    rerank: bool | None = None
-    graph_scope: bool | None = None
+    use_refinement: StrictBool = True
+    rerank: StrictBool | None = None
+    graph_scope: StrictBool | None = None
     max_context_tokens: int = Field(default=1500, ge=0, le=8000)
-    debug: bool = False
+    debug: StrictBool = False
 
     @field_validator("sources")
     @classmethod
