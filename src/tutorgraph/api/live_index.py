@@ -51,6 +51,7 @@ from pathlib import Path
 
 from tutorgraph.config import Settings
 from tutorgraph.errors import SourceUnavailableError
+from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.stores.local_index import OpenIndex
 from tutorgraph.stores.manifest import MANIFEST_FILE
@@ -68,6 +69,7 @@ log = logging.getLogger(__name__)
 
 # Settings -> (retriever, index); `SharedModels.open_retriever` in production.
 RetrieverOpener = Callable[[Settings], tuple[HybridRetriever, OpenIndex]]
+_WARM_UP_QUERY = "Why is 3/4 bigger than 2/3?"
 # How long a replaced generation may keep serving requests that started on it.
 DRAIN_TIMEOUT_S = 60.0
 
@@ -112,6 +114,17 @@ def resolve_active_dir(index_dir: Path) -> Path:
         return target
     log.warning("ignoring %s: %r holds no index; serving %s", pointer, text, index_dir)
     return index_dir
+
+
+async def _warm_up(retriever: HybridRetriever) -> None:
+    """One retrieval through every stage before a generation serves: the first touch of
+    each store costs over a second (files paged in, lazy loads), which would otherwise land
+    on the first caller or fail the first `/readyz` probe."""
+    request = RetrievalRequest(query=_WARM_UP_QUERY, rerank=True, max_context_tokens=200)
+    try:
+        await retriever.retrieve(request)
+    except Exception as exc:  # a source that is down now degrades requests; not fatal here
+        log.warning("warming up the index failed: %s: %s", type(exc).__name__, exc)
 
 
 def _write_pointer(index_dir: Path, target: Path) -> None:
@@ -179,6 +192,7 @@ class LiveIndex:
     async def _open_generation(self, directory: Path) -> Generation:
         settings = self._settings.model_copy(update={"index_dir": directory})
         retriever, index = await asyncio.to_thread(self._opener, settings)
+        await _warm_up(retriever)
         return Generation(directory, retriever, index)
 
     @contextlib.asynccontextmanager
