@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from pathlib import Path
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["Embedder", "SentenceTransformerEmbedder", "resolve_model_path"]
 
 # Names under which the bundled offline MiniLM package can stand in for the hub model.
+_TOKEN_COUNT_CACHE = 65_536
 _MINILM_NAMES = {"sentence-transformers/all-MiniLM-L6-v2", "all-MiniLM-L6-v2"}
 
 
@@ -66,6 +68,8 @@ class SentenceTransformerEmbedder:
         self._device = device
         self._model: SentenceTransformer | None = None
         self._lock = threading.Lock()
+        # Context assembly counts the same stored texts request after request.
+        self._count = functools.lru_cache(maxsize=_TOKEN_COUNT_CACHE)(self._count_uncached)
 
     @property
     def name(self) -> str:
@@ -95,6 +99,9 @@ class SentenceTransformerEmbedder:
             return self._model
 
     def count_tokens(self, text: str) -> int:
+        return self._count(text)
+
+    def _count_uncached(self, text: str) -> int:
         tokenizer = self.load().tokenizer
         return len(tokenizer.encode(text, add_special_tokens=False, verbose=False))
 

@@ -76,7 +76,8 @@ class BM25Index:
         if not tokens or not self._items:
             return []
         k = min(k, len(self._items))
-        docs, scores = self._retriever.retrieve([tokens], k=k, show_progress=False, n_threads=1)
+        # n_threads=0 runs inline; any other value starts a thread pool per call.
+        docs, scores = self._retriever.retrieve([tokens], k=k, show_progress=False, n_threads=0)
         out = [
             ScoredItem(self._items[int(d)], float(s))
             for d, s in zip(docs[0], scores[0], strict=True)
