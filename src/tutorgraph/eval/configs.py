@@ -35,8 +35,8 @@ FACTORS = ("best", "sources", "fusion", "profile", "graph_scope", "refiner", "re
 @dataclass(frozen=True)
 class RunConfig:
     """One retrieval configuration. `factor` is the ablation factor it varies ("best" for
-    the reference); `graph_scope` boosts candidates linked to the request's concept ids,
-    so it only acts where a task passes concept ids."""
+    the reference); `graph_scope` boosts candidates linked to the graph search's concepts
+    (the request's concept ids, and the concepts the graph matched in the query text)."""
 
     name: str
     factor: str = "best"
