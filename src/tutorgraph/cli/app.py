@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from tutorgraph.cli import bench, curriculum, index, query, serve, train
+from tutorgraph.cli import ablate, bench, curriculum, index, query, serve, train
 
 __all__ = ["app", "main"]
 
@@ -19,6 +19,7 @@ curriculum.register(app)
 index.register(app)
 query.register(app)
 bench.register(app)
+ablate.register(app)
 train.register(app)
 serve.register(app)
 

@@ -4,6 +4,10 @@ Unit: one labelled (question, wrong answer) pair. For each fold the stores are b
 the fold's training questions (and the misconception list) only; no test question and no
 label of a test question reaches them. Only misconception hits count, in packet order.
 
+Two front ends share the fold machinery here: `run_eedi_benchmark` (`tutorgraph bench
+eedi`, its config-name grammar and `results.json`) and `EediMisconceptionTask` (the
+ablation runner's task, driven by `RunConfig`s and scoring item by item).
+
 >>> results = await run_eedi_benchmark(EediBenchmarkSpec(train=Path("train.csv"), ...))
 ... # doctest: +SKIP
 """
@@ -12,21 +16,28 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
+import hashlib
+import json
+import os
+import shutil
 import statistics
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER
+from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER, Settings
 from tutorgraph.errors import ConfigurationError
+from tutorgraph.eval.configs import RunConfig
 from tutorgraph.eval.latency import hardware
 from tutorgraph.eval.metrics import average_precision_at_k, recall_at_k
+from tutorgraph.eval.results import ItemScore, UnitKey
 from tutorgraph.ingest.eedi import (
     EediQuestion,
+    EediSubject,
     eedi_construct_id,
     eedi_misconception_id,
     eedi_query_text,
@@ -39,6 +50,7 @@ from tutorgraph.ingest.indexer import ingest_records
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.request import RetrievalRequest, SourceName
 from tutorgraph.refinement.local import LocalRefiner
+from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.retrieval.cached_embedder import CachingEmbedder
 from tutorgraph.retrieval.embedder import Embedder
@@ -49,7 +61,8 @@ from tutorgraph.retrieval.reranker import (
     RerankerOptions,
 )
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
-from tutorgraph.stores.local_index import chroma_persistent_client, open_index
+from tutorgraph.retrieval.router import analyse
+from tutorgraph.stores.local_index import OpenIndex, chroma_persistent_client, open_index
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph.training.cross_encoder import TrainingConfig
 from tutorgraph.training.eedi import eedi_training_groups, fit_and_export
@@ -59,17 +72,26 @@ __all__ = [
     "CONTEXTS",
     "FUSIONS",
     "PROFILE_NAMES",
+    "QUICK_FOLDS",
+    "QUICK_PAIRS_PER_FOLD",
+    "QUICK_TRAIN_QUESTIONS",
     "REFINERS",
     "RERANK_MODELS",
     "EediBenchmarkSpec",
+    "EediFold",
+    "EediMisconceptionTask",
     "EediPair",
     "config_names",
+    "eedi_folds",
     "eedi_pairs",
+    "git_commit",
     "misconception_ranking",
+    "pair_query_type",
     "run_eedi_benchmark",
 ]
 
 K = 25
+METRICS = (f"map@{K}", f"recall@{K}")
 CONFIG_SOURCES: dict[str, list[SourceName]] = {
     "vector": ["vector"],
     "lexical": ["lexical"],
@@ -84,6 +106,16 @@ FUSIONS = ("rrf", "weighted")
 RERANK_MODELS = ("domain", "domain-int8", "msmarco")
 # local: the deterministic refiner over the fold's own index.
 REFINERS = ("local",)
+_DOMAIN_BACKENDS: dict[str, Backend] = {"domain": "onnx", "domain-int8": "onnx-int8"}
+# A quality benchmark, not a latency one: a busy machine must not degrade packets.
+_SOURCE_TIMEOUT_S = 60.0
+
+# A quick run (`--quick`, minutes): the first QUICK_FOLDS folds of the same 5-fold rule,
+# QUICK_PAIRS_PER_FOLD test pairs spread over each, and fold rerankers trained (same recipe)
+# on QUICK_TRAIN_QUESTIONS of the fold's training questions.
+QUICK_FOLDS = 1
+QUICK_PAIRS_PER_FOLD = 30
+QUICK_TRAIN_QUESTIONS = 40
 
 # (done, total) over all retrievals of the run.
 BenchProgress = Callable[[int, int], None]
@@ -103,6 +135,11 @@ class EediPair:
     def query(self) -> str:
         return eedi_query_text(self.question, self.letter)
 
+    @property
+    def item_id(self) -> str:
+        """A stable id: `<QuestionId>:<letter>`."""
+        return f"{self.question.question_id}:{self.letter}"
+
 
 @dataclass
 class EediBenchmarkSpec:
@@ -120,10 +157,23 @@ class EediBenchmarkSpec:
     reranker_base: str = DEFAULT_EMBEDDING_MODEL
 
 
-@dataclass
-class _Scores:
-    ap: list[float] = field(default_factory=list)
-    recall: list[float] = field(default_factory=list)
+@dataclass(frozen=True)
+class EediFold:
+    """The questions a fold indexes and the pairs it scores.
+
+    `key` is the fold's value of `int(QuestionId) % folds` (0 for a train/test split);
+    `number` counts folds from 1 for messages.
+    """
+
+    key: int
+    number: int
+    of: int
+    train: list[EediQuestion]
+    pairs: list[EediPair]
+
+    @property
+    def label(self) -> str:
+        return f"fold {self.number}/{self.of}"
 
 
 def eedi_pairs(questions: Sequence[EediQuestion]) -> list[EediPair]:
@@ -133,6 +183,27 @@ def eedi_pairs(questions: Sequence[EediQuestion]) -> list[EediPair]:
         for q in questions
         for letter, mid in sorted(q.misconception_ids.items())
         if mid is not None and letter != q.correct_answer
+    ]
+
+
+def eedi_folds(questions: Sequence[EediQuestion], folds: int = 5) -> list[EediFold]:
+    """Cross-validation folds: fold k tests the questions with `int(QuestionId) % folds == k`
+    and indexes all the others.
+
+    >>> [f.key for f in eedi_folds([], 3)]
+    [0, 1, 2]
+    """
+    if folds < 2:
+        raise ConfigurationError("--folds must be at least 2 for cross-validation")
+    return [
+        EediFold(
+            k,
+            k + 1,
+            folds,
+            [q for q in questions if q.question_id % folds != k],
+            eedi_pairs([q for q in questions if q.question_id % folds == k]),
+        )
+        for k in range(folds)
     ]
 
 
@@ -173,6 +244,44 @@ class _Config:
         return cls(sources, context, tuning, rerank, refine)
 
 
+@dataclass(frozen=True)
+class _Setup:
+    """What one configuration asks of a fold: request fields, context, reranker, refiner."""
+
+    fields: dict[str, Any]
+    construct_context: bool
+    reranker: str | None
+    refiner: str | None
+
+    @classmethod
+    def from_bench_name(cls, name: str) -> _Setup:
+        cfg = _Config.parse(name)
+        fields = {
+            **cfg.tuning,
+            "sources": CONFIG_SOURCES[cfg.sources],
+            "rerank": cfg.rerank is not None,
+            "use_refinement": cfg.refine is not None,
+        }
+        return cls(fields, cfg.context == "construct", cfg.rerank, cfg.refine)
+
+    @classmethod
+    def from_run_config(cls, cfg: RunConfig) -> _Setup:
+        # The ablation always passes the construct context (design section 8, issue bars).
+        return cls(
+            cfg.request_fields(),
+            True,
+            None if cfg.reranker == "none" else cfg.reranker,
+            None if cfg.refiner == "none" else cfg.refiner,
+        )
+
+
+@dataclass(frozen=True)
+class _PairScore:
+    pair: EediPair
+    ap: float
+    recall: float
+
+
 def misconception_ranking(packet: ReasoningPacket, target: str) -> list[str]:
     """Misconception hits in packet order; a merged hit counts as the target if it holds it."""
     return [
@@ -182,7 +291,19 @@ def misconception_ranking(packet: ReasoningPacket, target: str) -> list[str]:
     ]
 
 
-def _git_commit() -> str | None:
+def pair_query_type(pair: EediPair) -> str:
+    """The router's query type for a pair, as the retriever routes the benchmark's request.
+
+    The request carries no `student_answer` (the answer is part of the query text), so
+    without a refiner the retriever routes on the text alone; with one, the refiner's
+    extracted answer would make every pair a misconception query. The type is a property
+    of the item, the same under every configuration, so that types compare like with like.
+    """
+    return analyse(pair.query, student_answer=False).query_type
+
+
+def git_commit() -> str | None:
+    """The commit of the checkout the code runs from, or None outside a git checkout."""
     try:
         out = subprocess.run(
             ["git", "rev-parse", "HEAD"],
@@ -196,6 +317,273 @@ def _git_commit() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() or None
+
+
+# -- the fold machinery both front ends share ------------------------------------------------
+
+
+@dataclass
+class _Shared:
+    """What every fold of one run uses."""
+
+    misconceptions: dict[int, str]
+    subjects: list[EediSubject]
+    embedder: CachingEmbedder
+    training: TrainingConfig
+    reranker_base: str
+    rerank_depth: int
+    msmarco_model: str
+    # Where fold rerankers persist between runs (`<work>/eedi-fold-<k>/reranker`);
+    # None: each fold trains into its temporary index folder.
+    work: Path | None = None
+    # Train fold rerankers on at most this many training questions (quick runs).
+    train_limit: int | None = None
+
+
+class _FoldRunner:
+    """Builds each fold's stores and models, and scores configurations over them."""
+
+    def __init__(self, shared: _Shared, say: BenchStatus) -> None:
+        self.shared = shared
+        self.say = say
+        self.options = RerankerOptions(
+            max_length=shared.training.max_length,
+            query_max_tokens=shared.training.query_max_tokens,
+        )
+        self.msmarco: CrossEncoderReranker | None = None
+        self.settings: Settings | None = None
+        # model name ("msmarco", "openai") -> why it is not available here
+        self.unavailable: dict[str, str] = {}
+        self.trained: list[dict[str, Any]] = []
+        self.unseen = 0
+
+    async def prepare(self, setups: Iterable[_Setup]) -> None:
+        """Load what all folds share (the MS MARCO model) and check the OpenAI settings."""
+        setups = list(setups)
+        if any(s.reranker == "msmarco" for s in setups) and "msmarco" not in self.unavailable:
+            msmarco = CrossEncoderReranker(self.shared.msmarco_model, backend="torch")
+            try:
+                await asyncio.to_thread(msmarco.load)
+                self.msmarco = msmarco
+            except ConfigurationError as exc:
+                self.unavailable["msmarco"] = exc.message
+        if any(s.refiner == "openai" for s in setups):
+            settings = Settings()
+            if settings.openai_api_key or settings.openai_base_url:
+                self.settings = settings
+            else:
+                # Worded as the other tasks word it (eval/fold_index.py): one paper note.
+                self.unavailable["openai"] = (
+                    "no OpenAI key or base URL is configured "
+                    "(TUTORGRAPH_OPENAI_API_KEY / TUTORGRAPH_OPENAI_BASE_URL)"
+                )
+
+    def why_not(self, setup: _Setup) -> str | None:
+        """Why this machine cannot run `setup`, or None when it can."""
+        for model in (setup.reranker, setup.refiner):
+            if model in self.unavailable:
+                return self.unavailable[model]
+        return None
+
+    async def run_fold(
+        self,
+        fold: EediFold,
+        setups: dict[str, _Setup],
+        on_unit: Callable[[str, list[_PairScore]], None],
+        step: Callable[[], None],
+    ) -> None:
+        """Index the fold's training questions, then score every setup over its pairs."""
+        sh = self.shared
+        records = eedi_records(fold.train, sh.misconceptions, sh.subjects)
+        with tempfile.TemporaryDirectory(prefix="tutorgraph-bench-") as tmp:
+            index_dir = Path(tmp)
+            client = chroma_persistent_client(index_dir / "chroma")
+            self.say(f"{fold.label}: indexing {len(fold.train)} questions")
+            await ingest_records(
+                records, index_dir, sh.embedder, source_hash="eedi-bench", chroma_client=client
+            )
+            index = open_index(index_dir, embedder=sh.embedder.name, chroma_client=client)
+            refiners: dict[str, Refiner] = {}
+            try:
+                local = LocalRefiner(
+                    index.graph, SpellingCorrector(index.lexical.document_frequencies())
+                )
+                refiners["local"] = local
+                config = RetrieverConfig(
+                    rerank_depth=sh.rerank_depth, source_timeout_s=_SOURCE_TIMEOUT_S
+                )
+                base = HybridRetriever(
+                    sh.embedder, index.vector, index.lexical, index.graph, config, refiner=local
+                )
+                wanted = {s.reranker for s in setups.values()}
+                rerankers: dict[str, CrossEncoderReranker] = {}
+                if wanted & set(_DOMAIN_BACKENDS):
+                    model_dir = await self._fold_reranker(base, index.graph, fold, index_dir)
+                    for name, backend in _DOMAIN_BACKENDS.items():
+                        if name in wanted:
+                            rerankers[name] = CrossEncoderReranker(
+                                model_dir, backend=backend, options=self.options
+                            )
+                            await asyncio.to_thread(rerankers[name].load)
+                if self.msmarco is not None:
+                    rerankers["msmarco"] = self.msmarco
+                if any(s.refiner == "openai" for s in setups.values()):
+                    refiners["openai"] = self._openai_refiner(index)
+                contexts = await self._contexts(index, fold.pairs)
+                self.say(f"{fold.label}: scoring {len(fold.pairs)} test pairs")
+                for name, setup in setups.items():
+                    retriever = HybridRetriever(
+                        sh.embedder,
+                        index.vector,
+                        index.lexical,
+                        index.graph,
+                        config,
+                        reranker=rerankers.get(setup.reranker or ""),
+                        refiner=refiners.get(setup.refiner or "local", local),
+                    )
+                    scores = []
+                    for pair, construct in zip(fold.pairs, contexts, strict=True):
+                        ctx = [construct] if construct and setup.construct_context else []
+                        scores.append(await _score_pair(retriever, setup, pair, ctx))
+                        step()
+                    on_unit(name, scores)
+            finally:
+                for refiner in refiners.values():
+                    await refiner.aclose()
+                await index.aclose()
+
+    async def _contexts(self, index: OpenIndex, pairs: Sequence[EediPair]) -> list[str | None]:
+        """Each pair's construct id when the fold's graph knows it (else None, counted)."""
+        out: list[str | None] = []
+        for pair in pairs:
+            construct = eedi_construct_id(pair.question.construct_id)
+            known = not await index.graph.unknown_concepts([construct])
+            self.unseen += 0 if known else 1
+            out.append(construct if known else None)
+        return out
+
+    def _openai_refiner(self, index: OpenIndex) -> Refiner:
+        from tutorgraph.retrieval.factory import build_refiner
+
+        assert self.settings is not None  # prepare() found a key or base URL
+        return build_refiner(self.settings, index)
+
+    async def _fold_reranker(
+        self, retriever: HybridRetriever, graph: GraphStore, fold: EediFold, index_dir: Path
+    ) -> Path:
+        """The fold's trained reranker: reused from the work folder when a finished model
+        with the same inputs is there, else mined, trained and (atomically) saved."""
+        sh = self.shared
+        questions = fold.train
+        if sh.train_limit is not None and len(questions) > sh.train_limit:
+            step = len(questions) / sh.train_limit
+            questions = [questions[int(i * step)] for i in range(sh.train_limit)]
+        if sh.work is None:
+            model_dir = index_dir / "reranker"
+            self.trained.append(await self._train(retriever, graph, fold, questions, model_dir))
+            return model_dir
+        final = sh.work / f"eedi-fold-{fold.key}" / "reranker"
+        fingerprint = _training_fingerprint(questions, sh)
+        done = final / _FOLD_RECORD
+        if done.is_file():
+            info = json.loads(done.read_text(encoding="utf-8"))
+            if info.get("fingerprint") == fingerprint:
+                self.say(f"{fold.label}: reusing the reranker in {final}")
+                self.trained.append({**info["info"], "reused": True})
+                return final
+        # Train beside the final folder and rename it into place: a killed run leaves only
+        # a partial folder, never one that looks finished.
+        partial = final.with_name(f"reranker.partial-{os.getpid()}")
+        for old in final.parent.glob("reranker.partial-*"):
+            shutil.rmtree(old, ignore_errors=True)
+        info = await self._train(retriever, graph, fold, questions, partial)
+        record = {"fingerprint": fingerprint, "info": info}
+        (partial / _FOLD_RECORD).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+        if final.exists():
+            shutil.rmtree(final)
+        partial.rename(final)
+        self.trained.append(info)
+        return final
+
+    async def _train(
+        self,
+        retriever: HybridRetriever,
+        graph: GraphStore,
+        fold: EediFold,
+        questions: list[EediQuestion],
+        model_dir: Path,
+    ) -> dict[str, Any]:
+        """Mine and train on the fold's training questions; returns what the run records."""
+        sh = self.shared
+        head = fold.label
+        groups = await eedi_training_groups(
+            retriever,
+            graph,
+            questions,
+            sh.misconceptions,
+            progress=lambda d, t: (
+                self.say(f"{head}: mining negatives {d}/{t}") if d % 100 == 0 else None
+            ),
+        )
+        result = await fit_and_export(
+            groups,
+            model_dir,
+            sh.training,
+            base_model=sh.reranker_base,
+            progress=lambda s, t, loss: self.say(f"{head}: training step {s}/{t}, loss {loss:.3f}"),
+        )
+        sizes = {b: (model_dir / f).stat().st_size for b, f in ONNX_FILES.items()}
+        return {
+            "fold": fold.number,
+            "groups": len(groups),
+            "steps": result.steps,
+            "train_seconds": round(result.seconds, 1),
+            "final_loss": round(result.final_loss, 4),
+            "device": result.device,
+            "onnx_bytes": sizes,
+        }
+
+
+# Written into a finished fold reranker folder: what it was trained on, and how.
+_FOLD_RECORD = "fold.json"
+
+
+def _training_fingerprint(questions: Sequence[EediQuestion], sh: _Shared) -> str:
+    """A hash of everything a fold reranker depends on (a changed input retrains it)."""
+    h = hashlib.sha256()
+    h.update(repr(list(questions)).encode())
+    h.update(repr(sorted(sh.misconceptions.items())).encode())
+    h.update(repr(sorted(sh.subjects, key=lambda s: s.subject_id)).encode())
+    h.update(json.dumps(asdict(sh.training), sort_keys=True).encode())
+    h.update(f"{sh.reranker_base}|{sh.embedder.name}".encode())
+    return h.hexdigest()
+
+
+def _cached(embedder: Embedder) -> CachingEmbedder:
+    """The embedder with a text -> vector cache (folds share most texts)."""
+    return embedder if isinstance(embedder, CachingEmbedder) else CachingEmbedder(embedder)
+
+
+async def _score_pair(
+    retriever: HybridRetriever, setup: _Setup, pair: EediPair, concept_ids: list[str]
+) -> _PairScore:
+    request = RetrievalRequest(
+        **setup.fields,
+        max_context_tokens=0,
+        query=pair.query,
+        n_results=50,
+        concept_ids=concept_ids,
+    )
+    packet = await retriever.retrieve(request)
+    ranking = misconception_ranking(packet, pair.target)
+    return _PairScore(
+        pair,
+        average_precision_at_k(ranking, {pair.target}, K),
+        recall_at_k(ranking, {pair.target}, K),
+    )
+
+
+# -- `tutorgraph bench eedi` -----------------------------------------------------------------
 
 
 async def run_eedi_benchmark(
@@ -212,192 +600,205 @@ async def run_eedi_benchmark(
     """
     started = time.perf_counter()
     names = config_names(spec.configs)
-    configs = {n: _Config.parse(n) for n in names}
-    wanted = {c.rerank for c in configs.values() if c.rerank}
+    setups = {n: _Setup.from_bench_name(n) for n in names}
+    wanted = {s.reranker for s in setups.values() if s.reranker}
     train = read_eedi_questions(spec.train)
-    misconceptions = read_misconceptions(spec.misconceptions)
-    subjects = read_subjects(spec.subjects) if spec.subjects else []
     if spec.test is not None:
-        folds = [(train, read_eedi_questions(spec.test))]
+        folds = [EediFold(0, 1, 1, train, eedi_pairs(read_eedi_questions(spec.test)))]
     else:
-        if spec.folds < 2:
-            raise ConfigurationError("--folds must be at least 2 for cross-validation")
-        folds = [
-            (
-                [q for q in train if q.question_id % spec.folds != f],
-                [q for q in train if q.question_id % spec.folds == f],
-            )
-            for f in range(spec.folds)
-        ]
-    fold_pairs = [eedi_pairs(test) for _, test in folds]
+        folds = eedi_folds(train, spec.folds)
     if spec.limit is not None:
         # Spread a quick run over every fold rather than exhausting the first.
         per_fold = max(1, spec.limit // len(folds))
-        fold_pairs = [pairs[:per_fold] for pairs in fold_pairs]
-    total = sum(len(p) for p in fold_pairs) * len(names)
-    say = status or (lambda _line: None)
-    options = RerankerOptions(
-        max_length=spec.training.max_length, query_max_tokens=spec.training.query_max_tokens
+        folds = [EediFold(f.key, f.number, f.of, f.train, f.pairs[:per_fold]) for f in folds]
+    shared = _Shared(
+        misconceptions=read_misconceptions(spec.misconceptions),
+        subjects=read_subjects(spec.subjects) if spec.subjects else [],
+        embedder=_cached(embedder),
+        training=spec.training,
+        reranker_base=spec.reranker_base,
+        rerank_depth=spec.rerank_depth,
+        msmarco_model=spec.msmarco_model,
     )
-    msmarco, msmarco_reason = None, None
-    if "msmarco" in wanted:
-        msmarco = CrossEncoderReranker(spec.msmarco_model, backend="torch")
-        try:
-            await asyncio.to_thread(msmarco.load)
-        except ConfigurationError as exc:
-            msmarco, msmarco_reason = None, exc.message
-
-    cached = CachingEmbedder(embedder)
-    scores = {n: _Scores() for n in names}
-    trained: list[dict[str, Any]] = []
-    unseen = 0
+    runner = _FoldRunner(shared, status or (lambda _line: None))
+    await runner.prepare(setups.values())
+    measured = {n: s for n, s in setups.items() if runner.why_not(s) is None}
+    total = sum(len(f.pairs) for f in folds) * len(measured)
     done = 0
-    for fold_no, ((fold_train, _), pairs) in enumerate(zip(folds, fold_pairs, strict=True), 1):
-        records = eedi_records(fold_train, misconceptions, subjects)
-        with tempfile.TemporaryDirectory(prefix="tutorgraph-bench-") as tmp:
-            index_dir = Path(tmp)
-            client = chroma_persistent_client(index_dir / "chroma")
-            say(f"fold {fold_no}/{len(folds)}: indexing {len(fold_train)} questions")
-            await ingest_records(
-                records, index_dir, cached, source_hash="eedi-bench", chroma_client=client
-            )
-            index = open_index(index_dir, embedder=cached.name, chroma_client=client)
-            refiner = LocalRefiner(
-                index.graph, SpellingCorrector(index.lexical.document_frequencies())
-            )
-            base = HybridRetriever(
-                cached, index.vector, index.lexical, index.graph, refiner=refiner
-            )
-            rerankers: dict[str, CrossEncoderReranker] = {}
-            if wanted & {"domain", "domain-int8"}:
-                model_dir = index_dir / "reranker"
-                info = await _train_fold_reranker(
-                    base, index.graph, fold_train, misconceptions, model_dir, spec, say, fold_no
-                )
-                trained.append(info)
-                backends: dict[str, Backend] = {"domain": "onnx", "domain-int8": "onnx-int8"}
-                for name, backend in backends.items():
-                    if name in wanted:
-                        rerankers[name] = CrossEncoderReranker(
-                            model_dir, backend=backend, options=options
-                        )
-                        await asyncio.to_thread(rerankers[name].load)
-            if msmarco is not None:
-                rerankers["msmarco"] = msmarco
-            retrievers = {
-                name: HybridRetriever(
-                    cached,
-                    index.vector,
-                    index.lexical,
-                    index.graph,
-                    RetrieverConfig(rerank_depth=spec.rerank_depth),
-                    reranker=r,
-                    refiner=refiner,
-                )
-                for name, r in rerankers.items()
-            }
-            say(f"fold {fold_no}/{len(folds)}: scoring {len(pairs)} test pairs")
-            for pair in pairs:
-                construct = eedi_construct_id(pair.question.construct_id)
-                known = not await index.graph.unknown_concepts([construct])
-                unseen += 0 if known else 1
-                for name, cfg in configs.items():
-                    if cfg.rerank is not None and cfg.rerank not in retrievers:
-                        done += 1
-                        continue  # a reranker that could not be loaded: not measured
-                    request = RetrievalRequest(
-                        **cfg.tuning,
-                        max_context_tokens=0,
-                        query=pair.query,
-                        n_results=50,
-                        sources=CONFIG_SOURCES[cfg.sources],
-                        concept_ids=[construct] if cfg.context == "construct" and known else [],
-                        rerank=cfg.rerank is not None,
-                        use_refinement=cfg.refine is not None,
-                    )
-                    retriever = retrievers[cfg.rerank] if cfg.rerank else base
-                    packet = await retriever.retrieve(request)
-                    ranking = misconception_ranking(packet, pair.target)
-                    scores[name].ap.append(average_precision_at_k(ranking, {pair.target}, K))
-                    scores[name].recall.append(recall_at_k(ranking, {pair.target}, K))
-                    done += 1
-                    if progress:
-                        progress(done, total)
-            await index.aclose()
+
+    def step() -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(done, total)
+
+    scores: dict[str, list[_PairScore]] = {n: [] for n in names}
+    for fold in folds:
+        await runner.run_fold(fold, measured, lambda n, s: scores[n].extend(s), step)
 
     results: dict[str, Any] = {}
-    for name, sc in scores.items():
-        if configs[name].rerank == "msmarco" and msmarco is None:
+    for name in names:
+        reason = runner.why_not(setups[name])
+        if reason is not None:
             results[name] = {
                 f"map@{K}": None,
                 f"recall@{K}": None,
                 "n": 0,
-                "status": f"not measured: {msmarco_reason}",
+                "status": f"not measured: {reason}",
             }
             continue
+        sc = scores[name]
         results[name] = {
-            f"map@{K}": round(statistics.fmean(sc.ap), 6) if sc.ap else 0.0,
-            f"recall@{K}": round(statistics.fmean(sc.recall), 6) if sc.recall else 0.0,
-            "n": len(sc.ap),
+            f"map@{K}": round(statistics.fmean(s.ap for s in sc), 6) if sc else 0.0,
+            f"recall@{K}": round(statistics.fmean(s.recall for s in sc), 6) if sc else 0.0,
+            "n": len(sc),
         }
+    msmarco_reason = runner.unavailable.get("msmarco")
     results["_meta"] = {
         "task": "eedi-misconceptions",
         "train": str(spec.train),
         "test": str(spec.test) if spec.test else None,
         "folds": len(folds),
         "fold_rule": None if spec.test else f"int(QuestionId) % {spec.folds}",
-        "n_pairs": sum(len(p) for p in fold_pairs),
+        "n_pairs": sum(len(f.pairs) for f in folds),
         "limit": spec.limit,
-        "unseen_context": unseen,
+        "unseen_context": runner.unseen,
         "embedder": embedder.name,
         "reranker": {
             "depth": spec.rerank_depth,
             "training": asdict(spec.training),
-            "folds": trained,
-            "msmarco": spec.msmarco_model if msmarco else f"not loaded: {msmarco_reason}",
+            "folds": runner.trained,
+            "msmarco": f"not loaded: {msmarco_reason}" if msmarco_reason else spec.msmarco_model,
         }
         if wanted
         else None,
         "seconds": round(time.perf_counter() - started, 1),
         "hardware": hardware(),
-        "git_commit": _git_commit(),
+        "git_commit": git_commit(),
     }
     return results
 
 
-async def _train_fold_reranker(
-    retriever: HybridRetriever,
-    graph: GraphStore,
-    questions: list[EediQuestion],
-    misconceptions: dict[int, str],
-    model_dir: Path,
-    spec: EediBenchmarkSpec,
-    say: BenchStatus,
-    fold_no: int,
-) -> dict[str, Any]:
-    """Mine and train on this fold's training questions; returns what the run records."""
-    head = f"fold {fold_no}/{spec.folds if spec.test is None else 1}"
-    groups = await eedi_training_groups(
-        retriever,
-        graph,
-        questions,
-        misconceptions,
-        progress=lambda d, t: say(f"{head}: mining negatives {d}/{t}") if d % 100 == 0 else None,
-    )
-    result = await fit_and_export(
-        groups,
-        model_dir,
-        spec.training,
-        base_model=spec.reranker_base,
-        progress=lambda s, t, loss: say(f"{head}: training step {s}/{t}, loss {loss:.3f}"),
-    )
-    sizes = {b: (model_dir / f).stat().st_size for b, f in ONNX_FILES.items()}
-    return {
-        "fold": fold_no,
-        "groups": len(groups),
-        "steps": result.steps,
-        "train_seconds": round(result.seconds, 1),
-        "final_loss": round(result.final_loss, 4),
-        "device": result.device,
-        "onnx_bytes": sizes,
-    }
+# -- the ablation task -----------------------------------------------------------------------
+
+
+class EediMisconceptionTask:
+    """Eedi misconception retrieval under `RunConfig`s, one `ItemScore` per pair.
+
+    Five folds by `int(QuestionId) % 5`; the construct of the question is passed as
+    context when its fold knows it. Domain rerankers are trained per fold on that fold's
+    training questions and kept under `<work>/eedi-fold-<k>/reranker`, so a resumed run
+    reuses a finished fold model.
+
+    >>> task = EediMisconceptionTask(Path("eedi/train.csv"), Path("eedi/misconception_mapping.csv"))
+    >>> task.metrics
+    ('map@25', 'recall@25')
+    """
+
+    name = "eedi-misconceptions"
+    metrics: tuple[str, ...] = METRICS
+
+    def __init__(
+        self,
+        train: Path,
+        misconceptions: Path,
+        subjects: Path | None = None,
+        *,
+        quick: bool = False,
+        work: Path | None = None,
+        folds: int = 5,
+        training: TrainingConfig | None = None,
+        reranker_base: str = DEFAULT_EMBEDDING_MODEL,
+        rerank_depth: int = 30,
+        msmarco_model: str = MSMARCO_RERANKER,
+    ) -> None:
+        self.train = train
+        self.misconceptions = misconceptions
+        self.subjects = subjects
+        self.quick = quick
+        self.work = work
+        self.folds = folds
+        self.training = training or TrainingConfig()
+        self.reranker_base = reranker_base
+        self.rerank_depth = rerank_depth
+        self.msmarco_model = msmarco_model
+
+    def fold_plan(self) -> list[EediFold]:
+        """The folds and the pairs each scores (a quick run: the first `QUICK_FOLDS` folds,
+        an even sample of each)."""
+        folds = eedi_folds(read_eedi_questions(self.train), self.folds)
+        if not self.quick:
+            return folds
+        out = []
+        for f in folds[:QUICK_FOLDS]:
+            n = min(QUICK_PAIRS_PER_FOLD, len(f.pairs))
+            stride = len(f.pairs) / n if n else 1.0
+            pairs = [f.pairs[int(i * stride)] for i in range(n)]
+            out.append(EediFold(f.key, f.number, f.of, f.train, pairs))
+        return out
+
+    async def run(
+        self,
+        configs: Sequence[RunConfig],
+        embedder: Embedder,
+        *,
+        skip: Callable[[UnitKey], bool],
+        record: Callable[[list[ItemScore]], None],
+        progress: Callable[[int, int], None] | None = None,
+        status: Callable[[str], None] | None = None,
+    ) -> dict[str, str]:
+        """Score every (config, fold) unit not skipped; see `BenchmarkTask`."""
+        folds = self.fold_plan()
+        setups = {c.name: _Setup.from_run_config(c) for c in configs}
+        todo = {f.key: [n for n in setups if not skip((self.name, n, f.key))] for f in folds}
+        pending = {n for names in todo.values() for n in names}
+        shared = _Shared(
+            misconceptions=read_misconceptions(self.misconceptions),
+            subjects=read_subjects(self.subjects) if self.subjects else [],
+            embedder=_cached(embedder),
+            training=self.training,
+            reranker_base=self.reranker_base,
+            rerank_depth=self.rerank_depth,
+            msmarco_model=self.msmarco_model,
+            work=self.work,
+            train_limit=QUICK_TRAIN_QUESTIONS if self.quick else None,
+        )
+        runner = _FoldRunner(shared, status or (lambda _line: None))
+        await runner.prepare(setups[n] for n in pending)
+        # The first line of a reason is the reason (a hub error adds advice below it).
+        not_measured = {
+            n: f"not measured: {why.strip().splitlines()[0]}"
+            for n in sorted(pending)
+            if (why := runner.why_not(setups[n])) is not None
+        }
+        total = sum(len(f.pairs) for f in folds for n in todo[f.key] if n not in not_measured)
+        done = 0
+
+        def step() -> None:
+            nonlocal done
+            done += 1
+            if progress:
+                progress(done, total)
+
+        for fold in folds:
+            run_here = {n: setups[n] for n in todo[fold.key] if n not in not_measured}
+            if not run_here:
+                continue  # every unit of this fold is recorded or not measurable
+
+            def on_unit(name: str, scores: list[_PairScore], fold: EediFold = fold) -> None:
+                record(
+                    [
+                        ItemScore(
+                            self.name,
+                            name,
+                            fold.key,
+                            s.pair.item_id,
+                            pair_query_type(s.pair),
+                            {METRICS[0]: s.ap, METRICS[1]: s.recall},
+                        )
+                        for s in scores
+                    ]
+                )
+
+            await runner.run_fold(fold, run_here, on_unit, step)
+        return not_measured

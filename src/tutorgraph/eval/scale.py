@@ -1,0 +1,455 @@
+"""Scale sweep: end-to-end latency, build time, disk and memory as the indexed corpus grows.
+
+Real documents only. Size x1 is the bundle without its exercise documents; x2 and x4 add
+the bundle's OpenStax exercises (in a fixed order: sha256 of the id) until the document
+count is twice or four times that of x1. When there are not enough exercises, a size
+takes them all and reports its real ratio. Every size keeps all concepts, prerequisite
+edges and misconceptions, so the graph is the same and only the searchable text grows.
+
+Each size is ingested into its own index. Vectors are taken from an index that already
+holds them (the bundled index of the reproduction), so a size's build time is the stores'
+build (Chroma upsert, BM25, catalogue), not embedding; texts it lacks are embedded. Each
+size is then served by a fresh subprocess (`python -m tutorgraph.eval.scale`), which opens
+the index, loads MiniLM and times the fixed query set warm under `BEST`, so its memory is
+that size's alone: RSS after loading, and the peak (`VmHWM`) after the queries.
+
+>>> report = await run_scale_sweep(ScaleSpec(bundle=Path("data/curriculum"), work=Path("w")),
+...                               embedder)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tutorgraph.eval.latency import LATENCY_QUERIES, WARMUP_QUERIES
+from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.retrieval.embedder import Embedder
+
+__all__ = [
+    "SCALE_FACTORS",
+    "LookupEmbedder",
+    "ScaleSize",
+    "ScaleSpec",
+    "bundle_counts",
+    "measure_serving",
+    "run_scale_sweep",
+    "sample_records",
+    "scale_sizes",
+    "vectors_from_index",
+]
+
+SCALE_FACTORS = (1, 2, 4)
+_MB = 1024 * 1024
+
+
+@dataclass
+class ScaleSpec:
+    """What the sweep runs on. `vectors_from`: an index whose stored vectors are reused;
+    `n_queries`: an even spread of the fixed query set (None: all of it)."""
+
+    bundle: Path
+    work: Path
+    vectors_from: Path | None = None
+    factors: Sequence[int] = SCALE_FACTORS
+    queries: Path = LATENCY_QUERIES
+    warmup_queries: Path = WARMUP_QUERIES
+    n_queries: int | None = None
+    warmup: int = 10
+    timeout_s: float = 900.0
+
+
+@dataclass
+class ScaleSize:
+    """One size of the sweep: its records and their real counts."""
+
+    factor: int
+    records: SourceRecords
+    counts: dict[str, int] = field(default_factory=dict)
+    # Documents relative to x1: the real growth (below `factor` when exercises run out).
+    ratio: float = 1.0
+
+
+def bundle_counts(records: SourceRecords) -> dict[str, int]:
+    """Concepts, documents (and exercises among them), misconceptions, prerequisite edges
+    and searchable items (concepts + misconceptions + documents).
+
+    >>> bundle_counts(SourceRecords())["items"]
+    0
+    """
+    exercises = sum(1 for d in records.documents if d.kind == "exercise")
+    return {
+        "concepts": len(records.concepts),
+        "documents": len(records.documents),
+        "exercises": exercises,
+        "other_documents": len(records.documents) - exercises,
+        "misconceptions": len(records.misconceptions),
+        "prerequisites": len(records.prerequisites),
+        "items": len(records.concepts) + len(records.misconceptions) + len(records.documents),
+    }
+
+
+def _id_order(record_id: str) -> str:
+    return hashlib.sha256(record_id.encode("utf-8")).hexdigest()
+
+
+def scale_sizes(records: SourceRecords, factors: Sequence[int] = SCALE_FACTORS) -> list[ScaleSize]:
+    """x1 = `records` without exercises; xk adds exercises until k times x1's documents
+    (nested: every size holds the smaller ones). Counts are the real ones.
+
+    >>> [s.factor for s in scale_sizes(SourceRecords(), (1, 2))]
+    [1, 2]
+    """
+    base = [d for d in records.documents if d.kind != "exercise"]
+    exercises = sorted(
+        (d for d in records.documents if d.kind == "exercise"), key=lambda d: _id_order(d.id)
+    )
+    out = []
+    for k in factors:
+        extra = exercises[: max(0, (k - 1) * len(base))]
+        size = SourceRecords(
+            concepts=list(records.concepts),
+            prerequisites=list(records.prerequisites),
+            misconceptions=list(records.misconceptions),
+            documents=base + extra,
+        )
+        ratio = round(len(size.documents) / len(base), 3) if base else 0.0
+        out.append(ScaleSize(k, size, bundle_counts(size), ratio))
+    return out
+
+
+def sample_records(
+    records: SourceRecords,
+    *,
+    misconceptions: int,
+    documents: int,
+    exercises: int,
+    concepts: int = 0,
+) -> SourceRecords:
+    """A small deterministic slice for quick runs: the first misconceptions, non-exercise
+    documents and exercises in sha256-of-id order (an even spread over sources and books),
+    the concepts they link to plus the first `concepts` others, with all their ancestors,
+    and the prerequisite edges between those concepts. References stay closed, so the
+    slice is a valid bundle.
+
+    >>> sample_records(SourceRecords(), misconceptions=1, documents=1, exercises=1).documents
+    []
+    """
+
+    def first(rows: list[Any], n: int) -> list[Any]:
+        return sorted(rows, key=lambda r: _id_order(r.id))[:n]
+
+    docs = first([d for d in records.documents if d.kind != "exercise"], documents)
+    docs += first([d for d in records.documents if d.kind == "exercise"], exercises)
+    mis = first(records.misconceptions, misconceptions)
+    by_id = {c.id: c for c in records.concepts}
+    todo = [cid for r in (*docs, *mis) for cid in r.concept_ids]
+    todo += [c.id for c in first(records.concepts, concepts)]
+    keep: set[str] = set()
+    while todo:
+        cid = todo.pop()
+        if cid in keep or cid not in by_id:
+            continue
+        keep.add(cid)
+        todo.extend(by_id[cid].parent_ids)
+    return SourceRecords(
+        concepts=[c for c in records.concepts if c.id in keep],
+        prerequisites=[
+            p for p in records.prerequisites if p.concept_id in keep and p.prerequisite_id in keep
+        ],
+        misconceptions=mis,
+        documents=docs,
+    )
+
+
+class LookupEmbedder:
+    """An embedder that answers from known vectors (by exact text) and embeds the rest."""
+
+    def __init__(self, inner: Embedder, vectors: dict[str, npt.NDArray[np.float32]]) -> None:
+        self._inner = inner
+        self._vectors = vectors
+        self._lock = threading.Lock()
+        self.reused = 0
+        self.embedded = 0
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    def count_tokens(self, text: str) -> int:
+        return self._inner.count_tokens(text)
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        misses = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        if misses:
+            fresh = self._inner.embed(misses)
+            with self._lock:
+                self._vectors.update(zip(misses, fresh, strict=True))
+        with self._lock:
+            self.embedded += len(misses)
+            self.reused += len(texts) - len(misses)
+        return np.stack([self._vectors[t] for t in texts]).astype(np.float32)
+
+
+def vectors_from_index(index_dir: Path) -> dict[str, npt.NDArray[np.float32]]:
+    """Every vector an index holds, keyed by the text it was computed from (`search_text`)."""
+    from tutorgraph.stores.chroma import COLLECTION_NAME
+    from tutorgraph.stores.items import items_from_records
+    from tutorgraph.stores.local_index import (
+        IndexLayout,
+        chroma_persistent_client,
+        load_catalogue,
+    )
+
+    layout = IndexLayout(index_dir)
+    texts = {it.id: it.search_text for it in items_from_records(load_catalogue(layout))}
+    coll = chroma_persistent_client(layout.chroma).get_collection(COLLECTION_NAME)
+    out: dict[str, npt.NDArray[np.float32]] = {}
+    total = coll.count()
+    for offset in range(0, total, 5000):
+        got = coll.get(include=["embeddings"], limit=5000, offset=offset)
+        for id_, vec in zip(got["ids"], got["embeddings"], strict=True):
+            if id_ in texts:
+                out[texts[id_]] = np.asarray(vec, dtype=np.float32)
+    return out
+
+
+def _disk_bytes(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
+def _status_mb(field_name: str) -> float:
+    """A `/proc/self/status` memory field (VmRSS, VmHWM) in MiB; 0 where there is none."""
+    try:
+        with open("/proc/self/status", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith(field_name + ":"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return 0.0
+
+
+async def _serve_and_time(
+    index_dir: Path, queries: Path, n_queries: int | None, warmup_file: Path, warmup: int
+) -> dict[str, Any]:
+    """The subprocess's work: load, then time `BEST` over the query set."""
+    from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
+    from tutorgraph.eval.configs import BEST
+    from tutorgraph.eval.latency import latency_by_config, load_query_set
+    from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
+    from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+    from tutorgraph.stores.local_index import open_index
+
+    rss_start = _status_mb("VmRSS")
+    t = time.perf_counter()
+    embedder = SentenceTransformerEmbedder(DEFAULT_EMBEDDING_MODEL)
+    embedder.load()
+    index = open_index(index_dir, embedder=embedder.name)
+    retriever = HybridRetriever(
+        embedder,
+        index.vector,
+        index.lexical,
+        index.graph,
+        RetrieverConfig(source_timeout_s=60.0),
+    )
+    load_s = time.perf_counter() - t
+    rss_loaded = _status_mb("VmRSS")
+    qs = load_query_set(queries, limit=n_queries)
+    warm = [q.query for q in load_query_set(warmup_file)][:warmup]
+    try:
+        rows = await latency_by_config({BEST.name: retriever}, [BEST], qs, warmup=warm)
+    finally:
+        await retriever.aclose()
+        await index.aclose()
+    return {
+        "config": BEST.name,
+        "n_queries": len(qs),
+        "warmup": len(warm),
+        "load_s": round(load_s, 2),
+        "rss_start_mb": rss_start,
+        "rss_loaded_mb": rss_loaded,
+        "rss_peak_mb": _status_mb("VmHWM"),
+        "stages_ms": rows[0]["stages_ms"],
+    }
+
+
+def measure_serving(
+    index_dir: Path,
+    *,
+    queries: Path = LATENCY_QUERIES,
+    n_queries: int | None = None,
+    warmup_queries: Path = WARMUP_QUERIES,
+    warmup: int = 10,
+    timeout_s: float = 900.0,
+) -> dict[str, Any]:
+    """Serve the index from a fresh Python process and return its latency and memory.
+
+    >>> measure_serving(Path("work/x1"))["rss_peak_mb"]  # doctest: +SKIP
+    1210.4
+    """
+    out = index_dir.parent / f"{index_dir.name}.serving.json"
+    cmd = [
+        sys.executable,
+        "-m",
+        "tutorgraph.eval.scale",
+        "--index",
+        str(index_dir),
+        "--queries",
+        str(queries),
+        "--warmup-queries",
+        str(warmup_queries),
+        "--warmup",
+        str(warmup),
+        "--out",
+        str(out),
+    ]
+    if n_queries is not None:
+        cmd += ["--limit", str(n_queries)]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    done = subprocess.run(
+        cmd, env=env, capture_output=True, text=True, timeout=timeout_s, check=False
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"scale measurement failed ({done.returncode}): {done.stderr[-2000:]}")
+    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    out.unlink()
+    return report
+
+
+async def _build(size: ScaleSize, index_dir: Path, embedder: LookupEmbedder) -> dict[str, Any]:
+    from tutorgraph.ingest.indexer import ingest_records
+    from tutorgraph.stores.local_index import chroma_persistent_client
+
+    before_reused, before_embedded = embedder.reused, embedder.embedded
+    client = chroma_persistent_client(index_dir / "chroma")
+    t = time.perf_counter()
+    report = await ingest_records(
+        size.records,
+        index_dir,
+        embedder,
+        source_hash=f"scale-x{size.factor}",
+        prune=True,
+        chroma_client=client,
+    )
+    seconds = time.perf_counter() - t
+    return {
+        "build_s": round(seconds, 1),
+        "vectors_reused": embedder.reused - before_reused,
+        "vectors_embedded": embedder.embedded - before_embedded,
+        "index_counts": report.counts,
+        "disk_mb": round(_disk_bytes(index_dir) / _MB, 1),
+    }
+
+
+async def run_scale_sweep(
+    spec: ScaleSpec,
+    embedder: Embedder,
+    *,
+    status: Callable[[str], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Build and serve every size; a size whose result is already in `spec.work` is kept
+    (an interrupted sweep resumes at the next size). Returns the report for `scale.json`.
+    """
+    import shutil
+
+    from tutorgraph.eval.latency import hardware
+    from tutorgraph.ingest.bundle import read_bundle
+
+    say = status or (lambda _line: None)
+    spec.work.mkdir(parents=True, exist_ok=True)
+    records = await asyncio.to_thread(read_bundle, spec.bundle)
+    sizes = scale_sizes(records, spec.factors)
+    lookup: LookupEmbedder | None = None
+    rows = []
+    for n, size in enumerate(sizes):
+        done_file = spec.work / f"x{size.factor}.json"
+        if done_file.is_file():
+            rows.append(json.loads(done_file.read_text(encoding="utf-8")))
+            if progress:
+                progress(n + 1, len(sizes))
+            continue
+        if lookup is None:
+            vectors: dict[str, npt.NDArray[np.float32]] = {}
+            if spec.vectors_from is not None:
+                say(f"scale: reading stored vectors from {spec.vectors_from}")
+                vectors = await asyncio.to_thread(vectors_from_index, spec.vectors_from)
+            lookup = LookupEmbedder(embedder, vectors)
+        index_dir = spec.work / f"x{size.factor}"
+        if index_dir.exists():
+            shutil.rmtree(index_dir)  # a build cut short: start it again
+        say(f"scale x{size.factor}: building ({size.counts['items']} items)")
+        built = await _build(size, index_dir, lookup)
+        say(f"scale x{size.factor}: serving in a fresh process")
+        served = await asyncio.to_thread(
+            measure_serving,
+            index_dir,
+            queries=spec.queries,
+            n_queries=spec.n_queries,
+            warmup_queries=spec.warmup_queries,
+            warmup=spec.warmup,
+            timeout_s=spec.timeout_s,
+        )
+        row = {
+            "factor": size.factor,
+            "ratio": size.ratio,
+            "counts": size.counts,
+            **built,
+            **served,
+        }
+        tmp = done_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps(row, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        tmp.replace(done_file)
+        shutil.rmtree(index_dir)  # the measurement is kept; the index is not needed again
+        rows.append(row)
+        if progress:
+            progress(n + 1, len(sizes))
+    return {
+        "hardware": hardware(),
+        "config": "best",
+        "vectors_from": str(spec.vectors_from) if spec.vectors_from else None,
+        "memory": "VmRSS after opening the index and loading MiniLM, and VmHWM (peak RSS) "
+        "after the timed queries, of a fresh process per size (/proc/self/status)",
+        "build": "ingest into an empty index with stored vectors reused: Chroma upsert, "
+        "BM25 and catalogue; embedding is not included",
+        "sizes": rows,
+    }
+
+
+def _main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Serve one index and time it (scale sweep).")
+    parser.add_argument("--index", type=Path, required=True)
+    parser.add_argument("--queries", type=Path, default=LATENCY_QUERIES)
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--warmup-queries", type=Path, default=WARMUP_QUERIES)
+    parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    import logging
+
+    import bm25s  # noqa: F401 - it sets its logger to DEBUG on import; quiet it after that
+
+    logging.getLogger("bm25s").setLevel(logging.WARNING)
+    report = asyncio.run(
+        _serve_and_time(args.index, args.queries, args.limit, args.warmup_queries, args.warmup)
+    )
+    args.out.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    _main()
