@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     api_keys: str = ""
     source_timeout_s: float = Field(default=2.0, gt=0, le=60)
     embed_batch_size: int = Field(default=64, ge=1, le=4096)
+    # How queries are embedded: PyTorch, or the same model exported to ONNX Runtime (same
+    # vectors, about 2x faster on CPU; exported once into ~/.cache/tutorgraph/onnx).
+    embedder_backend: Literal["torch", "onnx"] = "torch"
     # -- HTTP API (issue 7) ------------------------------------------------------------------
     # Requests a minute per API key (per client address when auth is off); 0 turns it off.
     rate_limit_per_minute: int = Field(default=600, ge=0, le=1_000_000)

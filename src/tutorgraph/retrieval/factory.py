@@ -22,6 +22,7 @@ from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.retrieval.batching import MicroBatchingEmbedder, MicroBatchingReranker
 from tutorgraph.retrieval.embedder import Embedder, SentenceTransformerEmbedder
+from tutorgraph.retrieval.onnx_embedder import OnnxEmbedder
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, Reranker, RerankerOptions
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.stores.chroma import ChromaVectorStore
@@ -150,9 +151,13 @@ def load_models(settings: Settings, *, micro_batch: bool = False) -> Models:
     `micro_batch` (the server's choice) puts a `MicroBatcher` in front of each, so concurrent
     requests share model calls (a lone caller would only wait for nobody).
     """
-    model = SentenceTransformerEmbedder(
-        settings.embedding_model, batch_size=settings.embed_batch_size
-    )
+    model: SentenceTransformerEmbedder | OnnxEmbedder
+    if settings.embedder_backend == "onnx":
+        model = OnnxEmbedder(settings.embedding_model, batch_size=settings.embed_batch_size)
+    else:
+        model = SentenceTransformerEmbedder(
+            settings.embedding_model, batch_size=settings.embed_batch_size
+        )
     model.load()
     reranker, why_not = load_reranker(settings)
     if not micro_batch:

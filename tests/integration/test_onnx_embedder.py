@@ -1,0 +1,87 @@
+"""The ONNX embedder against the real MiniLM through PyTorch: the same vectors, one export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tutorgraph.config import Settings
+from tutorgraph.errors import ConfigurationError
+from tutorgraph.retrieval import onnx_embedder
+from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
+from tutorgraph.retrieval.factory import load_models
+from tutorgraph.retrieval.onnx_embedder import OnnxEmbedder
+
+pytestmark = pytest.mark.integration
+
+MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+TEXTS = [
+    "Why is 3/4 bigger than 2/3?",
+    "",
+    "ratio",
+    # Longer than MiniLM's 256 tokens: both runtimes must cut it at the same place.
+    "Adds the numerators and adds the denominators when adding fractions. " * 40,
+    "\\( \\frac{1}{2}+\\frac{1}{4}=\\frac{2}{6} \\)",
+]
+
+
+@pytest.fixture(scope="module")
+def xdg(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("xdg-cache")
+
+
+@pytest.fixture(scope="module")
+def cache(xdg: Path) -> Path:
+    return xdg / "tutorgraph" / "onnx"  # the default under XDG_CACHE_HOME=xdg
+
+
+@pytest.fixture(scope="module")
+def exported(cache: Path) -> OnnxEmbedder:
+    emb = OnnxEmbedder(MODEL, batch_size=2, cache_dir=cache)  # small batches: order must hold
+    emb.load()
+    return emb
+
+
+def test_vectors_match_pytorch(
+    exported: OnnxEmbedder, embedder: SentenceTransformerEmbedder
+) -> None:
+    mine, reference = exported.embed(TEXTS), embedder.embed(TEXTS)
+    assert mine.shape == reference.shape == (len(TEXTS), 384)
+    assert np.allclose(np.linalg.norm(mine, axis=1), 1.0, atol=1e-5)
+    assert float((mine * reference).sum(axis=1).min()) > 0.9999
+    assert exported.name == embedder.name  # an index built by either serves the other
+    assert exported.count_tokens(TEXTS[3]) == embedder.count_tokens(TEXTS[3])
+    assert exported.embed([]).shape[0] == 0
+
+
+def test_a_second_embedder_reuses_the_export(
+    exported: OnnxEmbedder, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_export(*_: object) -> None:
+        raise AssertionError("exported again")
+
+    monkeypatch.setattr(onnx_embedder, "_export", no_export)
+    again = OnnxEmbedder(MODEL, cache_dir=cache)
+    again.load()
+    assert np.allclose(again.embed(TEXTS[:1]), exported.embed(TEXTS[:1]), atol=1e-6)
+    assert len(list(cache.rglob("*.onnx"))) == 1
+
+
+def test_an_export_that_disagrees_with_pytorch_is_refused_and_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(onnx_embedder, "_MIN_COSINE", 1.5)  # no export can pass this
+    with pytest.raises(ConfigurationError, match="does not match PyTorch"):
+        OnnxEmbedder(MODEL, cache_dir=tmp_path).load()
+    assert not list(tmp_path.rglob("*.onnx"))
+
+
+def test_the_setting_selects_it(
+    exported: OnnxEmbedder, xdg: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(xdg))  # the export above is found there
+    models = load_models(Settings(embedder_backend="onnx", reranker_model=""))
+    assert isinstance(models.embedder, OnnxEmbedder)
+    assert models.reranker is None
