@@ -9,7 +9,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     HF_HUB_OFFLINE=1 \
     TOKENIZERS_PARALLELISM=false \
-    TUTORGRAPH_INDEX_DIR=/var/lib/tutorgraph/index
+    TUTORGRAPH_INDEX_DIR=/var/lib/tutorgraph/index \
+    TUTORGRAPH_EMBEDDER_BACKEND=onnx
 
 WORKDIR /app
 # The CPU build of torch first, so that sentence-transformers pulls no CUDA packages.
