@@ -2,9 +2,9 @@
 
 On this project's 2-core CPU, one MiniLM query embeds about 3x faster than through
 PyTorch, a batch of 8 about 1.6x (`scripts/embedder_speed.py`, `results/onnx_embedder.json`),
-which matters to a server whose CPU goes mostly to query embeddings. The model is exported once, with
-`torch.onnx`, into a cache folder; the export is checked against PyTorch before its first
-use and refused when the vectors differ. Only fp32: int8 vectors drift too far from the
+which matters to a server whose CPU goes mostly to query embeddings. The model is exported
+once, with `torch.onnx`, into a cache folder; the export is checked against PyTorch before
+its first use and refused when the vectors differ. Only fp32: int8 vectors drift too far from the
 ones an index was built with.
 
 Pooling is the sentence-transformers recipe for MiniLM: the mean of the token states under
