@@ -53,6 +53,7 @@ __all__ = [
     "EvalItem",
     "Fold",
     "FoldIndex",
+    "FoldTask",
     "Ranker",
     "Scorer",
     "TaskResources",
@@ -419,6 +420,76 @@ async def run_folds(
     return {
         c.name: resources.not_measured[c.name] for c in needed if c.name in resources.not_measured
     }
+
+
+class FoldTask:
+    """A benchmark task scored fold by fold with `run_folds`.
+
+    A subclass names itself and its metrics, builds its folds, and ranks and scores a packet
+    (`rank` and `score`, e.g. ``rank = staticmethod(concept_ranking_fn)``). It may say what
+    it reads first (`reading`), why the reranker configurations are not measured on it
+    (`domain_reason`, `rerank_reason`) and what its folds hold (`folds_note`).
+
+    >>> class Toy(FoldTask):  # doctest: +SKIP
+    ...     name, metrics = "toy", ("recall@1",)
+    ...     rank = staticmethod(lambda packet, item: concept_ranking(packet))
+    ...     score = staticmethod(lambda ranking, item: {"recall@1": ...})
+    ...     def build_folds(self): return [Fold.of(0, records, items)]
+    """
+
+    name: str
+    metrics: tuple[str, ...]
+    reading: str | None = None
+    domain_reason: str | None = None
+    rerank_reason: str | None = None
+    work: Path | None = None
+
+    def build_folds(self) -> list[Fold]:
+        raise NotImplementedError
+
+    @staticmethod
+    def rank(packet: ReasoningPacket, item: EvalItem) -> list[str]:
+        raise NotImplementedError
+
+    @staticmethod
+    def score(ranking: list[str], item: EvalItem) -> dict[str, float]:
+        raise NotImplementedError
+
+    def folds_note(self) -> str | None:
+        """A status line about the folds just built (e.g. items no configuration can get)."""
+        return None
+
+    async def run(
+        self,
+        configs: Sequence[RunConfig],
+        embedder: Embedder,
+        *,
+        skip: Callable[[UnitKey], bool],
+        record: Callable[[list[ItemScore]], None],
+        progress: Callable[[int, int], None] | None = None,
+        status: Callable[[str], None] | None = None,
+    ) -> dict[str, str]:
+        """Score every configuration on every fold; returns the ones not measured here."""
+        if status and self.reading:
+            status(f"{self.name}: {self.reading}")
+        folds = self.build_folds()
+        note = self.folds_note()
+        if status and note:
+            status(f"{self.name}: {note}")
+        return await run_folds(
+            self.name,
+            folds,
+            configs,
+            FoldIndex(embedder, self.work / self.name if self.work else None),
+            rank=self.rank,
+            score=self.score,
+            skip=skip,
+            record=record,
+            progress=progress,
+            status=status,
+            domain_reason=self.domain_reason,
+            rerank_reason=self.rerank_reason,
+        )
 
 
 def _count(records: SourceRecords) -> str:
