@@ -97,7 +97,7 @@ def test_not_measured_cells_render_with_a_lettered_note_in_both_formats() -> Non
     assert "| reranker=msmarco | not measured (a) |  |" in md
     assert "(a) no model hub here  \n(b) no OpenAI key" in md
     assert "| *factor: reranker* |  |  |" in md
-    assert "**Table {{tab:t}}.** Caption with 5% and x_y." in md
+    assert "**Table (t).** Caption with 5% and x_y." in md  # numbered only inside the paper
 
 
 def test_ablation_tables_show_not_measured_configs_and_their_reason(tmp_path: Path) -> None:
@@ -169,7 +169,7 @@ def test_latex_to_markdown_handles_the_paper_subset(tmp_path: Path) -> None:
         "\\newcommand{\\NQ}{110}\n\\newcommand{\\Cfg}{graph\\_scope on}\n", encoding="utf-8"
     )
     (tmp_path / "tables" / "t.md").write_text(
-        "<!-- generated -->\n**Table {{tab:t}}.** Cap.\n\n| a |\n|---|\n| 1 |\n", encoding="utf-8"
+        "<!-- generated -->\n**Table (t).** Cap.\n\n| a |\n|---|\n| 1 |\n", encoding="utf-8"
     )
     tex = r"""
 \title{A \emph{title}}

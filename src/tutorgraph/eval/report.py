@@ -207,7 +207,7 @@ class Table:
         rule = ["---:" if a == "r" else ":---:" if a == "c" else "---" for a in align]
         lines = [
             f"<!-- {_HEADER.format(src=self.source or 'the results files')} -->",
-            f"**Table {{{{tab:{self.name}}}}}.** {self.caption}",
+            f"**Table ({self.name}).** {self.caption}",
             "",
             "| " + " | ".join(self.columns) + " |",
             "|" + "|".join(rule) + "|",
@@ -1223,6 +1223,8 @@ def latex_to_markdown(tex: str, base: Path) -> str:
             if path.is_file():
                 text = path.read_text(encoding="utf-8")
                 text = re.sub(r"<!--.*?-->\n?", "", text, flags=re.S)
+                # A table file names itself; in the paper it gets its number.
+                text = re.sub(r"\*\*Table \(([^)]*)\)\.\*\*", r"**Table {{tab:\1}}.**", text)
                 out.append(text.strip())
         elif env == "abstract":
             out.append("**Abstract.** " + _inline(" ".join(content.split()), macros))
