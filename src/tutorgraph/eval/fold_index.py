@@ -60,6 +60,7 @@ __all__ = [
     "concept_ranking",
     "eval_item",
     "load_resources",
+    "openai_unavailable",
     "run_folds",
     "stable_fold",
     "stable_sample",
@@ -225,10 +226,11 @@ class TaskResources:
     not_measured: dict[str, str] = field(default_factory=dict)
 
 
-def _openai_reason(settings: Settings) -> str | None:
+def openai_unavailable(settings: Settings) -> str | None:
+    """Why the OpenAI refiner cannot run with `settings`, or None when it can."""
     if settings.openai_api_key is None and not settings.openai_base_url:
         return (
-            "not measured: no OpenAI key or base URL is configured "
+            "no OpenAI key or base URL is configured "
             "(TUTORGRAPH_OPENAI_API_KEY / TUTORGRAPH_OPENAI_BASE_URL)"
         )
     return None
@@ -254,10 +256,10 @@ async def load_resources(
     wanted = {c.reranker for c in configs} - {"none"}
     if any(c.refiner == "openai" for c in configs):
         out.settings = settings or Settings()
-        reason = _openai_reason(out.settings)
+        reason = openai_unavailable(out.settings)
         for c in configs:
             if c.refiner == "openai" and reason:
-                out.not_measured[c.name] = reason
+                out.not_measured[c.name] = f"not measured: {reason}"
     reasons: dict[str, str] = {}
     if rerank_reason:
         reasons = dict.fromkeys(wanted, f"not measured: {rerank_reason}")

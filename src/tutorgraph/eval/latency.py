@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tutorgraph.eval.configs import RunConfig
+from tutorgraph.eval.fold_index import openai_unavailable
 from tutorgraph.models.packet import STAGES
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.reranker import CrossEncoderReranker
@@ -405,12 +406,12 @@ async def run_latency_harness(
                 f"not measured: {MSMARCO_RERANKER} could not be loaded ({_why(exc.message)})"
             )
     if "openai" in wanted:
-        key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
-        if key or settings.openai_base_url:
+        reason = openai_unavailable(settings)
+        if reason is None:
             extra.append(retriever(bundled, build_refiner(settings, index)))
             served["openai"] = extra[-1]
         else:
-            served["openai"] = "not measured: no OpenAI key or base URL is configured"
+            served["openai"] = f"not measured: {reason}"
     served["domain"] = "not measured: the package ships only the int8 export of the domain reranker"
 
     def pick(config: RunConfig) -> HybridRetriever | str:
