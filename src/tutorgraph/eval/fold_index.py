@@ -228,7 +228,8 @@ class TaskResources:
 
 def openai_unavailable(settings: Settings) -> str | None:
     """Why the OpenAI refiner cannot run with `settings`, or None when it can."""
-    if settings.openai_api_key is None and not settings.openai_base_url:
+    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else ""
+    if not key and not settings.openai_base_url:  # as `build_refiner` decides
         return (
             "no OpenAI key or base URL is configured "
             "(TUTORGRAPH_OPENAI_API_KEY / TUTORGRAPH_OPENAI_BASE_URL)"
