@@ -39,6 +39,7 @@ PHASES = ("index", "ablations", "latency", "scale", "render", "pdf")
 QUICK_SLICE = {"misconceptions": 200, "documents": 200, "exercises": 600, "concepts": 200}
 QUICK_QUERIES = 30
 WARMUP = 10
+BANK_EVERY_S = 60.0  # how often a running phase writes its time so far to phases.json
 
 
 def _args(argv: list[str] | None) -> argparse.Namespace:
@@ -91,6 +92,24 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "--force", default="", help="comma-separated phases to redo even when their output exists"
     )
     return p.parse_args(argv)
+
+
+class PhaseClock:
+    """A phase's time, added to `phases.json` every `BANK_EVERY_S` and at its end, so a run
+    that is killed (a session's end) still leaves the time it spent on record."""
+
+    def __init__(self, run: Run, name: str, settings: dict[str, Any]) -> None:
+        self.run, self.name, self.settings = run, name, settings
+        self.started = self.unbanked = time.perf_counter()
+
+    def bank(self, *, complete: bool = False, final: bool = False) -> float:
+        """Record the time not yet recorded (now, if `final` or a while has passed); returns
+        the seconds since this clock started."""
+        now = time.perf_counter()
+        if final or now - self.unbanked >= BANK_EVERY_S:
+            self.run.record(self.name, now - self.unbanked, self.settings, complete)
+            self.unbanked = now
+        return now - self.started
 
 
 class Run:
@@ -421,18 +440,20 @@ def main(argv: list[str] | None = None) -> int:
                 console.print(f"[green]{name}[/]: done before, skipped", highlight=False)
                 continue
             task = bars.add_task(name, total=None)
+            clock = PhaseClock(run, name, settings)
 
-            def say(line: str, task: Any = task) -> None:
+            def say(line: str, task: Any = task, clock: PhaseClock = clock) -> None:
                 bars.update(task, description=line[:100])
                 if not console.is_terminal and line != last_line[0]:
                     # No live bars in a log or a pipe: a line per change of phase instead.
                     last_line[0] = line
                     console.print(f"  {line}", highlight=False)
+                clock.bank()
 
-            def tick(done: int, total: int, task: Any = task) -> None:
+            def tick(done: int, total: int, task: Any = task, clock: PhaseClock = clock) -> None:
                 bars.update(task, completed=done, total=total)
+                clock.bank()
 
-            t = time.perf_counter()
             complete = False
             try:
                 if name == "index":
@@ -449,8 +470,7 @@ def main(argv: list[str] | None = None) -> int:
                     write_json(output, {**report, "settings": settings})
                 complete = True
             finally:
-                seconds = time.perf_counter() - t
-                run.record(name, seconds, settings, complete)
+                seconds = clock.bank(complete=complete, final=True)
                 bars.update(task, description=f"{name}: {'done' if complete else 'stopped'}")
             timings.append((name, f"{seconds / 60:.1f} min"))
 
