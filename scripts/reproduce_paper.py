@@ -94,6 +94,22 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def grid_names() -> list[str]:
+    from tutorgraph.eval.configs import ablation_grid
+
+    return [c.name for c in ablation_grid()]
+
+
+def grid_missing(ablations: Path) -> set[str]:
+    """The configurations of today's grid that the ablation summary has no row for."""
+    seen = set()
+    with ablations.open(encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                seen.add(json.loads(line).get("config"))
+    return set(grid_names()) - seen
+
+
 class PhaseClock:
     """A phase's time, added to `phases.json` every `BANK_EVERY_S` and at its end, so a run
     that is killed (a session's end) still leaves the time it spent on record."""
@@ -407,7 +423,9 @@ def main(argv: list[str] | None = None) -> int:
         (
             "latency",
             run.results / "latency.json",
-            run.settings(index=index_settings, queries=n_queries, warmup=WARMUP),
+            run.settings(
+                index=index_settings, queries=n_queries, warmup=WARMUP, configs=grid_names()
+            ),
         ),
         (
             "scale",
@@ -435,6 +453,8 @@ def main(argv: list[str] | None = None) -> int:
             skip = run.done(name, output, settings)
             if name == "index" and skip and needs_index and not index_ready():
                 skip = False  # the results are there, but a later phase needs the index itself
+            if name == "ablations" and skip and grid_missing(output):
+                skip = False  # the grid has grown: the resumed runner scores only what is new
             if skip:
                 timings.append((name, "done before (skipped)"))
                 console.print(f"[green]{name}[/]: done before, skipped", highlight=False)

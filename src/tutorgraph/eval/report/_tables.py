@@ -429,8 +429,15 @@ def _best_config_text(rows: list[dict[str, Any]]) -> str:
     return (
         f"sources {' + '.join(detail['sources'])}, {detail['profile']} profile, "
         f"{detail['fusion']} fusion, graph scoping {'on' if detail['graph_scope'] else 'off'}, "
-        f"refiner {detail['refiner']}, reranker {detail['reranker']}"
+        f"{_hops_text(detail.get('hops'))}, refiner {detail['refiner']}, "
+        f"reranker {detail['reranker']}"
     )
+
+
+def _hops_text(hops: int | None) -> str:
+    if hops is None:
+        return "prerequisite hops by query type"
+    return f"{hops} prerequisite hop{'' if hops == 1 else 's'}"
 
 
 def _numbers_tex(numbers: dict[str, str]) -> str:
