@@ -151,6 +151,29 @@ def test_the_by_query_type_table_compares_best_and_no_graph_per_type(tmp_path: P
     assert "smallest for concept lookup queries (-0.010" in findings
 
 
+def test_the_hops_table_and_finding_compare_traversal_depths(tmp_path: Path) -> None:
+    rows = [
+        _summary("prerequisites", config, "map@10", value)
+        for config, value in (("best", 0.2), ("hops=0", 0.1), ("hops=1", 0.2), ("hops=2", 0.3))
+    ]
+    rows.append(_summary("mae", "best", "map@25", 0.5))  # a task without the hops factor
+    render_tables(_write_rows(tmp_path / "r", rows), tmp_path / "t")
+    md = (tmp_path / "t" / "hops.md").read_text(encoding="utf-8")
+    assert "| Task | Metric | by query type | 0 hops | 1 hop | 2 hops |" in md
+    assert (
+        "| Prerequisite retrieval | MAP@10 | 0.200 [0.190, 0.210] | 0.100 [0.090, 0.110] "
+        "| 0.200 [0.190, 0.210] | 0.300 [0.290, 0.310] |"
+    ) in md
+    assert (
+        "| MaE misconception diagnosis (out of domain) | MAP@25 | 0.500 [0.490, 0.510] |  |" in md
+    )
+    findings = (tmp_path / "t" / "findings.md").read_text(encoding="utf-8")
+    assert (
+        "Two prerequisite hops instead of one: 0.300 [0.290, 0.310] against "
+        "0.200 [0.190, 0.210], +0.100 (the intervals do not overlap)."
+    ) in findings
+
+
 def test_missing_results_render_tables_that_say_so(tmp_path: Path) -> None:
     written = render_tables(tmp_path / "nothing", tmp_path / "tables")
     names = {p.name for p in written}

@@ -52,6 +52,39 @@ def _headline(ab: Ablations) -> Table:
     )
 
 
+HOPS_CONFIGS = (
+    ("best", "by query type"),
+    ("hops=0", "0 hops"),
+    ("hops=1", "1 hop"),
+    ("hops=2", "2 hops"),
+)
+
+
+def _hops_table(ab: Ablations) -> Table:
+    """Each task's primary metric as the prerequisite traversal goes 0, 1 or 2 hops deep."""
+    shown = [(c, label) for c, label in HOPS_CONFIGS if any(ab.has(t, c) for t in ab.tasks)]
+    if not any(c.startswith("hops=") for c, _ in shown):
+        return _empty("hops", "Prerequisite hops: no results for the hops factor yet.")
+    rows: list[list[Cell] | str] = [
+        [
+            TASK_TITLES.get(t, t),
+            metric_label(ab.primary(t)),
+            *(ab.cell(t, c, ab.primary(t)) if ab.has(t, c) else "" for c, _ in shown),
+        ]
+        for t in ab.tasks
+    ]
+    return Table(
+        "hops",
+        "Prerequisite traversal depth: each task's primary metric (all folds; 95% bootstrap "
+        "intervals) with the query type's plan (1 hop for a concept lookup, 2 for a "
+        "prerequisite question) and with the depth fixed at 0, 1 or 2 hops.",
+        ["Task", "Metric", *(label for _, label in shown)],
+        rows,
+        align="ll" + "r" * len(shown),
+        source="ablations.jsonl",
+    )
+
+
 def _ablation_table(ab: Ablations, task: str) -> Table:
     metrics = metrics_in_order(ab.metrics[task])
     rows: list[list[Cell] | str] = []
@@ -338,6 +371,15 @@ def _findings(ab: Ablations) -> tuple[str, str]:
                     f"n = {fmt_int(hi[2])}) and smallest for {QUERY_TYPE_LABELS.get(lo[1], lo[1])} "
                     f"queries ({lo[0]:+.3f}, n = {fmt_int(lo[2])})"
                 )
+        one, two = ab.get(task, "hops=1", metric), ab.get(task, "hops=2", metric)
+        if one is not None and two is not None:
+            overlap = _overlap(one.get("ci95"), two.get("ci95"))
+            text += (
+                f". Two prerequisite hops instead of one: {fmt_ci(two['value'], two.get('ci95'))}"
+                f" against {fmt_ci(one['value'], one.get('ci95'))}, "
+                f"{two['value'] - one['value']:+.3f} (the intervals "
+                f"{'overlap' if overlap else 'do not overlap'})"
+            )
         items.append(text + ".")
     if not items:
         items = ["No ablation results yet."]
@@ -453,6 +495,7 @@ def build_tables(res: Results) -> list[Table]:
     tables = [_data_table(res.bundle), _headline(ab)]
     tables += [_ablation_table(ab, t) for t in ab.tasks]
     tables += [
+        _hops_table(ab),
         _by_query_type(ab),
         _latency_stages(res.latency),
         _latency_configs(res.latency),
