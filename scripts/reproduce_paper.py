@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import shutil
@@ -296,6 +297,8 @@ async def phase_latency(
 
     queries = load_query_set(LATENCY_QUERIES, limit=QUICK_QUERIES if run.quick else None)
     warmup = [q.query for q in load_query_set(WARMUP_QUERIES)][:WARMUP]
+    # The ablations leave a large heap: collect it now, not in the middle of a timed query.
+    gc.collect()
     return await run_latency_harness(
         run.index,
         ablation_grid(),
