@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import shutil
@@ -39,6 +40,7 @@ PHASES = ("index", "ablations", "latency", "scale", "render", "pdf")
 QUICK_SLICE = {"misconceptions": 200, "documents": 200, "exercises": 600, "concepts": 200}
 QUICK_QUERIES = 30
 WARMUP = 10
+BANK_EVERY_S = 60.0  # how often a running phase writes its time so far to phases.json
 
 
 def _args(argv: list[str] | None) -> argparse.Namespace:
@@ -91,6 +93,40 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         "--force", default="", help="comma-separated phases to redo even when their output exists"
     )
     return p.parse_args(argv)
+
+
+def grid_names() -> list[str]:
+    from tutorgraph.eval.configs import ablation_grid
+
+    return [c.name for c in ablation_grid()]
+
+
+def grid_missing(ablations: Path) -> set[str]:
+    """The configurations of today's grid that the ablation summary has no row for."""
+    seen = set()
+    with ablations.open(encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                seen.add(json.loads(line).get("config"))
+    return set(grid_names()) - seen
+
+
+class PhaseClock:
+    """A phase's time, added to `phases.json` every `BANK_EVERY_S` and at its end, so a run
+    that is killed (a session's end) still leaves the time it spent on record."""
+
+    def __init__(self, run: Run, name: str, settings: dict[str, Any]) -> None:
+        self.run, self.name, self.settings = run, name, settings
+        self.started = self.unbanked = time.perf_counter()
+
+    def bank(self, *, complete: bool = False, final: bool = False) -> float:
+        """Record the time not yet recorded (now, if `final` or a while has passed); returns
+        the seconds since this clock started."""
+        now = time.perf_counter()
+        if final or now - self.unbanked >= BANK_EVERY_S:
+            self.run.record(self.name, now - self.unbanked, self.settings, complete)
+            self.unbanked = now
+        return now - self.started
 
 
 class Run:
@@ -261,6 +297,8 @@ async def phase_latency(
 
     queries = load_query_set(LATENCY_QUERIES, limit=QUICK_QUERIES if run.quick else None)
     warmup = [q.query for q in load_query_set(WARMUP_QUERIES)][:WARMUP]
+    # The ablations leave a large heap: collect it now, not in the middle of a timed query.
+    gc.collect()
     return await run_latency_harness(
         run.index,
         ablation_grid(),
@@ -388,7 +426,9 @@ def main(argv: list[str] | None = None) -> int:
         (
             "latency",
             run.results / "latency.json",
-            run.settings(index=index_settings, queries=n_queries, warmup=WARMUP),
+            run.settings(
+                index=index_settings, queries=n_queries, warmup=WARMUP, configs=grid_names()
+            ),
         ),
         (
             "scale",
@@ -416,23 +456,27 @@ def main(argv: list[str] | None = None) -> int:
             skip = run.done(name, output, settings)
             if name == "index" and skip and needs_index and not index_ready():
                 skip = False  # the results are there, but a later phase needs the index itself
+            if name == "ablations" and skip and grid_missing(output):
+                skip = False  # the grid has grown: the resumed runner scores only what is new
             if skip:
                 timings.append((name, "done before (skipped)"))
                 console.print(f"[green]{name}[/]: done before, skipped", highlight=False)
                 continue
             task = bars.add_task(name, total=None)
+            clock = PhaseClock(run, name, settings)
 
-            def say(line: str, task: Any = task) -> None:
+            def say(line: str, task: Any = task, clock: PhaseClock = clock) -> None:
                 bars.update(task, description=line[:100])
                 if not console.is_terminal and line != last_line[0]:
                     # No live bars in a log or a pipe: a line per change of phase instead.
                     last_line[0] = line
                     console.print(f"  {line}", highlight=False)
+                clock.bank()
 
-            def tick(done: int, total: int, task: Any = task) -> None:
+            def tick(done: int, total: int, task: Any = task, clock: PhaseClock = clock) -> None:
                 bars.update(task, completed=done, total=total)
+                clock.bank()
 
-            t = time.perf_counter()
             complete = False
             try:
                 if name == "index":
@@ -449,8 +493,7 @@ def main(argv: list[str] | None = None) -> int:
                     write_json(output, {**report, "settings": settings})
                 complete = True
             finally:
-                seconds = time.perf_counter() - t
-                run.record(name, seconds, settings, complete)
+                seconds = clock.bank(complete=complete, final=True)
                 bars.update(task, description=f"{name}: {'done' if complete else 'stopped'}")
             timings.append((name, f"{seconds / 60:.1f} min"))
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.integration.local_openai import local_openai_server
 
 from tutorgraph.eval.configs import ablation_grid
 from tutorgraph.eval.fold_index import stable_fold
@@ -190,3 +191,23 @@ async def test_every_task_runs_quick_on_the_real_data(embedder, tmp_path: Path) 
         )
         check_units(rec, task, n_items)
         assert len(rec.units) == 2 * len([n for n in n_items.values() if n])
+
+
+async def test_the_openai_refiner_config_runs_against_a_local_server(  # type: ignore[no-untyped-def]
+    embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a base URL configured, `refiner=openai` is measured, not skipped: every item's
+    query goes through a real OpenAI-compatible HTTP server before retrieval."""
+    task = MaeTask(DATA / "mae" / "data.json", EEDI / "misconception_mapping.csv", limit=4)
+    configs = [GRID["best"], GRID["refiner=openai"]]
+    with local_openai_server() as server:
+        monkeypatch.setenv("TUTORGRAPH_OPENAI_BASE_URL", server.base_url)
+        monkeypatch.delenv("TUTORGRAPH_OPENAI_API_KEY", raising=False)
+        rec = Recorder()
+        assert await task.run(configs, embedder, **rec.kwargs()) == {}
+    check_units(rec, task, {0: 4})
+    assert [u[0].config for u in rec.units] == ["best", "refiner=openai"]
+    prompts = [body["messages"][-1]["content"] for body in server.requests]
+    assert len(prompts) == 4
+    queries = [item.query for item in task.build_folds()[0].items]
+    assert all(any(q.split("\n")[0] in p for p in prompts) for q in queries)

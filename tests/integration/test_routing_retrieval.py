@@ -106,6 +106,20 @@ def test_prerequisite_questions_walk_two_hops(retriever) -> None:  # type: ignor
     assert packet.graph_context.misconceptions == []  # not this query type's search
 
 
+@pytest.mark.parametrize(("hops", "lengths"), [(0, set()), (1, {2}), (2, {2, 3})])
+def test_a_request_can_fix_the_prerequisite_hops(retriever, hops: int, lengths: set[int]) -> None:  # type: ignore[no-untyped-def]
+    packet = _retrieve(
+        retriever,
+        query="what should students know before this standard?",
+        concept_ids=["ccss:6.RP.A.3.c"],
+        prerequisite_hops=hops,
+        debug=True,
+    )
+    assert packet.debug is not None and packet.debug["query_type"] == "prerequisite"
+    assert packet.debug["graph_plan"]["prerequisite_depth"] == hops
+    assert {len(p) for p in packet.graph_context.prerequisites} == lengths
+
+
 @pytest.mark.parametrize("budget", [40, 200, 1500])
 def test_context_is_grouped_tagged_and_within_the_token_budget(
     retriever, embedder, budget: int

@@ -210,7 +210,8 @@ def test_select_configs_globs_and_errors() -> None:
         "sources=no-lexical",
         "sources=no-graph",
     ]
-    assert len(select_configs()) == 17
+    assert len(select_configs()) == 20
+    assert [c.name for c in select_configs("hops=*")] == ["hops=0", "hops=1", "hops=2"]
     with pytest.raises(ConfigurationError, match="matches none of best"):
         select_configs("nothing")
 

@@ -97,7 +97,7 @@ def test_not_measured_cells_render_with_a_lettered_note_in_both_formats() -> Non
     assert "| reranker=msmarco | not measured (a) |  |" in md
     assert "(a) no model hub here  \n(b) no OpenAI key" in md
     assert "| *factor: reranker* |  |  |" in md
-    assert "**Table {{tab:t}}.** Caption with 5% and x_y." in md
+    assert "**Table (t).** Caption with 5% and x_y." in md  # numbered only inside the paper
 
 
 def test_ablation_tables_show_not_measured_configs_and_their_reason(tmp_path: Path) -> None:
@@ -151,6 +151,29 @@ def test_the_by_query_type_table_compares_best_and_no_graph_per_type(tmp_path: P
     assert "smallest for concept lookup queries (-0.010" in findings
 
 
+def test_the_hops_table_and_finding_compare_traversal_depths(tmp_path: Path) -> None:
+    rows = [
+        _summary("prerequisites", config, "map@10", value)
+        for config, value in (("best", 0.2), ("hops=0", 0.1), ("hops=1", 0.2), ("hops=2", 0.3))
+    ]
+    rows.append(_summary("mae", "best", "map@25", 0.5))  # a task without the hops factor
+    render_tables(_write_rows(tmp_path / "r", rows), tmp_path / "t")
+    md = (tmp_path / "t" / "hops.md").read_text(encoding="utf-8")
+    assert "| Task | Metric | by query type | 0 hops | 1 hop | 2 hops |" in md
+    assert (
+        "| Prerequisite retrieval | MAP@10 | 0.200 [0.190, 0.210] | 0.100 [0.090, 0.110] "
+        "| 0.200 [0.190, 0.210] | 0.300 [0.290, 0.310] |"
+    ) in md
+    assert (
+        "| MaE misconception diagnosis (out of domain) | MAP@25 | 0.500 [0.490, 0.510] |  |" in md
+    )
+    findings = (tmp_path / "t" / "findings.md").read_text(encoding="utf-8")
+    assert (
+        "Two prerequisite hops instead of one: 0.300 [0.290, 0.310] against "
+        "0.200 [0.190, 0.210], +0.100 (the intervals do not overlap)."
+    ) in findings
+
+
 def test_missing_results_render_tables_that_say_so(tmp_path: Path) -> None:
     written = render_tables(tmp_path / "nothing", tmp_path / "tables")
     names = {p.name for p in written}
@@ -169,7 +192,7 @@ def test_latex_to_markdown_handles_the_paper_subset(tmp_path: Path) -> None:
         "\\newcommand{\\NQ}{110}\n\\newcommand{\\Cfg}{graph\\_scope on}\n", encoding="utf-8"
     )
     (tmp_path / "tables" / "t.md").write_text(
-        "<!-- generated -->\n**Table {{tab:t}}.** Cap.\n\n| a |\n|---|\n| 1 |\n", encoding="utf-8"
+        "<!-- generated -->\n**Table (t).** Cap.\n\n| a |\n|---|\n| 1 |\n", encoding="utf-8"
     )
     tex = r"""
 \title{A \emph{title}}

@@ -28,6 +28,7 @@ def test_defaults_follow_the_design_table() -> None:
         "use_refinement": True,
         "rerank": None,
         "graph_scope": None,
+        "prerequisite_hops": None,  # the query type's graph plan
         "max_context_tokens": 1500,
         "debug": False,
     }
@@ -63,6 +64,8 @@ def _reject(**fields: Any) -> ValidationError:
         ({"student_answer": "x" * 501}, "student_answer", "at most 500 characters"),
         ({"max_context_tokens": -1}, "max_context_tokens", "greater than or equal to 0"),
         ({"max_context_tokens": 8001}, "max_context_tokens", "less than or equal to 8000"),
+        ({"prerequisite_hops": -1}, "prerequisite_hops", "greater than or equal to 0"),
+        ({"prerequisite_hops": 3}, "prerequisite_hops", "less than or equal to 2"),
         ({"top_k": 5}, "top_k", "Extra inputs are not permitted"),
         # Switches take JSON booleans only: 0, "no" or "false" is a mistake, not a default.
         ({"debug": 0}, "debug", "valid boolean"),

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import fnmatch
 import functools
-import importlib
 import json
 import os
 from collections import defaultdict
@@ -34,7 +33,11 @@ from typing import Any
 
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.configs import RunConfig, ablation_grid
+from tutorgraph.eval.eedi import EediMisconceptionTask
 from tutorgraph.eval.latency import hardware
+from tutorgraph.eval.linking import EediLinkingTask, OpenStaxLinkingTask
+from tutorgraph.eval.mae import MaeTask
+from tutorgraph.eval.prerequisites import PrerequisiteTask
 from tutorgraph.eval.results import ItemScore, JsonlFile, UnitKey, summary_rows
 from tutorgraph.eval.task import TASK_NAMES, BenchmarkTask
 from tutorgraph.retrieval.cached_embedder import CachingEmbedder
@@ -116,15 +119,6 @@ def _eedi_subjects(data: Path) -> Path | None:
     return None
 
 
-def _task_class(name: str, module: str, cls: str) -> Any:
-    try:
-        return getattr(importlib.import_module(f"tutorgraph.eval.{module}"), cls)
-    except (ImportError, AttributeError) as exc:
-        raise ConfigurationError(
-            f"task {name} is not available: tutorgraph.eval.{module}.{cls} ({exc})"
-        ) from None
-
-
 def build_task(
     name: str, data: Path, *, quick: bool = False, work: Path | None = None
 ) -> BenchmarkTask:
@@ -134,47 +128,32 @@ def build_task(
     'eedi-misconceptions'
     """
     eedi = data / "eedi"
-    task: BenchmarkTask
-    if name == "eedi-misconceptions":
-        cls = _task_class(name, "eedi", "EediMisconceptionTask")
-        task = cls(
+    if name in ("eedi-misconceptions", "linking-eedi"):
+        eedi_task = EediMisconceptionTask if name == "eedi-misconceptions" else EediLinkingTask
+        return eedi_task(
             _need(eedi / "train.csv", name),
             _need(eedi / "misconception_mapping.csv", name),
             _eedi_subjects(data),
             quick=quick,
             work=work,
         )
-    elif name == "linking-eedi":
-        cls = _task_class(name, "linking", "EediLinkingTask")
-        task = cls(
-            _need(eedi / "train.csv", name),
-            _need(eedi / "misconception_mapping.csv", name),
-            _eedi_subjects(data),
-            quick=quick,
-            work=work,
-        )
-    elif name == "linking-openstax":
-        cls = _task_class(name, "linking", "OpenStaxLinkingTask")
-        task = cls(_need(data / "openstax", name), quick=quick, work=work)
-    elif name == "prerequisites":
-        cls = _task_class(name, "prerequisites", "PrerequisiteTask")
-        task = cls(
+    if name == "linking-openstax":
+        return OpenStaxLinkingTask(_need(data / "openstax", name), quick=quick, work=work)
+    if name == "prerequisites":
+        return PrerequisiteTask(
             _need(data / "openstax", name),
             _need(data / "learning-commons", name),
             quick=quick,
             work=work,
         )
-    elif name == "mae":
-        cls = _task_class(name, "mae", "MaeTask")
-        task = cls(
+    if name == "mae":
+        return MaeTask(
             _need(data / "mae" / "data.json", name),
             _need(eedi / "misconception_mapping.csv", name),
             quick=quick,
             work=work,
         )
-    else:
-        raise ConfigurationError(f"unknown task {name!r}; the tasks are {', '.join(TASK_NAMES)}")
-    return task
+    raise ConfigurationError(f"unknown task {name!r}; the tasks are {', '.join(TASK_NAMES)}")
 
 
 # -- the items file --------------------------------------------------------------------------

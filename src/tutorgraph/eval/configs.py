@@ -29,14 +29,25 @@ __all__ = [
 
 RefinerName = Literal["none", "local", "openai"]
 RerankerName = Literal["none", "domain", "domain-int8", "msmarco"]
-FACTORS = ("best", "sources", "fusion", "profile", "graph_scope", "refiner", "reranker")
+FACTORS = (
+    "best",
+    "sources",
+    "fusion",
+    "profile",
+    "graph_scope",
+    "hops",
+    "refiner",
+    "reranker",
+)
 
 
 @dataclass(frozen=True)
 class RunConfig:
     """One retrieval configuration. `factor` is the ablation factor it varies ("best" for
     the reference); `graph_scope` boosts candidates linked to the graph search's concepts
-    (the request's concept ids, and the concepts the graph matched in the query text)."""
+    (the request's concept ids, and the concepts the graph matched in the query text);
+    `hops` fixes how many prerequisite hops the graph follows (None: the query type's plan,
+    1 for a concept lookup and 2 for a prerequisite question)."""
 
     name: str
     factor: str = "best"
@@ -44,6 +55,7 @@ class RunConfig:
     profile: str = "semantic"
     fusion: Literal["rrf", "weighted"] = "weighted"
     graph_scope: bool = True
+    hops: int | None = None
     refiner: RefinerName = "none"
     reranker: RerankerName = "none"
 
@@ -54,6 +66,7 @@ class RunConfig:
             "retrieval_profile": self.profile,
             "fusion": self.fusion,
             "graph_scope": self.graph_scope,
+            "prerequisite_hops": self.hops,
             "use_refinement": self.refiner != "none",
             "rerank": self.reranker != "none",
         }
@@ -65,6 +78,7 @@ class RunConfig:
             "profile": self.profile,
             "fusion": self.fusion,
             "graph_scope": self.graph_scope,
+            "hops": self.hops,
             "refiner": self.refiner,
             "reranker": self.reranker,
         }
@@ -93,6 +107,10 @@ def ablation_grid(best: RunConfig = BEST) -> list[RunConfig]:
         if p != best.profile:
             vary("profile", p, profile=p)
     vary("graph_scope", "off" if best.graph_scope else "on", graph_scope=not best.graph_scope)
+    # Min et al. (arXiv:2507.03226) evaluate 1-hop traversal only: is one hop enough?
+    for h in (0, 1, 2):
+        if h != best.hops:
+            vary("hops", str(h), hops=h)
     for r in ("local", "openai"):
         if r != best.refiner:
             vary("refiner", r, refiner=r)

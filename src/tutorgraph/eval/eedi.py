@@ -32,6 +32,7 @@ from typing import Any
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER, Settings
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.configs import RunConfig
+from tutorgraph.eval.fold_index import openai_unavailable
 from tutorgraph.eval.latency import hardware
 from tutorgraph.eval.metrics import average_precision_at_k, recall_at_k
 from tutorgraph.eval.results import ItemScore, UnitKey
@@ -369,14 +370,11 @@ class _FoldRunner:
                 self.unavailable["msmarco"] = exc.message
         if any(s.refiner == "openai" for s in setups):
             settings = Settings()
-            if settings.openai_api_key or settings.openai_base_url:
+            reason = openai_unavailable(settings)
+            if reason is None:
                 self.settings = settings
             else:
-                # Worded as the other tasks word it (eval/fold_index.py): one paper note.
-                self.unavailable["openai"] = (
-                    "no OpenAI key or base URL is configured "
-                    "(TUTORGRAPH_OPENAI_API_KEY / TUTORGRAPH_OPENAI_BASE_URL)"
-                )
+                self.unavailable["openai"] = reason
 
     def why_not(self, setup: _Setup) -> str | None:
         """Why this machine cannot run `setup`, or None when it can."""

@@ -53,12 +53,14 @@ __all__ = [
     "EvalItem",
     "Fold",
     "FoldIndex",
+    "FoldTask",
     "Ranker",
     "Scorer",
     "TaskResources",
     "concept_ranking",
     "eval_item",
     "load_resources",
+    "openai_unavailable",
     "run_folds",
     "stable_fold",
     "stable_sample",
@@ -224,10 +226,12 @@ class TaskResources:
     not_measured: dict[str, str] = field(default_factory=dict)
 
 
-def _openai_reason(settings: Settings) -> str | None:
-    if settings.openai_api_key is None and not settings.openai_base_url:
+def openai_unavailable(settings: Settings) -> str | None:
+    """Why the OpenAI refiner cannot run with `settings`, or None when it can."""
+    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else ""
+    if not key and not settings.openai_base_url:  # as `build_refiner` decides
         return (
-            "not measured: no OpenAI key or base URL is configured "
+            "no OpenAI key or base URL is configured "
             "(TUTORGRAPH_OPENAI_API_KEY / TUTORGRAPH_OPENAI_BASE_URL)"
         )
     return None
@@ -253,10 +257,10 @@ async def load_resources(
     wanted = {c.reranker for c in configs} - {"none"}
     if any(c.refiner == "openai" for c in configs):
         out.settings = settings or Settings()
-        reason = _openai_reason(out.settings)
+        reason = openai_unavailable(out.settings)
         for c in configs:
             if c.refiner == "openai" and reason:
-                out.not_measured[c.name] = reason
+                out.not_measured[c.name] = f"not measured: {reason}"
     reasons: dict[str, str] = {}
     if rerank_reason:
         reasons = dict.fromkeys(wanted, f"not measured: {rerank_reason}")
@@ -419,6 +423,76 @@ async def run_folds(
     return {
         c.name: resources.not_measured[c.name] for c in needed if c.name in resources.not_measured
     }
+
+
+class FoldTask:
+    """A benchmark task scored fold by fold with `run_folds`.
+
+    A subclass names itself and its metrics, builds its folds, and ranks and scores a packet
+    (`rank` and `score`, e.g. ``rank = staticmethod(concept_ranking_fn)``). It may say what
+    it reads first (`reading`), why the reranker configurations are not measured on it
+    (`domain_reason`, `rerank_reason`) and what its folds hold (`folds_note`).
+
+    >>> class Toy(FoldTask):  # doctest: +SKIP
+    ...     name, metrics = "toy", ("recall@1",)
+    ...     rank = staticmethod(lambda packet, item: concept_ranking(packet))
+    ...     score = staticmethod(lambda ranking, item: {"recall@1": ...})
+    ...     def build_folds(self): return [Fold.of(0, records, items)]
+    """
+
+    name: str
+    metrics: tuple[str, ...]
+    reading: str | None = None
+    domain_reason: str | None = None
+    rerank_reason: str | None = None
+    work: Path | None = None
+
+    def build_folds(self) -> list[Fold]:
+        raise NotImplementedError
+
+    @staticmethod
+    def rank(packet: ReasoningPacket, item: EvalItem) -> list[str]:
+        raise NotImplementedError
+
+    @staticmethod
+    def score(ranking: list[str], item: EvalItem) -> dict[str, float]:
+        raise NotImplementedError
+
+    def folds_note(self) -> str | None:
+        """A status line about the folds just built (e.g. items no configuration can get)."""
+        return None
+
+    async def run(
+        self,
+        configs: Sequence[RunConfig],
+        embedder: Embedder,
+        *,
+        skip: Callable[[UnitKey], bool],
+        record: Callable[[list[ItemScore]], None],
+        progress: Callable[[int, int], None] | None = None,
+        status: Callable[[str], None] | None = None,
+    ) -> dict[str, str]:
+        """Score every configuration on every fold; returns the ones not measured here."""
+        if status and self.reading:
+            status(f"{self.name}: {self.reading}")
+        folds = self.build_folds()
+        note = self.folds_note()
+        if status and note:
+            status(f"{self.name}: {note}")
+        return await run_folds(
+            self.name,
+            folds,
+            configs,
+            FoldIndex(embedder, self.work / self.name if self.work else None),
+            rank=self.rank,
+            score=self.score,
+            skip=skip,
+            record=record,
+            progress=progress,
+            status=status,
+            domain_reason=self.domain_reason,
+            rerank_reason=self.rerank_reason,
+        )
 
 
 def _count(records: SourceRecords) -> str:

@@ -27,23 +27,20 @@ first occurrence first, only ids of the target kind.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tutorgraph.eval.configs import RunConfig
 from tutorgraph.eval.fold_index import (
     EvalItem,
     Fold,
-    FoldIndex,
+    FoldTask,
     concept_ranking,
     eval_item,
-    run_folds,
     stable_fold,
     stable_sample,
 )
 from tutorgraph.eval.metrics import recall_at_k, reciprocal_rank
-from tutorgraph.eval.results import ItemScore, UnitKey
 from tutorgraph.ingest.eedi import (
     EediQuestion,
     eedi_construct_id,
@@ -57,7 +54,6 @@ from tutorgraph.ingest.latex import latex_to_text
 from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Document
 from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.retrieval.embedder import Embedder
 
 __all__ = [
     "LINKING_METRICS",
@@ -69,7 +65,7 @@ __all__ = [
     "openstax_folds",
 ]
 
-LINKING_METRICS = ("recall@1", "recall@10", "mrr")
+LINKING_METRICS: tuple[str, ...] = ("recall@1", "recall@10", "mrr")
 EEDI_CONSTRUCT = "eedi:construct:"
 OPENSTAX_SECTION = "openstax:section:"
 _SOLUTION = "Solution:"
@@ -81,9 +77,6 @@ OPENSTAX_PER_FOLD = 100
 QUICK_EEDI_PER_FOLD = 4
 QUICK_OPENSTAX_PER_FOLD = 4
 QUICK_OPENSTAX_SECTIONS = 6
-
-Progress = Callable[[int, int], None]
-Status = Callable[[str], None]
 
 
 def linking_scores(ranking: list[str], item: EvalItem) -> dict[str, float]:
@@ -135,19 +128,22 @@ def exercise_query(doc: Document) -> str:
     return "\n".join(lines[:cut]).strip() or doc.text
 
 
-def _rank_constructs(packet: ReasoningPacket, _item: EvalItem) -> list[str]:
+def _rank_constructs(packet: ReasoningPacket, item: EvalItem) -> list[str]:
     return concept_ranking(packet, EEDI_CONSTRUCT)
 
 
-def _rank_sections(packet: ReasoningPacket, _item: EvalItem) -> list[str]:
+def _rank_sections(packet: ReasoningPacket, item: EvalItem) -> list[str]:
     return concept_ranking(packet, OPENSTAX_SECTION)
 
 
-class EediLinkingTask:
+class EediLinkingTask(FoldTask):
     """Eedi question -> its construct, 5-fold by ``int(QuestionId) % folds``."""
 
     name = "linking-eedi"
     metrics = LINKING_METRICS
+    domain_reason = "the bundled reranker was trained on these questions"
+    rank = staticmethod(_rank_constructs)
+    score = staticmethod(linking_scores)
 
     def __init__(
         self,
@@ -209,36 +205,9 @@ class EediLinkingTask:
         }
         return out
 
-    async def run(
-        self,
-        configs: Sequence[RunConfig],
-        embedder: Embedder,
-        *,
-        skip: Callable[[UnitKey], bool],
-        record: Callable[[list[ItemScore]], None],
-        progress: Progress | None = None,
-        status: Status | None = None,
-    ) -> dict[str, str]:
-        """Score every configuration on every fold (see the module docstring)."""
-        folds = self.build_folds()
-        if status:
-            status(
-                f"{self.name}: test questions whose construct no training question has: "
-                f"{sum(self.stats['unseen_targets'].values())}"
-            )
-        return await run_folds(
-            self.name,
-            folds,
-            configs,
-            FoldIndex(embedder, self.work / self.name if self.work else None),
-            rank=_rank_constructs,
-            score=linking_scores,
-            skip=skip,
-            record=record,
-            progress=progress,
-            status=status,
-            domain_reason="the bundled reranker was trained on these questions",
-        )
+    def folds_note(self) -> str:
+        unseen = sum(self.stats["unseen_targets"].values())
+        return f"test questions whose construct no training question has: {unseen}"
 
 
 def openstax_folds(
@@ -286,11 +255,14 @@ def openstax_folds(
     return out
 
 
-class OpenStaxLinkingTask:
+class OpenStaxLinkingTask(FoldTask):
     """OpenStax exercise -> its section, 5 folds by a hash of the exercise id."""
 
     name = "linking-openstax"
     metrics = LINKING_METRICS
+    reading = "reading the OpenStax books"
+    rank = staticmethod(_rank_sections)
+    score = staticmethod(linking_scores)
 
     def __init__(
         self,
@@ -346,30 +318,3 @@ class OpenStaxLinkingTask:
             "per_fold": self.per_fold,
         }
         return out
-
-    async def run(
-        self,
-        configs: Sequence[RunConfig],
-        embedder: Embedder,
-        *,
-        skip: Callable[[UnitKey], bool],
-        record: Callable[[list[ItemScore]], None],
-        progress: Progress | None = None,
-        status: Status | None = None,
-    ) -> dict[str, str]:
-        """Score every configuration on every fold (see the module docstring)."""
-        if status:
-            status(f"{self.name}: reading the OpenStax books")
-        folds = self.build_folds()
-        return await run_folds(
-            self.name,
-            folds,
-            configs,
-            FoldIndex(embedder, self.work / self.name if self.work else None),
-            rank=_rank_sections,
-            score=linking_scores,
-            skip=skip,
-            record=record,
-            progress=progress,
-            status=status,
-        )

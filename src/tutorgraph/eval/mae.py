@@ -23,29 +23,25 @@ misconception hits in packet order.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tutorgraph.eval.configs import RunConfig
 from tutorgraph.eval.fold_index import (
     EvalItem,
     Fold,
-    FoldIndex,
+    FoldTask,
     eval_item,
-    run_folds,
     stable_sample,
 )
 from tutorgraph.eval.metrics import average_precision_at_k, recall_at_k
-from tutorgraph.eval.results import ItemScore, UnitKey
 from tutorgraph.ingest.eedi import LICENSE as EEDI_LICENSE
 from tutorgraph.ingest.eedi import SOURCE as EEDI_SOURCE
 from tutorgraph.ingest.eedi import eedi_misconception_id, read_misconceptions
 from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Misconception
 from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.retrieval.embedder import Embedder
 
 __all__ = [
     "MAE_LICENSE",
@@ -62,7 +58,7 @@ __all__ = [
 
 MAE_SOURCE = "mae"
 MAE_LICENSE = "MIT"
-MAE_METRICS = ("map@25", "recall@1", "recall@25")
+MAE_METRICS: tuple[str, ...] = ("map@25", "recall@1", "recall@25")
 K = 25
 QUICK_ITEMS = 20
 _FIELDS = {
@@ -75,9 +71,6 @@ _FIELDS = {
     "Correct Answer": str,
     "Source": str,
 }
-
-Progress = Callable[[int, int], None]
-Status = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -212,11 +205,13 @@ def mae_scores(ranking: list[str], item: EvalItem) -> dict[str, float]:
     }
 
 
-class MaeTask:
+class MaeTask(FoldTask):
     """MaE examples -> their misconception, among the Eedi misconceptions; fold 0 only."""
 
     name = "mae"
     metrics = MAE_METRICS
+    rank = staticmethod(_rank)
+    score = staticmethod(mae_scores)
 
     def __init__(
         self,
@@ -252,27 +247,3 @@ class MaeTask:
             },
         }
         return [Fold.of(0, records, items)]
-
-    async def run(
-        self,
-        configs: Sequence[RunConfig],
-        embedder: Embedder,
-        *,
-        skip: Callable[[UnitKey], bool],
-        record: Callable[[list[ItemScore]], None],
-        progress: Progress | None = None,
-        status: Status | None = None,
-    ) -> dict[str, str]:
-        """Score every configuration on the examples (see the module docstring)."""
-        return await run_folds(
-            self.name,
-            self.build_folds(),
-            configs,
-            FoldIndex(embedder, self.work / self.name if self.work else None),
-            rank=_rank,
-            score=mae_scores,
-            skip=skip,
-            record=record,
-            progress=progress,
-            status=status,
-        )

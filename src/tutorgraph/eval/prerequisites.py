@@ -26,27 +26,22 @@ prerequisite depth of a graph plan (1 or 2 hops) matters. No reranker is measure
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from tutorgraph.eval.configs import RunConfig
 from tutorgraph.eval.fold_index import (
     EvalItem,
     Fold,
-    FoldIndex,
+    FoldTask,
     eval_item,
-    run_folds,
     stable_fold,
     stable_sample,
 )
 from tutorgraph.eval.metrics import average_precision_at_k, recall_at_k
-from tutorgraph.eval.results import ItemScore, UnitKey
 from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Concept, Prerequisite
 from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.retrieval.embedder import Embedder
 
 __all__ = [
     "BENCHMARK_RELATIONS",
@@ -58,7 +53,7 @@ __all__ = [
     "prerequisite_scores",
 ]
 
-PREREQUISITE_METRICS = ("recall@10", "map@10")
+PREREQUISITE_METRICS: tuple[str, ...] = ("recall@10", "map@10")
 K = 10
 # The author-written prerequisite relations; `relates_to` says "related", not "before".
 BENCHMARK_RELATIONS = frozenset({"prepares_for", "builds_towards"})
@@ -68,9 +63,6 @@ _QUESTION = "What should a student know before this?"
 # "concept": the concept's own text (the router reads a concept lookup: 1-hop prerequisite
 # plan); "question": the same text asked as a prerequisite question (the 2-hop plan).
 Phrasing = Literal["concept", "question"]
-
-Progress = Callable[[int, int], None]
-Status = Callable[[str], None]
 
 
 def _edge_key(p: Prerequisite) -> str:
@@ -156,11 +148,18 @@ def prerequisite_scores(ranking: list[str], item: EvalItem) -> dict[str, float]:
     }
 
 
-class PrerequisiteTask:
+class PrerequisiteTask(FoldTask):
     """Concept -> its held-out prerequisites, 5 folds over OpenStax and Learning Commons edges."""
 
     name = "prerequisites"
     metrics = PREREQUISITE_METRICS
+    reading = "reading the OpenStax books and Learning Commons"
+    rerank_reason = (
+        "prerequisite retrieval is not a reranking task: the cross-encoders score "
+        "how well a text answers a query, not whether a concept comes before another"
+    )
+    rank = staticmethod(prerequisite_ranking)
+    score = staticmethod(prerequisite_scores)
 
     def __init__(
         self,
@@ -218,34 +217,3 @@ class PrerequisiteTask:
             out.append(Fold.of(held.fold, held.index, items))
         self.stats = {"items": {f.number: len(f.items) for f in out}, "held_out_edges": edges}
         return out
-
-    async def run(
-        self,
-        configs: Sequence[RunConfig],
-        embedder: Embedder,
-        *,
-        skip: Callable[[UnitKey], bool],
-        record: Callable[[list[ItemScore]], None],
-        progress: Progress | None = None,
-        status: Status | None = None,
-    ) -> dict[str, str]:
-        """Score every configuration on every fold (see the module docstring)."""
-        if status:
-            status(f"{self.name}: reading the OpenStax books and Learning Commons")
-        folds = self.build_folds()
-        return await run_folds(
-            self.name,
-            folds,
-            configs,
-            FoldIndex(embedder, self.work / self.name if self.work else None),
-            rank=prerequisite_ranking,
-            score=prerequisite_scores,
-            skip=skip,
-            record=record,
-            progress=progress,
-            status=status,
-            rerank_reason=(
-                "prerequisite retrieval is not a reranking task: the cross-encoders score "
-                "how well a text answers a query, not whether a concept comes before another"
-            ),
-        )

@@ -43,6 +43,8 @@ class RetrievalRequest(BaseModel):
     use_refinement: StrictBool = True
     rerank: StrictBool | None = None
     graph_scope: StrictBool | None = None
+    # None: the query type's graph plan (1 hop for a concept lookup, 2 for a prerequisite one).
+    prerequisite_hops: int | None = Field(default=None, ge=0, le=2)
     max_context_tokens: int = Field(default=1500, ge=0, le=8000)
     debug: StrictBool = False
 

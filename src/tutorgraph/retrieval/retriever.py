@@ -12,7 +12,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from tutorgraph.errors import SourceUnavailableError, TutorGraphError, UnknownConceptError
@@ -25,7 +25,12 @@ from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.context import assemble_context
 from tutorgraph.retrieval.embedder import Embedder
 from tutorgraph.retrieval.fusion import RRF_K, FusedHit, fuse, source_weights
-from tutorgraph.retrieval.graph_search import GRAPH_PLANS, GraphSearchResult, graph_search
+from tutorgraph.retrieval.graph_search import (
+    GRAPH_PLANS,
+    GraphPlan,
+    GraphSearchResult,
+    graph_search,
+)
 from tutorgraph.retrieval.merge import merge_candidates
 from tutorgraph.retrieval.reranker import Reranker
 from tutorgraph.retrieval.router import Route, resolve_route
@@ -68,6 +73,14 @@ def _ms(start: float) -> float:
 
 def _candidates(results: list[ScoredItem]) -> list[Candidate]:
     return [Candidate(r.item, r.score, rank) for rank, r in enumerate(results, start=1)]
+
+
+def _graph_plan(request: RetrievalRequest, route: Route) -> GraphPlan:
+    """The query type's graph plan, with the request's prerequisite hops when it sets them."""
+    plan = GRAPH_PLANS[route.analysis.query_type]
+    if request.prerequisite_hops is None:
+        return plan
+    return replace(plan, prerequisite_depth=request.prerequisite_hops)
 
 
 def _in_scope(item: IndexItem, scope: set[str]) -> bool:
@@ -314,7 +327,7 @@ class HybridRetriever:
                     self._graph,
                     graph_text,
                     request.concept_ids,
-                    plan=GRAPH_PLANS[route.analysis.query_type],
+                    plan=_graph_plan(request, route),
                     limit=cfg.graph_depth,
                     evidence=items,
                     # No key concepts (none found, or the graph failed the refiner): the graph
@@ -399,7 +412,7 @@ class HybridRetriever:
             "semantic_weight_effective": route.semantic_weight,
             "auto_signals_detected": route.analysis.signals,
             "query_type": route.analysis.query_type,
-            "graph_plan": GRAPH_PLANS[route.analysis.query_type].__dict__,
+            "graph_plan": _graph_plan(request, route).__dict__,
             "candidates": {name: len(cands) for name, cands in results.items()},
             "depths": {
                 "vector": route.profile.vector_depth,

@@ -1,0 +1,536 @@
+"""Every table of the paper, the not-measured list, the findings and `numbers.tex`."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tutorgraph.eval.report._format import (
+    HEADER,
+    HEADLINE_CONFIGS,
+    QUERY_TYPE_LABELS,
+    TASK_TITLES,
+    fmt_ci,
+    fmt_int,
+    fmt_ms,
+    metric_label,
+    metrics_in_order,
+    write_if_changed,
+)
+from tutorgraph.eval.report._inputs import (
+    Ablations,
+    Results,
+    describe_config,
+    latency_ok,
+    load_results,
+    not_measured_reason,
+)
+from tutorgraph.eval.report._table import Cell, Note, Table, tex_escape
+
+# -- tables ------------------------------------------------------------------------------------
+
+
+def _headline(ab: Ablations) -> Table:
+    task = "eedi-misconceptions" if "eedi-misconceptions" in ab.tasks else (ab.tasks or [""])[0]
+    metrics = metrics_in_order(ab.metrics[task])
+    rows: list[list[Cell] | str] = [
+        [describe_config(c), *(ab.cell(task, c, m) for m in metrics), ab.n(task, c)]
+        for c in HEADLINE_CONFIGS
+        if ab.has(task, c)
+    ]
+    if not rows:
+        return _empty("headline", "Headline results: no ablation results yet.")
+    return Table(
+        "headline",
+        f"{TASK_TITLES.get(task, task)}: the main configurations (mean over all folds "
+        "with 95% bootstrap interval; n = scored items).",
+        ["Configuration", *(metric_label(m) for m in metrics), "n"],
+        rows,
+        source="ablations.jsonl",
+    )
+
+
+HOPS_CONFIGS = (
+    ("best", "by query type"),
+    ("hops=0", "0 hops"),
+    ("hops=1", "1 hop"),
+    ("hops=2", "2 hops"),
+)
+
+
+def _hops_table(ab: Ablations) -> Table:
+    """Each task's primary metric as the prerequisite traversal goes 0, 1 or 2 hops deep."""
+    shown = [(c, label) for c, label in HOPS_CONFIGS if any(ab.has(t, c) for t in ab.tasks)]
+    if not any(c.startswith("hops=") for c, _ in shown):
+        return _empty("hops", "Prerequisite hops: no results for the hops factor yet.")
+    rows: list[list[Cell] | str] = [
+        [
+            TASK_TITLES.get(t, t),
+            metric_label(ab.primary(t)),
+            *(ab.cell(t, c, ab.primary(t)) if ab.has(t, c) else "" for c, _ in shown),
+        ]
+        for t in ab.tasks
+    ]
+    return Table(
+        "hops",
+        "Prerequisite traversal depth: each task's primary metric (all folds; 95% bootstrap "
+        "intervals) with the query type's plan (1 hop for a concept lookup, 2 for a "
+        "prerequisite question) and with the depth fixed at 0, 1 or 2 hops.",
+        ["Task", "Metric", *(label for _, label in shown)],
+        rows,
+        align="ll" + "r" * len(shown),
+        source="ablations.jsonl",
+    )
+
+
+def _ablation_table(ab: Ablations, task: str) -> Table:
+    metrics = metrics_in_order(ab.metrics[task])
+    rows: list[list[Cell] | str] = []
+    last_factor = None
+    for c in ab.configs:
+        if not ab.has(task, c):
+            continue
+        factor = ab.factor.get(c, c.split("=", 1)[0] if "=" in c else "best")
+        if factor != last_factor and last_factor is not None:
+            rows.append(f"factor: {factor}")
+        last_factor = factor
+        rows.append([describe_config(c), *(ab.cell(task, c, m) for m in metrics), ab.n(task, c)])
+    return Table(
+        f"ablation-{task}",
+        f"{TASK_TITLES.get(task, task)}: one factor changed at a time from the best "
+        "configuration (all folds; 95% bootstrap intervals).",
+        ["Configuration", *(metric_label(m) for m in metrics), "n"],
+        rows,
+        source="ablations.jsonl",
+    )
+
+
+def _by_query_type(ab: Ablations) -> Table:
+    rows: list[list[Cell] | str] = []
+    for task in ab.tasks:
+        metric = ab.primary(task)
+        types = sorted(ab.query_types[task])
+        if not types or not ab.has(task, "best"):
+            continue
+        rows.append(f"{TASK_TITLES.get(task, task)} ({metric_label(metric)})")
+        for qtype in types:
+            best = ab.get(task, "best", metric, qtype)
+            nog = ab.get(task, "sources=no-graph", metric, qtype)
+            delta = "–"
+            if best is not None and nog is not None:
+                delta = f"{best['value'] - nog['value']:+.3f}"
+            rows.append(
+                [
+                    QUERY_TYPE_LABELS.get(qtype, qtype),
+                    ab.n(task, "best", qtype),
+                    ab.cell(task, "best", metric, qtype),
+                    ab.cell(task, "sources=no-graph", metric, qtype),
+                    delta,
+                ]
+            )
+    if not rows:
+        return _empty("by-query-type", "Results by query type: no ablation results yet.")
+    return Table(
+        "by-query-type",
+        "Where the graph helps and where it does not: each task's primary metric by the "
+        "router's query type, for the best configuration and for it without the graph "
+        "source (delta = best minus no-graph; 95% bootstrap intervals).",
+        ["Query type", "n", "best", "no graph", "delta"],
+        rows,
+        source="ablations.jsonl",
+    )
+
+
+def _empty(name: str, caption: str) -> Table:
+    return Table(name, caption, ["Result"], [["not run"]], source="no results file")
+
+
+def _hardware_line(hw: dict[str, Any]) -> str:
+    if not hw:
+        return "hardware not recorded"
+    return (
+        f"{hw.get('cpu', '?')}, {hw.get('cores', '?')} cores, Python {hw.get('python', '?')}, "
+        f"torch {hw.get('torch', '?')}, onnxruntime {hw.get('onnxruntime', '?')}"
+    )
+
+
+def _latency_stages(lat: dict[str, Any]) -> Table:
+    from tutorgraph.eval.latency import LATENCY_STAGES
+
+    ok = latency_ok(lat)
+    if not ok:
+        return _empty("latency-stages", "Latency by stage: not run.")
+    row = next((r for r in ok if r["config"] == "best"), ok[0])
+    stages = row["stages_ms"]
+    rows: list[list[Cell] | str] = [
+        [s, fmt_ms(stages[s]["p50"]), fmt_ms(stages[s]["p95"]), fmt_ms(stages[s]["p99"])]
+        for s in LATENCY_STAGES
+        if s in stages
+    ]
+    q = lat.get("queries", {})
+    return Table(
+        "latency-stages",
+        f"Warm latency of the {row['config']} configuration by stage of timings_ms, plus "
+        f"serialising the packet and the caller's wall time (ms; {q.get('n', '?')} queries "
+        f"after {q.get('warmup', '?')} warm-up queries, one at a time; "
+        f"{_hardware_line(lat.get('hardware', {}))}).",
+        ["Stage", "p50", "p95", "p99"],
+        rows,
+        source="latency.json",
+    )
+
+
+_CONFIG_STAGES = ("refine", "embed", "vector", "lexical", "graph", "rerank", "serialise")
+
+
+def _latency_configs(lat: dict[str, Any]) -> Table:
+    rows: list[list[Cell] | str] = []
+    for r in lat.get("rows", []):
+        if r.get("status") != "ok":
+            reason = not_measured_reason(str(r.get("status", "")))
+            rows.append(
+                [
+                    describe_config(r["config"]),
+                    *[Note("not measured", reason)],
+                    *[""] * (len(_CONFIG_STAGES) + 2),
+                ]
+            )
+            continue
+        st = r["stages_ms"]
+        rows.append(
+            [
+                describe_config(r["config"]),
+                *(fmt_ms(st[s]["p50"]) for s in _CONFIG_STAGES),
+                fmt_ms(st["total"]["p50"]),
+                fmt_ms(st["total"]["p95"]),
+                fmt_ms(st["total"]["p99"]),
+            ]
+        )
+    if not rows:
+        return _empty("latency-configs", "Latency by configuration: not run.")
+    for what, why in sorted(lat.get("not_measured", {}).items()):
+        rows.append(
+            [
+                what,
+                Note("not measured", not_measured_reason(str(why))),
+                *[""] * (len(_CONFIG_STAGES) + 2),
+            ]
+        )
+    return Table(
+        "latency-configs",
+        "Warm latency per configuration: p50 of each stage, and p50/p95/p99 of the whole "
+        "retrieval (total), in ms.",
+        ["Configuration", *(f"{s} p50" for s in _CONFIG_STAGES), "total p50", "p95", "p99"],
+        rows,
+        source="latency.json",
+        wide=True,
+    )
+
+
+def _scale_table(scale: dict[str, Any]) -> Table:
+    sizes = scale.get("sizes", [])
+    if not sizes:
+        return _empty("scale", "Scale sweep: not run.")
+    rows: list[list[Cell] | str] = []
+    for s in sizes:
+        c = s["counts"]
+        st = s["stages_ms"]["wall"]
+        rows.append(
+            [
+                f"x{s['factor']} ({s['ratio']:.2f})",
+                fmt_int(c["documents"]),
+                fmt_int(c["exercises"]),
+                fmt_int(c["items"]),
+                f"{s['build_s']:.1f}",
+                f"{s['disk_mb']:.0f}",
+                f"{s['rss_loaded_mb']:.0f}",
+                f"{s['rss_peak_mb']:.0f}",
+                fmt_ms(st["p50"]),
+                fmt_ms(st["p95"]),
+                fmt_ms(st["p99"]),
+            ]
+        )
+    first = sizes[0]["counts"]
+    return Table(
+        "scale",
+        "Scale sweep: the indexed corpus grows from the bundle without exercises (x1) by "
+        "adding real OpenStax exercises (ratio = documents relative to x1). Every size holds "
+        f"the same {fmt_int(first['concepts'])} concepts, {fmt_int(first['misconceptions'])} "
+        f"misconceptions and {fmt_int(first['prerequisites'])} prerequisite edges. Build: store "
+        "build with stored vectors reused (no embedding). Memory: a fresh process per size. "
+        f"Latency: end-to-end wall time of the best configuration, "
+        f"{sizes[0]['n_queries']} queries, warm.",
+        [
+            "Size",
+            "Documents",
+            "Exercises",
+            "Items",
+            "Build s",
+            "Disk MB",
+            "RSS MB",
+            "Peak RSS MB",
+            "p50 ms",
+            "p95 ms",
+            "p99 ms",
+        ],
+        rows,
+        source="scale.json",
+        wide=True,
+    )
+
+
+def _data_table(bundle: dict[str, Any]) -> Table:
+    by_source = bundle.get("by_source", {})
+    if not by_source:
+        return _empty("data", "The bundled curriculum: not built.")
+    rows: list[list[Cell] | str] = []
+    for source, c in sorted(by_source.items()):
+        rows.append(
+            [
+                source,
+                ", ".join(c.get("licenses", [])),
+                fmt_int(c.get("concepts", 0)),
+                fmt_int(c.get("documents", 0)),
+                fmt_int(c.get("misconceptions", 0)),
+            ]
+        )
+    counts = bundle.get("counts", {})
+    kinds = bundle.get("documents_by_kind", {})
+    kinds_text = ", ".join(f"{fmt_int(n)} {k.replace('_', ' ')}s" for k, n in sorted(kinds.items()))
+    return Table(
+        "data",
+        f"The bundled curriculum by source (records carry their own license). Documents: "
+        f"{kinds_text}; {fmt_int(counts.get('prerequisites', 0))} prerequisite edges.",
+        ["Source", "License", "Concepts", "Documents", "Misconceptions"],
+        rows,
+        align="llrrr",
+        source="bundle.json",
+    )
+
+
+def _phases_table(phases: dict[str, Any]) -> Table:
+    rows: list[list[Cell] | str] = []
+    total = 0.0
+    order = ("index", "ablations", "latency", "scale")
+    for name in sorted(phases, key=lambda n: (order.index(n) if n in order else len(order), n)):
+        p = phases[name]
+        seconds = float(p.get("seconds", 0.0))
+        total += seconds
+        rows.append([name, f"{seconds / 60:.1f}", "yes" if p.get("complete") else "no"])
+    if not rows:
+        return _empty("phases", "Reproduction time by phase: not recorded.")
+    rows.append(["all phases", f"{total / 60:.1f}", ""])
+    return Table(
+        "phases",
+        "Reproduction time by phase on the machine named above (minutes, summed over "
+        "resumed runs).",
+        ["Phase", "Minutes", "Complete"],
+        rows,
+        align="lrl",
+        source="phases.json",
+    )
+
+
+def _findings(ab: Ablations) -> tuple[str, str]:
+    """Generated sentences (LaTeX itemize, Markdown list): best vs the graph's removal and
+    the query type where removing the graph costs most and least, per task."""
+    items: list[str] = []
+    for task in ab.tasks:
+        metric = ab.primary(task)
+        best = ab.get(task, "best", metric)
+        if best is None:
+            continue
+        label = metric_label(metric)
+        text = (
+            f"{TASK_TITLES.get(task, task)} ({label}, n = {fmt_int(best['n'])}): best "
+            f"{fmt_ci(best['value'], best.get('ci95'))}"
+        )
+        nog = ab.get(task, "sources=no-graph", metric)
+        if nog is not None:
+            diff = best["value"] - nog["value"]
+            overlap = _overlap(best.get("ci95"), nog.get("ci95"))
+            text += (
+                f"; without the graph {fmt_ci(nog['value'], nog.get('ci95'))}, a difference "
+                f"of {diff:+.3f} (the intervals {'overlap' if overlap else 'do not overlap'})"
+            )
+            deltas = []
+            for qtype in sorted(ab.query_types[task]):
+                b, g = (
+                    ab.get(task, "best", metric, qtype),
+                    ab.get(task, "sources=no-graph", metric, qtype),
+                )
+                if b is not None and g is not None:
+                    deltas.append((b["value"] - g["value"], qtype, b["n"]))
+            if len(deltas) > 1:
+                hi, lo = max(deltas), min(deltas)
+                text += (
+                    f". By query type, the difference is largest for "
+                    f"{QUERY_TYPE_LABELS.get(hi[1], hi[1])} queries ({hi[0]:+.3f}, "
+                    f"n = {fmt_int(hi[2])}) and smallest for {QUERY_TYPE_LABELS.get(lo[1], lo[1])} "
+                    f"queries ({lo[0]:+.3f}, n = {fmt_int(lo[2])})"
+                )
+        one, two = ab.get(task, "hops=1", metric), ab.get(task, "hops=2", metric)
+        if one is not None and two is not None:
+            overlap = _overlap(one.get("ci95"), two.get("ci95"))
+            text += (
+                f". Two prerequisite hops instead of one: {fmt_ci(two['value'], two.get('ci95'))}"
+                f" against {fmt_ci(one['value'], one.get('ci95'))}, "
+                f"{two['value'] - one['value']:+.3f} (the intervals "
+                f"{'overlap' if overlap else 'do not overlap'})"
+            )
+        items.append(text + ".")
+    if not items:
+        items = ["No ablation results yet."]
+    tex = "\\begin{itemize}\n" + "".join(f"\\item {tex_escape(i)}\n" for i in items)
+    tex += "\\end{itemize}\n"
+    md = "".join(f"- {i}\n" for i in items)
+    head = HEADER.format(src="ablations.jsonl")
+    return f"% {head}\n{tex}", f"<!-- {head} -->\n{md}"
+
+
+def _not_measured(res: Results, ab: Ablations) -> tuple[str, str]:
+    """Generated list (LaTeX itemize, Markdown list) of everything not measured, with why."""
+    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for (task, config), reason in ab.not_measured.items():
+        groups[(config, reason)].append(task)
+    items = [
+        f"{config} in the ablations ({', '.join(tasks)}): {reason}"
+        for (config, reason), tasks in sorted(groups.items())
+    ]
+    for r in res.latency.get("rows", []):
+        if r.get("status") != "ok":
+            items.append(
+                f"{r['config']} in the latency harness: {not_measured_reason(r['status'])}"
+            )
+    for what, why in sorted(res.latency.get("not_measured", {}).items()):
+        items.append(f"{what} latency: {not_measured_reason(why)}")
+    if not items:
+        items = ["Everything in the tables was measured."]
+    head = HEADER.format(src="ablations.jsonl and latency.json")
+    # Sloppy: reasons name long identifiers (environment variables) that cannot hyphenate.
+    tex = "\\begingroup\\sloppy\n\\begin{itemize}\n"
+    tex += "".join(f"\\item {tex_escape(i)}\n" for i in items)
+    tex += "\\end{itemize}\n\\endgroup\n"
+    md = "".join(f"- {i}\n" for i in items)
+    return f"% {head}\n{tex}", f"<!-- {head} -->\n{md}"
+
+
+def _overlap(a: Sequence[float] | None, b: Sequence[float] | None) -> bool:
+    if not a or not b:
+        return True
+    return a[0] <= b[1] and b[0] <= a[1]
+
+
+def _numbers(res: Results, ab: Ablations) -> dict[str, str]:
+    """Every number the prose names, as macro name -> text."""
+    lat, scale, bundle = res.latency, res.scale, res.bundle
+    hw = lat.get("hardware") or scale.get("hardware") or {}
+    out = {
+        "HwCPU": str(hw.get("cpu", "n/a")),
+        "HwCores": str(hw.get("cores", "n/a")),
+        "HwTorch": str(hw.get("torch", "n/a")),
+        "HwOrt": str(hw.get("onnxruntime", "n/a")),
+        "HwPython": str(hw.get("python", "n/a")),
+        "NLatencyQueries": str(lat.get("queries", {}).get("n", "n/a")),
+        "NWarmupQueries": str(lat.get("queries", {}).get("warmup", "n/a")),
+        "RerankDepth": str(lat.get("rerank_depth", "n/a")),
+    }
+    for name, key in (("Best", "best"), ("Rerank", "reranker=domain-int8")):
+        row = next((r for r in latency_ok(lat) if r["config"] == key), None)
+        for p, word in (("p50", "Pfifty"), ("p95", "Pninetyfive"), ("p99", "Pninetynine")):
+            out[f"Lat{name}{word}"] = fmt_ms(row["stages_ms"]["total"][p]) if row else "n/a"
+    counts = bundle.get("counts", {})
+    for key in ("concepts", "documents", "exercises", "misconceptions", "prerequisites", "items"):
+        out[f"Bundle{key.capitalize()}"] = fmt_int(counts[key]) if key in counts else "n/a"
+    ingest = bundle.get("ingest", {})
+    # Only an ingest that embedded every item measures the full build.
+    full = ingest.get("items") and ingest.get("embedded") == ingest.get("items")
+    out["IngestMinutes"] = f"{ingest['seconds'] / 60:.1f}" if full else "n/a"
+    sizes = scale.get("sizes", [])
+    out["ScaleMaxRatio"] = f"{sizes[-1]['ratio']:.2f}" if sizes else "n/a"
+    commits = sorted({str(r.get("git_commit")) for r in res.ablations if r.get("git_commit")})
+    out["GitCommit"] = ", ".join(c[:12] for c in commits) if commits else "n/a"
+    total = sum(float(p.get("seconds", 0.0)) for p in res.phases.values())
+    out["ReproMinutes"] = f"{total / 60:.0f}" if res.phases else "n/a"
+    out["BestConfig"] = _best_config_text(res.ablations)
+    out["NTasks"] = str(len(ab.tasks))
+    out["NConfigs"] = str(len(ab.configs))
+    return out
+
+
+def _best_config_text(rows: list[dict[str, Any]]) -> str:
+    """The best configuration in words, from the results (else from `configs.BEST`)."""
+    from tutorgraph.eval.configs import BEST
+
+    detail = next(
+        (r["config_detail"] for r in rows if r.get("config") == "best" and r.get("config_detail")),
+        BEST.describe(),
+    )
+    return (
+        f"sources {' + '.join(detail['sources'])}, {detail['profile']} profile, "
+        f"{detail['fusion']} fusion, graph scoping {'on' if detail['graph_scope'] else 'off'}, "
+        f"{_hops_text(detail.get('hops'))}, refiner {detail['refiner']}, "
+        f"reranker {detail['reranker']}"
+    )
+
+
+def _hops_text(hops: int | None) -> str:
+    if hops is None:
+        return "prerequisite hops by query type"
+    return f"{hops} prerequisite hop{'' if hops == 1 else 's'}"
+
+
+def _numbers_tex(numbers: dict[str, str]) -> str:
+    head = f"% {HEADER.format(src='the results files')}\n"
+    return head + "".join(
+        f"\\newcommand{{\\{k}}}{{{tex_escape(v)}}}\n" for k, v in sorted(numbers.items())
+    )
+
+
+def build_tables(res: Results) -> list[Table]:
+    """Every table of the paper, in order."""
+    ab = Ablations(res.ablations)
+    tables = [_data_table(res.bundle), _headline(ab)]
+    tables += [_ablation_table(ab, t) for t in ab.tasks]
+    tables += [
+        _hops_table(ab),
+        _by_query_type(ab),
+        _latency_stages(res.latency),
+        _latency_configs(res.latency),
+        _scale_table(res.scale),
+        _phases_table(res.phases),
+    ]
+    return tables
+
+
+def render_tables(results: Path, out: Path) -> list[Path]:
+    """Write `<name>.tex` and `<name>.md` for every table, plus `numbers.tex`,
+    `findings.tex|md` and `ablation-tables.tex|md` (which inputs the per-task tables)."""
+    res = load_results(results)
+    ab = Ablations(res.ablations)
+    written = []
+    tables = build_tables(res)
+    for t in tables:
+        written.append(write_if_changed(out / f"{t.name}.tex", t.latex()))
+        written.append(write_if_changed(out / f"{t.name}.md", t.markdown()))
+    per_task = [t.name for t in tables if t.name.startswith("ablation-")]
+    head = HEADER.format(src="ablations.jsonl")
+    tex = f"% {head}\n" + "".join(f"\\input{{tables/{n}}}\n" for n in per_task)
+    md = f"<!-- {head} -->\n" + "\n".join(
+        (out / f"{n}.md").read_text(encoding="utf-8") for n in per_task
+    )
+    if not per_task:
+        tex += "No per-task ablation results yet.\n"
+        md += "No per-task ablation results yet.\n"
+    written.append(write_if_changed(out / "ablation-tables.tex", tex))
+    written.append(write_if_changed(out / "ablation-tables.md", md))
+    ntex, nmd = _not_measured(res, ab)
+    written.append(write_if_changed(out / "not-measured.tex", ntex))
+    written.append(write_if_changed(out / "not-measured.md", nmd))
+    ftex, fmd = _findings(ab)
+    written.append(write_if_changed(out / "findings.tex", ftex))
+    written.append(write_if_changed(out / "findings.md", fmd))
+    written.append(write_if_changed(out / "numbers.tex", _numbers_tex(_numbers(res, ab))))
+    return written
