@@ -72,16 +72,17 @@ class RunConfig:
         }
 
     def describe(self) -> dict[str, Any]:
-        """The configuration as a JSON-ready mapping (for results rows)."""
-        return {
+        """The configuration as a JSON-ready mapping (for results rows). `hops` appears only
+        when fixed: without it, rows recorded before the factor existed still match."""
+        out: dict[str, Any] = {
             "sources": list(self.sources),
             "profile": self.profile,
             "fusion": self.fusion,
             "graph_scope": self.graph_scope,
-            "hops": self.hops,
-            "refiner": self.refiner,
-            "reranker": self.reranker,
         }
+        if self.hops is not None:
+            out["hops"] = self.hops
+        return out | {"refiner": self.refiner, "reranker": self.reranker}
 
 
 BEST = RunConfig("best")
