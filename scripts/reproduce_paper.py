@@ -252,7 +252,8 @@ async def phase_ablations(
     run: Run, embedder: Any, say: Callable[[str], None], tick: Callable[[int, int], None]
 ) -> None:
     from tutorgraph.eval.ablation import AblationSpec, run_ablations
-    from tutorgraph.eval.scale import LookupEmbedder, vectors_from_index
+    from tutorgraph.eval.scale import vectors_from_index
+    from tutorgraph.retrieval.cached_embedder import CachingEmbedder
 
     if not run.data.is_dir():
         raise SystemExit(f"data folder not found: {run.data} (pass --data)")
@@ -275,7 +276,7 @@ async def phase_ablations(
     # same text): the tasks reuse them instead of embedding ~30k texts again.
     known = await asyncio.to_thread(vectors_from_index, run.index)
     say(f"ablations: {len(known)} vectors reused from {run.index}")
-    await run_ablations(spec, LookupEmbedder(embedder, known), progress=progress, status=status)
+    await run_ablations(spec, CachingEmbedder(embedder, known), progress=progress, status=status)
     if not out.is_file():
         raise SystemExit(f"the ablation runner wrote no {out}")
     tmp = run.results / "ablations.jsonl.tmp"

@@ -152,14 +152,15 @@ def test_serving_a_size_in_a_fresh_process_reports_latency_and_memory(  # type: 
 ) -> None:
     import numpy as np
 
-    from tutorgraph.eval.scale import LookupEmbedder, measure_serving, vectors_from_index
+    from tutorgraph.eval.scale import measure_serving, vectors_from_index
+    from tutorgraph.retrieval.cached_embedder import CachingEmbedder
     from tutorgraph.stores.items import items_from_records
     from tutorgraph.stores.local_index import IndexLayout, load_catalogue
 
     vectors = vectors_from_index(session_index[0])
     items = items_from_records(load_catalogue(IndexLayout(session_index[0])))
     assert len(vectors) == len({it.search_text for it in items})
-    lookup = LookupEmbedder(embedder, vectors)
+    lookup = CachingEmbedder(embedder, vectors)
     text = items[0].search_text
     got = lookup.embed([text, "a text the index does not hold"])
     assert np.allclose(got[0], embedder.embed([text])[0], atol=1e-4)

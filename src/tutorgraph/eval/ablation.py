@@ -40,7 +40,7 @@ from tutorgraph.eval.mae import MaeTask
 from tutorgraph.eval.prerequisites import PrerequisiteTask
 from tutorgraph.eval.results import ItemScore, JsonlFile, UnitKey, summary_rows
 from tutorgraph.eval.task import TASK_NAMES, BenchmarkTask
-from tutorgraph.retrieval.cached_embedder import CachingEmbedder
+from tutorgraph.retrieval.cached_embedder import caching
 from tutorgraph.retrieval.embedder import Embedder
 
 __all__ = [
@@ -343,7 +343,7 @@ async def run_ablations(
     )
     run = _Run(spec, grid)
     # One vector per text for the whole run: the tasks index many of the same texts.
-    cached = CachingEmbedder(embedder)
+    cached = caching(embedder)
     for task in todo:
         name = task.name
         not_measured = await task.run(

@@ -53,7 +53,7 @@ from tutorgraph.models.request import RetrievalRequest, SourceName
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
-from tutorgraph.retrieval.cached_embedder import CachingEmbedder
+from tutorgraph.retrieval.cached_embedder import CachingEmbedder, caching
 from tutorgraph.retrieval.embedder import Embedder
 from tutorgraph.retrieval.reranker import (
     ONNX_FILES,
@@ -557,11 +557,6 @@ def _training_fingerprint(questions: Sequence[EediQuestion], sh: _Shared) -> str
     return h.hexdigest()
 
 
-def _cached(embedder: Embedder) -> CachingEmbedder:
-    """The embedder with a text -> vector cache (folds share most texts)."""
-    return embedder if isinstance(embedder, CachingEmbedder) else CachingEmbedder(embedder)
-
-
 async def _score_pair(
     retriever: HybridRetriever, setup: _Setup, pair: EediPair, concept_ids: list[str]
 ) -> _PairScore:
@@ -612,7 +607,7 @@ async def run_eedi_benchmark(
     shared = _Shared(
         misconceptions=read_misconceptions(spec.misconceptions),
         subjects=read_subjects(spec.subjects) if spec.subjects else [],
-        embedder=_cached(embedder),
+        embedder=caching(embedder),
         training=spec.training,
         reranker_base=spec.reranker_base,
         rerank_depth=spec.rerank_depth,
@@ -753,7 +748,7 @@ class EediMisconceptionTask:
         shared = _Shared(
             misconceptions=read_misconceptions(self.misconceptions),
             subjects=read_subjects(self.subjects) if self.subjects else [],
-            embedder=_cached(embedder),
+            embedder=caching(embedder),
             training=self.training,
             reranker_base=self.reranker_base,
             rerank_depth=self.rerank_depth,

@@ -38,7 +38,7 @@ from tutorgraph.models.request import MAX_QUERY_CHARS, RetrievalRequest
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
-from tutorgraph.retrieval.cached_embedder import CachingEmbedder
+from tutorgraph.retrieval.cached_embedder import caching
 from tutorgraph.retrieval.embedder import Embedder
 from tutorgraph.retrieval.factory import build_refiner, bundled_reranker_path
 from tutorgraph.retrieval.reranker import ONNX_FILES, Backend, CrossEncoderReranker, Reranker
@@ -178,9 +178,7 @@ class FoldIndex:
     """
 
     def __init__(self, embedder: Embedder, root: Path | None = None) -> None:
-        self.embedder = (
-            embedder if isinstance(embedder, CachingEmbedder) else CachingEmbedder(embedder)
-        )
+        self.embedder = caching(embedder)
         self.root = root
         self._tmp: Path | None = None
         self._client: object | None = None

@@ -26,7 +26,6 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -38,11 +37,11 @@ import numpy.typing as npt
 
 from tutorgraph.eval.latency import LATENCY_QUERIES, WARMUP_QUERIES
 from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.retrieval.cached_embedder import CachingEmbedder
 from tutorgraph.retrieval.embedder import Embedder
 
 __all__ = [
     "SCALE_FACTORS",
-    "LookupEmbedder",
     "ScaleSize",
     "ScaleSpec",
     "bundle_counts",
@@ -176,35 +175,6 @@ def sample_records(
     )
 
 
-class LookupEmbedder:
-    """An embedder that answers from known vectors (by exact text) and embeds the rest."""
-
-    def __init__(self, inner: Embedder, vectors: dict[str, npt.NDArray[np.float32]]) -> None:
-        self._inner = inner
-        self._vectors = vectors
-        self._lock = threading.Lock()
-        self.reused = 0
-        self.embedded = 0
-
-    @property
-    def name(self) -> str:
-        return self._inner.name
-
-    def count_tokens(self, text: str) -> int:
-        return self._inner.count_tokens(text)
-
-    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        misses = list(dict.fromkeys(t for t in texts if t not in self._vectors))
-        if misses:
-            fresh = self._inner.embed(misses)
-            with self._lock:
-                self._vectors.update(zip(misses, fresh, strict=True))
-        with self._lock:
-            self.embedded += len(misses)
-            self.reused += len(texts) - len(misses)
-        return np.stack([self._vectors[t] for t in texts]).astype(np.float32)
-
-
 def vectors_from_index(index_dir: Path) -> dict[str, npt.NDArray[np.float32]]:
     """Every vector an index holds, keyed by the text it was computed from (`search_text`)."""
     from tutorgraph.stores.chroma import COLLECTION_NAME
@@ -331,7 +301,7 @@ def measure_serving(
     return report
 
 
-async def _build(size: ScaleSize, index_dir: Path, embedder: LookupEmbedder) -> dict[str, Any]:
+async def _build(size: ScaleSize, index_dir: Path, embedder: CachingEmbedder) -> dict[str, Any]:
     from tutorgraph.ingest.indexer import ingest_records
     from tutorgraph.stores.local_index import chroma_persistent_client
 
@@ -375,7 +345,7 @@ async def run_scale_sweep(
     spec.work.mkdir(parents=True, exist_ok=True)
     records = await asyncio.to_thread(read_bundle, spec.bundle)
     sizes = scale_sizes(records, spec.factors)
-    lookup: LookupEmbedder | None = None
+    lookup: CachingEmbedder | None = None
     rows = []
     for n, size in enumerate(sizes):
         done_file = spec.work / f"x{size.factor}.json"
@@ -389,7 +359,7 @@ async def run_scale_sweep(
             if spec.vectors_from is not None:
                 say(f"scale: reading stored vectors from {spec.vectors_from}")
                 vectors = await asyncio.to_thread(vectors_from_index, spec.vectors_from)
-            lookup = LookupEmbedder(embedder, vectors)
+            lookup = CachingEmbedder(embedder, vectors)
         index_dir = spec.work / f"x{size.factor}"
         if index_dir.exists():
             shutil.rmtree(index_dir)  # a build cut short: start it again

@@ -9,16 +9,27 @@ import numpy.typing as npt
 
 from tutorgraph.retrieval.embedder import Embedder
 
-__all__ = ["CachingEmbedder"]
+__all__ = ["CachingEmbedder", "caching"]
 
 
 class CachingEmbedder:
-    """Wraps an `Embedder`; unbounded, so meant for batch jobs, not for the server."""
+    """Wraps an `Embedder`; unbounded, so meant for batch jobs, not for the server.
 
-    def __init__(self, inner: Embedder) -> None:
+    `known` seeds the cache with vectors already computed by the same model (e.g. read back
+    from an index); it is used, and grown, in place. `reused` and `embedded` count the texts
+    answered from the cache and those sent to the model.
+
+    >>> cached = CachingEmbedder(embedder, {"what is a ratio?": vector})  # doctest: +SKIP
+    """
+
+    def __init__(
+        self, inner: Embedder, known: dict[str, npt.NDArray[np.float32]] | None = None
+    ) -> None:
         self._inner = inner
-        self._cache: dict[str, npt.NDArray[np.float32]] = {}
+        self._cache: dict[str, npt.NDArray[np.float32]] = known if known is not None else {}
         self._lock = threading.Lock()
+        self.reused = 0
+        self.embedded = 0
 
     @property
     def name(self) -> str:
@@ -35,4 +46,11 @@ class CachingEmbedder:
             with self._lock:
                 self._cache.update(zip(todo, vectors, strict=True))
         with self._lock:
+            self.embedded += len(todo)
+            self.reused += len(texts) - len(todo)
             return np.stack([self._cache[t] for t in texts]).astype(np.float32)
+
+
+def caching(embedder: Embedder) -> CachingEmbedder:
+    """`embedder` with a text -> vector cache: itself when it already has one."""
+    return embedder if isinstance(embedder, CachingEmbedder) else CachingEmbedder(embedder)
