@@ -45,7 +45,8 @@ class AdapterConfig:
 
 def _normalise(x: Matrix) -> Matrix:
     norms = np.linalg.norm(x, axis=1, keepdims=True)
-    return (x / np.maximum(norms, 1e-12)).astype(np.float32)
+    out: Matrix = (x / np.maximum(norms, 1e-12)).astype(np.float32)
+    return out
 
 
 class QueryAdapter:
