@@ -1,0 +1,64 @@
+"""The LambdaRank combiner: learns which feature carries the label, explains its scores."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from tutorgraph.errors import ConfigurationError
+from tutorgraph.ranking.combiner import Combiner, CombinerConfig, TrainingGroup
+
+pytestmark = pytest.mark.unit
+
+NAMES = ("noise", "signal")
+
+
+def groups(n: int, seed: int) -> list[TrainingGroup]:
+    """The relevant candidate has the highest `signal` most of the time; `noise` is noise."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        rows = [[rng.random(), rng.random() * 0.8] for _ in range(10)]
+        target = rng.randrange(10)
+        rows[target][1] = 0.7 + rng.random() * 0.3
+        out.append(TrainingGroup(rows, [int(i == target) for i in range(10)]))
+    return out
+
+
+def top1(model: Combiner, data: list[TrainingGroup]) -> float:
+    hits = 0
+    for g in data:
+        scores = model.score(g.rows)
+        hits += g.labels[max(range(len(scores)), key=scores.__getitem__)]
+    return hits / len(data)
+
+
+def test_it_learns_the_signal_and_its_contributions_sum_to_the_score(tmp_path: Path) -> None:
+    model = Combiner.fit(groups(200, 1), NAMES, CombinerConfig(n_estimators=50))
+    assert top1(model, groups(100, 2)) > 0.6
+    rows = groups(1, 3)[0].rows
+    for score, parts in zip(model.score(rows), model.contributions(rows), strict=True):
+        assert sum(parts.values()) == pytest.approx(score, abs=1e-4)
+        assert set(parts) == {"noise", "signal", "bias"}
+    model.save(tmp_path)
+    again = Combiner.load(tmp_path)
+    assert again.feature_names == NAMES
+    assert again.score(rows) == model.score(rows)
+
+
+def test_bad_inputs() -> None:
+    with pytest.raises(ConfigurationError):
+        Combiner.fit([TrainingGroup([[0.0, 1.0]], [0])], NAMES)  # nothing relevant
+    model = Combiner.fit(groups(50, 1), NAMES, CombinerConfig(n_estimators=5))
+    with pytest.raises(ConfigurationError):
+        model.score([[1.0, 2.0, 3.0]])
+    assert model.score([]) == []
+
+
+def test_an_unreadable_model_is_a_configuration_error(tmp_path: Path) -> None:
+    (tmp_path / Combiner.META_FILE).write_text('{"feature_names": [], "config": {}}')
+    (tmp_path / Combiner.MODEL_FILE).write_text("not a model")
+    with pytest.raises(ConfigurationError):
+        Combiner.load(tmp_path)
