@@ -1,0 +1,199 @@
+"""The learned ranker: everything the final score needs, saved as one directory.
+
+It holds the graph prior, the labelled-example memory, the query adapter, the vectors of
+the targets it can propose (misconceptions, embedded by the index's embedder) and the
+combiner. For one request it proposes the targets the retrieval sources may have missed,
+builds each candidate's feature row (`FEATURES`) and scores the rows.
+
+>>> ranker = LearnedRanker.load(Path("models/ranker"))  # doctest: +SKIP
+>>> rows = ranker.features(query_vector, ["eedi:construct:7"], signals)  # doctest: +SKIP
+>>> ranker.combiner.score(rows)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tutorgraph.errors import ConfigurationError
+from tutorgraph.ranking.adapter import QueryAdapter
+from tutorgraph.ranking.combiner import Combiner
+from tutorgraph.ranking.examples import EXAMPLE_FEATURES, ExampleMemory
+from tutorgraph.ranking.prior import PRIOR_FEATURES, LinkPrior
+
+__all__ = ["FEATURES", "SIGNAL_FEATURES", "CandidateSignals", "LearnedRanker"]
+
+# What the retrieval pipeline knows of a hit: 1/rank per source (0 when the source missed
+# it), each source's score and the fused and rerank scores (NaN when absent).
+SIGNAL_FEATURES = (
+    "vector_rrank",
+    "lexical_rrank",
+    "graph_rrank",
+    "vector_score",
+    "lexical_score",
+    "graph_score",
+    "fused_score",
+    "rerank_score",
+)
+FEATURES = (*SIGNAL_FEATURES, *PRIOR_FEATURES, *EXAMPLE_FEATURES, "adapter_sim", "cosine")
+_SOURCES = ("vector", "lexical", "graph")
+RANKER_RECORD = "ranker.json"
+
+
+@dataclass(frozen=True)
+class CandidateSignals:
+    """One candidate target and what the retrieval pipeline measured of it."""
+
+    target: str
+    source_ranks: Mapping[str, int] = field(default_factory=dict)
+    source_scores: Mapping[str, float] = field(default_factory=dict)
+    fused_score: float | None = None
+    rerank_score: float | None = None
+
+    def row(self) -> list[float]:
+        nan = math.nan
+        out = [1.0 / self.source_ranks[s] if s in self.source_ranks else 0.0 for s in _SOURCES]
+        out += [float(self.source_scores.get(s, nan)) for s in _SOURCES]
+        out.append(nan if self.fused_score is None else float(self.fused_score))
+        out.append(nan if self.rerank_score is None else float(self.rerank_score))
+        return out
+
+
+class LearnedRanker:
+    """Proposes and scores targets for one query; loaded once, read-only, thread-safe."""
+
+    def __init__(
+        self,
+        *,
+        prior: LinkPrior,
+        examples: ExampleMemory,
+        adapter: QueryAdapter,
+        target_ids: Sequence[str],
+        target_vectors: npt.NDArray[np.float32],
+        combiner: Combiner | None,
+        info: Mapping[str, Any] | None = None,
+    ) -> None:
+        if len(target_ids) != len(target_vectors):
+            raise ConfigurationError("one vector per target id is needed")
+        self.prior = prior
+        self.examples = examples
+        self.adapter = adapter
+        self.target_ids = list(target_ids)
+        self.target_vectors = np.ascontiguousarray(target_vectors, dtype=np.float32)
+        self._row_of = {t: i for i, t in enumerate(self.target_ids)}
+        self.combiner = combiner
+        self.info: dict[str, Any] = dict(info or {})
+        if combiner is not None and combiner.feature_names != FEATURES:
+            raise ConfigurationError("the combiner was trained on other features than FEATURES")
+
+    @property
+    def embedder(self) -> str | None:
+        """The embedder whose vectors the adapter, the examples and the targets are in."""
+        value = self.info.get("embedder")
+        return str(value) if value is not None else None
+
+    def _similarities(self, query: npt.NDArray[np.float32]) -> tuple[np.ndarray, np.ndarray]:
+        q = np.asarray(query, dtype=np.float32).reshape(1, -1)
+        cosine = (q @ self.target_vectors.T)[0]
+        adapted = self.adapter.similarities(q, self.target_vectors)[0]
+        return adapted, cosine
+
+    def propose(
+        self, query: npt.NDArray[np.float32], concept_ids: Sequence[str], k: int
+    ) -> list[str]:
+        """The `k` targets the adapter ranks highest, then those the prior links to the
+        concepts (by share), without repeats."""
+        adapted, _ = self._similarities(query)
+        order = np.argsort(-adapted, kind="stable")[:k]
+        out = dict.fromkeys(self.target_ids[i] for i in order)
+        linked = self.prior.features(concept_ids, self.target_ids)["concept_share"]
+        for i in sorted((i for i, s in enumerate(linked) if s > 0), key=lambda i: -linked[i])[:k]:
+            out.setdefault(self.target_ids[i])
+        return list(out)
+
+    def features(
+        self,
+        query: npt.NDArray[np.float32],
+        concept_ids: Sequence[str],
+        candidates: Sequence[CandidateSignals],
+        *,
+        exclude: str | None = None,
+    ) -> list[list[float]]:
+        """One `FEATURES` row per candidate; `exclude` leaves a training group out."""
+        targets = [c.target for c in candidates]
+        prior = self.prior.features(concept_ids, targets, exclude=exclude)
+        examples = self.examples.features(query, targets, exclude=exclude)
+        adapted, cosine = self._similarities(query)
+        rows = []
+        for n, c in enumerate(candidates):
+            i = self._row_of.get(c.target)
+            rows.append(
+                [
+                    *c.row(),
+                    *(prior[name][n] for name in PRIOR_FEATURES),
+                    *(examples[name][n] for name in EXAMPLE_FEATURES),
+                    math.nan if i is None else round(float(adapted[i]), 6),
+                    math.nan if i is None else round(float(cosine[i]), 6),
+                ]
+            )
+        return rows
+
+    def with_combiner(self, combiner: Combiner) -> LearnedRanker:
+        """The same ranker with a (newly trained) combiner."""
+        return LearnedRanker(
+            prior=self.prior,
+            examples=self.examples,
+            adapter=self.adapter,
+            target_ids=self.target_ids,
+            target_vectors=self.target_vectors,
+            combiner=combiner,
+            info=self.info,
+        )
+
+    def save(self, directory: Path) -> None:
+        if self.combiner is None:
+            raise ConfigurationError("a ranker without a combiner cannot be saved")
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / "prior.json").write_text(json.dumps(self.prior.to_json()) + "\n")
+        self.examples.save(directory / "examples.npz")
+        self.adapter.save(directory / "adapter.npy")
+        np.savez_compressed(
+            directory / "targets.npz",
+            ids=np.array(self.target_ids, dtype=str),
+            vectors=self.target_vectors.astype(np.float16),
+        )
+        self.combiner.save(directory)
+        record = {**self.info, "features": list(FEATURES)}
+        (directory / RANKER_RECORD).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+
+    @classmethod
+    def load(cls, directory: Path) -> LearnedRanker:
+        """Load a saved ranker; a missing or unreadable part is a `ConfigurationError`."""
+        try:
+            info = json.loads((directory / RANKER_RECORD).read_text(encoding="utf-8"))
+            if tuple(info.get("features", ())) != FEATURES:
+                raise ConfigurationError(
+                    f"the ranker in {directory} was built for other features; retrain it"
+                )
+            prior = LinkPrior.from_json(json.loads((directory / "prior.json").read_text()))
+            with np.load(directory / "targets.npz", allow_pickle=False) as t:
+                ids = [str(i) for i in t["ids"]]
+                vectors = t["vectors"].astype(np.float32)
+            return cls(
+                prior=prior,
+                examples=ExampleMemory.load(directory / "examples.npz"),
+                adapter=QueryAdapter.load(directory / "adapter.npy"),
+                target_ids=ids,
+                target_vectors=vectors,
+                combiner=Combiner.load(directory),
+                info=info,
+            )
+        except (OSError, ValueError, KeyError) as exc:
+            raise ConfigurationError(f"cannot load the ranker in {directory}: {exc}") from exc
