@@ -46,6 +46,10 @@ class Oracle:
             if p.prerequisite_id in self.concepts and p.concept_id in self.concepts:
                 self.edges[p.concept_id].add((p.prerequisite_id, p.relation))
 
+    def concepts_first(self) -> str:
+        """A concept id (never a misconception: asked for as one, it is skipped)."""
+        return min(self.concepts)
+
     def paths(self, cid: str, depth: int) -> set[tuple[tuple[str, ...], tuple[str, ...]]]:
         out = set()
         frontier = [((cid,), ())]
@@ -150,6 +154,15 @@ def test_get_concepts_round_trips_every_field(store: GraphStore, oracle: Oracle)
     ids = sorted(oracle.concepts)[::7][:25]
     got = run(store.get_concepts([*ids, "test:nope:1"]))
     assert got == [oracle.concepts[i] for i in ids]
+
+
+def test_get_misconceptions_round_trips_in_the_order_asked(
+    store: GraphStore, oracle: Oracle
+) -> None:
+    ids = sorted(oracle.misconceptions)[::5][:20][::-1]
+    got = run(store.get_misconceptions([*ids, "test:nope:1", ids[0], oracle.concepts_first()]))
+    assert got == [oracle.misconceptions[i] for i in ids]
+    assert run(store.get_misconceptions([])) == []
 
 
 def test_a_standard_code_is_an_exact_first_match(store: GraphStore, oracle: Oracle) -> None:

@@ -140,6 +140,10 @@ class SwitchableGraph:
         self._check()
         return await self.inner.unknown_concepts(ids)
 
+    async def get_misconceptions(self, ids: Sequence[str]) -> list[Misconception]:
+        self._check()
+        return await self.inner.get_misconceptions(ids)
+
     async def prerequisite_chains(
         self, concept_ids: Sequence[str], depth: int
     ) -> list[PrerequisitePath]:

@@ -13,7 +13,7 @@ import numpy.typing as npt
 import pytest
 
 from tutorgraph.errors import SourceUnavailableError
-from tutorgraph.models.curriculum import Concept, Document
+from tutorgraph.models.curriculum import Concept, Document, Misconception
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.stores.protocols import (
@@ -76,6 +76,10 @@ class Graph:
         return []
 
     async def unknown_concepts(self, ids: Sequence[str]) -> list[str]:
+        await self._call()
+        return []
+
+    async def get_misconceptions(self, ids: Sequence[str]) -> list[Misconception]:
         await self._call()
         return []
 

@@ -137,6 +137,12 @@ class FakeGraph:
             return [
                 {"props": self._props(self.concepts[i])} for i in p["ids"] if i in self.concepts
             ]
+        if s == c.GET_MISCONCEPTIONS:
+            return [
+                {"props": self._props(self.misconceptions[i])}
+                for i in p["ids"]
+                if i in self.misconceptions
+            ]
         if s == c.KNOWN_CONCEPT_IDS:
             return [{"id": i} for i in p["ids"] if i in self.concepts]
         if s in (c.CONCEPTS_BY_CODE, c.SEARCH_CONCEPTS):
@@ -606,6 +612,7 @@ async def test_every_statement_is_sent_with_exactly_its_parameters() -> None:
     await store.search_concepts(CODE_ONLY, 5)  # a code but no searchable term: no full-text
     await store.get_concepts(["ccss:6.NS.A.1"])
     await store.unknown_concepts(["ccss:6.NS.A.1", "nope:1"])
+    await store.get_misconceptions(["eedi:misconception:1"])
     for depth in (1, 2):
         await store.prerequisite_chains(["ccss:6.NS.A.1"], depth)
     await store.misconceptions_of(["ccss:6.NS.A.1"])
@@ -627,6 +634,7 @@ READS: list[tuple[str, Callable[[Neo4jGraphStore], Any], str]] = [
     ("search", lambda s: s.search_concepts("dividing fractions 6.NS.A.1", 4), "SEARCH_CONCEPTS"),
     ("codes", lambda s: s.search_concepts(CODE_ONLY, 4), "CONCEPTS_BY_CODE"),
     ("get", lambda s: s.get_concepts(["ccss:6.NS.A.1", "x:y"]), "GET_CONCEPTS"),
+    ("get_misc", lambda s: s.get_misconceptions(["eedi:misconception:1"]), "GET_MISCONCEPTIONS"),
     ("unknown", lambda s: s.unknown_concepts(["ccss:6.NS.A.1", "x:y"]), "KNOWN_CONCEPT_IDS"),
     ("chains1", lambda s: s.prerequisite_chains(["ccss:6.NS.A.1"], 1), "PREREQUISITE_CHAINS[1]"),
     ("chains2", lambda s: s.prerequisite_chains(["ccss:6.NS.A.1"], 2), "PREREQUISITE_CHAINS[2]"),
@@ -724,6 +732,8 @@ async def test_answers_equal_the_embedded_store() -> None:
     assert got[0] == records.concepts[0]  # every field survives the round trip
     assert (await _same(store, emb, "get_concepts", ["ccss:5.NF.B.4"]))[0].grade == "5"
     assert await _same(store, emb, "unknown_concepts", ids) == ["nope:1", "eedi:misconception:1"]
+    misc = await _same(store, emb, "get_misconceptions", [*reversed(ids), "eedi:misconception:1"])
+    assert [m.id for m in misc] == ["eedi:misconception:1"]
 
     for depth in (1, 2):
         for cids in (

@@ -32,6 +32,7 @@ __all__ = [
     "DOCUMENTS_OF",
     "DOCUMENT_ID_UNIQUE",
     "GET_CONCEPTS",
+    "GET_MISCONCEPTIONS",
     "KNOWN_CONCEPT_IDS",
     "MERGE_CONCEPTS",
     "MERGE_DOCUMENTS",
@@ -144,6 +145,12 @@ GET_CONCEPTS: Final[LiteralString] = """
 UNWIND $ids AS concept_id
 MATCH (c:Concept {id: concept_id})
 RETURN properties(c) AS props
+"""
+
+GET_MISCONCEPTIONS: Final[LiteralString] = """
+UNWIND $ids AS misconception_id
+MATCH (m:Misconception {id: misconception_id})
+RETURN properties(m) AS props
 """
 
 KNOWN_CONCEPT_IDS: Final[LiteralString] = """

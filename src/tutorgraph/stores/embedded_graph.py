@@ -83,6 +83,14 @@ class EmbeddedGraphStore:
     async def get_concepts(self, ids: Sequence[str]) -> list[Concept]:
         return [self._concepts[i] for i in ids if i in self._concepts]
 
+    async def get_misconceptions(self, ids: Sequence[str]) -> list[Misconception]:
+        out = []
+        for i in dict.fromkeys(ids):
+            node = self._g.nodes.get(i)
+            if node is not None and node.get("label") == "Misconception":
+                out.append(node["record"])
+        return out
+
     async def prerequisite_chains(
         self, concept_ids: Sequence[str], depth: int
     ) -> list[PrerequisitePath]:

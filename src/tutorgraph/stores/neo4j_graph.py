@@ -312,6 +312,14 @@ class Neo4jGraphStore:
         found = {c.id: c for c in (_model(Concept, r["props"]) for r in records)}
         return [found[i] for i in ids if i in found]
 
+    async def get_misconceptions(self, ids: Sequence[str]) -> list[Misconception]:
+        if not ids:
+            return []
+        unique = _unique(ids)
+        records = await self._read(cypher.GET_MISCONCEPTIONS, {"ids": unique}, "get_misconceptions")
+        found = {m.id: m for m in (_model(Misconception, r["props"]) for r in records)}
+        return [found[i] for i in unique if i in found]
+
     async def unknown_concepts(self, ids: Sequence[str]) -> list[str]:
         """The ids among `ids` that name no concept of the graph."""
         if not ids:

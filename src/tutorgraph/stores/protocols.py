@@ -126,6 +126,10 @@ class GraphStore(Protocol):
         """The ids among `ids` that name no concept of the graph."""
         ...
 
+    async def get_misconceptions(self, ids: Sequence[str]) -> list[Misconception]:
+        """The misconceptions with these ids, in the order asked; unknown ids are skipped."""
+        ...
+
     async def prerequisite_chains(
         self, concept_ids: Sequence[str], depth: int
     ) -> list[PrerequisitePath]: ...
