@@ -108,14 +108,25 @@ class LearnedRanker:
     def propose(
         self, query: npt.NDArray[np.float32], concept_ids: Sequence[str], k: int
     ) -> list[str]:
-        """The `k` targets the adapter ranks highest, then those the prior links to the
-        concepts (by share), without repeats."""
-        adapted, _ = self._similarities(query)
-        order = np.argsort(-adapted, kind="stable")[:k]
-        out = dict.fromkeys(self.target_ids[i] for i in order)
-        linked = self.prior.features(concept_ids, self.target_ids)["concept_share"]
-        for i in sorted((i for i, s in enumerate(linked) if s > 0), key=lambda i: -linked[i])[:k]:
-            out.setdefault(self.target_ids[i])
+        """Targets the sources may have missed, without repeats: the `k` best by adapted
+        similarity, by plain cosine and by the examples' vote, every target the prior links
+        to the concepts, and the `k // 2` best by their parents' share."""
+        adapted, cosine = self._similarities(query)
+        prior = self.prior.features(concept_ids, self.target_ids)
+        vote = np.array(self.examples.features(query, self.target_ids)["example_vote"])
+        linked = np.array(prior["concept_share"])
+        out = dict.fromkeys(
+            self.target_ids[i] for s in (adapted, cosine) for i in np.argsort(-s, kind="stable")[:k]
+        )
+        # The prior's and the examples' targets count only where they have evidence.
+        for scores, n in (
+            (vote, k),
+            (linked, len(linked)),
+            (np.array(prior["parent_share"]), k // 2),
+        ):
+            for i in np.argsort(-scores, kind="stable")[:n]:
+                if scores[i] > 0:
+                    out.setdefault(self.target_ids[i])
         return list(out)
 
     def features(
@@ -147,15 +158,23 @@ class LearnedRanker:
 
     def with_combiner(self, combiner: Combiner) -> LearnedRanker:
         """The same ranker with a (newly trained) combiner."""
-        return LearnedRanker(
-            prior=self.prior,
-            examples=self.examples,
-            adapter=self.adapter,
-            target_ids=self.target_ids,
-            target_vectors=self.target_vectors,
-            combiner=combiner,
-            info=self.info,
-        )
+        return self._replace(combiner=combiner)
+
+    def with_info(self, info: Mapping[str, Any]) -> LearnedRanker:
+        """The same ranker with another training record."""
+        return self._replace(info=info)
+
+    def _replace(self, **changes: Any) -> LearnedRanker:
+        parts: dict[str, Any] = {
+            "prior": self.prior,
+            "examples": self.examples,
+            "adapter": self.adapter,
+            "target_ids": self.target_ids,
+            "target_vectors": self.target_vectors,
+            "combiner": self.combiner,
+            "info": self.info,
+        }
+        return LearnedRanker(**{**parts, **changes})
 
     def save(self, directory: Path) -> None:
         if self.combiner is None:
