@@ -115,7 +115,8 @@ def test_packet_defaults_always_carry_degraded_sources_and_reranker() -> None:
     data = packet.model_dump(mode="json")
     assert data["degraded_sources"] == []
     assert data["reranker"] == {"applied": False, "model": None, "reason": None}
+    assert data["ranker"] == {"applied": False, "model": None, "reason": None, "proposed": 0}
     assert data["graph_context"] == {"concepts": [], "prerequisites": [], "misconceptions": []}
     assert list(data["timings_ms"]) == [
-        "refine", "embed", "vector", "lexical", "graph", "merge", "fuse", "rerank", "total"
+        "refine", "embed", "vector", "lexical", "graph", "merge", "fuse", "rerank", "rank", "total"
     ]  # fmt: skip

@@ -14,6 +14,7 @@ __all__ = [
     "GraphContext",
     "Hit",
     "HitKind",
+    "RankerInfo",
     "ReasoningPacket",
     "RerankerInfo",
 ]
@@ -23,7 +24,18 @@ HitKind = Literal[
 ]
 
 # Every stage of `timings_ms`, in pipeline order; stages that did not run report 0.
-STAGES = ("refine", "embed", "vector", "lexical", "graph", "merge", "fuse", "rerank", "total")
+STAGES = (
+    "refine",
+    "embed",
+    "vector",
+    "lexical",
+    "graph",
+    "merge",
+    "fuse",
+    "rerank",
+    "rank",
+    "total",
+)
 
 
 class Hit(BaseModel):
@@ -46,6 +58,8 @@ class Hit(BaseModel):
     # What each source added to `fused_score` (weight / (k + rank), or weight x normalised score).
     source_contributions: dict[str, float] = Field(default_factory=dict)
     rerank_score: float | None = None
+    # The learned final score of a misconception (see `ReasoningPacket.ranker`), else null.
+    learned_score: float | None = None
     graph_path: list[str] | None = None
 
 
@@ -67,6 +81,18 @@ class RerankerInfo(BaseModel):
     applied: bool = False
     model: str | None = None
     reason: str | None = None
+
+
+class RankerInfo(BaseModel):
+    """Whether the learned final score ran, why not, and how many misconceptions it added
+    that no source had found (`proposed`: such hits have an empty `found_by`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    applied: bool = False
+    model: str | None = None
+    reason: str | None = None
+    proposed: int = 0
 
 
 class ReasoningPacket(BaseModel):
@@ -91,4 +117,5 @@ class ReasoningPacket(BaseModel):
     timings_ms: dict[str, float]
     degraded_sources: list[SourceName] = Field(default_factory=list)
     reranker: RerankerInfo = Field(default_factory=RerankerInfo)
+    ranker: RankerInfo = Field(default_factory=RankerInfo)
     debug: dict[str, Any] | None = None

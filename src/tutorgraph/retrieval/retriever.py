@@ -16,9 +16,19 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from tutorgraph.errors import SourceUnavailableError, TutorGraphError, UnknownConceptError
-from tutorgraph.models.packet import STAGES, GraphContext, Hit, ReasoningPacket, RerankerInfo
+from tutorgraph.models.curriculum import Misconception
+from tutorgraph.models.packet import (
+    STAGES,
+    GraphContext,
+    Hit,
+    RankerInfo,
+    ReasoningPacket,
+    RerankerInfo,
+)
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import ALL_SOURCES, RetrievalRequest, SourceName
+from tutorgraph.ranking.model import CandidateSignals, LearnedRanker
+from tutorgraph.ranking.query_text import concept_names, named_query
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.batching import embed_async, rerank_async
 from tutorgraph.retrieval.candidates import Candidate
@@ -34,6 +44,7 @@ from tutorgraph.retrieval.graph_search import (
 from tutorgraph.retrieval.merge import merge_candidates
 from tutorgraph.retrieval.reranker import Reranker
 from tutorgraph.retrieval.router import Route, resolve_route
+from tutorgraph.stores.items import misconception_item
 from tutorgraph.stores.protocols import (
     GraphStore,
     IndexItem,
@@ -65,6 +76,8 @@ class RetrieverConfig:
     graph_depth: int = 50
     rerank_depth: int = 30
     source_timeout_s: float = 2.0
+    # How many misconceptions each of the learned ranker's lists may propose.
+    ranker_proposals: int = 40
 
 
 def _ms(start: float) -> float:
@@ -110,6 +123,8 @@ class HybridRetriever:
         reranker: Reranker | None = None,
         reranker_unavailable: str = "no reranker configured",
         refiner: Refiner | None = None,
+        ranker: LearnedRanker | None = None,
+        ranker_unavailable: str = "no learned ranker configured",
     ) -> None:
         """`reranker` must be loaded already; without one, `reranker_unavailable` says why.
 
@@ -124,6 +139,8 @@ class HybridRetriever:
         self._reranker = reranker
         self._reranker_unavailable = reranker_unavailable
         self._refiner = refiner
+        self._ranker = ranker
+        self._ranker_unavailable = ranker_unavailable
 
     @property
     def embedder(self) -> Embedder:
@@ -192,6 +209,11 @@ class HybridRetriever:
         t = time.perf_counter()
         hits, reranker_info = await self._rerank(request.query, hits, route.rerank)
         timings["rerank"] = _ms(t)
+        t = time.perf_counter()
+        hits, ranker_info, contributions = await self._learned_rank(
+            request, refined, route, hits, graph_result
+        )
+        timings["rank"] = _ms(t) if ranker_info.applied else 0.0
         hits = hits[: request.n_results]
         for rank, hit in enumerate(hits, start=1):
             hit.rank = rank
@@ -219,7 +241,15 @@ class HybridRetriever:
             timings_ms=timings,
             degraded_sources=degraded,
             reranker=reranker_info,
-            debug=self._debug(request, route, results, fused, scope) if request.debug else None,
+            ranker=ranker_info,
+            debug=(
+                {
+                    **self._debug(request, route, results, fused, scope),
+                    "learned_score": contributions,
+                }
+                if request.debug
+                else None
+            ),
         )
 
     async def _refine(self, request: RetrievalRequest) -> RefinedQuery | None:
@@ -261,6 +291,94 @@ class HybridRetriever:
         # Stable: equal scores keep their fused order.
         head.sort(key=lambda h: -s if (s := h.rerank_score) is not None else 0.0)
         return head + tail, RerankerInfo(applied=True, model=name)
+
+    async def _learned_rank(
+        self,
+        request: RetrievalRequest,
+        refined: RefinedQuery | None,
+        route: Route,
+        hits: list[Hit],
+        graph: GraphSearchResult,
+    ) -> tuple[list[Hit], RankerInfo, dict[str, dict[str, float]]]:
+        """Give misconceptions their learned score, add those it proposes, and re-order them.
+
+        The misconceptions keep the places the earlier stages gave misconceptions, now in
+        learned order; proposals compete for those places. For a misconception query (a
+        student's answer is known) the misconceptions come first. Returns the hits, what
+        happened, and each scored hit's feature contributions (for the debug block).
+        """
+        ranker = self._ranker
+        if ranker is None or ranker.combiner is None:
+            return hits, RankerInfo(reason=self._ranker_unavailable), {}
+        name = str(ranker.info.get("name", "learned-ranker"))
+        try:
+            concepts = list(request.concept_ids)
+            if not concepts:  # the graph's own reading of the request
+                concepts = [c["id"] for c in graph.concepts if c["seed"] != "evidence"]
+            answer = refined.student_answer if refined else request.student_answer
+            names = await concept_names(self._graph, concepts) if concepts else []
+            text = named_query(request.query, names, student_answer=answer)
+            vector = (await embed_async(self._embedder, [text]))[0]
+            slots = [i for i, h in enumerate(hits) if h.kind == "misconception"]
+            known = {i for h in hits if h.kind == "misconception" for i in h.ids}
+            proposed_ids = [
+                m
+                for m in await asyncio.to_thread(
+                    ranker.propose, vector, concepts, self._config.ranker_proposals
+                )
+                if m not in known
+            ]
+            proposed = [
+                self._proposed_hit(m) for m in await self._graph.get_misconceptions(proposed_ids)
+            ]
+            pool = [hits[i] for i in slots] + proposed
+            signals = [
+                CandidateSignals(
+                    h.id,
+                    h.source_ranks,
+                    h.source_scores,
+                    h.fused_score if h.found_by else None,
+                    h.rerank_score,
+                )
+                for h in pool
+            ]
+            rows = await asyncio.to_thread(ranker.features, vector, concepts, signals)
+            scores = ranker.combiner.score(rows)
+            parts = ranker.combiner.contributions(rows) if request.debug else []
+        except Exception as exc:
+            log.warning("learned ranker failed: %s", exc)
+            return hits, RankerInfo(model=name, reason=f"ranker failed: {type(exc).__name__}"), {}
+        for hit, s in zip(pool, scores, strict=True):
+            hit.learned_score = s
+            hit.score = s
+        order = sorted(range(len(pool)), key=lambda n: (-scores[n], pool[n].id))
+        ranked = [pool[n] for n in order]
+        contributions = {pool[n].id: parts[n] for n in order} if parts else {}
+        if route.analysis.query_type == "misconception":
+            out = ranked + [h for h in hits if h.kind != "misconception"]
+        else:
+            out = list(hits)
+            for slot, hit in zip(slots, ranked, strict=False):
+                out[slot] = hit
+        shown = {id(h) for h in out[: request.n_results]}
+        info = RankerInfo(applied=True, model=name, proposed=sum(id(h) in shown for h in proposed))
+        return out, info, contributions
+
+    @staticmethod
+    def _proposed_hit(m: Misconception) -> Hit:
+        item = misconception_item(m)
+        return Hit(
+            id=item.id,
+            ids=[item.id],
+            kind=item.kind,
+            title=item.title,
+            text=item.text,
+            concept_ids=list(item.concept_ids),
+            score=0.0,
+            rank=0,
+            found_by=[],
+            fused_score=0.0,
+        )
 
     @staticmethod
     def _hit(f: FusedHit) -> Hit:

@@ -1,0 +1,35 @@
+"""What the learned models read as the query: the concept's names, then the student's text.
+
+A question alone rarely says what it tests; its construct and subject names do. When a
+request names concepts, the ranker (and, where it is on, the embedder and the reranker)
+reads `"<concept>. <parent>.\\n<query>"`, with the student's answer added as a line of its
+own when the request carries it apart from the text. Training builds its texts with the
+same function from the same graph, so both sides see one format.
+
+>>> named_query("1/2 + 1/4 = ?", ["Add fractions", "Fractions"], student_answer="2/6")
+'Add fractions. Fractions.\\n1/2 + 1/4 = ?\\nStudent answer: 2/6'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tutorgraph.stores.protocols import GraphStore
+
+__all__ = ["concept_names", "named_query"]
+
+
+def named_query(query: str, names: Sequence[str], *, student_answer: str | None = None) -> str:
+    text = query.strip()
+    if student_answer and student_answer.strip() not in text:
+        text = f"{text}\nStudent answer: {student_answer.strip()}"
+    names = [n.strip() for n in dict.fromkeys(names) if n.strip()]
+    return f"{'. '.join(names)}.\n{text}" if names else text
+
+
+async def concept_names(graph: GraphStore, concept_ids: Sequence[str]) -> list[str]:
+    """The names of the concepts, then of their parents (an Eedi construct's subjects)."""
+    concepts = await graph.get_concepts(list(dict.fromkeys(concept_ids)))
+    parent_ids = [p for c in concepts for p in c.parent_ids if p not in concept_ids]
+    parents = await graph.get_concepts(list(dict.fromkeys(parent_ids))) if parent_ids else []
+    return [c.name for c in (*concepts, *parents)]
