@@ -50,6 +50,7 @@ from tutorgraph.ingest.eedi import (
 from tutorgraph.ingest.indexer import ingest_records
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.request import RetrievalRequest, SourceName
+from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
@@ -66,7 +67,7 @@ from tutorgraph.retrieval.router import analyse
 from tutorgraph.stores.local_index import OpenIndex, chroma_persistent_client, open_index
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph.training.cross_encoder import TrainingConfig
-from tutorgraph.training.eedi import eedi_training_groups, fit_and_export
+from tutorgraph.training.eedi import eedi_training_groups, fit_and_export, train_eedi_ranker
 
 __all__ = [
     "CONFIG_SOURCES",
@@ -107,6 +108,9 @@ FUSIONS = ("rrf", "weighted")
 RERANK_MODELS = ("domain", "domain-int8", "msmarco")
 # local: the deterministic refiner over the fold's own index.
 REFINERS = ("local",)
+# What `default/<context>` runs after `hybrid/<context>/`: the request defaults (profile
+# auto, RRF, the local refiner) with the shipped models. Keep it equal to what ships.
+DEFAULT_CONFIG = "refine-local/ranker"
 _DOMAIN_BACKENDS: dict[str, Backend] = {"domain": "onnx", "domain-int8": "onnx-int8"}
 # A quality benchmark, not a latency one: a busy machine must not degrade packets.
 _SOURCE_TIMEOUT_S = 60.0
@@ -210,14 +214,19 @@ def eedi_folds(questions: Sequence[EediQuestion], folds: int = 5) -> list[EediFo
 
 def config_names(pattern: str = "*") -> list[str]:
     """`<sources>/<context>` with the request defaults, every hybrid profile x fusion, and
-    each hybrid one again with `/rerank-<model>` and with `/refine-<refiner>`.
-    `pattern`: comma-separated globs."""
+    each hybrid one again with `/rerank-<model>`, with `/refine-<refiner>` and with
+    `/ranker` (the learned final score, trained per fold); `default/<context>` is what a
+    request with the shipped settings runs (`DEFAULT_CONFIG`). `pattern`: comma-separated
+    globs."""
     names = [f"{s}/{c}" for s in CONFIG_SOURCES for c in CONTEXTS]
     hybrid = [f"hybrid/{c}" for c in CONTEXTS]
     hybrid += [f"hybrid/{c}/{p}-{f}" for c in CONTEXTS for p in PROFILE_NAMES for f in FUSIONS]
     names += hybrid[len(CONTEXTS) :]
     names += [f"{h}/rerank-{m}" for h in hybrid for m in RERANK_MODELS]
     names += [f"{h}/refine-{r}" for h in hybrid for r in REFINERS]
+    names += [f"{h}/ranker" for h in hybrid]
+    names += [f"{h}/refine-{r}/ranker" for h in hybrid[: len(CONTEXTS)] for r in REFINERS]
+    names += [f"default/{c}" for c in CONTEXTS]
     globs = [g.strip() for g in pattern.split(",") if g.strip()]
     chosen = [n for n in names if any(fnmatch.fnmatchcase(n, g) for g in globs)]
     if not chosen:
@@ -232,17 +241,23 @@ class _Config:
     tuning: dict[str, Any]
     rerank: str | None
     refine: str | None = None
+    ranker: bool = False
 
     @classmethod
     def parse(cls, name: str) -> _Config:
         sources, context, *rest = name.split("/")
+        if sources == "default":
+            return cls.parse(f"hybrid/{context}/{DEFAULT_CONFIG}")
+        ranker = bool(rest) and rest[-1] == "ranker"
+        if ranker:
+            rest.pop()
         refine = rest.pop()[len("refine-") :] if rest and rest[-1].startswith("refine-") else None
         rerank = rest.pop()[len("rerank-") :] if rest and rest[-1].startswith("rerank-") else None
         tuning: dict[str, Any] = {}
         if rest:
             profile, fusion = rest[0].split("-")
             tuning = {"retrieval_profile": profile, "fusion": fusion}
-        return cls(sources, context, tuning, rerank, refine)
+        return cls(sources, context, tuning, rerank, refine, ranker)
 
 
 @dataclass(frozen=True)
@@ -253,6 +268,7 @@ class _Setup:
     construct_context: bool
     reranker: str | None
     refiner: str | None
+    ranker: bool = False
 
     @classmethod
     def from_bench_name(cls, name: str) -> _Setup:
@@ -263,7 +279,7 @@ class _Setup:
             "rerank": cfg.rerank is not None,
             "use_refinement": cfg.refine is not None,
         }
-        return cls(fields, cfg.context == "construct", cfg.rerank, cfg.refine)
+        return cls(fields, cfg.context == "construct", cfg.rerank, cfg.refine, cfg.ranker)
 
     @classmethod
     def from_run_config(cls, cfg: RunConfig) -> _Setup:
@@ -356,6 +372,7 @@ class _FoldRunner:
         # model name ("msmarco", "openai") -> why it is not available here
         self.unavailable: dict[str, str] = {}
         self.trained: list[dict[str, Any]] = []
+        self.rankers: list[dict[str, Any]] = []
         self.unseen = 0
 
     async def prepare(self, setups: Iterable[_Setup]) -> None:
@@ -427,6 +444,9 @@ class _FoldRunner:
                     rerankers["msmarco"] = self.msmarco
                 if any(s.refiner == "openai" for s in setups.values()):
                     refiners["openai"] = self._openai_refiner(index)
+                ranker = None
+                if any(s.ranker for s in setups.values()):
+                    ranker = await self._fold_ranker(index.graph, fold)
                 contexts = await self._contexts(index, fold.pairs)
                 self.say(f"{fold.label}: scoring {len(fold.pairs)} test pairs")
                 for name, setup in setups.items():
@@ -438,6 +458,7 @@ class _FoldRunner:
                         config,
                         reranker=rerankers.get(setup.reranker or ""),
                         refiner=refiners.get(setup.refiner or "local", local),
+                        ranker=ranker if setup.ranker else None,
                     )
                     scores = []
                     for pair, construct in zip(fold.pairs, contexts, strict=True):
@@ -459,6 +480,27 @@ class _FoldRunner:
             self.unseen += 0 if known else 1
             out.append(construct if known else None)
         return out
+
+    async def _fold_ranker(self, graph: GraphStore, fold: EediFold) -> LearnedRanker:
+        """The learned ranker trained on the fold's training questions only."""
+        sh = self.shared
+        self.say(f"{fold.label}: training the learned ranker")
+        started = time.perf_counter()
+        ranker = await train_eedi_ranker(
+            fold.train,
+            sh.misconceptions,
+            graph,
+            sh.embedder,
+            progress=lambda line: self.say(f"{fold.label}: ranker: {line}"),
+        )
+        self.rankers.append(
+            {
+                "fold": fold.number,
+                "train_seconds": round(time.perf_counter() - started, 1),
+                **{k: ranker.info[k] for k in ("queries", "pool_recall", "inner_adapter_map@25")},
+            }
+        )
+        return ranker
 
     def _openai_refiner(self, index: OpenIndex) -> Refiner:
         from tutorgraph.retrieval.factory import build_refiner
@@ -665,6 +707,7 @@ async def run_eedi_benchmark(
         }
         if wanted
         else None,
+        "ranker": {"folds": runner.rankers} if runner.rankers else None,
         "seconds": round(time.perf_counter() - started, 1),
         "hardware": hardware(),
         "git_commit": git_commit(),

@@ -106,21 +106,27 @@ class LearnedRanker:
         return adapted, cosine
 
     def propose(
-        self, query: npt.NDArray[np.float32], concept_ids: Sequence[str], k: int
+        self,
+        query: npt.NDArray[np.float32],
+        concept_ids: Sequence[str],
+        k: int,
+        *,
+        exclude: str | None = None,
     ) -> list[str]:
         """Targets the sources may have missed, without repeats: the `k` best by adapted
         similarity, by plain cosine and by the examples' vote, every target the prior links
         to the concepts, and the `k // 2` best by their parents' share."""
         adapted, cosine = self._similarities(query)
-        prior = self.prior.features(concept_ids, self.target_ids)
-        vote = np.array(self.examples.features(query, self.target_ids)["example_vote"])
+        prior = self.prior.features(concept_ids, self.target_ids, exclude=exclude)
+        vote = self.examples.features(query, self.target_ids, exclude=exclude)["example_vote"]
         linked = np.array(prior["concept_share"])
+        votes = np.array(vote)
         out = dict.fromkeys(
             self.target_ids[i] for s in (adapted, cosine) for i in np.argsort(-s, kind="stable")[:k]
         )
         # The prior's and the examples' targets count only where they have evidence.
         for scores, n in (
-            (vote, k),
+            (votes, k),
             (linked, len(linked)),
             (np.array(prior["parent_share"]), k // 2),
         ):

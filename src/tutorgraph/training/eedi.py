@@ -28,6 +28,8 @@ from tutorgraph.ingest.eedi import (
     eedi_records,
 )
 from tutorgraph.ingest.indexer import ingest_records
+from tutorgraph.ranking.model import LearnedRanker
+from tutorgraph.ranking.query_text import concept_names, named_query
 from tutorgraph.retrieval.embedder import Embedder, resolve_model_path
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.stores.local_index import chroma_persistent_client, open_index
@@ -40,8 +42,16 @@ from tutorgraph.training.cross_encoder import (
 )
 from tutorgraph.training.mining import LabelledQuery, TrainingGroup, mine_groups
 from tutorgraph.training.onnx_export import export_onnx
+from tutorgraph.training.ranker import LabelledQuery as RankerQuery
+from tutorgraph.training.ranker import RankerTrainingConfig, fit_ranker
 
-__all__ = ["data_hash", "eedi_training_groups", "train_eedi_reranker"]
+__all__ = [
+    "data_hash",
+    "eedi_ranker_queries",
+    "eedi_training_groups",
+    "train_eedi_ranker",
+    "train_eedi_reranker",
+]
 
 # (done, total) of the mining; training reports through StepProgress.
 PhaseProgress = Callable[[int, int], None]
@@ -143,3 +153,62 @@ async def fit_and_export(
     )
     await asyncio.to_thread(export_onnx, out_dir, quantize=quantize)
     return result
+
+
+async def eedi_ranker_queries(
+    questions: Sequence[EediQuestion], graph: GraphStore
+) -> list[RankerQuery]:
+    """One labelled query per labelled wrong answer, named as the retriever names it (the
+    construct's and its subjects' names from `graph`), its construct as context when known."""
+    names: dict[str, list[str]] = {}
+    out = []
+    for q in questions:
+        cid = eedi_construct_id(q.construct_id)
+        if cid not in names:
+            names[cid] = await concept_names(graph, [cid])
+        for letter, mid in sorted(q.misconception_ids.items()):
+            if mid is None or letter == q.correct_answer:
+                continue
+            out.append(
+                RankerQuery(
+                    str(q.question_id),
+                    named_query(eedi_query_text(q, letter), names[cid]),
+                    eedi_misconception_id(mid),
+                    (cid,) if names[cid] else (),
+                )
+            )
+    return out
+
+
+async def train_eedi_ranker(
+    questions: Sequence[EediQuestion],
+    misconceptions: dict[int, str],
+    graph: GraphStore,
+    embedder: Embedder,
+    *,
+    config: RankerTrainingConfig | None = None,
+    info: dict[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> LearnedRanker:
+    """Fit the learned ranker on the labelled answers of `questions`, over every misconception
+    of the list (the graph must hold the questions' constructs and subjects)."""
+    queries = await eedi_ranker_queries(questions, graph)
+    ids = sorted(misconceptions)
+    target_ids = [eedi_misconception_id(m) for m in ids]
+    constructs = sorted({c for q in queries for c in q.concept_ids})
+    parents = {c.id: c.parent_ids for c in await graph.get_concepts(constructs)}
+
+    def fit() -> LearnedRanker:
+        vectors = embedder.embed([misconceptions[m] for m in ids])
+        return fit_ranker(
+            queries,
+            target_ids,
+            vectors,
+            embedder.embed,
+            parents=parents,
+            config=config,
+            info={"embedder": embedder.name, **(info or {})},
+            progress=progress,
+        )
+
+    return await asyncio.to_thread(fit)

@@ -87,7 +87,7 @@ def _pool(
     k: int,
 ) -> list[CandidateSignals]:
     known = {s.target: s for s in signals}
-    proposed = ranker.propose(vector, query.concept_ids, k)
+    proposed = ranker.propose(vector, query.concept_ids, k, exclude=query.group)
     return [*signals, *(CandidateSignals(t) for t in proposed if t not in known)]
 
 
