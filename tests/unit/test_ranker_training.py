@@ -68,7 +68,9 @@ def test_no_training_row_sees_its_own_groups_labels() -> None:
 
 
 def test_a_lonely_label_has_no_evidence_in_its_own_row() -> None:
-    fit = cross_fit(queries(), TARGETS, embed(TARGETS), embed, config=CONFIG)
+    # every target in every pool (the adapter's top 12 of 12), so m11 is in its own row
+    config = RankerTrainingConfig(proposals=len(TARGETS), adapter=AdapterConfig(steps=20))
+    fit = cross_fit(queries(), TARGETS, embed(TARGETS), embed, config=config)
     i = next(i for i, q in enumerate(fit.queries) if q.group == "lonely")
     row = fit.groups[i].rows[fit.pools[i].index("m11")]
     assert row[FEATURES.index("concept_count")] == 0.0
