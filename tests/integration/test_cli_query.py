@@ -37,6 +37,7 @@ PACKET_FIELDS = {
     "timings_ms",
     "degraded_sources",
     "reranker",
+    "ranker",
     "debug",
 }
 HIT_FIELDS = {
@@ -54,6 +55,7 @@ HIT_FIELDS = {
     "fused_score",
     "source_contributions",
     "rerank_score",
+    "learned_score",
     "graph_path",
 }
 
