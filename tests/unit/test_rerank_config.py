@@ -47,7 +47,7 @@ def test_rerank_configs_extend_every_hybrid_config() -> None:
     assert "hybrid/construct/rerank-domain" in names
     assert "hybrid/text/semantic-weighted/rerank-domain-int8" in names
     assert not any(n.startswith(("vector/", "lexical/", "graph/")) and "rerank" in n for n in names)
-    hybrid = [n for n in names if n.startswith("hybrid/") and "/re" not in n]
+    hybrid = [n for n in names if n.startswith("hybrid/") and "/re" not in n and "/ranker" not in n]
     assert len([n for n in names if "rerank" in n]) == len(hybrid) * len(RERANK_MODELS)
 
 
