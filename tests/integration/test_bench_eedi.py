@@ -92,7 +92,20 @@ def test_bench_cli_writes_results_json(run_cli, tmp_path: Path) -> None:  # type
             "hybrid/text/refine-local",
         ]
     )
-    assert results["hybrid/text/refine-local"]["n"] == 10
+    refined = results["hybrid/text/refine-local"]
+    assert refined["n"] == 10
+    # Every row carries its interval and splits; a variant is paired with its first stage.
+    lo, hi = refined["map@25_ci95"]
+    assert lo <= refined["map@25"] <= hi
+    assert refined["compared_with"] == "hybrid/text"
+    diff = refined["paired_diff"]
+    assert diff["n"] == 10
+    assert diff["mean"] == pytest.approx(refined["map@25"] - results["hybrid/text"]["map@25"])
+    assert results["hybrid/text"]["compared_with"] is None
+    assert refined["oracle_map@25"] >= refined["map@25"] >= 0.0
+    assert refined["oracle_map@25"] >= refined["random_map@25"]
+    splits = refined["splits"]
+    assert sum(splits[k]["n"] for k in splits if k.endswith("_construct")) == 10
     assert results["_meta"]["n_pairs"] == 10
     assert "hybrid/text/semantic-weighted" in proc.stdout
 

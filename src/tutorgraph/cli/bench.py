@@ -74,14 +74,25 @@ def eedi_cmd(
             )
         )
     out.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    table = Table("config", "MAP@25", "Recall@25", "n", title=f"eedi -> {out}")
+    table = Table(title=f"eedi -> {out}")
+    table.add_column("config", no_wrap=True)
+    for column in ("MAP@25 [95%]", "Recall@25", "vs first stage [95%]", "n"):
+        table.add_column(column)
     for name, row in results.items():
         if name.startswith("_"):
             continue
         if row["map@25"] is None:
-            table.add_row(name, row["status"], "", "0")
-        else:
-            table.add_row(name, f"{row['map@25']:.4f}", f"{row['recall@25']:.4f}", str(row["n"]))
+            table.add_row(name, row["status"], "", "", "0")
+            continue
+        ci = row.get("map@25_ci95")
+        diff = row.get("paired_diff")
+        table.add_row(
+            name,
+            f"{row['map@25']:.4f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""),
+            f"{row['recall@25']:.4f}",
+            f"{diff['mean']:+.4f} [{diff['ci95'][0]:+.3f}, {diff['ci95'][1]:+.3f}]" if diff else "",
+            str(row["n"]),
+        )
     console.print(table)
 
 

@@ -35,7 +35,7 @@ from tutorgraph.eval.configs import RunConfig
 from tutorgraph.eval.fold_index import openai_unavailable
 from tutorgraph.eval.latency import hardware
 from tutorgraph.eval.metrics import average_precision_at_k, recall_at_k
-from tutorgraph.eval.results import ItemScore, UnitKey
+from tutorgraph.eval.results import ItemScore, UnitKey, bootstrap_ci
 from tutorgraph.ingest.eedi import (
     EediQuestion,
     EediSubject,
@@ -297,6 +297,13 @@ class _PairScore:
     pair: EediPair
     ap: float
     recall: float
+    # The target's 1-based rank among the packet's misconception hits (None: not returned).
+    rank: int | None = None
+    # Misconception hits that the final stage (reranker or learned ranker) scored.
+    scored: int = 0
+    # Whether the fold's training questions hold the pair's construct / misconception.
+    seen_construct: bool = False
+    seen_misconception: bool = False
 
 
 def misconception_ranking(packet: ReasoningPacket, target: str) -> list[str]:
@@ -448,6 +455,7 @@ class _FoldRunner:
                 if any(s.ranker for s in setups.values()):
                     ranker = await self._fold_ranker(index.graph, fold)
                 contexts = await self._contexts(index, fold.pairs)
+                seen = _seen(fold)
                 self.say(f"{fold.label}: scoring {len(fold.pairs)} test pairs")
                 for name, setup in setups.items():
                     retriever = HybridRetriever(
@@ -463,7 +471,7 @@ class _FoldRunner:
                     scores = []
                     for pair, construct in zip(fold.pairs, contexts, strict=True):
                         ctx = [construct] if construct and setup.construct_context else []
-                        scores.append(await _score_pair(retriever, setup, pair, ctx))
+                        scores.append(await _score_pair(retriever, setup, pair, ctx, seen(pair)))
                         step()
                     on_unit(name, scores)
             finally:
@@ -588,6 +596,13 @@ class _FoldRunner:
 _FOLD_RECORD = "fold.json"
 
 
+def _seen(fold: EediFold) -> Callable[[EediPair], tuple[bool, bool]]:
+    """Whether the fold's training questions hold a pair's construct and its misconception."""
+    constructs = {q.construct_id for q in fold.train}
+    labels = {p.target for p in eedi_pairs(fold.train)}
+    return lambda p: (p.question.construct_id in constructs, p.target in labels)
+
+
 def _training_fingerprint(questions: Sequence[EediQuestion], sh: _Shared) -> str:
     """A hash of everything a fold reranker depends on (a changed input retrains it)."""
     h = hashlib.sha256()
@@ -600,7 +615,11 @@ def _training_fingerprint(questions: Sequence[EediQuestion], sh: _Shared) -> str
 
 
 async def _score_pair(
-    retriever: HybridRetriever, setup: _Setup, pair: EediPair, concept_ids: list[str]
+    retriever: HybridRetriever,
+    setup: _Setup,
+    pair: EediPair,
+    concept_ids: list[str],
+    seen: tuple[bool, bool] = (False, False),
 ) -> _PairScore:
     request = RetrievalRequest(
         **setup.fields,
@@ -611,11 +630,72 @@ async def _score_pair(
     )
     packet = await retriever.retrieve(request)
     ranking = misconception_ranking(packet, pair.target)
+    scored = sum(
+        1
+        for hit in packet.results
+        if hit.kind == "misconception"
+        and (hit.learned_score is not None or hit.rerank_score is not None)
+    )
     return _PairScore(
         pair,
         average_precision_at_k(ranking, {pair.target}, K),
         recall_at_k(ranking, {pair.target}, K),
+        rank=ranking.index(pair.target) + 1 if pair.target in ranking else None,
+        scored=scored,
+        seen_construct=seen[0],
+        seen_misconception=seen[1],
     )
+
+
+def _random_ap(rank: int | None, depth: int) -> float:
+    """Expected AP@K of a single target when the top `depth` are shuffled uniformly."""
+    if rank is None or rank > depth:
+        return 0.0
+    return sum(1.0 / p for p in range(1, min(depth, K) + 1)) / depth
+
+
+def _mean_ci(values: Sequence[float]) -> dict[str, Any]:
+    lo, hi = bootstrap_ci(values)
+    return {"mean": round(statistics.fmean(values), 6), "ci95": [lo, hi], "n": len(values)}
+
+
+def _report(
+    scores: Sequence[_PairScore], baseline: Sequence[_PairScore] | None, depth: int
+) -> dict[str, Any]:
+    """One configuration's row of `results.json`: means with 95% bootstrap intervals, the
+    oracle and random bounds at the rerank depth, seen/unseen splits, and the paired
+    difference from the first stage (`baseline`, same pairs in the same order)."""
+    ranks = [s.rank for s in scores]
+    row: dict[str, Any] = {
+        f"map@{K}": round(statistics.fmean(s.ap for s in scores), 6),
+        f"recall@{K}": round(statistics.fmean(s.recall for s in scores), 6),
+        "n": len(scores),
+        f"map@{K}_ci95": list(bootstrap_ci([s.ap for s in scores])),
+        f"recall@{K}_ci95": list(bootstrap_ci([s.recall for s in scores])),
+        f"recall@{depth}": round(statistics.fmean(r is not None and r <= depth for r in ranks), 6),
+        f"oracle_map@{K}": round(statistics.fmean(r is not None and r <= depth for r in ranks), 6),
+        f"random_map@{K}": round(statistics.fmean(_random_ap(r, depth) for r in ranks), 6),
+        "scored_per_query": round(statistics.fmean(s.scored for s in scores), 2),
+    }
+    splits: dict[str, Any] = {}
+    for name, flag in (("construct", "seen_construct"), ("misconception", "seen_misconception")):
+        for seen in (True, False):
+            part = [s.ap for s in scores if getattr(s, flag) is seen]
+            if part:
+                splits[f"{'seen' if seen else 'unseen'}_{name}"] = _mean_ci(part)
+    row["splits"] = splits
+    if baseline is not None:
+        diffs = [s.ap - b.ap for s, b in zip(scores, baseline, strict=True)]
+        row["paired_diff"] = _mean_ci(diffs)
+    return row
+
+
+def _first_stage(name: str) -> str:
+    """The configuration a row is compared with: the same sources and context, request
+    defaults, no refiner, reranker or learned ranker (`hybrid/construct` for
+    `default/construct`)."""
+    sources, context, *_ = name.split("/")
+    return f"{'hybrid' if sources == 'default' else sources}/{context}"
 
 
 # -- `tutorgraph bench eedi` -----------------------------------------------------------------
@@ -683,10 +763,14 @@ async def run_eedi_benchmark(
             }
             continue
         sc = scores[name]
+        if not sc:
+            results[name] = {f"map@{K}": 0.0, f"recall@{K}": 0.0, "n": 0}
+            continue
+        first = _first_stage(name)
+        baseline = scores.get(first) if first != name and first in measured else None
         results[name] = {
-            f"map@{K}": round(statistics.fmean(s.ap for s in sc), 6) if sc else 0.0,
-            f"recall@{K}": round(statistics.fmean(s.recall for s in sc), 6) if sc else 0.0,
-            "n": len(sc),
+            **_report(sc, baseline, spec.rerank_depth),
+            "compared_with": first if baseline else None,
         }
     msmarco_reason = runner.unavailable.get("msmarco")
     results["_meta"] = {
