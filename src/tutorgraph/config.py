@@ -15,11 +15,21 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["BUNDLED_RERANKER", "DEFAULT_EMBEDDING_MODEL", "MSMARCO_RERANKER", "Settings"]
+__all__ = [
+    "BUNDLED_RANKER",
+    "BUNDLED_RERANKER",
+    "DEFAULT_EMBEDDING_MODEL",
+    "MSMARCO_RERANKER",
+    "Settings",
+]
 
 DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 # The int8 domain reranker shipped inside the package (trained on the Eedi development file).
+# Off by default: its scores collapsed to a constant and it lowers MAP@25 (README).
 BUNDLED_RERANKER = "tutorgraph/eedi-minilm-reranker"
+# The learned final score shipped inside the package (`tutorgraph train-ranker` on the Eedi
+# development file; design section 10).
+BUNDLED_RANKER = "tutorgraph/eedi-ranker"
 MSMARCO_RERANKER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
 
 
@@ -36,12 +46,14 @@ class Settings(BaseSettings):
     chroma_host: str | None = None
     chroma_port: int = 8000
     embedding_model: str = DEFAULT_EMBEDDING_MODEL
-    # A hub name, a local directory, or "" to turn reranking off.
-    reranker_model: str = BUNDLED_RERANKER
+    # A hub name, a local directory, or "" (the default) for no reranking.
+    reranker_model: str = ""
     reranker_backend: Literal["auto", "torch", "onnx", "onnx-int8"] = "auto"
     rerank_depth: int = Field(default=30, ge=1, le=100)
     reranker_max_length: int = Field(default=128, ge=16, le=512)
     reranker_batch_size: int = Field(default=8, ge=1, le=512)
+    # The learned ranker's directory (`tutorgraph train-ranker`), the bundled one, or "" off.
+    ranker_model: str = BUNDLED_RANKER
     openai_api_key: SecretStr | None = Field(
         default=None,
         validation_alias=AliasChoices("TUTORGRAPH_OPENAI_API_KEY", "OPENAI_API_KEY"),

@@ -27,7 +27,7 @@ from tests.unit.api_fakes import SwitchableGraph
 from tutorgraph.api import create_app
 from tutorgraph.api.auth import key_entry
 from tutorgraph.api.live_index import RetrieverOpener, pointer_file
-from tutorgraph.config import Settings
+from tutorgraph.config import BUNDLED_RERANKER, Settings
 from tutorgraph.ingest.bundle import write_bundle
 from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Concept, Document, Misconception
@@ -56,6 +56,8 @@ def settings_for(index_dir: Path, **overrides: Any) -> Settings:
         ),
         "rate_limit_per_minute": RATE,
         "max_body_bytes": 8192,
+        # Off by default (it lowers MAP@25); on here so HTTP covers the rerank path.
+        "reranker_model": BUNDLED_RERANKER,
     }
     fields.update(overrides)
     return Settings.model_validate(fields)

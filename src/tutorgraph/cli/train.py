@@ -1,4 +1,4 @@
-"""`tutorgraph train-reranker`: fine-tune the domain cross-encoder on an Eedi train file."""
+"""`tutorgraph train-reranker` and `train-ranker`: fit the domain models on an Eedi train file."""
 
 from __future__ import annotations
 
@@ -17,11 +17,17 @@ from tutorgraph.cli._common import (
     progress_bars,
 )
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
-from tutorgraph.ingest.eedi import read_eedi_questions, read_misconceptions, read_subjects
+from tutorgraph.ingest.eedi import (
+    eedi_records,
+    read_eedi_questions,
+    read_misconceptions,
+    read_subjects,
+)
 from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
 from tutorgraph.retrieval.reranker import ONNX_FILES
+from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig
-from tutorgraph.training.eedi import data_hash, train_eedi_reranker
+from tutorgraph.training.eedi import data_hash, train_eedi_ranker, train_eedi_reranker
 
 __all__ = ["register"]
 
@@ -137,5 +143,71 @@ def train_reranker_cmd(
     console.print(json.dumps(sizes), highlight=False)
 
 
+def _inputs(train: Path, misconceptions: Path | None, subjects: Path | None) -> list[Path]:
+    """The training files, checked: train.csv, the misconception list, the subjects if any."""
+    files = [
+        train,
+        misconceptions or train.parent / "misconception_mapping.csv",
+        *([s] if (s := subjects or default_subjects(train)) else []),
+    ]
+    for f in files:
+        if not f.is_file():
+            raise typer.BadParameter(f"{f} is not a file")
+    return files
+
+
+def train_ranker_cmd(
+    train: Annotated[Path, typer.Option(help="Eedi train.csv: the labelled questions.")],
+    out: Annotated[Path, typer.Option(help="Ranker directory to write.")] = Path(
+        "models/eedi-ranker"
+    ),
+    misconceptions: Annotated[
+        Path | None,
+        typer.Option(help="misconception_mapping.csv (default: beside --train)."),
+    ] = None,
+    subjects: Annotated[
+        Path | None,
+        typer.Option(help="Eedi subject_metadata.csv (default: ../eedi-subjects/ beside it)."),
+    ] = None,
+    name: Annotated[str, typer.Option(help="The model name packets report.")] = "eedi-ranker",
+) -> None:
+    """Fit the learned final score (graph prior, example vote, query adapter, LightGBM
+    combiner) on every labelled wrong answer; CPU minutes. Serve it with
+    TUTORGRAPH_RANKER_MODEL=<out>."""
+    settings = load_settings()
+    with fail_on_errors():
+        files = _inputs(train, misconceptions, subjects)
+        questions = read_eedi_questions(files[0])
+        texts = read_misconceptions(files[1])
+        subject_rows = read_subjects(files[2]) if len(files) > 2 else []
+        graph = EmbeddedGraphStore.from_records(eedi_records(questions, texts, subject_rows))
+        embedder = SentenceTransformerEmbedder(
+            settings.embedding_model, batch_size=settings.embed_batch_size
+        )
+        info = {
+            "name": name,
+            "task": "eedi-misconception-ranking",
+            # File names and sizes only: no path of the training machine.
+            "data": {f.name: f.stat().st_size for f in files},
+            "data_sha256": data_hash(*files),
+        }
+        with progress_bars() as bars:
+            task = bars.add_task("training the learned ranker", total=None)
+            ranker = asyncio.run(
+                train_eedi_ranker(
+                    questions,
+                    texts,
+                    graph,
+                    embedder,
+                    info=info,
+                    progress=lambda line: bars.update(task, description=line),
+                )
+            )
+        ranker.save(out)
+    summary = {k: ranker.info.get(k) for k in ("queries", "pool_recall", "seconds")}
+    console.print(f"trained the learned ranker -> {out}: {json.dumps(summary)}", highlight=False)
+
+
 def register(app: typer.Typer) -> None:
     app.command("train-reranker")(train_reranker_cmd)
+    app.command("train-ranker")(train_ranker_cmd)

@@ -4,6 +4,10 @@
 '2/6'
 >>> stated_answer("1/2 + 1/4 = 2/6 why is that wrong")
 '2/6'
+>>> stated_answer("is 0.07 as a percentage equal to 0.7%?")
+'0.7%'
+>>> stated_answer("why isnt it 3/7? the question was 2/3 + 1/4")
+'3/7'
 >>> stated_answer("solve 2x + 3 = 7") is None
 True
 """
@@ -23,9 +27,13 @@ _CUE = re.compile(
     r"|my\s+answer\s*(?:was|is|:|=)"
     r"|student(?:'s)?\s+answer\s*(?:was|is|:)"
     r"|i\s+think\s+(?:it'?s|it\s+is|the\s+answer\s+is)"
+    r"|\bequals?\s+to"
+    r"|why\s+(?:isn'?t|is\s*not|is\s+it\s+not|not)(?:\s+it)?"
     r")(?:\s+(?:that|it\s+was|it\s+is|it'?s|the\s+answer|answer))?\s*(?:was|is|:|=)?\s*",
     re.I,
 )
+# "<word problem> = Y?": a student checking an answer against the question.
+_CHECK = re.compile(r"\s=\s*([^=?]{1,30})\?\s*$")
 _STOP = frozenset(
     "for but and because why when on in is was so then which as if or though since while".split()  # noqa: SIM905
 )
@@ -63,4 +71,7 @@ def stated_answer(text: str, spans: list[MathSpan] | None = None) -> str | None:
         words = _words_after(text[after:])
         if words:
             return words
-    return next((r for s in spans if (r := _result(s.text))), None)
+    result = next((r for s in spans if (r := _result(s.text))), None)
+    if result is None and (end := _CHECK.search(text)):
+        return end.group(1).strip()
+    return result

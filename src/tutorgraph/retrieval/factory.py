@@ -1,4 +1,4 @@
-"""Wiring: settings -> embedder + stores + reranker -> a ready `HybridRetriever`.
+"""Wiring: settings -> embedder + stores + reranker + ranker -> a ready `HybridRetriever`.
 
 >>> retriever, index = open_retriever(Settings())  # doctest: +SKIP
 >>> packet = await retriever.retrieve(RetrievalRequest(query="what is a ratio?"))  # doctest: +SKIP
@@ -14,8 +14,9 @@ from pathlib import Path
 
 from openai import AsyncOpenAI
 
-from tutorgraph.config import BUNDLED_RERANKER, Settings
+from tutorgraph.config import BUNDLED_RANKER, BUNDLED_RERANKER, Settings
 from tutorgraph.errors import ConfigurationError
+from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.openai_refiner import OpenAIRefiner
 from tutorgraph.refinement.refiner import Refiner
@@ -34,9 +35,11 @@ __all__ = [
     "SharedModels",
     "build_refiner",
     "build_retriever",
+    "bundled_ranker_path",
     "bundled_reranker_path",
     "graph_store",
     "load_models",
+    "load_ranker",
     "load_reranker",
     "open_retriever",
     "open_stores",
@@ -49,6 +52,36 @@ log = logging.getLogger(__name__)
 def bundled_reranker_path() -> Path:
     """The directory of the int8 reranker that ships inside the package."""
     return Path(__file__).resolve().parent.parent / "_weights" / "eedi-minilm-reranker"
+
+
+def bundled_ranker_path() -> Path:
+    """The directory of the learned ranker that ships inside the package."""
+    return Path(__file__).resolve().parent.parent / "_weights" / "eedi-ranker"
+
+
+def load_ranker(settings: Settings) -> tuple[LearnedRanker | None, str]:
+    """Load the configured learned ranker now (blocking), or say why there is none.
+
+    A ranker trained over another embedder's vectors is refused: its adapter, examples and
+    targets would be compared with vectors of a different space.
+    """
+    name = settings.ranker_model.strip()
+    if not name:
+        return None, "learned ranker turned off (TUTORGRAPH_RANKER_MODEL is empty)"
+    path = bundled_ranker_path() if name == BUNDLED_RANKER else Path(name)
+    try:
+        ranker = LearnedRanker.load(path)
+    except ConfigurationError as exc:
+        log.warning("the learned ranker is off: %s", exc.message)
+        return None, f"ranker {name!r} could not be loaded: {exc.message}"
+    if ranker.embedder != settings.embedding_model:
+        reason = (
+            f"ranker {name!r} was trained over {ranker.embedder!r}, "
+            f"not the configured embedder {settings.embedding_model!r}"
+        )
+        log.warning("the learned ranker is off: %s", reason)
+        return None, reason
+    return ranker.with_info({**ranker.info, "name": name}), ""
 
 
 def load_reranker(settings: Settings) -> tuple[CrossEncoderReranker | None, str]:
@@ -143,10 +176,12 @@ class Models:
     embedder: Embedder
     reranker: Reranker | None
     reranker_unavailable: str = ""
+    ranker: LearnedRanker | None = None
+    ranker_unavailable: str = ""
 
 
 def load_models(settings: Settings, *, micro_batch: bool = False) -> Models:
-    """Load the embedder and the reranker (blocking: call at start-up).
+    """Load the embedder, the reranker and the learned ranker (blocking: call at start-up).
 
     `micro_batch` (the server's choice) puts a `MicroBatcher` in front of each, so concurrent
     requests share model calls (a lone caller would only wait for nobody).
@@ -160,12 +195,15 @@ def load_models(settings: Settings, *, micro_batch: bool = False) -> Models:
         )
     model.load()
     reranker, why_not = load_reranker(settings)
+    ranker, ranker_why_not = load_ranker(settings)
     if not micro_batch:
-        return Models(model, reranker, why_not)
+        return Models(model, reranker, why_not, ranker, ranker_why_not)
     return Models(
         MicroBatchingEmbedder(model),
         MicroBatchingReranker(reranker) if reranker is not None else None,
         why_not,
+        ranker,
+        ranker_why_not,
     )
 
 
@@ -184,6 +222,8 @@ def build_retriever(settings: Settings, index: OpenIndex, models: Models) -> Hyb
         ),
         reranker=models.reranker,
         reranker_unavailable=models.reranker_unavailable,
+        ranker=models.ranker,
+        ranker_unavailable=models.ranker_unavailable,
         refiner=build_refiner(settings, index),
     )
 

@@ -153,6 +153,11 @@ class HybridRetriever:
         return self._reranker
 
     @property
+    def ranker(self) -> LearnedRanker | None:
+        """The learned final score's model, or None when packets keep the fused order."""
+        return self._ranker
+
+    @property
     def refiner(self) -> Refiner | None:
         """The refiner used when a request asks for refinement (the default)."""
         return self._refiner

@@ -51,6 +51,7 @@ async def _dependencies(generation: Generation, timeout_s: float) -> dict[str, D
         _probe(index.graph.search_concepts(_PROBE_TEXT, 1), timeout_s),
     )
     reranker = retriever.reranker
+    ranker = retriever.ranker
     refiner = retriever.refiner
     counts = ", ".join(f"{n} {k}" for k, n in sorted(index.manifest.counts.items()))
     return {
@@ -65,6 +66,12 @@ async def _dependencies(generation: Generation, timeout_s: float) -> dict[str, D
             detail=reranker.name
             if reranker is not None
             else "not loaded: packets are not reranked",
+        ),
+        "ranker": DependencyState(
+            ok=ranker is not None,
+            detail=str(ranker.info.get("name", "learned-ranker"))
+            if ranker is not None
+            else "not loaded: packets keep the fused order",
         ),
         "refiner": DependencyState(
             ok=refiner is not None, detail=refiner.name if refiner else None
