@@ -14,6 +14,7 @@ from tutorgraph.eval.eedi import (
     eedi_pairs,
     run_eedi_benchmark,
 )
+from tutorgraph.eval.messages import student_messages, write_student_messages
 from tutorgraph.ingest.eedi import read_eedi_questions
 from tutorgraph.training.cross_encoder import TrainingConfig
 
@@ -140,3 +141,26 @@ async def test_bench_on_the_development_file_beats_single_sources(embedder) -> N
     hybrid = results["hybrid/construct"]["map@25"]
     assert hybrid > results["vector/construct"]["map@25"]
     assert hybrid > results["lexical/construct"]["map@25"]
+
+
+async def test_bench_scores_free_text_messages_in_the_fold_that_holds_them_out(  # type: ignore[no-untyped-def]
+    embedder, tmp_path: Path
+) -> None:
+    questions = read_eedi_questions(EEDI / "train.csv")
+    messages = student_messages(questions, n=40)
+    write_student_messages(messages, tmp_path / "messages.jsonl")
+    spec = EediBenchmarkSpec(
+        train=EEDI / "train.csv",
+        misconceptions=EEDI / "misconception_mapping.csv",
+        subjects=EEDI / "subject_metadata.csv",
+        folds=2,
+        configs="hybrid/text,hybrid/text/refine-local",
+        messages=tmp_path / "messages.jsonl",
+    )
+    results = await run_eedi_benchmark(spec, embedder)
+    row = results["hybrid/text/refine-local"]
+    assert row["n"] == len(messages) == results["_meta"]["n_pairs"]
+    assert 0.0 <= row["hit@10"] <= 1.0
+    groups = {m.split for m in messages}
+    assert set(row["splits"]) >= groups
+    assert sum(row["splits"][g]["n"] for g in groups) == len(messages)

@@ -45,8 +45,16 @@ def eedi_cmd(
     rerank_depth: Annotated[
         int, typer.Option(help="Fused candidates the reranker scores.", min=1, max=100)
     ] = 30,
+    messages: Annotated[
+        Path | None,
+        typer.Option(
+            help="Score these free-text student messages (data/benchmarks/student_messages"
+            ".jsonl) instead of the Eedi query texts, each in the fold that holds it out."
+        ),
+    ] = None,
 ) -> None:
-    """Eedi misconception retrieval: MAP@25 and Recall@25 per configuration."""
+    """Eedi misconception retrieval: MAP@25 and Recall@25 per configuration, with 95%
+    intervals and the paired difference from the first stage."""
     settings = load_settings()
     if subjects is None:
         subjects = default_subjects(misconceptions)
@@ -59,6 +67,7 @@ def eedi_cmd(
         configs=configs,
         limit=limit,
         rerank_depth=rerank_depth,
+        messages=messages,
     )
     embedder = SentenceTransformerEmbedder(
         settings.embedding_model, batch_size=settings.embed_batch_size

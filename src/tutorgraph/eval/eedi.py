@@ -34,6 +34,7 @@ from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.configs import RunConfig
 from tutorgraph.eval.fold_index import openai_unavailable
 from tutorgraph.eval.latency import hardware
+from tutorgraph.eval.messages import StudentMessage, read_student_messages
 from tutorgraph.eval.metrics import average_precision_at_k, recall_at_k
 from tutorgraph.eval.results import ItemScore, UnitKey, bootstrap_ci
 from tutorgraph.ingest.eedi import (
@@ -135,10 +136,13 @@ class EediPair:
     question: EediQuestion
     letter: str
     target: str
+    # A free-text message standing for the pair (`eval.messages`), and its split.
+    text: str | None = None
+    group: str = ""
 
     @property
     def query(self) -> str:
-        return eedi_query_text(self.question, self.letter)
+        return self.text if self.text is not None else eedi_query_text(self.question, self.letter)
 
     @property
     def item_id(self) -> str:
@@ -160,6 +164,9 @@ class EediBenchmarkSpec:
     msmarco_model: str = MSMARCO_RERANKER
     # What the fold rerankers are fine-tuned from (tests pass a tiny local model).
     reranker_base: str = DEFAULT_EMBEDDING_MODEL
+    # Score free-text student messages (`eval.messages`) instead of the Eedi query texts;
+    # each message is scored in the fold that holds its question out.
+    messages: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -596,6 +603,20 @@ class _FoldRunner:
 _FOLD_RECORD = "fold.json"
 
 
+def _message_folds(folds: Sequence[EediFold], messages: Sequence[StudentMessage]) -> list[EediFold]:
+    """The folds with their test pairs replaced by the messages of their test questions."""
+    out = []
+    for fold in folds:
+        by_id = {p.question.question_id: p.question for p in fold.pairs}
+        pairs = [
+            EediPair(by_id[m.question_id], m.letter, m.accepted[0], m.message, m.split)
+            for m in messages
+            if m.question_id in by_id
+        ]
+        out.append(EediFold(fold.key, fold.number, fold.of, fold.train, pairs))
+    return out
+
+
 def _seen(fold: EediFold) -> Callable[[EediPair], tuple[bool, bool]]:
     """Whether the fold's training questions hold a pair's construct and its misconception."""
     constructs = {q.construct_id for q in fold.train}
@@ -676,6 +697,7 @@ def _report(
         f"oracle_map@{K}": round(statistics.fmean(r is not None and r <= depth for r in ranks), 6),
         f"random_map@{K}": round(statistics.fmean(_random_ap(r, depth) for r in ranks), 6),
         "scored_per_query": round(statistics.fmean(s.scored for s in scores), 2),
+        "hit@10": round(statistics.fmean(r is not None and r <= 10 for r in ranks), 6),
     }
     splits: dict[str, Any] = {}
     for name, flag in (("construct", "seen_construct"), ("misconception", "seen_misconception")):
@@ -683,6 +705,12 @@ def _report(
             part = [s.ap for s in scores if getattr(s, flag) is seen]
             if part:
                 splits[f"{'seen' if seen else 'unseen'}_{name}"] = _mean_ci(part)
+    for group in sorted({s.pair.group for s in scores} - {""}):
+        members = [s for s in scores if s.pair.group == group]
+        splits[group] = {
+            **_mean_ci([s.ap for s in members]),
+            "hit@10": _mean_ci([float(s.rank is not None and s.rank <= 10) for s in members]),
+        }
     row["splits"] = splits
     if baseline is not None:
         diffs = [s.ap - b.ap for s, b in zip(scores, baseline, strict=True)]
@@ -722,6 +750,8 @@ async def run_eedi_benchmark(
         folds = [EediFold(0, 1, 1, train, eedi_pairs(read_eedi_questions(spec.test)))]
     else:
         folds = eedi_folds(train, spec.folds)
+    if spec.messages is not None:
+        folds = _message_folds(folds, read_student_messages(spec.messages))
     if spec.limit is not None:
         # Spread a quick run over every fold rather than exhausting the first.
         per_fold = max(1, spec.limit // len(folds))
@@ -780,6 +810,7 @@ async def run_eedi_benchmark(
         "folds": len(folds),
         "fold_rule": None if spec.test else f"int(QuestionId) % {spec.folds}",
         "n_pairs": sum(len(f.pairs) for f in folds),
+        "messages": str(spec.messages) if spec.messages else None,
         "limit": spec.limit,
         "unseen_context": runner.unseen,
         "embedder": embedder.name,
