@@ -1,9 +1,11 @@
 """Fine-tune a cross-encoder reranker from bi-encoder (MiniLM) weights on mined groups.
 
-Pointwise binary cross-entropy, or a listwise softmax over each group. Each group gives its
-positive (label 1), `negatives` hard negatives sampled afresh each epoch from the mined
-pool, and `random_negatives` drawn from all labels (easy ones). Batches are length-bucketed so
-that a CPU step pads little. Works on CPU; uses CUDA when present.
+Pointwise binary cross-entropy (positives weighted by the negatives per positive), or a
+listwise softmax over each group. Each group gives its positive (label 1), `negatives` hard
+negatives sampled afresh each epoch from the mined pool, and `random_negatives` drawn from
+all labels (easy ones). Batches are length-bucketed so that a CPU step pads little. A share
+of the groups is held out: the epoch with the best held-out MAP@25 is kept, and the model is
+written only if it passes its gates (`training.gates`). Works on CPU; uses CUDA when present.
 
 >>> cfg = TrainingConfig(epochs=1.0)
 >>> result = fit_cross_encoder(groups, base_model, out_dir, cfg)  # doctest: +SKIP
@@ -23,6 +25,7 @@ from typing import Any, Literal
 
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.retrieval.reranker import EncodedPair, RerankerOptions, encode_pairs, pad_batch
+from tutorgraph.training.gates import GateReport, TrainingRefused, base_rate_loss
 from tutorgraph.training.mining import TrainingGroup
 
 __all__ = ["TRAINING_RECORD", "TrainingConfig", "TrainingResult", "fit_cross_encoder"]
@@ -47,6 +50,10 @@ class TrainingConfig:
     random_negatives: int = 1
     # bce: pointwise, each pair on its own; listwise: softmax over a group, positive first.
     loss: Literal["bce", "listwise"] = "bce"
+    # bce: weight positives by the negatives per positive (else a constant wins cheaply).
+    pos_weight: bool = True
+    # Groups held out (by a hash of the query) to pick the epoch and to check the gates.
+    validation_share: float = 0.1
     layers: int | None = 3
     max_length: int = 128
     query_max_tokens: int = 64
@@ -61,6 +68,8 @@ class TrainingConfig:
             raise ConfigurationError("training needs at least one negative per positive")
         if self.layers is not None and self.layers < 1:
             raise ConfigurationError("layers must be >= 1")
+        if not 0.0 <= self.validation_share < 1.0:
+            raise ConfigurationError("validation_share must be in [0, 1)")
         RerankerOptions(max_length=self.max_length, query_max_tokens=self.query_max_tokens)
 
     @property
@@ -77,6 +86,7 @@ class TrainingResult:
     device: str
     final_loss: float
     record: dict[str, Any] = field(default_factory=dict)
+    gates: GateReport | None = None
 
 
 Example = tuple[EncodedPair, float]
@@ -115,6 +125,31 @@ def _buckets(
     return batches
 
 
+def _held_out(groups: Sequence[TrainingGroup], share: float) -> tuple[list[TrainingGroup], ...]:
+    """(training, held-out) groups split by a hash of the query; all groups on both sides
+    when either side would be empty (tiny runs: the record says so)."""
+    cut = int(share * 1000)
+    held = [g for g in groups if _bucket(g.query) < cut]
+    train = [g for g in groups if _bucket(g.query) >= cut]
+    if not held or not train:
+        both = list(groups)
+        return both, both
+    return train, held
+
+
+def _bucket(text: str) -> int:
+    import hashlib
+
+    return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16) % 1000
+
+
+def _first_position(group: TrainingGroup) -> int:
+    """The positive's position in the first stage's order of the group's candidates."""
+    last = 1 + len(group.hard_negatives)
+    rank = group.positive_rank
+    return last if rank is None else min(rank, last)
+
+
 def fit_cross_encoder(
     groups: Sequence[TrainingGroup],
     base_model: str | Path,
@@ -123,8 +158,13 @@ def fit_cross_encoder(
     *,
     record: dict[str, Any] | None = None,
     progress: StepProgress | None = None,
+    enforce_gates: bool = True,
 ) -> TrainingResult:
-    """Train and save a one-logit sequence classifier (HF format) plus `training.json`."""
+    """Train and save a one-logit sequence classifier (HF format) plus `training.json`.
+
+    Raises `TrainingRefused` (and writes nothing) when the model fails its gates, unless
+    `enforce_gates` is False (benchmarks measure whatever was learnt; the record says).
+    """
     import numpy as np
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
@@ -152,6 +192,7 @@ def fit_cross_encoder(
         model.config.num_hidden_layers = cfg.layers
     model.to(device)
 
+    groups, held = _held_out(groups, cfg.validation_share)
     all_texts = sorted({g.positive for g in groups} | {t for g in groups for t in g.hard_negatives})
     encoded: dict[tuple[str, str], EncodedPair] = {}
     options = cfg.options
@@ -196,8 +237,30 @@ def fit_cross_encoder(
             else max(0.0, (total_steps - s) / max(1, total_steps - warmup))
         ),
     )
-    bce = torch.nn.BCEWithLogitsLoss()
+    weight = float(group_size - 1) if cfg.pos_weight else 1.0
+    bce = torch.nn.BCEWithLogitsLoss(pos_weight=torch.tensor(weight, device=device))
+    base_loss = (
+        base_rate_loss(1.0 / group_size, weight) if cfg.loss == "bce" else math.log(group_size)
+    )
     pad = tokenizer.pad_token_id or 0
+    held_pairs = [
+        encode_pairs(tokenizer, g.query, [g.positive, *g.hard_negatives], options) for g in held
+    ]
+    first_positions = [_first_position(g) for g in held]
+
+    def held_out_scores() -> list[list[float]]:
+        model.eval()
+        out = []
+        with torch.no_grad():
+            for pairs in held_pairs:
+                arrays = pad_batch(list(pairs), pad)
+                feed = {k: torch.from_numpy(v).to(device) for k, v in arrays.items()}
+                out.append([float(x) for x in model(**feed).logits.view(-1).cpu()])
+        model.train()
+        return out
+
+    best: tuple[float, int, dict[str, Any]] | None = None
+    epoch_maps: list[float] = []
     model.train()
     step, running = 0, 0.0
     for epoch in range(epochs):
@@ -233,7 +296,17 @@ def fit_cross_encoder(
             running = float(loss.item()) if step == 1 else 0.98 * running + 0.02 * loss.item()
             if progress:
                 progress(step, total_steps, running)
+        report = GateReport.measure(running, base_loss, held_out_scores(), first_positions)
+        epoch_maps.append(round(report.inner_map, 5))
+        if best is None or report.inner_map > best[0]:
+            state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+            best = (report.inner_map, epoch, state)
 
+    assert best is not None  # at least one epoch ran
+    model.load_state_dict(best[2])
+    gates = GateReport.measure(running, base_loss, held_out_scores(), first_positions)
+    if enforce_gates and not gates.passed:
+        raise TrainingRefused(gates)
     out_dir.mkdir(parents=True, exist_ok=True)
     model.eval()
     model.save_pretrained(str(out_dir))
@@ -241,9 +314,14 @@ def fit_cross_encoder(
     seconds = time.perf_counter() - started
     full_record = {
         **(record or {}),
-        "base_model": str(base_model),
+        # The name only: no path of the training machine.
+        "base_model": Path(base_model).name,
         "config": asdict(cfg),
         "groups": len(groups),
+        "held_out_groups": len(held) if held is not groups else "the training groups",
+        "epoch_held_out_map@25": epoch_maps,
+        "kept_epoch": best[1] + 1,
+        "gates": gates.to_json(),
         "examples_per_epoch": per_epoch,
         "steps": step,
         "device": device,
@@ -253,4 +331,4 @@ def fit_cross_encoder(
         "numpy": np.__version__,
     }
     (out_dir / TRAINING_RECORD).write_text(json.dumps(full_record, indent=2, sort_keys=True) + "\n")
-    return TrainingResult(out_dir, step, per_epoch, seconds, device, running, full_record)
+    return TrainingResult(out_dir, step, per_epoch, seconds, device, running, full_record, gates)

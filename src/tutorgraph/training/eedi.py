@@ -140,8 +140,10 @@ async def fit_and_export(
     base_model: str = DEFAULT_EMBEDDING_MODEL,
     quantize: bool = True,
     progress: StepProgress | None = None,
+    enforce_gates: bool = True,
 ) -> TrainingResult:
-    """Fit off the event loop, then write the fp32 and int8 ONNX graphs."""
+    """Fit off the event loop, then write the fp32 and int8 ONNX graphs (nothing is written
+    when the model fails its gates: `TrainingRefused`)."""
     result = await asyncio.to_thread(
         fit_cross_encoder,
         groups,
@@ -150,6 +152,7 @@ async def fit_and_export(
         cfg,
         record=record,
         progress=progress,
+        enforce_gates=enforce_gates,
     )
     await asyncio.to_thread(export_onnx, out_dir, quantize=quantize)
     return result

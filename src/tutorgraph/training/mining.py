@@ -32,6 +32,8 @@ class TrainingGroup:
     positive: str
     # Texts of the top non-target misconception hits, best first.
     hard_negatives: tuple[str, ...]
+    # The target's 1-based rank among the first stage's misconception hits (None: missed).
+    positive_rank: int | None = None
 
 
 async def mine_groups(
@@ -56,12 +58,14 @@ async def mine_groups(
                 )
             )
             positive = texts[q.target]
+            ranked = [h for h in packet.results if h.kind == "misconception"]
+            rank = next((i for i, h in enumerate(ranked, 1) if q.target in h.ids), None)
             negatives = [
                 h.text
                 for h in packet.results
                 if h.kind == "misconception" and q.target not in h.ids and h.text != positive
             ]
-            groups.append(TrainingGroup(q.query, positive, tuple(negatives[:pool])))
+            groups.append(TrainingGroup(q.query, positive, tuple(negatives[:pool]), rank))
         if progress:
             progress(n, len(queries))
     return groups
