@@ -15,12 +15,14 @@ from pathlib import Path
 import pytest
 from tests.conftest import HELD_OUT_QUESTION, index_retriever
 
+from tutorgraph.config import BUNDLED_RANKER, Settings
 from tutorgraph.eval.eedi import eedi_pairs, misconception_ranking
 from tutorgraph.ingest.eedi import EediQuestion, eedi_construct_id
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.adapter import AdapterConfig
 from tutorgraph.ranking.combiner import CombinerConfig
 from tutorgraph.ranking.model import LearnedRanker
+from tutorgraph.retrieval.factory import load_ranker
 from tutorgraph.training.eedi import train_eedi_ranker
 from tutorgraph.training.ranker import RankerTrainingConfig
 
@@ -104,3 +106,25 @@ async def test_a_saved_ranker_scores_the_same(  # type: ignore[no-untyped-def]
     b = await index_retriever(opened_index, embedder, ranker=again).retrieve(req)
     # fp16 storage of the vectors: the same order at the top
     assert [h.id for h in a.results[:5]] == [h.id for h in b.results[:5]]
+
+
+def test_the_default_settings_load_the_bundled_ranker() -> None:
+    ranker, why = load_ranker(Settings())
+    assert ranker is not None, why
+    assert ranker.info["name"] == BUNDLED_RANKER
+    assert ranker.info["queries"] == 3486 and len(ranker.info["data_sha256"]) == 64
+    assert ranker.embedder == Settings().embedding_model
+    assert len(ranker.target_ids) == 2587 and ranker.combiner is not None
+    # No path of the training machine in the record.
+    assert "/" not in "".join(ranker.info["data"])
+
+
+def test_a_ranker_for_another_embedder_or_none_is_refused_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    ranker, why = load_ranker(Settings(embedding_model="BAAI/bge-small-en-v1.5"))
+    assert ranker is None and "not the configured embedder" in why
+    ranker, why = load_ranker(Settings(ranker_model=""))
+    assert ranker is None and "TUTORGRAPH_RANKER_MODEL is empty" in why
+    ranker, why = load_ranker(Settings(ranker_model=str(tmp_path)))
+    assert ranker is None and "could not be loaded" in why
