@@ -142,18 +142,23 @@ def test_cli_packet_equals_the_library_packet(
     from tests.conftest import index_retriever
 
     from tutorgraph.config import Settings
-    from tutorgraph.retrieval.factory import build_refiner, load_reranker
+    from tutorgraph.retrieval.factory import build_refiner, load_ranker, load_reranker
 
-    # The CLI reranks with the bundled model and refines locally by default; so does this
-    # library retriever.
-    reranker, why = load_reranker(Settings())
-    assert reranker is not None, why
+    # By default the CLI applies the bundled learned ranker, reranks nothing and refines
+    # locally; so does this library retriever.
+    reranker, off = load_reranker(Settings())
+    ranker, why = load_ranker(Settings())
+    assert reranker is None and ranker is not None, why
     retriever = index_retriever(
-        opened_index, embedder, reranker=reranker, refiner=build_refiner(Settings(), opened_index)
+        opened_index,
+        embedder,
+        reranker_unavailable=off,
+        ranker=ranker,
+        refiner=build_refiner(Settings(), opened_index),
     )
     request = RetrievalRequest(query=query_text, concept_ids=[CONSTRUCT], n_results=20, debug=True)
     packet = asyncio.run(retriever.retrieve(request))
-    assert packet.reranker.applied
+    assert packet.ranker.applied and not packet.reranker.applied
     assert _without_timings(packet.model_dump_json()) == _without_timings(
         json_runs[0][1].rstrip("\n")
     )

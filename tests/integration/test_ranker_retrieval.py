@@ -94,6 +94,26 @@ async def test_a_held_out_question_gets_scores_proposals_and_explanations(  # ty
         assert sum(parts[hit.id].values()) == pytest.approx(hit.learned_score, abs=1e-3)
 
 
+@pytest.mark.parametrize("given", [False, True])
+async def test_without_evidence_on_the_concepts_the_first_stage_order_is_kept(  # type: ignore[no-untyped-def]
+    given: bool, opened_index, embedder, ranker, eedi_questions
+) -> None:
+    """No concept in the request, or one the graph holds but no labelled example is on."""
+    concepts = []
+    if given:
+        standards = [c for c in opened_index.graph._concepts if c.startswith("ccss:")]
+        concepts = [next(c for c in standards if not ranker.prior.knows([c]))]
+    pair = eedi_pairs(eedi_questions)[0]
+    req = request(pair.question, pair.query).model_copy(update={"concept_ids": concepts})
+    plain = await index_retriever(opened_index, embedder).retrieve(req)
+    packet = await index_retriever(opened_index, embedder, ranker=ranker).retrieve(req)
+    assert not packet.ranker.applied and packet.ranker.model is not None
+    assert "concept" in (packet.ranker.reason or "")
+    assert packet.timings_ms["rank"] == 0.0
+    assert [h.id for h in packet.results] == [h.id for h in plain.results]
+    assert all(h.learned_score is None for h in packet.results)
+
+
 async def test_a_saved_ranker_scores_the_same(  # type: ignore[no-untyped-def]
     tmp_path: Path, opened_index, embedder, ranker, eedi_questions
 ) -> None:

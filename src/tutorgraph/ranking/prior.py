@@ -74,6 +74,10 @@ class LinkPrior:
         prior.groups = dict(groups)
         return prior
 
+    def knows(self, concept_ids: Iterable[str]) -> bool:
+        """Whether any labelled example links a target to one of `concept_ids`."""
+        return any(self.links.get(c) for c in concept_ids)
+
     def _parents_of(self, concept_ids: Iterable[str]) -> list[str]:
         return sorted({p for c in concept_ids for p in self.parents.get(c, ())})
 

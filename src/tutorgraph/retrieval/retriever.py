@@ -62,6 +62,8 @@ T = TypeVar("T")
 # instead costs far more than the search itself).
 SCOPE_BOOST = 0.2
 _AGREEMENT_TOP = 10
+_NO_CONCEPTS = "the request names no concept_ids, and the learned score needs its concept"
+_NO_EVIDENCE = "no labelled examples on the request's concepts; first-stage order kept"
 
 
 @dataclass(frozen=True)
@@ -215,9 +217,7 @@ class HybridRetriever:
         hits, reranker_info = await self._rerank(request.query, hits, route.rerank)
         timings["rerank"] = _ms(t)
         t = time.perf_counter()
-        hits, ranker_info, contributions = await self._learned_rank(
-            request, refined, route, hits, graph_result
-        )
+        hits, ranker_info, contributions = await self._learned_rank(request, refined, route, hits)
         timings["rank"] = _ms(t) if ranker_info.applied else 0.0
         hits = hits[: request.n_results]
         for rank, hit in enumerate(hits, start=1):
@@ -303,7 +303,6 @@ class HybridRetriever:
         refined: RefinedQuery | None,
         route: Route,
         hits: list[Hit],
-        graph: GraphSearchResult,
     ) -> tuple[list[Hit], RankerInfo, dict[str, dict[str, float]]]:
         """Give misconceptions their learned score, add those it proposes, and re-order them.
 
@@ -316,10 +315,14 @@ class HybridRetriever:
         if ranker is None or ranker.combiner is None:
             return hits, RankerInfo(reason=self._ranker_unavailable), {}
         name = str(ranker.info.get("name", "learned-ranker"))
+        concepts = list(request.concept_ids)
+        # Without labelled examples on the request's own concepts the learned score loses to
+        # the first stage in 5-fold CV (text-only requests, unseen constructs): keep its order.
+        if not concepts:
+            return hits, RankerInfo(model=name, reason=_NO_CONCEPTS), {}
+        if not ranker.prior.knows(concepts):
+            return hits, RankerInfo(model=name, reason=_NO_EVIDENCE), {}
         try:
-            concepts = list(request.concept_ids)
-            if not concepts:  # the graph's own reading of the request
-                concepts = [c["id"] for c in graph.concepts if c["seed"] != "evidence"]
             answer = refined.student_answer if refined else request.student_answer
             names = await concept_names(self._graph, concepts) if concepts else []
             text = named_query(request.query, names, student_answer=answer)
