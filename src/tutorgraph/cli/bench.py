@@ -120,11 +120,19 @@ def latency_cmd(
     rerank_depths: Annotated[
         str, typer.Option(help="Depths at which to time the reranker alone ('' to skip).")
     ] = "10,30,50",
+    construct: Annotated[
+        bool,
+        typer.Option(
+            help="Send each question's construct as concept_ids, as an app that knows the "
+            "question does (the learned ranker runs only then)."
+        ),
+    ] = True,
 ) -> None:
     """Warm per-stage latency (p50/p95/p99) of retrieval on the local index, then the
     reranker alone at several depths (pairs per second, peak memory)."""
     from tutorgraph.eval.latency import measure_latency, measure_rerank_latency
-    from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
+    from tutorgraph.ingest.eedi import eedi_construct_id, eedi_query_text, read_eedi_questions
+    from tutorgraph.models.request import RetrievalRequest
     from tutorgraph.retrieval.reranker import CrossEncoderReranker
 
     settings = load_settings(index_dir)
@@ -135,15 +143,22 @@ def latency_cmd(
         except ValueError:
             raise typer.BadParameter(f"--rerank-depths {rerank_depths!r}: integers") from None
         wrong = [(q, x) for q in qs for x in sorted(q.answers) if x != q.correct_answer]
-        queries = [eedi_query_text(q, x) for q, x in wrong[:: max(1, len(wrong) // n)]][:n]
+        picked = wrong[:: max(1, len(wrong) // n)][:n]
+        queries = [eedi_query_text(q, x) for q, x in picked]
         retriever, index = open_retriever(settings)
+        requests = [
+            RetrievalRequest(
+                query=text, concept_ids=[eedi_construct_id(q.construct_id)] if construct else []
+            )
+            for text, (q, _) in zip(queries, picked, strict=True)
+        ]
 
         async def run(bars: Progress) -> dict[str, Any]:
             try:
                 task = bars.add_task("queries", total=len(queries))
                 report = await measure_latency(
                     retriever,
-                    queries,
+                    requests,
                     progress=lambda done, total: bars.update(task, completed=done),
                 )
                 reranker = retriever.reranker

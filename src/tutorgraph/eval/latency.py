@@ -108,20 +108,25 @@ def percentiles(values: Sequence[float]) -> dict[str, float]:
 
 async def measure_latency(
     retriever: HybridRetriever,
-    queries: Sequence[str],
+    queries: Sequence[str | RetrievalRequest],
     *,
     warmup: int = 10,
     request_fields: dict[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """Run each query once after `warmup` untimed ones; serialisation is timed too."""
+    """Run each query (a text, with `request_fields`, or a whole request) once after
+    `warmup` untimed ones; serialisation is timed too."""
     fields = request_fields or {}
-    for q in queries[:warmup]:
-        await retriever.retrieve(RetrievalRequest(query=q, **fields))
+    requests = [
+        q if isinstance(q, RetrievalRequest) else RetrievalRequest(query=q, **fields)
+        for q in queries
+    ]
+    for r in requests[:warmup]:
+        await retriever.retrieve(r)
     stages: dict[str, list[float]] = {s: [] for s in (*STAGES, "serialise", "wall")}
-    for i, q in enumerate(queries, start=1):
+    for i, r in enumerate(requests, start=1):
         started = time.perf_counter()
-        packet = await retriever.retrieve(RetrievalRequest(query=q, **fields))
+        packet = await retriever.retrieve(r)
         t = time.perf_counter()
         packet.model_dump_json()
         stages["serialise"].append((time.perf_counter() - t) * 1000)
