@@ -82,6 +82,30 @@ def test_text_without_math_or_concepts(refiner: LocalRefiner) -> None:
     assert refined.optimized_query == "hello"
 
 
+@pytest.mark.parametrize(
+    ("query", "expanded"),
+    [
+        ("why is 3/4 bigger than 2/3?", True),
+        ("which is greater, 0.5 or 0.45", True),
+        ("is -3 less than -2", True),
+        ("i added 2/3 and 1/4 and got 3/7, why is that wrong?", False),
+        ("which one is bigger, a cat or a dog", False),  # no math: nothing to compare
+    ],
+)
+def test_comparatives_name_comparing_and_ordering(
+    refiner: LocalRefiner, query: str, expanded: bool
+) -> None:
+    refined = asyncio.run(refiner.refine(query))
+    assert refined.optimized_query.endswith(" compare order") is expanded
+    assert ({"compare", "order"} <= set(refined.search_terms)) is expanded
+
+
+def test_and_got_states_the_answer(refiner: LocalRefiner) -> None:
+    refined = asyncio.run(refiner.refine("i added 2/3 and 1/4 and got 3/7, why is that wrong?"))
+    assert refined.student_answer == "3/7"
+    assert refined.math_expressions == ["2/3", "1/4", "3/7"]
+
+
 class _DownGraph:
     """A graph whose concept search fails or hangs (logic check: refinement goes on)."""
 

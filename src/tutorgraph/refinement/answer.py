@@ -2,6 +2,8 @@
 
 >>> stated_answer("i got 2/6 for 1/2 + 1/4 why is it wrong")
 '2/6'
+>>> stated_answer("i added 2/3 and 1/4 and got 3/7, why is that wrong?")
+'3/7'
 >>> stated_answer("1/2 + 1/4 = 2/6 why is that wrong")
 '2/6'
 >>> stated_answer("is 0.07 as a percentage equal to 0.7%?")
@@ -23,6 +25,7 @@ __all__ = ["stated_answer"]
 _CUE = re.compile(
     r"\b(?:"
     r"i\s+(?:got|get|put|wrote|said|answered|chose|picked|keep\s+getting)"
+    r"|(?:and|then|but|so)\s+(?:i\s+)?(?:got|put|wrote|ended\s+up\s+with)"
     r"|(?:my|the)\s+(?:kid|son|daughter|child|student)\s+(?:got|wrote|put|said|answered)"
     r"|my\s+answer\s*(?:was|is|:|=)"
     r"|student(?:'s)?\s+answer\s*(?:was|is|:)"

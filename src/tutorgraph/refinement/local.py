@@ -36,6 +36,15 @@ _FILLER = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as prose
 )
 _MIN_TERM_LENGTH = 3
+# "Why is 3/4 bigger than 2/3?": everyday comparatives for what the curriculum calls
+# comparing and ordering numbers; the texts use those words, students rarely do.
+_COMPARATIVE = re.compile(
+    r"\b(?:bigger|larger|greater|smaller|less|more|higher|lower)\s+than\b"
+    r"|\bwhich\s+(?:one\s+)?is\s+(?:the\s+)?(?:bigger|larger|greater|smaller|biggest|largest"
+    r"|greatest|smallest)\b",
+    re.I,
+)
+_COMPARE_TERMS = ("compare", "order")
 
 
 class LocalRefiner:
@@ -72,12 +81,16 @@ class LocalRefiner:
             log.warning("local refiner: concept search failed (%s)", type(exc).__name__)
             matches = []
         concepts = [m.concept.id for m in matches if m.exact or m.score >= MIN_RELATIVE_MATCH]
+        optimized, terms = _with_canonical_math(text, spans), _search_terms(text, spans)
+        if _COMPARATIVE.search(text) and any(c.isdigit() for c in text):
+            optimized = " ".join([optimized, *_COMPARE_TERMS])
+            terms = list(dict.fromkeys([*terms, *_COMPARE_TERMS]))
         return RefinedQuery(
             original_query=query,
-            optimized_query=_with_canonical_math(text, spans),
+            optimized_query=optimized,
             math_expressions=list(dict.fromkeys(s.text for s in spans)),
             key_concepts=concepts,
-            search_terms=_search_terms(text, spans),
+            search_terms=terms,
             student_answer=answer,
             refiner="local",
         )

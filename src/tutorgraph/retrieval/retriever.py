@@ -219,6 +219,9 @@ class HybridRetriever:
         t = time.perf_counter()
         hits, ranker_info, contributions = await self._learned_rank(request, refined, route, hits)
         timings["rank"] = _ms(t) if ranker_info.applied else 0.0
+        if route.analysis.query_type == "misconception":
+            # The student's answer is known: what they got wrong leads (stable otherwise).
+            hits.sort(key=lambda h: h.kind != "misconception")
         hits = hits[: request.n_results]
         for rank, hit in enumerate(hits, start=1):
             hit.rank = rank
@@ -362,7 +365,7 @@ class HybridRetriever:
         order = sorted(range(len(pool)), key=lambda n: (-scores[n], pool[n].id))
         ranked = [pool[n] for n in order]
         contributions = {pool[n].id: parts[n] for n in order} if parts else {}
-        if route.analysis.query_type == "misconception":
+        if route.analysis.query_type == "misconception":  # every misconception will lead
             out = ranked + [h for h in hits if h.kind != "misconception"]
         else:
             out = list(hits)
