@@ -1,0 +1,1 @@
+"""Misconception diagnosis: bug rules that reproduce a student's wrong answer."""

@@ -1,0 +1,96 @@
+"""Which bug rules reproduce a student's answer to a problem, and the misconceptions they name.
+
+>>> diagnoser = Diagnoser.bundled()
+>>> [(d.rule, d.misconception_ids) for d in diagnoser.diagnose("2/3 + 1/4", "3/7").findings]
+[('fraction_add_across', ('eedi:misconception:217',))]
+>>> diagnoser.diagnose("10 - 4 / 2", "8").correct
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+
+from tutorgraph.diagnosis.expression import evaluate, number
+from tutorgraph.diagnosis.rules import RULES, BugRule, Problem
+from tutorgraph.errors import ConfigurationError
+
+__all__ = ["Diagnoser", "Diagnosis", "Finding", "read_links"]
+
+LINKS_FILE = "bug_rules.jsonl"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One rule that reproduces the student's answer."""
+
+    rule: str
+    misconception_ids: tuple[str, ...]
+    reproduced_answer: str
+    explanation: str
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """What the rules say of one answer. `correct` is None when the problem or the answer
+    could not be read (then nothing is diagnosed)."""
+
+    correct: bool | None = None
+    correct_answer: str | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+
+def read_links(path: Path) -> dict[str, tuple[str, ...]]:
+    """The rule -> misconception ids table; an unknown rule or a bad line is named."""
+    links: dict[str, tuple[str, ...]] = {}
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            rule, ids = row["rule"], tuple(str(i) for i in row["misconceptions"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ConfigurationError(f"{path.name}:{n}: {exc}") from exc
+        if rule not in RULES:
+            raise ConfigurationError(f"{path.name}:{n}: unknown rule {rule!r}")
+        links[rule] = ids
+    return links
+
+
+class Diagnoser:
+    """Applies the bug rules that the links table names; read-only, thread-safe."""
+
+    def __init__(self, links: Mapping[str, Sequence[str]]) -> None:
+        self._rules: list[tuple[BugRule, tuple[str, ...]]] = [
+            (RULES[name], tuple(ids)) for name, ids in links.items()
+        ]
+
+    @classmethod
+    def bundled(cls) -> Diagnoser:
+        """The rules with the links shipped in the package."""
+        return cls(read_links(Path(str(files("tutorgraph.diagnosis") / LINKS_FILE))))
+
+    @property
+    def misconception_ids(self) -> set[str]:
+        return {i for _, ids in self._rules for i in ids}
+
+    def diagnose(self, problem: str, student_answer: str) -> Diagnosis:
+        """Never raises: a problem or an answer it cannot read gives an empty diagnosis."""
+        read = Problem.read(problem)
+        answer = number(student_answer)
+        correct = evaluate(read.tree) if read else None
+        if read is None or answer is None or correct is None:
+            return Diagnosis()
+        if answer == correct:
+            return Diagnosis(correct=True, correct_answer=read.show(correct))
+        findings = []
+        for rule, ids in self._rules:
+            for r in rule.apply(read):
+                if r.answer == answer and r.answer != correct:
+                    findings.append(Finding(rule.name, ids, read.show(r.answer), r.explanation))
+                    break
+        return Diagnosis(correct=False, correct_answer=read.show(correct), findings=findings)

@@ -1,0 +1,169 @@
+"""Bug rules, the problem parser and the diagnoser, on real Eedi questions.
+
+The examples are rows of the Eedi development file (`tests/data/eedi/diagnosis_questions.csv`,
+see SOURCE.md): each question's text, one of its wrong answers and the rule expected to
+reproduce it; the rule's misconception is the one Eedi labels that answer with.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tutorgraph.diagnosis.diagnose import Diagnoser, read_links
+from tutorgraph.diagnosis.expression import LEFT_TO_RIGHT, evaluate, number, parse
+from tutorgraph.diagnosis.problem import find_problem
+from tutorgraph.diagnosis.rules import RULES
+from tutorgraph.errors import ConfigurationError
+from tutorgraph.ingest.eedi import eedi_misconception_id, read_eedi_questions
+from tutorgraph.refinement.math_text import plain_text
+
+pytestmark = pytest.mark.unit
+
+QUESTIONS = Path(__file__).parents[1] / "data" / "eedi" / "diagnosis_questions.csv"
+# (question id, wrong answer's letter, the rule that reproduces it)
+EEDI_CASES = [
+    (86, "A", "fraction_add_across"),
+    (1430, "D", "fraction_add_across"),
+    (1382, "B", "fraction_subtract_across"),
+    (1289, "C", "fraction_multiply_adding_numerators"),
+    (1213, "B", "fraction_divide_reciprocal_of_first"),
+    (1584, "C", "fraction_divide_reciprocal_of_first"),
+    (1584, "D", "fraction_divide_reciprocal_of_both"),
+    (1866, "D", "order_left_to_right"),
+    (1866, "C", "order_bidmas_strict"),
+    (1837, "A", "negative_square_positive"),
+    (1863, "D", "positive_divided_by_negative_positive"),
+    (1481, "B", "squaring_as_doubling"),
+    (1807, "B", "multiplies_by_index"),
+    (322, "A", "decimal_multiply_just_the_digits"),
+    (486, "A", "decimal_multiply_wrong_power_of_ten"),
+    (1407, "D", "division_commutative"),
+]
+
+
+@pytest.fixture(scope="module")
+def diagnoser() -> Diagnoser:
+    return Diagnoser.bundled()
+
+
+@pytest.mark.parametrize(("qid", "letter", "rule"), EEDI_CASES)
+def test_a_rule_reproduces_the_labelled_wrong_answer(
+    diagnoser: Diagnoser, qid: int, letter: str, rule: str
+) -> None:
+    q = next(q for q in read_eedi_questions(QUESTIONS) if q.question_id == qid)
+    problem = find_problem(q.question_text)
+    assert problem is not None
+    result = diagnoser.diagnose(problem, plain_text(q.answers[letter]))
+    assert result.correct is False
+    finding = next(f for f in result.findings if f.rule == rule)
+    assert eedi_misconception_id(q.misconception_ids[letter]) in finding.misconception_ids
+    assert finding.explanation.startswith(finding.reproduced_answer + " is what you get by")
+    # The correct option is never diagnosed ("0.666..." is not read: no verdict).
+    right = diagnoser.diagnose(problem, plain_text(q.answers[q.correct_answer]))
+    assert right.correct is not False and right.findings == []
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer", "rule", "explanation"),
+    [
+        (
+            "2/3 + 1/4",
+            "3/7",
+            "fraction_add_across",
+            "3/7 is what you get by adding the numerators (2 + 1) and the denominators (3 + 4)",
+        ),
+        ("10 - 4 / 2", "3", "order_left_to_right", None),
+        ("0.6 * 0.2", "1.2", "decimal_multiply_wrong_power_of_ten", None),
+        ("(-5)^2", "-25", "square_of_negative_negative", None),
+        ("-3 × -4", "-12", "negative_times_negative_negative", None),
+        ("5 - -3", "2", "subtracting_negative_ignores_sign", None),
+        ("(2 + 3) × 4", "14", "order_brackets_ignored", None),
+        ("3 - 8", "5", "subtraction_commutative", None),
+        ("1/2 + 1/3", "2/6", "fraction_add_numerators_multiply_denominators", None),
+        ("2/3 ÷ 1/4", "2/12", "fraction_divide_without_reciprocal", None),
+    ],
+)
+def test_the_issue_examples(
+    diagnoser: Diagnoser, problem: str, answer: str, rule: str, explanation: str | None
+) -> None:
+    findings = {f.rule: f for f in diagnoser.diagnose(problem, answer).findings}
+    assert rule in findings
+    if explanation:
+        assert findings[rule].explanation == explanation
+
+
+def test_every_rule_is_linked_to_a_misconception_and_back() -> None:
+    links = read_links(Path(__file__).parents[2] / "src/tutorgraph/diagnosis/bug_rules.jsonl")
+    assert set(links) == set(RULES)
+    assert all(
+        ids and all(i.startswith("eedi:misconception:") for i in ids) for ids in links.values()
+    )
+
+
+def test_a_bad_link_table_is_named(tmp_path: Path) -> None:
+    bad = tmp_path / "links.jsonl"
+    bad.write_text('{"rule": "no_such_rule", "misconceptions": ["x"]}\n', encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"links\.jsonl:1: unknown rule"):
+        read_links(bad)
+    bad.write_text("not json\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"links\.jsonl:1"):
+        read_links(bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("i added 2/3 and 1/4 and got 3/7, why is that wrong?", "2/3 + 1/4"),
+        ("is 15 / -3 equal to 5?", "15/-3"),
+        ("I worked out 10 - 4 / 2 as 3", "10 - 4/2"),
+        ("we subtracted 3 from 10 and i put 13", "10 - 3"),
+        (r"what is \(\frac{1}{2} \times \frac{3}{4}\)?", "1/2 × 3/4"),
+        ("what is ½ + ¼", "1/2 + 1/4"),
+        ("how do i simplify fractions", None),
+        ("3/7", None),  # a number, not a calculation
+    ],
+)
+def test_find_problem(text: str, expected: str | None) -> None:
+    assert find_problem(text) == expected
+
+
+def test_the_order_of_operations_is_a_parameter() -> None:
+    assert evaluate(parse("2 + 3 × 4")) == 14
+    assert evaluate(parse("2 + 3 × 4", LEFT_TO_RIGHT)) == 20
+    assert evaluate(parse("-5^2")) == -25 and evaluate(parse("(-5)^2")) == 25
+    # a tight slash is a fraction bar: 2/3 ÷ 1/4 is (2/3) ÷ (1/4)
+    assert evaluate(parse("2/3 ÷ 1/4")) == evaluate(parse("(2/3) ÷ (1/4)"))
+
+
+@pytest.mark.parametrize(
+    "text", ["2^99999", "9^9^9^9", "(" * 40 + "1" + ")" * 40, "1" + " + 1" * 100, "1/0", "0^-1"]
+)
+def test_pathological_input_is_bounded_and_gives_nothing(diagnoser: Diagnoser, text: str) -> None:
+    started = time.perf_counter()
+    assert evaluate(parse(text)) is None
+    assert diagnoser.diagnose(text, "1").findings == []
+    assert time.perf_counter() - started < 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("3/7", "3/7"), ("-1.2", "-6/5"), ("2 1/2", "5/2"), ("−4", "-4")]
+)
+def test_number(text: str, value: str) -> None:
+    assert str(number(text)) == value
+
+
+@pytest.mark.parametrize("text", ["1 + 2", "x", "", "3/7/2", "abc 3"])
+def test_an_answer_that_is_not_a_number_gives_none(text: str) -> None:
+    assert number(text) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789+-*/^()÷×.−·, xa", max_size=60), st.text(max_size=20))
+def test_odd_text_never_raises(diagnoser: Diagnoser, problem: str, answer: str) -> None:
+    diagnoser.diagnose(problem, answer)
+    find_problem(problem, student_answer=answer)
