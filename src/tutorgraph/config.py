@@ -54,6 +54,8 @@ class Settings(BaseSettings):
     reranker_batch_size: int = Field(default=8, ge=1, le=512)
     # The learned ranker's directory (`tutorgraph train-ranker`), the bundled one, or "" off.
     ranker_model: str = BUNDLED_RANKER
+    # Bug rules that reproduce a student's wrong answer (`tutorgraph.diagnosis`).
+    diagnosis: bool = True
     openai_api_key: SecretStr | None = Field(
         default=None,
         validation_alias=AliasChoices("TUTORGRAPH_OPENAI_API_KEY", "OPENAI_API_KEY"),

@@ -182,6 +182,55 @@ async def test_the_http_packet_is_the_library_packet(api: Api, retriever) -> Non
     assert over_http["graph_context"] == direct.graph_context.model_dump(mode="json")
 
 
+async def test_a_wrong_answer_is_diagnosed_and_its_misconception_leads(api: Api) -> None:
+    """Real HTTP, the real slice index: the bug rule's misconception (Eedi 2481, in the
+    slice) is the first hit, found by `diagnosis`, with the rule's sentence."""
+    for body in (
+        {"problem": "0.6 * 0.2", "student_answer": "1.2"},
+        {"query": "i got 1.2 for 0.6 × 0.2, why is it wrong?"},
+    ):
+        resp = await api.client.post("/v1/retrieve", json=body, headers=R)
+        assert resp.status_code == 200, resp.text
+        packet = resp.json()
+        assert packet["answer_check"] == {
+            "problem": "0.6 × 0.2",
+            "student_answer": "1.2",
+            "correct": False,
+            "correct_answer": "0.12",
+        }
+        (finding,) = packet["diagnosis"]
+        assert finding["misconception_id"] == "eedi:misconception:2481"
+        assert finding["rule"] == "decimal_multiply_wrong_power_of_ten"
+        assert finding["explanation"].startswith("1.2 is what you get by multiplying the digits")
+        first = packet["results"][0]
+        assert first["id"] == "eedi:misconception:2481" and "diagnosis" in first["found_by"]
+        assert first["source_ranks"]["diagnosis"] == 1
+        assert packet["timings_ms"]["diagnose"] > 0
+    # Two rules reproduce 6 for 3^2: both are listed. A right answer is said to be right.
+    both = (
+        await api.client.post(
+            "/v1/retrieve", json={"problem": "3^2", "student_answer": "6"}, headers=R
+        )
+    ).json()
+    assert {d["misconception_id"] for d in both["diagnosis"]} == {
+        "eedi:misconception:2316",
+        "eedi:misconception:1072",
+    }
+    right = (
+        await api.client.post(
+            "/v1/retrieve", json={"problem": "3^2", "student_answer": "9"}, headers=R
+        )
+    ).json()
+    assert right["answer_check"]["correct"] is True and right["diagnosis"] == []
+    # No answer, or a problem that is not arithmetic: no diagnosis, no verdict.
+    for body in (
+        {"query": "0.6 * 0.2"},
+        {"problem": "expand (x + 1)^2", "student_answer": "x^2 + 1"},
+    ):
+        packet = (await api.client.post("/v1/retrieve", json=body, headers=R)).json()
+        assert packet["answer_check"] is None and packet["diagnosis"] == []
+
+
 async def test_bad_requests_are_422_in_the_envelope(api: Api, catalogue: SourceRecords) -> None:
     c = api.client
     err = error(

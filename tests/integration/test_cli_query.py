@@ -38,6 +38,8 @@ PACKET_FIELDS = {
     "degraded_sources",
     "reranker",
     "ranker",
+    "diagnosis",
+    "answer_check",
     "debug",
 }
 HIT_FIELDS = {
@@ -142,6 +144,7 @@ def test_cli_packet_equals_the_library_packet(
     from tests.conftest import index_retriever
 
     from tutorgraph.config import Settings
+    from tutorgraph.diagnosis.diagnose import Diagnoser
     from tutorgraph.retrieval.factory import build_refiner, load_ranker, load_reranker
 
     # By default the CLI applies the bundled learned ranker, reranks nothing and refines
@@ -155,6 +158,7 @@ def test_cli_packet_equals_the_library_packet(
         reranker_unavailable=off,
         ranker=ranker,
         refiner=build_refiner(Settings(), opened_index),
+        diagnoser=Diagnoser.bundled(),
     )
     request = RetrievalRequest(query=query_text, concept_ids=[CONSTRUCT], n_results=20, debug=True)
     packet = asyncio.run(retriever.retrieve(request))

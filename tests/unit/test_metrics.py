@@ -105,10 +105,12 @@ def test_benchmark_config_names() -> None:
         "hybrid/construct",
     ]
     # Design section 8: <sources>/<context>[/<profile>-<fusion>][/rerank-<model>]
-    # [/refine-<refiner>][/ranker]; every hybrid config (2 plain + 16 profile x fusion) also
-    # comes with each of 3 rerankers, with the local refiner and with the learned ranker;
-    # the 2 plain ones with refiner and ranker; and default/<context>.
-    assert len(names) == 8 + 2 * 4 * 2 + (2 + 2 * 4 * 2) * (3 + 1 + 1) + 2 + 2
+    # [/refine-<refiner>][/ranker][/diagnosis]; every hybrid config (2 plain + 16 profile x
+    # fusion) also comes with each of 3 rerankers, with the local refiner and with the
+    # learned ranker; the 2 plain ones with refiner and ranker, and with the local refiner
+    # (with and without the ranker) and the diagnosis; and default/<context>.
+    assert len(names) == 8 + 2 * 4 * 2 + (2 + 2 * 4 * 2) * (3 + 1 + 1) + 2 + 2 * 2 + 2
+    assert "hybrid/text/refine-local/ranker/diagnosis" in names
     assert "hybrid/construct/refine-local/ranker" in names
     assert names[-2:] == ["default/text", "default/construct"]
     assert "hybrid/text/refine-local" in names

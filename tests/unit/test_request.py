@@ -17,6 +17,8 @@ pytestmark = pytest.mark.unit
 def test_defaults_follow_the_design_table() -> None:
     req = RetrievalRequest(query="why is 3/4 bigger than 2/3?")
     assert req.model_dump() == {
+        "problem": None,
+        "correct_answer": None,
         "query": "why is 3/4 bigger than 2/3?",
         "n_results": 10,
         "retrieval_profile": None,  # "index default": resolved from the manifest (auto)
@@ -117,6 +119,15 @@ def test_packet_defaults_always_carry_degraded_sources_and_reranker() -> None:
     assert data["reranker"] == {"applied": False, "model": None, "reason": None}
     assert data["ranker"] == {"applied": False, "model": None, "reason": None, "proposed": 0}
     assert data["graph_context"] == {"concepts": [], "prerequisites": [], "misconceptions": []}
+    assert data["diagnosis"] == [] and data["answer_check"] is None
     assert list(data["timings_ms"]) == [
-        "refine", "embed", "vector", "lexical", "graph", "merge", "fuse", "rerank", "rank", "total"
+        "refine", "embed", "vector", "lexical", "graph", "merge", "fuse", "rerank", "rank",
+        "diagnose", "total",
     ]  # fmt: skip
+
+
+def test_a_problem_stands_for_a_missing_query() -> None:
+    req = RetrievalRequest(problem=" 10 - 4 / 2 ", student_answer="3")
+    assert req.query == "10 - 4 / 2" and req.problem == "10 - 4 / 2"
+    with pytest.raises(ValidationError, match="or give a problem"):
+        RetrievalRequest(student_answer="3")

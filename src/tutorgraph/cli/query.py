@@ -57,6 +57,11 @@ def query_cmd(
         typer.Option("--concept", "--concept-id", help="A concept the student is on (repeat)."),
     ] = None,
     student_answer: Annotated[str | None, typer.Option(help="The student's answer.")] = None,
+    problem: Annotated[
+        str | None,
+        typer.Option(help="The problem the student worked on (stands for the query if none)."),
+    ] = None,
+    correct_answer: Annotated[str | None, typer.Option(help="The problem's answer.")] = None,
     rerank: Annotated[
         bool | None, typer.Option("--rerank/--no-rerank", help="Default: the profile's.")
     ] = None,
@@ -81,14 +86,18 @@ def query_cmd(
 ) -> None:
     """Retrieve a ReasoningPacket for a question (or for every request in --file)."""
     settings = load_settings(index_dir)
-    if (text is None) == (file is None):
-        err_console.print("[bold red]invalid request[/]: give either a query or --file")
+    if (text is None and problem is None) == (file is None):
+        err_console.print(
+            "[bold red]invalid request[/]: give either a query (or --problem) or --file"
+        )
         raise typer.Exit(2)
     defaults: dict[str, object] = {
         "n_results": n_results,
         "fusion": fusion,
         "concept_ids": concept or [],
         "student_answer": student_answer,
+        "problem": problem,
+        "correct_answer": correct_answer,
         "use_refinement": refine,
         "max_context_tokens": max_context_tokens,
         "debug": debug,
@@ -105,7 +114,7 @@ def query_cmd(
         _run_file(file, defaults, settings)
         return
     try:
-        request = RetrievalRequest.model_validate({**defaults, "query": text})
+        request = RetrievalRequest.model_validate({**defaults, "query": text or ""})
     except ValidationError as exc:
         for line in _request_errors(exc):
             err_console.print(f"[bold red]invalid request[/]: {line}", highlight=False)
@@ -177,7 +186,12 @@ def request_fusion(debug: dict[str, Any]) -> str:
     return f"{fusion['method']} fusion" + (" + graph scope" if debug["graph_scoped"] else "")
 
 
-_MATCH_NAMES = {"vector": "semantic", "lexical": "lexical", "graph": "graph"}
+_MATCH_NAMES = {
+    "vector": "semantic",
+    "lexical": "lexical",
+    "graph": "graph",
+    "diagnosis": "diagnosis",
+}
 
 
 def _matched(hit: Hit) -> str:
@@ -204,6 +218,19 @@ def print_packet(packet: ReasoningPacket) -> None:
         if rq.fallback_reason:
             parts.append(f"fallback: {rq.fallback_reason}")
         console.print(f"[dim]{escape(' | '.join(parts))} ({rq.refiner} refiner)[/]")
+    if (check := packet.answer_check) is not None:
+        verdict = "right" if check.correct else f"wrong (the answer is {check.correct_answer})"
+        answer = escape(check.student_answer)
+        console.print(
+            f"[bold]diagnosis[/]: {escape(check.problem)}: the student's {answer} is {verdict}",
+            highlight=False,
+        )
+        for finding in packet.diagnosis:
+            console.print(
+                f"  [bold]{finding.misconception_id}[/] ({finding.rule}): "
+                f"{escape(finding.explanation)}",
+                highlight=False,
+            )
     for hit in packet.results:
         merged = f" (+{len(hit.ids) - 1} merged)" if len(hit.ids) > 1 else ""
         console.print(

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER, Settings
+from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.configs import RunConfig
 from tutorgraph.eval.fold_index import openai_unavailable
@@ -233,6 +234,9 @@ def config_names(pattern: str = "*") -> list[str]:
     names += [f"{h}/refine-{r}" for h in hybrid for r in REFINERS]
     names += [f"{h}/ranker" for h in hybrid]
     names += [f"{h}/refine-{r}/ranker" for h in hybrid[: len(CONTEXTS)] for r in REFINERS]
+    names += [
+        f"{h}/refine-local{r}/diagnosis" for h in hybrid[: len(CONTEXTS)] for r in ("", "/ranker")
+    ]
     names += [f"default/{c}" for c in CONTEXTS]
     globs = [g.strip() for g in pattern.split(",") if g.strip()]
     chosen = [n for n in names if any(fnmatch.fnmatchcase(n, g) for g in globs)]
@@ -249,12 +253,16 @@ class _Config:
     rerank: str | None
     refine: str | None = None
     ranker: bool = False
+    diagnosis: bool = False
 
     @classmethod
     def parse(cls, name: str) -> _Config:
         sources, context, *rest = name.split("/")
         if sources == "default":
             return cls.parse(f"hybrid/{context}/{DEFAULT_CONFIG}")
+        diagnosis = bool(rest) and rest[-1] == "diagnosis"
+        if diagnosis:
+            rest.pop()
         ranker = bool(rest) and rest[-1] == "ranker"
         if ranker:
             rest.pop()
@@ -264,7 +272,7 @@ class _Config:
         if rest:
             profile, fusion = rest[0].split("-")
             tuning = {"retrieval_profile": profile, "fusion": fusion}
-        return cls(sources, context, tuning, rerank, refine, ranker)
+        return cls(sources, context, tuning, rerank, refine, ranker, diagnosis)
 
 
 @dataclass(frozen=True)
@@ -276,6 +284,7 @@ class _Setup:
     reranker: str | None
     refiner: str | None
     ranker: bool = False
+    diagnosis: bool = False
 
     @classmethod
     def from_bench_name(cls, name: str) -> _Setup:
@@ -286,7 +295,9 @@ class _Setup:
             "rerank": cfg.rerank is not None,
             "use_refinement": cfg.refine is not None,
         }
-        return cls(fields, cfg.context == "construct", cfg.rerank, cfg.refine, cfg.ranker)
+        return cls(
+            fields, cfg.context == "construct", cfg.rerank, cfg.refine, cfg.ranker, cfg.diagnosis
+        )
 
     @classmethod
     def from_run_config(cls, cfg: RunConfig) -> _Setup:
@@ -461,6 +472,7 @@ class _FoldRunner:
                 ranker = None
                 if any(s.ranker for s in setups.values()):
                     ranker = await self._fold_ranker(index.graph, fold)
+                diagnoser = Diagnoser.bundled()
                 contexts = await self._contexts(index, fold.pairs)
                 seen = _seen(fold)
                 self.say(f"{fold.label}: scoring {len(fold.pairs)} test pairs")
@@ -474,6 +486,7 @@ class _FoldRunner:
                         reranker=rerankers.get(setup.reranker or ""),
                         refiner=refiners.get(setup.refiner or "local", local),
                         ranker=ranker if setup.ranker else None,
+                        diagnoser=diagnoser if setup.diagnosis else None,
                     )
                     scores = []
                     for pair, construct in zip(fold.pairs, contexts, strict=True):
@@ -724,7 +737,9 @@ def _report(
 def _first_stage(name: str) -> str:
     """The configuration a row is compared with: the same sources and context, request
     defaults, no refiner, reranker or learned ranker (`hybrid/construct` for
-    `default/construct`)."""
+    `default/construct`); for a `/diagnosis` row, the same row without it."""
+    if name.endswith("/diagnosis"):
+        return name.removesuffix("/diagnosis")
     sources, context, *_ = name.split("/")
     return f"{'hybrid' if sources == 'default' else sources}/{context}"
 

@@ -11,14 +11,19 @@ from tutorgraph.models.request import SourceName
 
 __all__ = [
     "STAGES",
+    "AnswerCheck",
+    "DiagnosisFinding",
     "GraphContext",
     "Hit",
     "HitKind",
+    "HitSource",
     "RankerInfo",
     "ReasoningPacket",
     "RerankerInfo",
 ]
 
+# The retrieval sources, and `diagnosis`: a bug rule reproduced the student's answer.
+HitSource = Literal["vector", "lexical", "graph", "diagnosis"]
 HitKind = Literal[
     "concept", "misconception", "explanation", "worked_example", "exercise", "question"
 ]
@@ -34,6 +39,7 @@ STAGES = (
     "fuse",
     "rerank",
     "rank",
+    "diagnose",
     "total",
 )
 
@@ -51,7 +57,7 @@ class Hit(BaseModel):
     concept_ids: list[str] = Field(default_factory=list)
     score: float
     rank: int
-    found_by: list[SourceName]
+    found_by: list[HitSource]
     source_ranks: dict[str, int] = Field(default_factory=dict)
     source_scores: dict[str, float] = Field(default_factory=dict)
     fused_score: float
@@ -95,6 +101,28 @@ class RankerInfo(BaseModel):
     proposed: int = 0
 
 
+class DiagnosisFinding(BaseModel):
+    """A bug rule that reproduces the student's answer, and the misconception it names."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    misconception_id: str
+    rule: str
+    reproduced_answer: str
+    explanation: str
+
+
+class AnswerCheck(BaseModel):
+    """The problem and the student's answer the diagnosis read, and whether it is right."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    problem: str
+    student_answer: str
+    correct: bool
+    correct_answer: str
+
+
 class ReasoningPacket(BaseModel):
     """What a tutoring app gets back for a request.
 
@@ -118,4 +146,8 @@ class ReasoningPacket(BaseModel):
     degraded_sources: list[SourceName] = Field(default_factory=list)
     reranker: RerankerInfo = Field(default_factory=RerankerInfo)
     ranker: RankerInfo = Field(default_factory=RankerInfo)
+    # The misconceptions whose bug rules reproduce the student's answer (empty when the
+    # answer is right, or when no problem and answer could be read: `answer_check` null).
+    diagnosis: list[DiagnosisFinding] = Field(default_factory=list)
+    answer_check: AnswerCheck | None = None
     debug: dict[str, Any] | None = None

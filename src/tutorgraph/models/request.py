@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 __all__ = [
     "ALL_SOURCES",
@@ -16,6 +17,7 @@ __all__ = [
 ]
 
 MAX_QUERY_CHARS = 2000
+MAX_PROBLEM_CHARS = 2000
 
 SourceName = Literal["vector", "lexical", "graph"]
 RetrievalProfile = Literal["auto", "exact", "balanced", "semantic"]
@@ -28,11 +30,18 @@ class RetrievalRequest(BaseModel):
 
     >>> RetrievalRequest(query="  why is 3/4 bigger than 2/3? ").query
     'why is 3/4 bigger than 2/3?'
+    >>> RetrievalRequest(problem="10 - 4 / 2", student_answer="3").query
+    '10 - 4 / 2'
     """
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
+    # The problem the student worked on (an expression or the question text) and its
+    # correct answer, when the app knows them: the diagnosis reads them.
+    problem: str | None = Field(default=None, max_length=MAX_PROBLEM_CHARS)
+    correct_answer: str | None = Field(default=None, max_length=500)
+    # Required unless `problem` is given, which then stands for it.
+    query: str = Field(default="", max_length=MAX_QUERY_CHARS, validate_default=True)
     n_results: int = Field(default=10, ge=1, le=50)
     retrieval_profile: RetrievalProfile | None = None
     semantic_weight: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -47,6 +56,19 @@ class RetrievalRequest(BaseModel):
     prerequisite_hops: int | None = Field(default=None, ge=0, le=2)
     max_context_tokens: int = Field(default=1500, ge=0, le=8000)
     debug: StrictBool = False
+
+    @field_validator("query")
+    @classmethod
+    def _query_or_problem(cls, v: str, info: ValidationInfo) -> str:
+        if v:
+            return v
+        if info.data.get("problem"):
+            return str(info.data["problem"])
+        raise PydanticCustomError(
+            "string_too_short",
+            "String should have at least 1 character (or give a problem)",
+            {"min_length": 1},
+        )
 
     @field_validator("sources")
     @classmethod

@@ -15,6 +15,7 @@ from pathlib import Path
 from openai import AsyncOpenAI
 
 from tutorgraph.config import BUNDLED_RANKER, BUNDLED_RERANKER, Settings
+from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.local import LocalRefiner
@@ -225,6 +226,7 @@ def build_retriever(settings: Settings, index: OpenIndex, models: Models) -> Hyb
         ranker=models.ranker,
         ranker_unavailable=models.ranker_unavailable,
         refiner=build_refiner(settings, index),
+        diagnoser=Diagnoser.bundled() if settings.diagnosis else None,
     )
 
 

@@ -15,10 +15,14 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
+from tutorgraph.diagnosis.diagnose import Diagnoser
+from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.errors import SourceUnavailableError, TutorGraphError, UnknownConceptError
 from tutorgraph.models.curriculum import Misconception
 from tutorgraph.models.packet import (
     STAGES,
+    AnswerCheck,
+    DiagnosisFinding,
     GraphContext,
     Hit,
     RankerInfo,
@@ -127,6 +131,7 @@ class HybridRetriever:
         refiner: Refiner | None = None,
         ranker: LearnedRanker | None = None,
         ranker_unavailable: str = "no learned ranker configured",
+        diagnoser: Diagnoser | None = None,
     ) -> None:
         """`reranker` must be loaded already; without one, `reranker_unavailable` says why.
 
@@ -143,6 +148,7 @@ class HybridRetriever:
         self._refiner = refiner
         self._ranker = ranker
         self._ranker_unavailable = ranker_unavailable
+        self._diagnoser = diagnoser
 
     @property
     def embedder(self) -> Embedder:
@@ -219,6 +225,9 @@ class HybridRetriever:
         t = time.perf_counter()
         hits, ranker_info, contributions = await self._learned_rank(request, refined, route, hits)
         timings["rank"] = _ms(t) if ranker_info.applied else 0.0
+        t = time.perf_counter()
+        hits, diagnosis, check = await self._diagnose(request, refined, hits)
+        timings["diagnose"] = _ms(t) if check else 0.0
         if route.analysis.query_type == "misconception":
             # The student's answer is known: what they got wrong leads (stable otherwise).
             hits.sort(key=lambda h: h.kind != "misconception")
@@ -250,6 +259,8 @@ class HybridRetriever:
             degraded_sources=degraded,
             reranker=reranker_info,
             ranker=ranker_info,
+            diagnosis=diagnosis,
+            answer_check=check,
             debug=(
                 {
                     **self._debug(request, route, results, fused, scope),
@@ -374,6 +385,55 @@ class HybridRetriever:
         shown = {id(h) for h in out[: request.n_results]}
         info = RankerInfo(applied=True, model=name, proposed=sum(id(h) in shown for h in proposed))
         return out, info, contributions
+
+    async def _diagnose(
+        self, request: RetrievalRequest, refined: RefinedQuery | None, hits: list[Hit]
+    ) -> tuple[list[Hit], list[DiagnosisFinding], AnswerCheck | None]:
+        """Which bug rules reproduce the student's answer; their misconceptions lead the hits
+        (found by `diagnosis`, fetched from the graph when no source had them)."""
+        answer = request.student_answer or (refined.student_answer if refined else None)
+        if self._diagnoser is None or not answer:
+            return hits, [], None
+        problem = find_problem(request.problem or request.query, student_answer=answer)
+        if problem is None:
+            return hits, [], None
+        result = self._diagnoser.diagnose(problem, answer)
+        if result.correct is None or result.correct_answer is None:
+            return hits, [], None
+        check = AnswerCheck(
+            problem=problem,
+            student_answer=answer,
+            correct=result.correct,
+            correct_answer=result.correct_answer,
+        )
+        findings = [
+            DiagnosisFinding(
+                misconception_id=m,
+                rule=f.rule,
+                reproduced_answer=f.reproduced_answer,
+                explanation=f.explanation,
+            )
+            for f in result.findings
+            for m in f.misconception_ids
+        ]
+        ids = list(dict.fromkeys(d.misconception_id for d in findings))
+        if not ids:
+            return hits, findings, check
+        have = {h.id: h for h in hits}
+        missing = [m for m in ids if m not in have]
+        found = await self._guard("graph", self._graph.get_misconceptions(missing))
+        for misconception in found or []:
+            have[misconception.id] = self._proposed_hit(misconception)
+        lead = []
+        for rank, mid in enumerate((m for m in ids if m in have), start=1):
+            hit = have[mid]
+            hit.found_by = [*hit.found_by, "diagnosis"]
+            hit.source_ranks = {**hit.source_ranks, "diagnosis": rank}
+            lead.append(hit)
+        chosen = {id(h) for h in lead}
+        # Only misconceptions that exist in this index are shown as hits.
+        findings = [d for d in findings if d.misconception_id in have]
+        return lead + [h for h in hits if id(h) not in chosen], findings, check
 
     @staticmethod
     def _proposed_hit(m: Misconception) -> Hit:
