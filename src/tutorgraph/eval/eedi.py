@@ -111,8 +111,9 @@ RERANK_MODELS = ("domain", "domain-int8", "msmarco")
 # local: the deterministic refiner over the fold's own index.
 REFINERS = ("local",)
 # What `default/<context>` runs after `hybrid/<context>/`: the request defaults (profile
-# auto, RRF, the local refiner) with the shipped models. Keep it equal to what ships.
-DEFAULT_CONFIG = "refine-local/ranker"
+# auto, RRF, the local refiner) with the shipped models and the diagnosis. Keep it equal
+# to what ships.
+DEFAULT_CONFIG = "refine-local/ranker/diagnosis"
 _DOMAIN_BACKENDS: dict[str, Backend] = {"domain": "onnx", "domain-int8": "onnx-int8"}
 # A quality benchmark, not a latency one: a busy machine must not degrade packets.
 _SOURCE_TIMEOUT_S = 60.0
