@@ -167,3 +167,27 @@ def test_an_answer_that_is_not_a_number_gives_none(text: str) -> None:
 def test_odd_text_never_raises(diagnoser: Diagnoser, problem: str, answer: str) -> None:
     diagnoser.diagnose(problem, answer)
     find_problem(problem, student_answer=answer)
+
+
+def test_the_report_counts_coverage_and_precision_per_fold_and_rule() -> None:
+    from tutorgraph.eval.diagnosis import diagnosis_report
+
+    questions = read_eedi_questions(QUESTIONS)
+    report = diagnosis_report(questions, folds=5)
+    pairs = sum(
+        1
+        for q in questions
+        for x, m in q.misconception_ids.items()
+        if m is not None and x != q.correct_answer
+    )
+    assert report["pairs"] == pairs == sum(f["pairs"] for f in report["by_fold"].values())
+    assert report["problem_read"] == pairs  # every one of these questions is arithmetic
+    # Every labelled case of EEDI_CASES fires and names its label.
+    assert report["fired"] >= len({(q, x) for q, x, _ in EEDI_CASES})
+    assert report["coverage"] == round(report["fired"] / pairs, 4)
+    by_rule = report["by_rule"]
+    assert sum(r["fired"] for r in by_rule.values()) == report["findings"]
+    assert report["precision"] == round(
+        sum(r["right"] for r in by_rule.values()) / report["findings"], 4
+    )
+    assert by_rule["fraction_add_across"]["precision"] == 1.0
