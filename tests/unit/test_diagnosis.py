@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from tutorgraph.diagnosis.diagnose import Diagnoser, read_links
 from tutorgraph.diagnosis.expression import LEFT_TO_RIGHT, evaluate, number, parse
 from tutorgraph.diagnosis.problem import find_problem
+from tutorgraph.diagnosis.rounding import ROUNDING_RULES
 from tutorgraph.diagnosis.rules import RULES
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ingest.eedi import eedi_misconception_id, read_eedi_questions
@@ -43,6 +44,10 @@ EEDI_CASES = [
     (322, "A", "decimal_multiply_just_the_digits"),
     (486, "A", "decimal_multiply_wrong_power_of_ten"),
     (1407, "D", "division_commutative"),
+    (327, "A", "rounding_down_instead_of_up"),
+    (73, "A", "rounding_up_instead_of_down"),
+    (152, "B", "rounding_too_much"),
+    (721, "A", "rounding_sf_as_dp"),
 ]
 
 
@@ -99,7 +104,7 @@ def test_the_issue_examples(
 
 def test_every_rule_is_linked_to_a_misconception_and_back() -> None:
     links = read_links(Path(__file__).parents[2] / "src/tutorgraph/diagnosis/bug_rules.jsonl")
-    assert set(links) == set(RULES)
+    assert set(links) == set(RULES) | set(ROUNDING_RULES)
     assert all(
         ids and all(i.startswith("eedi:misconception:") for i in ids) for ids in links.values()
     )
@@ -181,7 +186,7 @@ def test_the_report_counts_coverage_and_precision_per_fold_and_rule() -> None:
         if m is not None and x != q.correct_answer
     )
     assert report["pairs"] == pairs == sum(f["pairs"] for f in report["by_fold"].values())
-    assert report["problem_read"] == pairs  # every one of these questions is arithmetic
+    assert report["problem_read"] == pairs  # every one of these questions is readable
     # Every labelled case of EEDI_CASES fires and names its label.
     assert report["fired"] >= len({(q, x) for q, x, _ in EEDI_CASES})
     assert report["coverage"] == round(report["fired"] / pairs, 4)
@@ -191,3 +196,25 @@ def test_the_report_counts_coverage_and_precision_per_fold_and_rule() -> None:
         sum(r["right"] for r in by_rule.values()) / report["findings"], 4
     )
     assert by_rule["fraction_add_across"]["precision"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "correct", "rule"),
+    [
+        ("Round 3.47 to 1 decimal place", "3.4", "3.5", "rounding_down_instead_of_up"),
+        ("What is 3.42 rounded to one decimal place?", "3.5", "3.4", "rounding_up_instead_of_down"),
+        ("Round 4567 to the nearest hundred", "5000", "4600", "rounding_too_much"),
+        ("Round 3.47 to 1 decimal place", "3.47", "3.5", "rounding_too_little"),
+        ("Round 0.0347 to 2 significant figures", "0.03", "0.035", "rounding_sf_as_dp"),
+        ("Round 2.25 to 1 dp", "2.2", "2.3", "rounding_five_down"),
+    ],
+)
+def test_rounding_rules(
+    diagnoser: Diagnoser, text: str, answer: str, correct: str, rule: str
+) -> None:
+    problem = find_problem(text)
+    assert problem is not None
+    result = diagnoser.diagnose(problem, answer)
+    assert result.correct is False and result.correct_answer == correct
+    assert rule in {f.rule for f in result.findings}
+    assert diagnoser.diagnose(problem, correct).correct is True

@@ -12,10 +12,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from importlib.resources import files
 from pathlib import Path
 
 from tutorgraph.diagnosis.expression import evaluate, number
+from tutorgraph.diagnosis.rounding import ROUNDING_RULES, RoundingProblem
 from tutorgraph.diagnosis.rules import RULES, BugRule, Problem
 from tutorgraph.errors import ConfigurationError
 
@@ -55,7 +57,7 @@ def read_links(path: Path) -> dict[str, tuple[str, ...]]:
             rule, ids = row["rule"], tuple(str(i) for i in row["misconceptions"])
         except (ValueError, KeyError, TypeError) as exc:
             raise ConfigurationError(f"{path.name}:{n}: {exc}") from exc
-        if rule not in RULES:
+        if rule not in RULES and rule not in ROUNDING_RULES:
             raise ConfigurationError(f"{path.name}:{n}: unknown rule {rule!r}")
         links[rule] = ids
     return links
@@ -66,7 +68,12 @@ class Diagnoser:
 
     def __init__(self, links: Mapping[str, Sequence[str]]) -> None:
         self._rules: list[tuple[BugRule, tuple[str, ...]]] = [
-            (RULES[name], tuple(ids)) for name, ids in links.items()
+            (RULES[name], tuple(ids)) for name, ids in links.items() if name in RULES
+        ]
+        self._rounding = [
+            (name, ROUNDING_RULES[name], tuple(ids))
+            for name, ids in links.items()
+            if name in ROUNDING_RULES
         ]
 
     @classmethod
@@ -74,16 +81,17 @@ class Diagnoser:
         """The rules with the links shipped in the package."""
         return cls(read_links(Path(str(files("tutorgraph.diagnosis") / LINKS_FILE))))
 
-    @property
-    def misconception_ids(self) -> set[str]:
-        return {i for _, ids in self._rules for i in ids}
-
     def diagnose(self, problem: str, student_answer: str) -> Diagnosis:
         """Never raises: a problem or an answer it cannot read gives an empty diagnosis."""
-        read = Problem.read(problem)
         answer = number(student_answer)
-        correct = evaluate(read.tree) if read else None
-        if read is None or answer is None or correct is None:
+        read = Problem.read(problem)
+        if read is None:
+            rounding = RoundingProblem.read(problem)
+            if rounding is None or answer is None:
+                return Diagnosis()
+            return self._diagnose_rounding(rounding, answer)
+        correct = evaluate(read.tree)
+        if answer is None or correct is None:
             return Diagnosis()
         if answer == correct:
             return Diagnosis(correct=True, correct_answer=read.show(correct))
@@ -94,3 +102,16 @@ class Diagnoser:
                     findings.append(Finding(rule.name, ids, read.show(r.answer), r.explanation))
                     break
         return Diagnosis(correct=False, correct_answer=read.show(correct), findings=findings)
+
+    def _diagnose_rounding(self, problem: RoundingProblem, answer: Fraction) -> Diagnosis:
+        correct = problem.correct()
+        shown = problem.show(correct)
+        if answer == Fraction(correct):
+            return Diagnosis(correct=True, correct_answer=shown)
+        findings = []
+        for name, rule, ids in self._rounding:
+            for r in rule(problem):
+                if Fraction(r.answer) == answer and r.answer != correct:
+                    findings.append(Finding(name, ids, problem.show(r.answer), r.explanation))
+                    break
+        return Diagnosis(correct=False, correct_answer=shown, findings=findings)

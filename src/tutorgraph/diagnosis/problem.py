@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from tutorgraph.diagnosis.expression import BinOp, Neg, Num, parse
+from tutorgraph.diagnosis.rounding import RoundingProblem
 from tutorgraph.refinement.math_text import canonical_math, math_spans, plain_text
 
 __all__ = ["find_problem"]
@@ -66,6 +67,8 @@ def find_problem(text: str, *, student_answer: str | None = None) -> str | None:
         return None
     try:
         plain = plain_text(text)
+        if (rounding := RoundingProblem.read(plain)) is not None:
+            return rounding.text
         if (worded := _from_words(plain)) is not None:
             return worded
         answer = canonical_math(student_answer) if student_answer else None
@@ -73,6 +76,6 @@ def find_problem(text: str, *, student_answer: str | None = None) -> str | None:
             candidate = span.text.partition("=")[0].strip()
             if candidate and candidate != answer and _is_calculation(candidate):
                 return candidate
-    except (ValueError, IndexError, RecursionError):
+    except (ValueError, IndexError, RecursionError, ArithmeticError):
         return None
     return None
