@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
-from tutorgraph.diagnosis.expression import evaluate, number
+from tutorgraph.diagnosis.expression import number
 from tutorgraph.diagnosis.rounding import ROUNDING_RULES, RoundingProblem
 from tutorgraph.diagnosis.rules import RULES, BugRule, Problem
 from tutorgraph.errors import ConfigurationError
@@ -67,14 +67,11 @@ class Diagnoser:
     """Applies the bug rules that the links table names; read-only, thread-safe."""
 
     def __init__(self, links: Mapping[str, Sequence[str]]) -> None:
-        self._rules: list[tuple[BugRule, tuple[str, ...]]] = [
-            (RULES[name], tuple(ids)) for name, ids in links.items() if name in RULES
-        ]
-        self._rounding = [
-            (name, ROUNDING_RULES[name], tuple(ids))
-            for name, ids in links.items()
-            if name in ROUNDING_RULES
-        ]
+        # per kind of problem, the linked rules that read it
+        self._rules: dict[type, list[tuple[BugRule[Any], tuple[str, ...]]]] = {
+            kind: [(rules[name], tuple(ids)) for name, ids in links.items() if name in rules]
+            for kind, rules in ((Problem, RULES), (RoundingProblem, ROUNDING_RULES))
+        }
 
     @classmethod
     def bundled(cls) -> Diagnoser:
@@ -84,34 +81,17 @@ class Diagnoser:
     def diagnose(self, problem: str, student_answer: str) -> Diagnosis:
         """Never raises: a problem or an answer it cannot read gives an empty diagnosis."""
         answer = number(student_answer)
-        read = Problem.read(problem)
-        if read is None:
-            rounding = RoundingProblem.read(problem)
-            if rounding is None or answer is None:
-                return Diagnosis()
-            return self._diagnose_rounding(rounding, answer)
-        correct = evaluate(read.tree)
-        if answer is None or correct is None:
+        read = Problem.read(problem) or RoundingProblem.read(problem)
+        solved = read.solve() if read is not None else None
+        if read is None or answer is None or solved is None:
             return Diagnosis()
+        correct, shown = solved
         if answer == correct:
-            return Diagnosis(correct=True, correct_answer=read.show(correct))
-        findings = []
-        for rule, ids in self._rules:
-            for r in rule.apply(read):
-                if r.answer == answer and r.answer != correct:
-                    findings.append(Finding(rule.name, ids, read.show(r.answer), r.explanation))
-                    break
-        return Diagnosis(correct=False, correct_answer=read.show(correct), findings=findings)
-
-    def _diagnose_rounding(self, problem: RoundingProblem, answer: Fraction) -> Diagnosis:
-        correct = problem.correct()
-        shown = problem.show(correct)
-        if answer == Fraction(correct):
             return Diagnosis(correct=True, correct_answer=shown)
         findings = []
-        for name, rule, ids in self._rounding:
-            for r in rule(problem):
-                if Fraction(r.answer) == answer and r.answer != correct:
-                    findings.append(Finding(name, ids, problem.show(r.answer), r.explanation))
+        for rule, ids in self._rules[type(read)]:
+            for r in rule.apply(read):
+                if r.answer == answer and r.answer != correct:
+                    findings.append(Finding(rule.name, ids, r.shown, r.explanation))
                     break
         return Diagnosis(correct=False, correct_answer=shown, findings=findings)

@@ -5,8 +5,8 @@ nearest power of ten (`nearest`). Each rule returns the answers a student who ho
 rounding misconception gives, with its sentence.
 
 >>> p = RoundingProblem.read("Round 3.47 to 1 decimal place")
->>> p.correct(), [r.answer for r in ROUNDING_RULES["rounding_down_instead_of_up"](p)]
-(Decimal('3.5'), [Decimal('3.4')])
+>>> p.solve(), [r.shown for r in ROUNDING_RULES["rounding_down_instead_of_up"].apply(p)]
+((Fraction(7, 2), '3.5'), ['3.4'])
 """
 
 from __future__ import annotations
@@ -15,9 +15,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from typing import Literal
 
-__all__ = ["ROUNDING_RULES", "RoundingProblem", "RoundingReproduction"]
+from tutorgraph.diagnosis.rules import BugRule, Reproduction
+
+__all__ = ["ROUNDING_RULES", "RoundingProblem"]
 
 Unit = Literal["dp", "sf", "nearest"]
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "a": 1}
@@ -50,12 +53,6 @@ _READ = [
     ),
 ]
 _MAX_DIGITS = 30
-
-
-@dataclass(frozen=True)
-class RoundingReproduction:
-    answer: Decimal
-    explanation: str
 
 
 @dataclass(frozen=True)
@@ -113,39 +110,37 @@ class RoundingProblem:
     def show(self, value: Decimal) -> str:
         return format(value.normalize(), "f") if value == value.to_integral() else str(value)
 
+    def solve(self) -> tuple[Fraction, str]:
+        """The right answer and how it is written."""
+        correct = self.correct()
+        return Fraction(correct), self.show(correct)
 
-def _says(p: RoundingProblem, wrong: Decimal, how: str) -> list[RoundingReproduction]:
-    return [RoundingReproduction(wrong, f"{p.show(wrong)} is what you get by {how}")]
+
+def _says(p: RoundingProblem, wrong: Decimal, how: str) -> list[Reproduction]:
+    shown = p.show(wrong)
+    return [Reproduction(Fraction(wrong), shown, f"{shown} is what you get by {how}")]
 
 
 def _is_up(p: RoundingProblem) -> bool:
     return p.correct().copy_abs() > p.value.copy_abs()
 
 
-def _down_instead_of_up(p: RoundingProblem) -> list[RoundingReproduction]:
+def _down_instead_of_up(p: RoundingProblem) -> list[Reproduction]:
     if not _is_up(p):
         return []
     wrong = p.rounded(ROUND_FLOOR if p.value > 0 else ROUND_CEILING)
-    return [
-        RoundingReproduction(
-            wrong, f"{p.show(wrong)} is what you get by rounding down instead of up"
-        )
-    ]
+    return _says(p, wrong, "rounding down instead of up")
 
 
-def _up_instead_of_down(p: RoundingProblem) -> list[RoundingReproduction]:
+def _up_instead_of_down(p: RoundingProblem) -> list[Reproduction]:
     if _is_up(p) or p.correct() == p.value:
         return []
     wrong = p.rounded(ROUND_CEILING if p.value > 0 else ROUND_FLOOR)
-    return [
-        RoundingReproduction(
-            wrong, f"{p.show(wrong)} is what you get by rounding up instead of down"
-        )
-    ]
+    return _says(p, wrong, "rounding up instead of down")
 
 
-def _degree(step: int, word: str) -> Callable[[RoundingProblem], list[RoundingReproduction]]:
-    def rule(p: RoundingProblem) -> list[RoundingReproduction]:
+def _degree(step: int, word: str) -> Callable[[RoundingProblem], list[Reproduction]]:
+    def rule(p: RoundingProblem) -> list[Reproduction]:
         # a coarser degree is one place fewer (dp, sf) or one power of ten more (nearest)
         places = p.places - step if p.unit != "nearest" else p.places + step
         if p.unit == "sf" and places < 1:
@@ -156,7 +151,7 @@ def _degree(step: int, word: str) -> Callable[[RoundingProblem], list[RoundingRe
     return rule
 
 
-def _sf_as_dp(p: RoundingProblem) -> list[RoundingReproduction]:
+def _sf_as_dp(p: RoundingProblem) -> list[Reproduction]:
     if p.unit != "sf":
         return []
     plural = "s" if p.places > 1 else ""
@@ -168,7 +163,7 @@ def _sf_as_dp(p: RoundingProblem) -> list[RoundingReproduction]:
     )
 
 
-def _five_rounds_down(p: RoundingProblem) -> list[RoundingReproduction]:
+def _five_rounds_down(p: RoundingProblem) -> list[Reproduction]:
     q = p.quantum()
     if (p.value / q) % 1 != Decimal("0.5") and (p.value / q) % 1 != Decimal("-0.5"):
         return []
@@ -176,11 +171,14 @@ def _five_rounds_down(p: RoundingProblem) -> list[RoundingReproduction]:
     return _says(p, wrong, "rounding a 5 down")
 
 
-ROUNDING_RULES: dict[str, Callable[[RoundingProblem], list[RoundingReproduction]]] = {
-    "rounding_down_instead_of_up": _down_instead_of_up,
-    "rounding_up_instead_of_down": _up_instead_of_down,
-    "rounding_too_much": _degree(1, "to one place too few"),
-    "rounding_too_little": _degree(-1, "to one place too many"),
-    "rounding_sf_as_dp": _sf_as_dp,
-    "rounding_five_down": _five_rounds_down,
+ROUNDING_RULES: dict[str, BugRule[RoundingProblem]] = {
+    r.name: r
+    for r in (
+        BugRule("rounding_down_instead_of_up", "rounding", _down_instead_of_up),
+        BugRule("rounding_up_instead_of_down", "rounding", _up_instead_of_down),
+        BugRule("rounding_too_much", "rounding", _degree(1, "to one place too few")),
+        BugRule("rounding_too_little", "rounding", _degree(-1, "to one place too many")),
+        BugRule("rounding_sf_as_dp", "rounding", _sf_as_dp),
+        BugRule("rounding_five_down", "rounding", _five_rounds_down),
+    )
 }

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Generic, TypeVar
 
 from tutorgraph.diagnosis.expression import (
     BIDMAS,
@@ -49,18 +50,31 @@ class Problem:
         """A value as the student would write it: decimals only for a problem in decimals."""
         return show(value, decimal="." in self.text)
 
+    def solve(self) -> tuple[Fraction, str] | None:
+        """The right answer and how it is written, or None (a division by zero...)."""
+        value = evaluate(self.tree)
+        return None if value is None else (value, self.show(value))
+
 
 @dataclass(frozen=True)
 class Reproduction:
+    """One answer a rule gives: its value, how it is written, and the sentence."""
+
     answer: Fraction
+    shown: str
     explanation: str
 
 
+P = TypeVar("P")
+
+
 @dataclass(frozen=True)
-class BugRule:
+class BugRule(Generic[P]):
+    """A rule over one kind of problem (`Problem` here, `RoundingProblem` for rounding)."""
+
     name: str
     family: str
-    apply: Callable[[Problem], list[Reproduction]]
+    apply: Callable[[P], list[Reproduction]]
 
 
 def show(value: Fraction, *, decimal: bool = True) -> str:
@@ -117,7 +131,10 @@ def _unwrap(node: Node) -> Node:
 def _one(
     p: Problem, value: Fraction | None, explanation: Callable[[str], str]
 ) -> list[Reproduction]:
-    return [] if value is None else [Reproduction(value, explanation(p.show(value)))]
+    if value is None:
+        return []
+    shown = p.show(value)
+    return [Reproduction(value, shown, explanation(shown))]
 
 
 # -- fractions -----------------------------------------------------------------------------
@@ -422,10 +439,12 @@ def _wrong_power_of_ten(p: Problem) -> list[Reproduction]:
     for k in range(1, places + 2):
         if k != places:
             value = Fraction(digits, 10**k)
+            shown = p.show(value)
             out.append(
                 Reproduction(
                     value,
-                    f"{p.show(value)} is what you get by multiplying the digits ({digits}) and "
+                    shown,
+                    f"{shown} is what you get by multiplying the digits ({digits}) and "
                     f"putting back {k} decimal place{'s' if k > 1 else ''} instead of {places}",
                 )
             )
@@ -462,7 +481,7 @@ def _swapped(op: str, word: str) -> Callable[[Problem], list[Reproduction]]:
     return rule
 
 
-RULES: dict[str, BugRule] = {
+RULES: dict[str, BugRule[Problem]] = {
     r.name: r
     for r in (
         BugRule("fraction_add_across", "fractions", _add_across),
