@@ -338,7 +338,7 @@ class HybridRetriever:
             return hits, RankerInfo(model=name, reason=_NO_EVIDENCE), {}
         try:
             answer = refined.student_answer if refined else request.student_answer
-            names = await concept_names(self._graph, concepts) if concepts else []
+            names = await concept_names(self._graph, concepts)
             text = named_query(request.query, names, student_answer=answer)
             vector = (await embed_async(self._embedder, [text]))[0]
             slots = [i for i, h in enumerate(hits) if h.kind == "misconception"]
@@ -420,10 +420,10 @@ class HybridRetriever:
         if not ids:
             return hits, findings, check
         have = {h.id: h for h in hits}
-        missing = [m for m in ids if m not in have]
-        found = await self._guard("graph", self._graph.get_misconceptions(missing))
-        for misconception in found or []:
-            have[misconception.id] = self._proposed_hit(misconception)
+        if missing := [m for m in ids if m not in have]:
+            found = await self._guard("graph", self._graph.get_misconceptions(missing))
+            for misconception in found or []:
+                have[misconception.id] = self._proposed_hit(misconception)
         lead = []
         for rank, mid in enumerate((m for m in ids if m in have), start=1):
             hit = have[mid]
