@@ -210,6 +210,15 @@ def diagnosis_cmd(
         ),
     ],
     folds: Annotated[int, typer.Option(help="Report per fold: int(QuestionId) % folds.")] = 5,
+    exclude: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="CSV with a QuestionId column: the questions read while writing the rules; "
+            "the `held out` row scores the others.",
+        ),
+    ] = None,
     out: Annotated[Path | None, typer.Option(help="Also write the report as JSON.")] = None,
 ) -> None:
     """Coverage (pairs where a bug rule fires) and precision (firing rules whose
@@ -219,11 +228,13 @@ def diagnosis_cmd(
     from tutorgraph.ingest.eedi import read_eedi_questions
 
     with fail_on_errors():
-        report = diagnosis_report(read_eedi_questions(train), folds=folds)
+        read = {q.question_id for q in read_eedi_questions(exclude)} if exclude else set()
+        report = diagnosis_report(read_eedi_questions(train), folds=folds, read=read)
     table = Table(
         "part", "pairs", "problem read", "fired", "coverage", "precision", title="diagnosis"
     )
-    for name, row in [("all", report), *((f"fold {k}", r) for k, r in report["by_fold"].items())]:
+    parts = [("all", report), ("held out", report["held_out"])]
+    for name, row in [*parts, *((f"fold {k}", r) for k, r in report["by_fold"].items())]:
         table.add_row(
             name,
             str(row["pairs"]),

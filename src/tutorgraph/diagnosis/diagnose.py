@@ -10,20 +10,49 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from tutorgraph.diagnosis.averages import DATA_RULES, DataProblem
+from tutorgraph.diagnosis.conversion import (
+    CONVERSION_RULES,
+    UNIT_RULES,
+    ConversionProblem,
+    UnitProblem,
+)
+from tutorgraph.diagnosis.equation import EQUATION_RULES, EquationProblem
 from tutorgraph.diagnosis.expression import number
 from tutorgraph.diagnosis.rounding import ROUNDING_RULES, RoundingProblem
 from tutorgraph.diagnosis.rules import RULES, BugRule, Problem
 from tutorgraph.errors import ConfigurationError
 
-__all__ = ["Diagnoser", "Diagnosis", "Finding", "read_links"]
+__all__ = ["KINDS", "Diagnoser", "Diagnosis", "Finding", "answer_value", "read_links"]
 
 LINKS_FILE = "bug_rules.jsonl"
+
+# Each kind of problem: how it is read from text, and its rules. The first that reads wins.
+KINDS: tuple[tuple[Callable[[str], Any], Mapping[str, BugRule[Any]]], ...] = (
+    (Problem.read, RULES),
+    (RoundingProblem.read, ROUNDING_RULES),
+    (ConversionProblem.read, CONVERSION_RULES),
+    (UnitProblem.read, UNIT_RULES),
+    (EquationProblem.read, EQUATION_RULES),
+    (DataProblem.read, DATA_RULES),
+)
+_ALL_RULES = {name for _, rules in KINDS for name in rules}
+# "x = 5", "□ = 5" and a trailing % sign or unit word around the number of an answer
+_ANSWER = re.compile(r"^\s*(?:[a-z□?]\s*=\s*)?(?P<n>.*?)\s*(?:%|[a-z]+\.?)?\s*$", re.I)
+
+
+def answer_value(text: str) -> Fraction | None:
+    """The number in a student's answer: "3/7", "x = 5", "0.7%", "250 minutes"."""
+    m = _ANSWER.match(text)
+    return number(m["n"]) if m is not None and m["n"] else None
 
 
 @dataclass(frozen=True)
@@ -57,7 +86,7 @@ def read_links(path: Path) -> dict[str, tuple[str, ...]]:
             rule, ids = row["rule"], tuple(str(i) for i in row["misconceptions"])
         except (ValueError, KeyError, TypeError) as exc:
             raise ConfigurationError(f"{path.name}:{n}: {exc}") from exc
-        if rule not in RULES and rule not in ROUNDING_RULES:
+        if rule not in _ALL_RULES:
             raise ConfigurationError(f"{path.name}:{n}: unknown rule {rule!r}")
         links[rule] = ids
     return links
@@ -68,10 +97,10 @@ class Diagnoser:
 
     def __init__(self, links: Mapping[str, Sequence[str]]) -> None:
         # per kind of problem, the linked rules that read it
-        self._rules: dict[type, list[tuple[BugRule[Any], tuple[str, ...]]]] = {
-            kind: [(rules[name], tuple(ids)) for name, ids in links.items() if name in rules]
-            for kind, rules in ((Problem, RULES), (RoundingProblem, ROUNDING_RULES))
-        }
+        self._kinds = [
+            (read, [(rules[name], tuple(ids)) for name, ids in links.items() if name in rules])
+            for read, rules in KINDS
+        ]
 
     @classmethod
     def bundled(cls) -> Diagnoser:
@@ -80,17 +109,19 @@ class Diagnoser:
 
     def diagnose(self, problem: str, student_answer: str) -> Diagnosis:
         """Never raises: a problem or an answer it cannot read gives an empty diagnosis."""
-        answer = number(student_answer)
-        read = Problem.read(problem) or RoundingProblem.read(problem)
-        solved = read.solve() if read is not None else None
-        if read is None or answer is None or solved is None:
+        answer = answer_value(student_answer)
+        if answer is None:
             return Diagnosis()
+        read = next(((p, rules) for r, rules in self._kinds if (p := r(problem))), None)
+        if read is None or (solved := read[0].solve()) is None:
+            return Diagnosis()
+        found, rules = read
         correct, shown = solved
         if answer == correct:
             return Diagnosis(correct=True, correct_answer=shown)
         findings = []
-        for rule, ids in self._rules[type(read)]:
-            for r in rule.apply(read):
+        for rule, ids in rules:
+            for r in rule.apply(found):
                 if r.answer == answer and r.answer != correct:
                     findings.append(Finding(rule.name, ids, r.shown, r.explanation))
                     break

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import re
 
+from tutorgraph.diagnosis.averages import DataProblem
+from tutorgraph.diagnosis.conversion import ConversionProblem, UnitProblem
+from tutorgraph.diagnosis.equation import EquationProblem
 from tutorgraph.diagnosis.expression import BinOp, Neg, Num, parse
 from tutorgraph.diagnosis.rounding import RoundingProblem
 from tutorgraph.refinement.math_text import canonical_math, math_spans, plain_text
@@ -67,8 +70,9 @@ def find_problem(text: str, *, student_answer: str | None = None) -> str | None:
         return None
     try:
         plain = plain_text(text)
-        if (rounding := RoundingProblem.read(plain)) is not None:
-            return rounding.text
+        for kind in (RoundingProblem, ConversionProblem, UnitProblem, EquationProblem, DataProblem):
+            if (found := kind.read(plain)) is not None:
+                return found.text
         if (worded := _from_words(plain)) is not None:
             return worded
         answer = canonical_math(student_answer) if student_answer else None

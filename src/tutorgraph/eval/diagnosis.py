@@ -4,8 +4,8 @@ For every labelled (question, wrong answer) pair the problem is read from the qu
 text and the rules are applied to the answer. Coverage is the share of pairs for which
 some rule fires; precision is the share of firing rules (findings) whose misconception is
 the labelled one. The rules are fixed (nothing is trained), so folds only split the
-report: `by_fold` lets a reader score the folds whose questions nobody read while writing
-the rules.
+report. `held_out` scores only the questions not in `read` (those read while writing the
+rules, and their tests' examples).
 
 >>> report = diagnosis_report(questions)  # doctest: +SKIP
 >>> report["coverage"], report["precision"]  # doctest: +SKIP
@@ -14,7 +14,7 @@ the rules.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from tutorgraph.diagnosis.diagnose import Diagnoser
@@ -46,12 +46,17 @@ def _summary(
 
 
 def diagnosis_report(
-    questions: Sequence[EediQuestion], diagnoser: Diagnoser | None = None, folds: int = 5
+    questions: Sequence[EediQuestion],
+    diagnoser: Diagnoser | None = None,
+    folds: int = 5,
+    read: Collection[int] = (),
 ) -> dict[str, Any]:
-    """Coverage and precision over every labelled pair, overall, per fold and per rule."""
+    """Coverage and precision over every labelled pair, overall, per fold, per rule, and
+    over the questions not in `read` (ids)."""
     diagnoser = diagnoser or Diagnoser.bundled()
     keys = ("pairs", "read", "fired", "findings", "right", "hit")
     total: Counter[str] = Counter()
+    held_out: Counter[str] = Counter()
     by_fold: dict[int, Counter[str]] = {k: Counter() for k in range(folds)}
     fired_rules: Counter[str] = Counter()
     right_rules: Counter[str] = Counter()
@@ -72,9 +77,12 @@ def diagnosis_report(
                     fired_rules[f.rule] += 1
                     right_rules[f.rule] += ok
         total.update(counts)
+        if q.question_id not in read:
+            held_out.update(counts)
         by_fold[q.question_id % folds].update(counts)
     return {
         **_summary(*(total[k] for k in keys)),
+        "held_out": {"questions_read": len(read), **_summary(*(held_out[k] for k in keys))},
         "fold_rule": f"int(QuestionId) % {folds}",
         "by_fold": {str(k): _summary(*(c[k] for k in keys)) for k, c in by_fold.items()},
         "by_rule": {
