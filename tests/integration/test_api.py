@@ -205,7 +205,14 @@ async def test_a_wrong_answer_is_diagnosed_and_its_misconception_leads(api: Api)
         first = packet["results"][0]
         assert first["id"] == "eedi:misconception:2481" and "diagnosis" in first["found_by"]
         assert first["source_ranks"]["diagnosis"] == 1
+        assert first["source_contributions"]["diagnosis"] == round(1 / 61, 9)
+        assert first["fused_score"] >= first["source_contributions"]["diagnosis"]
         assert packet["timings_ms"]["diagnose"] > 0
+    # The correct answer confirms the reading; one the problem does not give vetoes it.
+    for correct, diagnosed in (("0.12", True), ("12", False)):
+        body = {"problem": "0.6 * 0.2", "student_answer": "1.2", "correct_answer": correct}
+        packet = (await api.client.post("/v1/retrieve", json=body, headers=R)).json()
+        assert bool(packet["diagnosis"]) is diagnosed
     # Two rules reproduce 6 for 3^2: both are listed. A right answer is said to be right.
     both = (
         await api.client.post(

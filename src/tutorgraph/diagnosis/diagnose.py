@@ -107,8 +107,12 @@ class Diagnoser:
         """The rules with the links shipped in the package."""
         return cls(read_links(Path(str(files("tutorgraph.diagnosis") / LINKS_FILE))))
 
-    def diagnose(self, problem: str, student_answer: str) -> Diagnosis:
-        """Never raises: a problem or an answer it cannot read gives an empty diagnosis."""
+    def diagnose(
+        self, problem: str, student_answer: str, correct_answer: str | None = None
+    ) -> Diagnosis:
+        """Never raises: a problem or an answer it cannot read gives an empty diagnosis. A
+        `correct_answer` that is not what the problem, as read, gives means the reading is
+        wrong: nothing is diagnosed."""
         answer = answer_value(student_answer)
         if answer is None:
             return Diagnosis()
@@ -117,6 +121,8 @@ class Diagnoser:
             return Diagnosis()
         found, rules = read
         correct, shown = solved
+        if correct_answer is not None and answer_value(correct_answer) not in (None, correct):
+            return Diagnosis()
         if answer == correct:
             return Diagnosis(correct=True, correct_answer=shown)
         findings = []

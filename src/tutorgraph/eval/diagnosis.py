@@ -50,9 +50,11 @@ def diagnosis_report(
     diagnoser: Diagnoser | None = None,
     folds: int = 5,
     read: Collection[int] = (),
+    checked: bool = True,
 ) -> dict[str, Any]:
     """Coverage and precision over every labelled pair, overall, per fold, per rule, and
-    over the questions not in `read` (ids)."""
+    over the questions not in `read` (ids). `checked`: the question's correct option
+    vetoes a problem read wrongly (as a request's `correct_answer` does)."""
     diagnoser = diagnoser or Diagnoser.bundled()
     keys = ("pairs", "read", "fired", "findings", "right", "hit")
     total: Counter[str] = Counter()
@@ -66,7 +68,11 @@ def diagnosis_report(
         problem = find_problem(q.question_text)
         if problem is not None:
             counts["read"] += 1
-            result = diagnoser.diagnose(problem, plain_text(q.answers[pair.letter]))
+            result = diagnoser.diagnose(
+                problem,
+                plain_text(q.answers[pair.letter]),
+                correct_answer=plain_text(q.answers[q.correct_answer]) if checked else None,
+            )
             if result.findings:
                 counts["fired"] += 1
                 right = [pair.target in f.misconception_ids for f in result.findings]
@@ -83,6 +89,7 @@ def diagnosis_report(
     return {
         **_summary(*(total[k] for k in keys)),
         "held_out": {"questions_read": len(read), **_summary(*(held_out[k] for k in keys))},
+        "checked_by_correct_option": checked,
         "fold_rule": f"int(QuestionId) % {folds}",
         "by_fold": {str(k): _summary(*(c[k] for k in keys)) for k, c in by_fold.items()},
         "by_rule": {

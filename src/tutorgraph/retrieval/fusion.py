@@ -25,6 +25,7 @@ from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.merge import MergedHit
 
 __all__ = [
+    "DIAGNOSIS_WEIGHT",
     "GRAPH_WEIGHT",
     "RRF_K",
     "FusedHit",
@@ -35,6 +36,9 @@ __all__ = [
 
 RRF_K = 60
 GRAPH_WEIGHT = 0.5
+# The diagnosis runs after the ranker; its term, weight / (RRF_K + rank), is added to the
+# fused score of each misconception a bug rule reproduces (they lead the hits regardless).
+DIAGNOSIS_WEIGHT = 1.0
 
 FusionMethod = Literal["rrf", "weighted"]
 

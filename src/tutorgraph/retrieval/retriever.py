@@ -38,7 +38,7 @@ from tutorgraph.retrieval.batching import embed_async, rerank_async
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.context import assemble_context
 from tutorgraph.retrieval.embedder import Embedder
-from tutorgraph.retrieval.fusion import RRF_K, FusedHit, fuse, source_weights
+from tutorgraph.retrieval.fusion import DIAGNOSIS_WEIGHT, RRF_K, FusedHit, fuse, source_weights
 from tutorgraph.retrieval.graph_search import (
     GRAPH_PLANS,
     GraphPlan,
@@ -397,7 +397,7 @@ class HybridRetriever:
         problem = find_problem(request.problem or request.query, student_answer=answer)
         if problem is None:
             return hits, [], None
-        result = self._diagnoser.diagnose(problem, answer)
+        result = self._diagnoser.diagnose(problem, answer, request.correct_answer)
         if result.correct is None or result.correct_answer is None:
             return hits, [], None
         check = AnswerCheck(
@@ -427,8 +427,14 @@ class HybridRetriever:
         lead = []
         for rank, mid in enumerate((m for m in ids if m in have), start=1):
             hit = have[mid]
+            # An RRF term like any source's; a hit no source found scores by it alone.
+            part = DIAGNOSIS_WEIGHT / (RRF_K + rank)
+            if not hit.found_by:
+                hit.score = round(part, 9)
             hit.found_by = [*hit.found_by, "diagnosis"]
             hit.source_ranks = {**hit.source_ranks, "diagnosis": rank}
+            hit.source_contributions = {**hit.source_contributions, "diagnosis": round(part, 9)}
+            hit.fused_score = round(hit.fused_score + part, 9)
             lead.append(hit)
         chosen = {id(h) for h in lead}
         # Only misconceptions that exist in this index are shown as hits.
