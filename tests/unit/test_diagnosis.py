@@ -87,6 +87,11 @@ EEDI_CASES = [
     (1151, "C", "units_100_mm_in_a_cm"),
     (1577, "B", "units_10_cl_in_a_l"),
     (691, "D", "units_10_cm_in_a_m"),
+    (59, "C", "percent_of_adds"),
+    (1650, "C", "percent_of_finds_ten_percent"),
+    (1372, "D", "percent_of_hundredth_as_ten_percent"),
+    (1650, "D", "percent_of_tenth_as_one_percent"),
+    (1079, "B", "root_doubles"),
 ]
 
 
@@ -300,6 +305,20 @@ def test_rounding_rules(
         ("Convert 3 tonnes into kg", "300", "units_100_kg_in_a_tonne"),
         ("Convert 3 tonnes into kg", "30", "units_10_kg_in_a_tonne"),
         ("Convert 1.5 litres into ml", "150", "units_100_ml_in_a_l"),
+        ("What is 3/20 as a percentage?", "3%", "fraction_to_percent_numerator_as_percent"),
+        ("What is 3/20 as a percentage?", "6%", "fraction_to_percent_doubles_numerator"),
+        ("What is 3/20 as a percentage?", "3.20%", "fraction_to_percent_point_between"),
+        ("Write 5 as a percentage of 20", "400%", "fraction_to_percent_wrong_way_round"),
+        ("What is the square root of 64?", "32", "root_halves"),
+        ("√9", "81", "root_squares"),
+        ("What is the square root of 64?", "16", "root_divides_by_four"),
+        ("What is the cube root of 64?", "8", "root_square_cube_confused"),
+        ("Find 20% of 80", "4", "percent_of_divides_by_percent"),
+        ("Solve the equation: 0.15 = 0.5p", "p = 10/3", "equation_divides_the_wrong_way"),
+        ("Solve the equation: 12d-3 = 6d+3", "d = 1/3", "equation_same_operation"),
+        ("3/5 × ? = 1/2", "3/10", "missing_number_original_operation"),
+        ("If you triple 8 you get...", "38", "multiplication_concatenates"),
+        ("0.01^3 =", "0.0001", "decimal_multiply_wrong_power_of_ten"),
     ],
 )
 def test_rules_on_eedi_style_problems(

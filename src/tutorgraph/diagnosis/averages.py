@@ -21,7 +21,12 @@ __all__ = ["DATA_RULES", "DataProblem"]
 
 Measure = Literal["mean", "median", "mode", "range"]
 _MEASURE = re.compile(r"\b(mean|median|mode|range)\b", re.I)
-_LIST = re.compile(r"-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?){2,29}")
+# three or more numbers separated by commas, each maybe with the same unit ("4 cm, 22 cm")
+_LIST = re.compile(
+    r"-?\d+(?:\.\d+)?(?P<unit>\s*[a-z£$%]{1,3})?"
+    r"(?:\s*,\s*-?\d+(?:\.\d+)?(?P=unit)?){2,29}(?![\d.])",
+    re.I,
+)
 _MAX_VALUES = 30
 
 
@@ -66,7 +71,8 @@ class DataProblem:
         asked, data = _MEASURE.search(text), _LIST.search(text)
         if asked is None or data is None:
             return None
-        parsed = [number(v) for v in data[0].split(",")]
+        unit = data["unit"] or ""
+        parsed = [number(v.strip().removesuffix(unit.strip())) for v in data[0].split(",")]
         values = [v for v in parsed if v is not None]
         if len(values) != len(parsed) or len(values) > _MAX_VALUES:
             return None

@@ -26,11 +26,25 @@ Form = Literal["decimal", "fraction", "percent"]
 _NUM = r"(?P<x>\d+(?:\.\d+)?(?:/\d+)?\s*%?)"
 _TARGET = r"(?:a\s+|an\s+)?(?P<t>percentages?|per\s*cents?|decimals?|fractions?)"
 _CONVERSIONS = [
+    # "8 out of 40 as a percentage", "write 8 as a percentage of 40"
+    re.compile(
+        r"(?P<a>\d+)\s+out\s+of\s+(?P<b>\d+)\s+(?:as|to|into|in)\s+(?:a\s+)?"
+        r"(?P<t>percentages?|per\s*cents?|decimals?|fractions?)\b",
+        re.I,
+    ),
+    re.compile(
+        r"(?P<a>\d+)\s+as\s+a\s+(?P<t>percentage|fraction|decimal)\s+of\s+(?P<b>\d+)\b",
+        re.I,
+    ),
     re.compile(
         rf"\b(?:convert|write|express|change|give)\s+{_NUM}\s+(?:as|to|into|in)\s+{_TARGET}",
         re.I,
     ),
-    re.compile(rf"{_NUM}\s+(?:as|to|into|in)\s+{_TARGET}\b", re.I),
+    re.compile(rf"{_NUM}\s+(?:written\s+)?(?:as|to|into|in)\s+{_TARGET}\b", re.I),
+    # "convert this decimal to a percentage: 0.6"
+    re.compile(rf"\b(?:as|to|into)\s+{_TARGET}\s*:?\s+{_NUM}(?![\d/.])", re.I),
+    # "0.2 = 1/5 = ?%"
+    re.compile(r"(?P<x>\d+(?:\.\d+)?(?:/\d+)?)\s*=\s*(?:[\d./]+\s*=\s*)?(?P<t>\?\s*%)"),
 ]
 
 
@@ -57,11 +71,16 @@ class ConversionProblem:
             m = pattern.search(text)
             if m is None:
                 continue
-            written = "".join(m["x"].split())
+            groups = m.groupdict()
+            written = f"{groups['a']}/{groups['b']}" if groups.get("a") else "".join(m["x"].split())
             source = _form(written)
             t = m["t"].casefold()
             target: Form = (
-                "percent" if t.startswith("per") else "fraction" if t[0] == "f" else "decimal"
+                "percent"
+                if t.startswith("per") or t.endswith("%")
+                else "fraction"
+                if t[0] == "f"
+                else "decimal"
             )
             value = number(written.rstrip("%"))
             if value is None or source == target:
@@ -177,6 +196,20 @@ def _numerator_then_denominator(p: ConversionProblem) -> list[Reproduction]:
     )
 
 
+def _to_percent(
+    wrong: Callable[[int, int], Fraction | None], how: str
+) -> Callable[[ConversionProblem], list[Reproduction]]:
+    """A fraction a/b written as a percentage the wrong way: `wrong(a, b)` percent."""
+
+    def rule(p: ConversionProblem) -> list[Reproduction]:
+        parts = _fraction_parts(p)
+        if parts is None or p.target != "percent":
+            return []
+        return _says(p, wrong(*parts), how)
+
+    return rule
+
+
 CONVERSION_RULES: dict[str, BugRule[ConversionProblem]] = {
     r.name: r
     for r in (
@@ -228,6 +261,32 @@ CONVERSION_RULES: dict[str, BugRule[ConversionProblem]] = {
             "fraction_to_percent_numerator_then_denominator",
             "percentages",
             _numerator_then_denominator,
+        ),
+        BugRule(
+            "fraction_to_percent_numerator_as_percent",
+            "percentages",
+            _to_percent(lambda a, b: Fraction(a), "taking the numerator as the percentage"),
+        ),
+        BugRule(
+            "fraction_to_percent_doubles_numerator",
+            "percentages",
+            _to_percent(lambda a, b: Fraction(2 * a), "doubling the numerator"),
+        ),
+        BugRule(
+            "fraction_to_percent_point_between",
+            "percentages",
+            _to_percent(
+                lambda a, b: Fraction(f"{a}.{b}"),
+                "putting a decimal point between the numerator and the denominator",
+            ),
+        ),
+        BugRule(
+            "fraction_to_percent_wrong_way_round",
+            "percentages",
+            _to_percent(
+                lambda a, b: Fraction(100 * b, a) if a else None,
+                "dividing the other way round (the whole by the part)",
+            ),
         ),
     )
 }

@@ -27,6 +27,8 @@ from tutorgraph.diagnosis.conversion import (
 )
 from tutorgraph.diagnosis.equation import EQUATION_RULES, EquationProblem
 from tutorgraph.diagnosis.expression import number
+from tutorgraph.diagnosis.percentages import PERCENT_RULES, PercentOfProblem
+from tutorgraph.diagnosis.roots import ROOT_RULES, RootProblem
 from tutorgraph.diagnosis.rounding import ROUNDING_RULES, RoundingProblem
 from tutorgraph.diagnosis.rules import RULES, BugRule, Problem
 from tutorgraph.errors import ConfigurationError
@@ -40,6 +42,8 @@ KINDS: tuple[tuple[Callable[[str], Any], Mapping[str, BugRule[Any]]], ...] = (
     (Problem.read, RULES),
     (RoundingProblem.read, ROUNDING_RULES),
     (ConversionProblem.read, CONVERSION_RULES),
+    (PercentOfProblem.read, PERCENT_RULES),
+    (RootProblem.read, ROOT_RULES),
     (UnitProblem.read, UNIT_RULES),
     (EquationProblem.read, EQUATION_RULES),
     (DataProblem.read, DATA_RULES),

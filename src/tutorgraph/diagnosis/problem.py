@@ -22,6 +22,8 @@ from tutorgraph.diagnosis.averages import DataProblem
 from tutorgraph.diagnosis.conversion import ConversionProblem, UnitProblem
 from tutorgraph.diagnosis.equation import EquationProblem
 from tutorgraph.diagnosis.expression import BinOp, Neg, Num, parse
+from tutorgraph.diagnosis.percentages import PercentOfProblem
+from tutorgraph.diagnosis.roots import RootProblem
 from tutorgraph.diagnosis.rounding import RoundingProblem
 from tutorgraph.refinement.math_text import canonical_math, math_spans, plain_text
 
@@ -34,11 +36,36 @@ _WORDS = re.compile(
     rf"\s+(?P<a>{_NUM})\s+(?P<link>and|to|from|by)\s+(?P<b>{_NUM})",
     re.I,
 )
+# The kinds read before arithmetic; the first that reads the text wins.
+_KINDS = (
+    RoundingProblem,
+    ConversionProblem,
+    PercentOfProblem,
+    RootProblem,
+    UnitProblem,
+    EquationProblem,
+    DataProblem,
+)
 # Text longer than this is not a problem statement worth reading.
 MAX_TEXT = 2000
 
 
+# "triple 8", "double 3.5", "square 7", "halve 18"
+_ONE_NUMBER = re.compile(
+    rf"\b(?P<verb>double|triple|halve|square|cube)\s+(?:of\s+)?(?P<a>{_NUM})\b", re.I
+)
+_ONE_NUMBER_FORMS = {
+    "double": "2 × {}",
+    "triple": "3 × {}",
+    "halve": "{} ÷ 2",
+    "square": "{}^2",
+    "cube": "{}^3",
+}
+
+
 def _from_words(text: str) -> str | None:
+    if (one := _ONE_NUMBER.search(text)) is not None:
+        return canonical_math(_ONE_NUMBER_FORMS[one["verb"].casefold()].format(one["a"]))
     m = _WORDS.search(text)
     if m is None:
         return None
@@ -70,7 +97,7 @@ def find_problem(text: str, *, student_answer: str | None = None) -> str | None:
         return None
     try:
         plain = plain_text(text)
-        for kind in (RoundingProblem, ConversionProblem, UnitProblem, EquationProblem, DataProblem):
+        for kind in _KINDS:
             if (found := kind.read(plain)) is not None:
                 return found.text
         if (worded := _from_words(plain)) is not None:

@@ -35,6 +35,13 @@ _NEAREST = {
     "thousand": 3,
     "1000": 3,
     "1,000": 3,
+    "10000": 4,
+    "10,000": 4,
+    "ten thousand": 4,
+    "100000": 5,
+    "100,000": 5,
+    "hundred thousand": 5,
+    "million": 6,
     "tenth": -1,
     "hundredth": -2,
 }
@@ -48,7 +55,8 @@ _READ = [
     ),
     re.compile(
         rf"{_NUMBER}\b[^.?!\d]{{0,40}}?\bto\s+the\s+nearest\s+"
-        r"(?P<near>whole\s+number|integer|unit|ten|hundred|thousand|tenth|hundredth|1,?000|100|10)\b",
+        r"(?P<near>whole\s+number|integer|unit|hundred\s+thousand|ten\s+thousand|ten|hundred"
+        r"|thousand|million|tenth|hundredth|100,?000|10,?000|1,?000|100|10)\b",
         re.I,
     ),
 ]

@@ -89,7 +89,7 @@ def show(value: Fraction, *, decimal: bool = True) -> str:
         d //= 2
     while d % 5 == 0:
         d //= 5
-    if d == 1 and len(str(value.denominator)) <= 4:
+    if d == 1 and len(str(value.denominator)) <= 8:
         return f"{float(value):.10f}".rstrip("0")
     return f"{value.numerator}/{value.denominator}"
 
@@ -417,17 +417,27 @@ def _multiplies_by_index(p: Problem) -> list[Reproduction]:
 
 
 def _decimal_product(p: Problem) -> tuple[int, int] | None:
-    """`x × y` with at least one decimal: the product of the digits and the correct places."""
+    """`x × y` (or `x^n`, x times itself) with a decimal: the product of the digits and the
+    correct number of decimal places."""
     t = p.tree
-    if not (isinstance(t, BinOp) and t.op == "*"):
+    if not (isinstance(t, BinOp) and t.op in "*^"):
         return None
     left, right = _unwrap(t.left), _unwrap(t.right)
-    if not (isinstance(left, Num) and isinstance(right, Num)):
+    if t.op == "^":
+        n = _int(right)
+        if not isinstance(left, Num) or n is None or not 2 <= n <= 4:
+            return None
+        factors = [left] * n
+    elif isinstance(left, Num) and isinstance(right, Num):
+        factors = [left, right]
+    else:
         return None
-    if "." not in left.text + right.text:
+    if not any("." in x.text for x in factors):
         return None
-    places = sum(len(x.text.partition(".")[2]) for x in (left, right))
-    digits = int(left.text.replace(".", "")) * int(right.text.replace(".", ""))
+    places = sum(len(x.text.partition(".")[2]) for x in factors)
+    digits = 1
+    for x in factors:
+        digits *= int(x.text.replace(".", ""))
     return digits, places
 
 
