@@ -6,7 +6,7 @@ each side is a sum of numbers and terms in the unknown ("3x", "x/4", "3/5 × ?")
 
 >>> p = EquationProblem.read("Solve 3x + 5 = 20")
 >>> p.solve(), [r.shown for r in EQUATION_RULES["equation_same_operation"].apply(p)]
-((Fraction(5, 1), '5'), ['75'])
+((Fraction(5, 1), '5'), ['45', '25/3', '75'])
 """
 
 from __future__ import annotations

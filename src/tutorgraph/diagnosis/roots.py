@@ -18,12 +18,17 @@ from tutorgraph.diagnosis.rules import BugRule, Reproduction, show
 
 __all__ = ["ROOT_RULES", "RootProblem"]
 
-_WORDS = {
-    w: n
-    for n, w in enumerate(
-        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
-    )
-} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "hundred": 100}
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+)
+_WORDS = {w: n for n, w in enumerate(_UNITS.split())} | {
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "hundred": 100,
+}
 _N = r"\d+(?:\.\d+)?|" + "|".join(sorted(_WORDS, key=len, reverse=True))
 _ROOTS = [
     re.compile(rf"\b(?P<k>square|cube)\s+root\s+of\s+(?:a\s+)?(?P<n>{_N})\b", re.I),
