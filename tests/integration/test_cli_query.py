@@ -195,6 +195,29 @@ def test_query_without_json_prints_readable_hits(
     assert "graph context" in out and "timings ms:" in out
 
 
+def test_query_prints_the_diagnosis(
+    cli_with_loaded_model: CliRunner, session_index: tuple[Path, object]
+) -> None:
+    """The readable output names the reproduced misconception (Eedi 2481, in the slice),
+    its rule and the sentence, before the hits it leads."""
+    result = cli_with_loaded_model.invoke(
+        app,
+        [
+            "query",
+            "i got 1.2 for 0.6 × 0.2, why is it wrong?",
+            "-n",
+            "3",
+            "--index-dir",
+            str(session_index[0]),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    out = _plain(result.stdout)
+    assert "diagnosis: 0.6 × 0.2: the student's 1.2 is wrong (the answer is 0.12)" in out
+    assert "eedi:misconception:2481 (decimal_multiply_wrong_power_of_ten): 1.2 is what" in out
+    assert out.index("eedi:misconception:2481 (") < out.index(" 1. misconception")
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [
