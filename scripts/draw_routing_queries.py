@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 
 from tutorgraph.ingest.eedi import read_eedi_questions
-from tutorgraph.ingest.latex import latex_to_text
+from tutorgraph.mathtext.latex import latex_to_text
 
 BUNDLE = Path("data/curriculum")
 SHARED = Path("../shared/data")

@@ -20,8 +20,8 @@ import numpy as np
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.eval.latency import hardware, percentiles
 from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
-from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
-from tutorgraph.retrieval.onnx_embedder import OnnxEmbedder
+from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
+from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from tutorgraph.eval.latency import hardware, percentiles
-from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
+from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.retrieval.retriever import _scoped
 from tutorgraph.stores.chroma import COLLECTION_NAME, ChromaVectorStore
 from tutorgraph.stores.local_index import IndexLayout, chroma_persistent_client, load_catalogue

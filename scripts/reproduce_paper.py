@@ -253,7 +253,7 @@ async def phase_ablations(
 ) -> None:
     from tutorgraph.eval.ablation import AblationSpec, run_ablations
     from tutorgraph.eval.scale import vectors_from_index
-    from tutorgraph.retrieval.cached_embedder import CachingEmbedder
+    from tutorgraph.embedding.cached_embedder import CachingEmbedder
 
     if not run.data.is_dir():
         raise SystemExit(f"data folder not found: {run.data} (pass --data)")
@@ -394,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
     from tutorgraph.ingest.bundle import bundle_hash
-    from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
+    from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
     from tutorgraph.stores.manifest import Manifest
 
     run = Run(args)

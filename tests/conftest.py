@@ -27,7 +27,7 @@ from tutorgraph.ingest.eedi import (
 )
 from tutorgraph.ingest.indexer import IngestReport, ingest_bundle
 from tutorgraph.ingest.learning_commons import load_learning_commons
-from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.models.records import SourceRecords
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
@@ -92,7 +92,7 @@ def slice_bundle(
 @pytest.fixture(scope="session")
 def embedder():  # type: ignore[no-untyped-def]
     """The real MiniLM embedder, weights loaded once from the offline package."""
-    from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
+    from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 
     emb = SentenceTransformerEmbedder(MODEL_NAME)
     emb.load()

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Concept, Document, Misconception
+from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.protocols import GraphStore
 

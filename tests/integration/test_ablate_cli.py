@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from tutorgraph.embedding.cached_embedder import CachingEmbedder
 from tutorgraph.eval.ablation import read_items
 from tutorgraph.eval.configs import ablation_grid
 from tutorgraph.eval.eedi import EediMisconceptionTask
 from tutorgraph.eval.results import ItemScore
 from tutorgraph.ingest.eedi import read_eedi_questions
-from tutorgraph.retrieval.cached_embedder import CachingEmbedder
 from tutorgraph.training.cross_encoder import TrainingConfig
 
 pytestmark = pytest.mark.integration
@@ -38,7 +38,7 @@ def cached(embedder) -> CachingEmbedder:  # type: ignore[no-untyped-def]
 @pytest.fixture
 def cli(monkeypatch: pytest.MonkeyPatch, cached: CachingEmbedder) -> CliRunner:
     """A CliRunner whose `ablate` gets the loaded MiniLM (saves a reload)."""
-    from tutorgraph.retrieval import embedder as embedder_module
+    from tutorgraph.embedding import embedder as embedder_module
 
     monkeypatch.setattr(embedder_module, "SentenceTransformerEmbedder", lambda *a, **k: cached)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the MS MARCO model cannot be fetched here

@@ -29,8 +29,8 @@ from tutorgraph.api.auth import key_entry
 from tutorgraph.api.live_index import RetrieverOpener, pointer_file
 from tutorgraph.config import BUNDLED_RERANKER, Settings
 from tutorgraph.ingest.bundle import write_bundle
-from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Concept, Document, Misconception
+from tutorgraph.models.records import SourceRecords
 from tutorgraph.retrieval.factory import Models, build_retriever, load_reranker, open_stores
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.stores.local_index import IndexLayout, load_catalogue

@@ -17,7 +17,7 @@ from tutorgraph.cli import index as index_cli
 from tutorgraph.cli.app import app
 from tutorgraph.ingest.bundle import BUNDLE_FILES, bundle_hash, validate_bundle, write_bundle
 from tutorgraph.ingest.eedi import EediQuestion, eedi_records
-from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.items import items_from_records
 
 pytestmark = pytest.mark.integration

@@ -15,7 +15,7 @@ from tutorgraph.errors import ConfigurationError, EmbedderMismatchError
 from tutorgraph.ingest.bundle import bundle_hash, write_bundle
 from tutorgraph.ingest.eedi import EediQuestion, eedi_records
 from tutorgraph.ingest.indexer import IngestReport, ingest_bundle, ingest_records
-from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.items import items_from_records
 from tutorgraph.stores.local_index import open_index
 from tutorgraph.stores.manifest import Manifest, library_versions

@@ -152,8 +152,8 @@ def test_serving_a_size_in_a_fresh_process_reports_latency_and_memory(  # type: 
 ) -> None:
     import numpy as np
 
+    from tutorgraph.embedding.cached_embedder import CachingEmbedder
     from tutorgraph.eval.scale import measure_serving, vectors_from_index
-    from tutorgraph.retrieval.cached_embedder import CachingEmbedder
     from tutorgraph.stores.items import items_from_records
     from tutorgraph.stores.local_index import IndexLayout, load_catalogue
 

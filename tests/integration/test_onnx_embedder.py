@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from tutorgraph.config import Settings
+from tutorgraph.embedding import onnx_embedder
+from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
+from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.retrieval import onnx_embedder
-from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
 from tutorgraph.retrieval.factory import load_models
-from tutorgraph.retrieval.onnx_embedder import OnnxEmbedder
 
 pytestmark = pytest.mark.integration
 

@@ -13,8 +13,8 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.config import Settings
-from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Concept, Document, Misconception, Prerequisite
+from tutorgraph.models.records import SourceRecords
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore

@@ -10,6 +10,7 @@ from typing import Any, cast
 
 import pytest
 
+from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval import ablation
 from tutorgraph.eval.ablation import (
@@ -22,7 +23,6 @@ from tutorgraph.eval.ablation import (
 from tutorgraph.eval.configs import RunConfig
 from tutorgraph.eval.results import ItemScore, UnitKey
 from tutorgraph.eval.task import TASK_NAMES, BenchmarkTask
-from tutorgraph.retrieval.embedder import Embedder
 
 pytestmark = pytest.mark.unit
 

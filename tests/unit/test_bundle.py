@@ -22,7 +22,7 @@ from tutorgraph.ingest.bundle import (
     validate_bundle,
     write_bundle,
 )
-from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.models.records import SourceRecords
 
 pytestmark = pytest.mark.unit
 

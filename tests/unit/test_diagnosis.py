@@ -19,7 +19,7 @@ from tutorgraph.diagnosis.expression import LEFT_TO_RIGHT, evaluate, number, par
 from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ingest.eedi import eedi_misconception_id, read_eedi_questions
-from tutorgraph.refinement.math_text import plain_text
+from tutorgraph.mathtext.spans import plain_text
 
 pytestmark = pytest.mark.unit
 

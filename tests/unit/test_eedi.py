@@ -16,7 +16,7 @@ from tutorgraph.ingest.eedi import (
     read_misconceptions,
     read_subjects,
 )
-from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.models.records import SourceRecords
 
 pytestmark = pytest.mark.unit
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.protocols import PrerequisitePath
 

@@ -42,8 +42,8 @@ from tutorgraph.eval.prerequisites import (
 from tutorgraph.ingest.eedi import read_eedi_questions
 from tutorgraph.ingest.learning_commons import load_learning_commons
 from tutorgraph.ingest.openstax import load_openstax
-from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.packet import STAGES, GraphContext, Hit, HitKind, ReasoningPacket
+from tutorgraph.models.records import SourceRecords
 
 pytestmark = pytest.mark.unit
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tutorgraph.ingest.latex import latex_to_text
+from tutorgraph.mathtext.latex import latex_to_text
 
 pytestmark = pytest.mark.unit
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tutorgraph.mathtext.spans import canonical_math, math_spans, plain_text
 from tutorgraph.refinement.answer import stated_answer
-from tutorgraph.refinement.math_text import canonical_math, math_spans, plain_text
 from tutorgraph.refinement.spelling import SpellingCorrector
 
 pytestmark = pytest.mark.unit

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
-from tutorgraph.ingest.mathml import MATHML_NS, mathml_to_text, normalize_math_chars
+from tutorgraph.mathtext.mathml import MATHML_NS, mathml_to_text, normalize_math_chars
 
 pytestmark = pytest.mark.unit
 

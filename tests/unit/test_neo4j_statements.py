@@ -23,8 +23,8 @@ from neo4j import AsyncDriver, EagerResult, Query, Record, RoutingControl
 from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
 
 from tutorgraph.errors import ConfigurationError, StoreError
-from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Concept, Document, Misconception, Prerequisite
+from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores import cypher
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.embedded_graph import MAX_PREREQUISITE_DEPTH, EmbeddedGraphStore

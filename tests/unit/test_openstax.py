@@ -9,7 +9,7 @@ import pytest
 from lxml import etree
 
 from tutorgraph.ingest.openstax import OpenStaxStats, load_openstax, section_id
-from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.models.records import SourceRecords
 
 pytestmark = pytest.mark.unit
 

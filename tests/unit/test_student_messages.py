@@ -19,8 +19,8 @@ from tutorgraph.eval.messages import (
     write_student_messages,
 )
 from tutorgraph.ingest.eedi import read_eedi_questions
+from tutorgraph.mathtext.spans import plain_text
 from tutorgraph.refinement.answer import stated_answer
-from tutorgraph.refinement.math_text import plain_text
 
 pytestmark = pytest.mark.unit
 

@@ -2,7 +2,7 @@ import sys, numpy as np
 from pathlib import Path
 sys.path.insert(0,''+str(__import__('pathlib').Path(__file__).resolve().parents[3]/'src')+'')
 from tutorgraph.ingest.eedi import *
-from tutorgraph.retrieval.embedder import resolve_model_path
+from tutorgraph.embedding.embedder import resolve_model_path
 from sentence_transformers import SentenceTransformer
 D=Path('../shared/data/eedi')
 qs=read_eedi_questions(D/'train.csv'); ms=read_misconceptions(D/'misconception_mapping.csv')

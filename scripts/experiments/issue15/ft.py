@@ -2,7 +2,7 @@ import sys, numpy as np, time, os
 from pathlib import Path
 sys.path.insert(0,''+str(__import__('pathlib').Path(__file__).resolve().parents[3]/'src')+'')
 from tutorgraph.ingest.eedi import *
-from tutorgraph.retrieval.embedder import resolve_model_path
+from tutorgraph.embedding.embedder import resolve_model_path
 from sentence_transformers import SentenceTransformer, SentenceTransformerTrainer, SentenceTransformerTrainingArguments, losses
 from sentence_transformers.training_args import BatchSamplers
 from datasets import Dataset

@@ -16,7 +16,7 @@ from tutorgraph.ingest.eedi import (
     read_misconceptions,
 )
 from tutorgraph.ranking.model import CandidateSignals
-from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
+from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.training.ranker import LabelledQuery, fit_ranker
 
 data = Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/data/eedi")

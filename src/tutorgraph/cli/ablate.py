@@ -54,8 +54,8 @@ def ablate_cmd(
     Item scores go to OUT with the suffix .items.jsonl, one (task, config, fold) unit at a
     time; run the same command again to resume after an interruption.
     """
+    from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
     from tutorgraph.eval.ablation import AblationSpec, build_task, run_ablations, select_configs
-    from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
 
     settings = load_settings()
     names = _tasks(tasks)

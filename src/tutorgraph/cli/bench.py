@@ -19,8 +19,8 @@ from tutorgraph.cli._common import (
     open_retriever,
     progress_bars,
 )
+from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.eval.eedi import EediBenchmarkSpec, run_eedi_benchmark
-from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
 
 __all__ = ["register"]
 

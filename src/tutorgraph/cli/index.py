@@ -21,9 +21,9 @@ from tutorgraph.cli._common import (
     load_settings,
     progress_bars,
 )
+from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.errors import IndexNotFoundError
 from tutorgraph.ingest.indexer import ingest_bundle
-from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
 from tutorgraph.retrieval.factory import graph_store
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.local_index import IndexLayout, chroma_http_client, load_catalogue

@@ -17,13 +17,13 @@ from tutorgraph.cli._common import (
     progress_bars,
 )
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
+from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.ingest.eedi import (
     eedi_records,
     read_eedi_questions,
     read_misconceptions,
     read_subjects,
 )
-from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
 from tutorgraph.retrieval.reranker import ONNX_FILES
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig

@@ -25,7 +25,7 @@ from tutorgraph.diagnosis.expression import BinOp, Neg, Num, parse
 from tutorgraph.diagnosis.percentages import PercentOfProblem
 from tutorgraph.diagnosis.roots import RootProblem
 from tutorgraph.diagnosis.rounding import RoundingProblem
-from tutorgraph.refinement.math_text import canonical_math, math_spans, plain_text
+from tutorgraph.mathtext.spans import canonical_math, math_spans, plain_text
 
 __all__ = ["find_problem"]
 

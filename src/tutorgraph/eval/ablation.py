@@ -31,6 +31,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tutorgraph.embedding.cached_embedder import caching
+from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.configs import RunConfig, ablation_grid
 from tutorgraph.eval.eedi import EediMisconceptionTask
@@ -40,8 +42,6 @@ from tutorgraph.eval.mae import MaeTask
 from tutorgraph.eval.prerequisites import PrerequisiteTask
 from tutorgraph.eval.results import ItemScore, JsonlFile, UnitKey, summary_rows
 from tutorgraph.eval.task import TASK_NAMES, BenchmarkTask
-from tutorgraph.retrieval.cached_embedder import caching
-from tutorgraph.retrieval.embedder import Embedder
 
 __all__ = [
     "AblationProgress",

@@ -21,7 +21,7 @@ from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.eval.eedi import eedi_pairs
 from tutorgraph.ingest.eedi import EediQuestion
-from tutorgraph.refinement.math_text import plain_text
+from tutorgraph.mathtext.spans import plain_text
 
 __all__ = ["diagnosis_report"]
 

@@ -31,6 +31,8 @@ from typing import Any
 
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER, Settings
 from tutorgraph.diagnosis.diagnose import Diagnoser
+from tutorgraph.embedding.cached_embedder import CachingEmbedder, caching
+from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.configs import RunConfig
 from tutorgraph.eval.fold_index import openai_unavailable
@@ -56,8 +58,6 @@ from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
-from tutorgraph.retrieval.cached_embedder import CachingEmbedder, caching
-from tutorgraph.retrieval.embedder import Embedder
 from tutorgraph.retrieval.reranker import (
     ONNX_FILES,
     Backend,

@@ -28,18 +28,18 @@ from pathlib import Path
 from typing import TypeVar
 
 from tutorgraph.config import BUNDLED_RERANKER, MSMARCO_RERANKER, Settings
+from tutorgraph.embedding.cached_embedder import caching
+from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.configs import RunConfig
 from tutorgraph.eval.results import ItemScore, UnitKey
 from tutorgraph.ingest.indexer import ingest_records
-from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph.models.records import SourceRecords
 from tutorgraph.models.request import MAX_QUERY_CHARS, RetrievalRequest
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
-from tutorgraph.retrieval.cached_embedder import caching
-from tutorgraph.retrieval.embedder import Embedder
 from tutorgraph.retrieval.factory import build_refiner, bundled_reranker_path
 from tutorgraph.retrieval.reranker import ONNX_FILES, Backend, CrossEncoderReranker, Reranker
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig

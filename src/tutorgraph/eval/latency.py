@@ -369,10 +369,10 @@ async def run_latency_harness(
     ... # doctest: +SKIP
     """
     from tutorgraph.config import MSMARCO_RERANKER, Settings
+    from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
     from tutorgraph.errors import ConfigurationError
     from tutorgraph.refinement.local import LocalRefiner
     from tutorgraph.refinement.spelling import SpellingCorrector
-    from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
     from tutorgraph.retrieval.factory import build_refiner, bundled_reranker_path
     from tutorgraph.retrieval.retriever import RetrieverConfig
     from tutorgraph.stores.local_index import open_index

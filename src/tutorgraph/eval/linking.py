@@ -50,10 +50,10 @@ from tutorgraph.ingest.eedi import (
     read_misconceptions,
     read_subjects,
 )
-from tutorgraph.ingest.latex import latex_to_text
-from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.mathtext.latex import latex_to_text
 from tutorgraph.models.curriculum import Document
 from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph.models.records import SourceRecords
 
 __all__ = [
     "LINKING_METRICS",

@@ -39,9 +39,9 @@ from tutorgraph.eval.metrics import average_precision_at_k, recall_at_k
 from tutorgraph.ingest.eedi import LICENSE as EEDI_LICENSE
 from tutorgraph.ingest.eedi import SOURCE as EEDI_SOURCE
 from tutorgraph.ingest.eedi import eedi_misconception_id, read_misconceptions
-from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Misconception
 from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph.models.records import SourceRecords
 
 __all__ = [
     "MAE_LICENSE",

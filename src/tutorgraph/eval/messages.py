@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ingest.eedi import EediQuestion, eedi_misconception_id
-from tutorgraph.ingest.latex import latex_to_text
+from tutorgraph.mathtext.latex import latex_to_text
 
 __all__ = [
     "HELDOUT_SHARE",

@@ -39,9 +39,9 @@ from tutorgraph.eval.fold_index import (
     stable_sample,
 )
 from tutorgraph.eval.metrics import average_precision_at_k, recall_at_k
-from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Concept, Prerequisite
 from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph.models.records import SourceRecords
 
 __all__ = [
     "BENCHMARK_RELATIONS",

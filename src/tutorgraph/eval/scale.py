@@ -35,10 +35,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tutorgraph.embedding.cached_embedder import CachingEmbedder
+from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.eval.latency import LATENCY_QUERIES, WARMUP_QUERIES
-from tutorgraph.ingest.records import SourceRecords
-from tutorgraph.retrieval.cached_embedder import CachingEmbedder
-from tutorgraph.retrieval.embedder import Embedder
+from tutorgraph.models.records import SourceRecords
 
 __all__ = [
     "SCALE_FACTORS",
@@ -219,9 +219,9 @@ async def _serve_and_time(
 ) -> dict[str, Any]:
     """The subprocess's work: load, then time `BEST` over the query set."""
     from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
+    from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
     from tutorgraph.eval.configs import BEST
     from tutorgraph.eval.latency import latency_by_config, load_query_set
-    from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
     from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
     from tutorgraph.stores.local_index import open_index
 

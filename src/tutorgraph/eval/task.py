@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.eval.configs import RunConfig
 from tutorgraph.eval.results import ItemScore, UnitKey
-from tutorgraph.retrieval.embedder import Embedder
 
 __all__ = ["TASK_NAMES", "BenchmarkTask", "ProgressFn", "RecordFn", "SkipFn", "StatusFn"]
 

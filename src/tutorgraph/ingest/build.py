@@ -12,8 +12,8 @@ from pathlib import Path
 
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import is_noncommercial
+from tutorgraph.models.records import SourceRecords
 
 __all__ = ["SOURCES", "SourceInfo", "build_curriculum", "minilm_token_counter", "notice_text"]
 
@@ -98,7 +98,7 @@ def minilm_token_counter(model: str = DEFAULT_EMBEDDING_MODEL) -> Callable[[str]
     """Count tokens as the embedder sees them, so chunks fit its window."""
     from transformers import AutoTokenizer
 
-    from tutorgraph.retrieval.embedder import resolve_model_path
+    from tutorgraph.embedding.embedder import resolve_model_path
 
     # Counting long texts is the point here; lift the limit so it does not warn per text.
     tokenizer = AutoTokenizer.from_pretrained(resolve_model_path(model), model_max_length=1_000_000)

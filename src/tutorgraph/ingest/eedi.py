@@ -23,9 +23,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tutorgraph.ingest.latex import latex_to_text
-from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.mathtext.latex import latex_to_text
 from tutorgraph.models.curriculum import Concept, Document, Misconception
+from tutorgraph.models.records import SourceRecords
 
 __all__ = [
     "ANSWER_LETTERS",

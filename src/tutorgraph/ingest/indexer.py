@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import BundleRecordError, ConfigurationError
 from tutorgraph.ingest.bundle import bundle_hash, validate_bundle, write_bundle
-from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Prerequisite
-from tutorgraph.retrieval.embedder import Embedder
+from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.chroma import ChromaVectorStore
 from tutorgraph.stores.items import items_from_records

@@ -32,9 +32,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tutorgraph.ingest.latex import latex_to_text
-from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.mathtext.latex import latex_to_text
 from tutorgraph.models.curriculum import Concept, Prerequisite, PrerequisiteRelation
+from tutorgraph.models.records import SourceRecords
 
 __all__ = ["load_learning_commons", "render_grades"]
 

@@ -2,7 +2,7 @@
 
 Input is an OpenStax book bundle: `collections/*.collection.xml` list the modules of each book
 in order (chapters are `subcollection`s) and `modules/mNNNNN/index.cnxml` hold the text, with
-math as MathML (converted by `tutorgraph.ingest.mathml`).
+math as MathML (converted by `tutorgraph.mathtext.mathml`).
 
 Output (design section 4):
 
@@ -33,9 +33,9 @@ from typing import Any
 
 from lxml import etree
 
-from tutorgraph.ingest.mathml import MATHML_NS, mathml_to_text
-from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.mathtext.mathml import MATHML_NS, mathml_to_text
 from tutorgraph.models.curriculum import Concept, Document, DocumentKind, Prerequisite
+from tutorgraph.models.records import SourceRecords
 
 __all__ = [
     "OPENSTAX_LICENSE",

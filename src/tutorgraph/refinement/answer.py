@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from tutorgraph.refinement.math_text import MathSpan, math_spans
+from tutorgraph.mathtext.spans import MathSpan, math_spans
 
 __all__ = ["stated_answer"]
 

@@ -12,13 +12,12 @@ import asyncio
 import logging
 import re
 
+from tutorgraph.mathtext.spans import MathSpan, canonical_math, math_spans, plain_text
 from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.refinement.answer import stated_answer
-from tutorgraph.refinement.math_text import MathSpan, canonical_math, math_spans, plain_text
 from tutorgraph.refinement.spelling import SpellingCorrector
-from tutorgraph.retrieval.graph_search import MAX_TEXT_SEEDS, MIN_RELATIVE_MATCH
-from tutorgraph.stores.protocols import GraphStore
+from tutorgraph.stores.protocols import MAX_TEXT_SEEDS, MIN_RELATIVE_MATCH, GraphStore
 from tutorgraph.stores.tokenize import STOPWORDS
 
 __all__ = ["LocalRefiner"]

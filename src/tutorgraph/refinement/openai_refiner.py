@@ -24,9 +24,9 @@ from openai.types.chat import ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from tutorgraph.mathtext.spans import canonical_math
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.refinement.local import LocalRefiner
-from tutorgraph.refinement.math_text import canonical_math
 
 __all__ = ["DEFAULT_REFINER_MODEL", "OpenAIRefiner"]
 

@@ -21,7 +21,7 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from tutorgraph.retrieval.embedder import Embedder
+from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.retrieval.reranker import Reranker
 
 __all__ = [

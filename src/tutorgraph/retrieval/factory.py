@@ -16,6 +16,8 @@ from openai import AsyncOpenAI
 
 from tutorgraph.config import BUNDLED_RANKER, BUNDLED_RERANKER, Settings
 from tutorgraph.diagnosis.diagnose import Diagnoser
+from tutorgraph.embedding.embedder import Embedder, SentenceTransformerEmbedder
+from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.local import LocalRefiner
@@ -23,8 +25,6 @@ from tutorgraph.refinement.openai_refiner import OpenAIRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.retrieval.batching import MicroBatchingEmbedder, MicroBatchingReranker
-from tutorgraph.retrieval.embedder import Embedder, SentenceTransformerEmbedder
-from tutorgraph.retrieval.onnx_embedder import OnnxEmbedder
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, Reranker, RerankerOptions
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.stores.chroma import ChromaVectorStore

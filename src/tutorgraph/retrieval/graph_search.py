@@ -24,21 +24,23 @@ from tutorgraph.models.curriculum import STANDARD_CODE_RE
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.router import QueryType
 from tutorgraph.stores.items import concept_item, document_item, misconception_item
-from tutorgraph.stores.protocols import GraphStore, IndexItem
+from tutorgraph.stores.protocols import (
+    MAX_TEXT_SEEDS,
+    MIN_RELATIVE_MATCH,
+    GraphStore,
+    IndexItem,
+)
 
 __all__ = ["GRAPH_PLANS", "GraphPlan", "GraphSearchResult", "graph_search"]
 
 TEXT_SEED_WEIGHT = 0.5
 HOP_DISCOUNT = 0.5
-MAX_TEXT_SEEDS = 3
 # Documents among the best dense hits point at the concepts the question is about.
 MAX_EVIDENCE = 10
 EVIDENCE_SEED_WEIGHT = 0.5
 DOCUMENT_KINDS = frozenset({"question", "worked_example", "exercise", "explanation"})
 # Full-text relevance can lift a misconception by up to this fraction of its seed's weight.
 RELEVANCE_BONUS = 0.5
-# A text match must reach this fraction of the best match to seed the graph.
-MIN_RELATIVE_MATCH = 0.6
 # Related documents rank below the concept they hang off.
 DOCUMENT_DISCOUNT = 0.5
 

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.diagnosis.problem import find_problem
+from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError, TutorGraphError, UnknownConceptError
 from tutorgraph.models.curriculum import Misconception
 from tutorgraph.models.packet import (
@@ -37,7 +38,6 @@ from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.batching import embed_async, rerank_async
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.context import assemble_context
-from tutorgraph.retrieval.embedder import Embedder
 from tutorgraph.retrieval.fusion import DIAGNOSIS_WEIGHT, RRF_K, FusedHit, fuse, source_weights
 from tutorgraph.retrieval.graph_search import (
     GRAPH_PLANS,

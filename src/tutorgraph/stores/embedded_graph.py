@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 import networkx as nx
 
-from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept, Document, Misconception
+from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.protocols import (
     ConceptMatch,

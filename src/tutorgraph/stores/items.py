@@ -8,8 +8,8 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import Concept, Document, Misconception
+from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.protocols import IndexItem
 
 __all__ = [

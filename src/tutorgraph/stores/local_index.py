@@ -19,7 +19,7 @@ from typing import Any
 
 from tutorgraph.errors import IndexNotFoundError, StoreError
 from tutorgraph.ingest.bundle import load_trusted
-from tutorgraph.ingest.records import SourceRecords
+from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.chroma import ChromaVectorStore
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore

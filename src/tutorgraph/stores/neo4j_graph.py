@@ -45,8 +45,8 @@ from neo4j.exceptions import ConfigurationError as Neo4jConfigurationError
 from pydantic import BaseModel, ValidationError
 
 from tutorgraph.errors import ConfigurationError, StoreError
-from tutorgraph.ingest.records import SourceRecords
 from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept, Document, Misconception
+from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores import cypher
 from tutorgraph.stores.cypher import PrerequisiteDepth
 from tutorgraph.stores.embedded_graph import MAX_PREREQUISITE_DEPTH

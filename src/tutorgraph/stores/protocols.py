@@ -17,6 +17,8 @@ from tutorgraph.models.curriculum import Concept, Document, Misconception
 from tutorgraph.models.packet import HitKind
 
 __all__ = [
+    "MAX_TEXT_SEEDS",
+    "MIN_RELATIVE_MATCH",
     "ConceptMatch",
     "GraphStore",
     "IndexItem",
@@ -50,6 +52,12 @@ class ScoredItem:
 
     item: IndexItem
     score: float
+
+
+# How many concepts a text search may return to seed the graph (or a refiner's concepts),
+# and the fraction of the best match a match must reach to count.
+MAX_TEXT_SEEDS = 3
+MIN_RELATIVE_MATCH = 0.6
 
 
 @dataclass(frozen=True)

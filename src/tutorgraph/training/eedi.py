@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
+from tutorgraph.embedding.embedder import Embedder, resolve_model_path
 from tutorgraph.ingest.eedi import (
     EediQuestion,
     EediSubject,
@@ -30,7 +31,6 @@ from tutorgraph.ingest.eedi import (
 from tutorgraph.ingest.indexer import ingest_records
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.ranking.query_text import concept_names, named_query
-from tutorgraph.retrieval.embedder import Embedder, resolve_model_path
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.stores.local_index import chroma_persistent_client, open_index
 from tutorgraph.stores.protocols import GraphStore

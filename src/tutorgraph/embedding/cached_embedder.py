@@ -7,7 +7,7 @@ import threading
 import numpy as np
 import numpy.typing as npt
 
-from tutorgraph.retrieval.embedder import Embedder
+from tutorgraph.embedding.embedder import Embedder
 
 __all__ = ["CachingEmbedder", "caching"]
 

@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tutorgraph.embedding.embedder import resolve_model_path
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.retrieval.embedder import resolve_model_path
 
 __all__ = ["OnnxEmbedder", "default_onnx_cache"]
 
@@ -134,7 +134,7 @@ class OnnxEmbedder:
 
     def _check_against_torch(self, path: Path, onnx_file: Path) -> None:
         """Refuse (and delete) an export whose vectors are not PyTorch's."""
-        from tutorgraph.retrieval.embedder import SentenceTransformerEmbedder
+        from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 
         reference = SentenceTransformerEmbedder(str(path)).embed(_PROBES)
         mine = np.concatenate([self._embed_batch([p]) for p in _PROBES])

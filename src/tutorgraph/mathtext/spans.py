@@ -19,7 +19,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from tutorgraph.ingest.latex import latex_to_text
+from tutorgraph.mathtext.latex import latex_to_text
 
 __all__ = ["MathSpan", "canonical_math", "math_spans", "plain_text"]
 

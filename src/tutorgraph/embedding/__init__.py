@@ -1,0 +1,1 @@
+"""Text embedders (sentence-transformers, ONNX, cached), below ingest and retrieval."""
