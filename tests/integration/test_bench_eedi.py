@@ -80,6 +80,8 @@ def test_bench_cli_writes_results_json(run_cli, tmp_path: Path) -> None:  # type
         "hybrid/text,hybrid/text/*-rrf,hybrid/text/*-weighted,hybrid/text/refine-local",
         "--limit",
         "10",
+        "--exclude",
+        str(EEDI / "diagnosis_questions.csv"),
         "--out",
         str(out),
     )
@@ -102,6 +104,11 @@ def test_bench_cli_writes_results_json(run_cli, tmp_path: Path) -> None:  # type
     diff = refined["paired_diff"]
     assert diff["n"] == 10
     assert diff["mean"] == pytest.approx(refined["map@25"] - results["hybrid/text"]["map@25"])
+    # The same difference over the pairs of questions not read while writing the rules.
+    read = {q.question_id for q in read_eedi_questions(EEDI / "diagnosis_questions.csv")}
+    limited = eedi_pairs(read_eedi_questions(EEDI / "train.csv"))[:10]
+    held_out = sum(p.question.question_id not in read for p in limited)
+    assert refined["paired_diff_held_out"]["n"] == held_out
     assert results["hybrid/text"]["compared_with"] is None
     assert refined["oracle_map@25"] >= refined["map@25"] >= 0.0
     assert refined["oracle_map@25"] >= refined["random_map@25"]

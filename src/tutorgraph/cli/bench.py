@@ -21,6 +21,7 @@ from tutorgraph.cli._common import (
 )
 from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.eval.eedi import EediBenchmarkSpec, run_eedi_benchmark
+from tutorgraph.ingest.eedi import read_eedi_questions
 
 __all__ = ["register"]
 
@@ -52,6 +53,15 @@ def eedi_cmd(
             ".jsonl) instead of the Eedi query texts, each in the fold that holds it out."
         ),
     ] = None,
+    exclude: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="CSV with a QuestionId column: the questions read while writing the bug "
+            "rules; `/diagnosis` rows add their paired difference over the other questions.",
+        ),
+    ] = None,
 ) -> None:
     """Eedi misconception retrieval: MAP@25 and Recall@25 per configuration, with 95%
     intervals and the paired difference from the first stage."""
@@ -68,6 +78,9 @@ def eedi_cmd(
         limit=limit,
         rerank_depth=rerank_depth,
         messages=messages,
+        read_questions=frozenset(
+            q.question_id for q in (read_eedi_questions(exclude) if exclude else [])
+        ),
     )
     embedder = SentenceTransformerEmbedder(
         settings.embedding_model, batch_size=settings.embed_batch_size

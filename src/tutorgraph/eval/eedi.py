@@ -169,6 +169,9 @@ class EediBenchmarkSpec:
     # Score free-text student messages (`eval.messages`) instead of the Eedi query texts;
     # each message is scored in the fold that holds its question out.
     messages: Path | None = None
+    # Questions read while writing the bug rules: rows compared with a baseline also report
+    # the paired difference over the other questions' pairs (`paired_diff_held_out`).
+    read_questions: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -698,7 +701,10 @@ def _mean_ci(values: Sequence[float]) -> dict[str, Any]:
 
 
 def _report(
-    scores: Sequence[_PairScore], baseline: Sequence[_PairScore] | None, depth: int
+    scores: Sequence[_PairScore],
+    baseline: Sequence[_PairScore] | None,
+    depth: int,
+    read: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
     """One configuration's row of `results.json`: means with 95% bootstrap intervals, the
     oracle and random bounds at the rerank depth, seen/unseen splits, and the paired
@@ -732,6 +738,11 @@ def _report(
     if baseline is not None:
         diffs = [s.ap - b.ap for s, b in zip(scores, baseline, strict=True)]
         row["paired_diff"] = _mean_ci(diffs)
+        held_out = [
+            d for d, s in zip(diffs, scores, strict=True) if s.pair.question.question_id not in read
+        ]
+        if read and held_out:
+            row["paired_diff_held_out"] = _mean_ci(held_out)
     return row
 
 
@@ -818,7 +829,7 @@ async def run_eedi_benchmark(
         first = _first_stage(name)
         baseline = scores.get(first) if first != name and first in measured else None
         results[name] = {
-            **_report(sc, baseline, spec.rerank_depth),
+            **_report(sc, baseline, spec.rerank_depth, spec.read_questions),
             "compared_with": first if baseline else None,
         }
     msmarco_reason = runner.unavailable.get("msmarco")
