@@ -234,6 +234,8 @@ def test_the_report_counts_coverage_and_precision_per_fold_and_rule() -> None:
     assert report["held_out"]["pairs"] == pairs  # nothing excluded
     every = {q.question_id for q in questions}
     assert diagnosis_report(questions, read=every)["held_out"]["pairs"] == 0
+    ms = report["ms_per_pair"]
+    assert 0 < ms["p50"] <= ms["p95"] <= ms["max"]
     # Every labelled case of EEDI_CASES fires and names its label.
     assert report["fired"] >= len({(q, x) for q, x, _ in EEDI_CASES})
     assert report["coverage"] == round(report["fired"] / pairs, 4)

@@ -261,6 +261,11 @@ def diagnosis_cmd(
     for rule, row in report["by_rule"].items():
         rules.add_row(rule, str(row["fired"]), str(row["right"]))
     console.print(rules)
+    ms = report["ms_per_pair"]
+    console.print(
+        f"read and diagnose per pair: p50 {ms['p50']} ms, p95 {ms['p95']} ms, max {ms['max']} ms",
+        highlight=False,
+    )
     if out:
         out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 

@@ -13,6 +13,8 @@ rules, and their tests' examples).
 
 from __future__ import annotations
 
+import statistics
+import time
 from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -60,12 +62,15 @@ def diagnosis_report(
     total: Counter[str] = Counter()
     held_out: Counter[str] = Counter()
     by_fold: dict[int, Counter[str]] = {k: Counter() for k in range(folds)}
+    timings: list[float] = []
     fired_rules: Counter[str] = Counter()
     right_rules: Counter[str] = Counter()
     for pair in eedi_pairs(questions):
         q = pair.question
         counts: Counter[str] = Counter(pairs=1)
+        started = time.perf_counter()
         problem = find_problem(q.question_text)
+        result = None
         if problem is not None:
             counts["read"] += 1
             result = diagnoser.diagnose(
@@ -73,15 +78,16 @@ def diagnosis_report(
                 plain_text(q.answers[pair.letter]),
                 correct_answer=plain_text(q.answers[q.correct_answer]) if checked else None,
             )
-            if result.findings:
-                counts["fired"] += 1
-                right = [pair.target in f.misconception_ids for f in result.findings]
-                counts["findings"] += len(right)
-                counts["right"] += sum(right)
-                counts["hit"] += any(right)
-                for f, ok in zip(result.findings, right, strict=True):
-                    fired_rules[f.rule] += 1
-                    right_rules[f.rule] += ok
+        timings.append((time.perf_counter() - started) * 1000)
+        if result is not None and result.findings:
+            counts["fired"] += 1
+            right = [pair.target in f.misconception_ids for f in result.findings]
+            counts["findings"] += len(right)
+            counts["right"] += sum(right)
+            counts["hit"] += any(right)
+            for f, ok in zip(result.findings, right, strict=True):
+                fired_rules[f.rule] += 1
+                right_rules[f.rule] += ok
         total.update(counts)
         if q.question_id not in read:
             held_out.update(counts)
@@ -90,6 +96,12 @@ def diagnosis_report(
         **_summary(*(total[k] for k in keys)),
         "held_out": {"questions_read": len(read), **_summary(*(held_out[k] for k in keys))},
         "checked_by_correct_option": checked,
+        # reading the problem and applying the rules, per pair (one process, warm)
+        "ms_per_pair": {
+            "p50": round(statistics.median(timings), 3) if timings else None,
+            "p95": round(statistics.quantiles(timings, n=20)[-1], 3) if len(timings) > 1 else None,
+            "max": round(max(timings), 3) if timings else None,
+        },
         "fold_rule": f"int(QuestionId) % {folds}",
         "by_fold": {str(k): _summary(*(c[k] for k in keys)) for k, c in by_fold.items()},
         "by_rule": {
