@@ -82,6 +82,16 @@ def test_a_backend_that_is_down_degrades_the_packet(
     assert "Traceback" not in proc.stderr
 
 
+def _rounded(value: object) -> object:
+    if isinstance(value, float):
+        return round(value, 5)
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value
+
+
 def test_a_chroma_server_index_answers_like_the_embedded_one(
     run_cli, server: ChromaServer, index_bundle: Path, session_index, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
@@ -95,4 +105,6 @@ def test_a_chroma_server_index_answers_like_the_embedded_one(
     embedded = _packet(run_cli(*args, "--index-dir", str(session_index[0])))
     assert served["degraded_sources"] == []
     assert [h["id"] for h in served["results"]] == [h["id"] for h in embedded["results"]]
-    assert served["results"] == embedded["results"]
+    # The same hits, fields and scores; the vectors embedded in another process may differ
+    # in the 6th decimal (float32 kernels on some CPUs), so scores compare to 1e-5.
+    assert _rounded(served["results"]) == _rounded(embedded["results"])
