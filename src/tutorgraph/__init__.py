@@ -7,22 +7,69 @@
 ... # doctest: +SKIP
 """
 
-from tutorgraph.config import Settings
-from tutorgraph.errors import (
-    BundleError,
-    ConfigurationError,
-    EmbedderMismatchError,
-    IndexNotFoundError,
-    InvalidRequestError,
-    SourceUnavailableError,
-    StoreError,
-    TutorGraphError,
-    UnknownConceptError,
-)
-from tutorgraph.models.packet import GraphContext, Hit, ReasoningPacket, RerankerInfo
-from tutorgraph.models.request import RetrievalRequest
-from tutorgraph.retrieval.factory import open_retriever
-from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tutorgraph.config import Settings
+    from tutorgraph.errors import (
+        BundleError,
+        ConfigurationError,
+        EmbedderMismatchError,
+        IndexNotFoundError,
+        InvalidRequestError,
+        SourceUnavailableError,
+        StoreError,
+        TutorGraphError,
+        UnknownConceptError,
+    )
+    from tutorgraph.models.packet import GraphContext, Hit, ReasoningPacket, RerankerInfo
+    from tutorgraph.models.request import RetrievalRequest
+    from tutorgraph.retrieval.factory import open_retriever
+    from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+
+# Public name -> the module that defines it. Loaded on first use, so that importing the
+# package (or `tutorgraph.errors`) does not load the models, stores and clients.
+_EXPORTS = {
+    "Settings": "tutorgraph.config",
+    **dict.fromkeys(
+        (
+            "BundleError",
+            "ConfigurationError",
+            "EmbedderMismatchError",
+            "IndexNotFoundError",
+            "InvalidRequestError",
+            "SourceUnavailableError",
+            "StoreError",
+            "TutorGraphError",
+            "UnknownConceptError",
+        ),
+        "tutorgraph.errors",
+    ),
+    **dict.fromkeys(
+        ("GraphContext", "Hit", "ReasoningPacket", "RerankerInfo"), "tutorgraph.models.packet"
+    ),
+    "RetrievalRequest": "tutorgraph.models.request",
+    "open_retriever": "tutorgraph.retrieval.factory",
+    "HybridRetriever": "tutorgraph.retrieval.retriever",
+    "RetrieverConfig": "tutorgraph.retrieval.retriever",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tutorgraph' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
 
 __all__ = [
     "BundleError",
