@@ -152,6 +152,9 @@ async def test_aclose_closes_only_a_client_the_store_owns(tmp_path: Path) -> Non
     await store.aclose()
     with pytest.raises(Exception):  # noqa: B017  (chromadb raises no documented type)
         owned.list_collections()
+    # Through the adapter, whatever chromadb raises is a StoreError naming it.
+    with pytest.raises(StoreError, match=r"^chroma: "):
+        await ChromaVectorStore(owned).count()
     reopened = ChromaVectorStore(chroma_persistent_client(tmp_path / "owned"), owns_client=True)
     assert await reopened.count() == len(ITEMS)  # closing lost nothing
     await reopened.aclose()

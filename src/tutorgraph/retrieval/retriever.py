@@ -577,8 +577,8 @@ class HybridRetriever:
             return await asyncio.wait_for(aw, timeout=self._config.source_timeout_s)
         except TimeoutError:
             log.warning("source %s timed out after %.1fs", name, self._config.source_timeout_s)
-        except (TutorGraphError, ValueError) as exc:
-            # A backend that is down: our stores and chromadb say why in one line.
+        except TutorGraphError as exc:
+            # A backend that is down: the adapters say why in one line.
             log.warning("source %s failed: %s", name, exc)
         except Exception:
             log.exception("source %s failed", name)

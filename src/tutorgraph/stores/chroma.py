@@ -10,11 +10,12 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from tutorgraph.errors import StoreError
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
 
 __all__ = ["COLLECTION_NAME", "ChromaVectorStore"]
@@ -23,6 +24,7 @@ COLLECTION_NAME = "tutorgraph"
 # Chroma's default ef_search of 10 loses recall at depth 50; 200 costs well under a millisecond.
 _HNSW = {"space": "cosine", "ef_search": 200, "ef_construction": 200}
 _UPSERT_BATCH = 2000
+T = TypeVar("T")
 
 
 class ChromaVectorStore:
@@ -55,6 +57,14 @@ class ChromaVectorStore:
         store = cls(None, collection_name, owns_client=True)
         store._connect = make_client
         return store
+
+    async def _run(self, call: Callable[..., T], *args: Any) -> T:
+        """`call` in a worker thread; whatever Chroma raises (a server that is down, a bad
+        collection) leaves the adapter as a `StoreError` naming it."""
+        try:
+            return await asyncio.to_thread(call, *args)
+        except Exception as exc:
+            raise StoreError(f"chroma: {type(exc).__name__}: {exc}") from exc
 
     def _coll(self) -> Any:
         if self._collection is None:
@@ -98,7 +108,7 @@ class ChromaVectorStore:
         content_hashes: Sequence[str],
     ) -> None:
         if items:
-            await asyncio.to_thread(self._upsert, items, embeddings, content_hashes)
+            await self._run(self._upsert, items, embeddings, content_hashes)
 
     def _delete(self, ids: Sequence[str]) -> None:
         for start in range(0, len(ids), _UPSERT_BATCH):
@@ -106,7 +116,7 @@ class ChromaVectorStore:
 
     async def delete(self, ids: Sequence[str]) -> None:
         if ids:
-            await asyncio.to_thread(self._delete, ids)
+            await self._run(self._delete, ids)
 
     def _hashes(self) -> dict[str, str]:
         coll = self._coll()
@@ -119,7 +129,7 @@ class ChromaVectorStore:
         return out
 
     async def content_hashes(self) -> dict[str, str]:
-        return await asyncio.to_thread(self._hashes)
+        return await self._run(self._hashes)
 
     def _search(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]:
         coll = self._coll()
@@ -150,10 +160,10 @@ class ChromaVectorStore:
         return out
 
     async def search(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]:
-        return await asyncio.to_thread(self._search, embedding, k)
+        return await self._run(self._search, embedding, k)
 
     async def count(self) -> int:
-        return int(await asyncio.to_thread(lambda: self._coll().count()))
+        return int(await self._run(lambda: self._coll().count()))
 
     async def aclose(self) -> None:
         self._collection = None
