@@ -9,13 +9,9 @@ import pytest
 
 from tutorgraph.api import auth
 from tutorgraph.api.auth import ApiKeys, hash_key, key_entry
+from tutorgraph.api.errors import AuthenticationError, PermissionDeniedError, RateLimitedError
 from tutorgraph.api.rate_limit import RateLimiter, TokenBucket
-from tutorgraph.errors import (
-    AuthenticationError,
-    ConfigurationError,
-    PermissionDeniedError,
-    RateLimitedError,
-)
+from tutorgraph.errors import ConfigurationError
 
 pytestmark = pytest.mark.unit
 

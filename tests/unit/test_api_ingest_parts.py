@@ -13,11 +13,12 @@ import pytest
 from tests.unit.api_fakes import FakeOpener, write_fake_index
 
 from tutorgraph.api import live_index
+from tutorgraph.api.errors import PayloadTooLargeError
 from tutorgraph.api.ingest_jobs import extract_bundle
 from tutorgraph.api.live_index import LiveIndex, pointer_file, resolve_active_dir
 from tutorgraph.api.metrics import Counter, Histogram, Registry
 from tutorgraph.config import Settings
-from tutorgraph.errors import BundleError, PayloadTooLargeError
+from tutorgraph.errors import BundleError
 
 pytestmark = pytest.mark.unit
 

@@ -22,7 +22,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from tutorgraph.errors import AuthenticationError, ConfigurationError, PermissionDeniedError
+from tutorgraph.api.errors import AuthenticationError, PermissionDeniedError
+from tutorgraph.errors import ConfigurationError
 
 __all__ = [
     "API_KEY_HEADER",

@@ -6,7 +6,7 @@ the same envelope (422), Starlette's own HTTP errors (unknown route, wrong metho
 large) too, and anything unexpected is a 500 that names no exception and carries no stack
 trace (the trace goes to the server log).
 
->>> from tutorgraph.errors import ConceptNotFoundError, UnknownConceptError
+>>> from tutorgraph.errors import UnknownConceptError
 >>> status_for(ConceptNotFoundError("ccss:9.ZZ.Z.9"))
 404
 >>> status_for(UnknownConceptError(["ccss:9.ZZ.Z.9"]))
@@ -26,14 +26,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tutorgraph.api.schemas import ErrorBody, ErrorResponse
 from tutorgraph.errors import (
-    AuthenticationError,
     BundleError,
-    ConflictError,
     InvalidRequestError,
-    NotFoundError,
-    PayloadTooLargeError,
-    PermissionDeniedError,
-    RateLimitedError,
     SourceUnavailableError,
     TutorGraphError,
 )
@@ -42,12 +36,94 @@ __all__ = [
     "ERROR_RESPONSES",
     "LIMIT_SCOPE_KEY",
     "STATUS_BY_ERROR",
+    "AuthenticationError",
+    "ConceptNotFoundError",
+    "ConflictError",
+    "JobNotFoundError",
+    "NotFoundError",
+    "PayloadTooLargeError",
+    "PermissionDeniedError",
+    "RateLimitedError",
     "error_response",
     "install_error_handlers",
     "status_for",
 ]
 
 log = logging.getLogger(__name__)
+
+
+# -- errors of the HTTP API only; each maps to one status code below --
+
+
+class AuthenticationError(TutorGraphError):
+    """A request without an API key, or with a key that is not configured (401)."""
+
+    code = "unauthenticated"
+
+
+class PermissionDeniedError(TutorGraphError):
+    """A valid key whose role does not allow the route, e.g. a read key on ingest (403)."""
+
+    code = "permission_denied"
+
+
+class NotFoundError(TutorGraphError):
+    """Something the request names does not exist (404)."""
+
+    code = "not_found"
+
+
+class ConceptNotFoundError(NotFoundError):
+    """A concept id in a URL that the graph does not hold (404)."""
+
+    code = "concept_not_found"
+
+    def __init__(self, concept_id: str) -> None:
+        super().__init__(f"unknown concept id: {concept_id}", details={"concept_id": concept_id})
+        self.concept_id = concept_id
+
+
+class JobNotFoundError(NotFoundError):
+    """An ingest job id this server does not know (jobs live in memory only) (404)."""
+
+    code = "job_not_found"
+
+    def __init__(self, job_id: str) -> None:
+        super().__init__(f"unknown ingest job: {job_id}", details={"job_id": job_id})
+        self.job_id = job_id
+
+
+class ConflictError(TutorGraphError):
+    """A request the server cannot take in its current state, e.g. a second ingest job (409)."""
+
+    code = "conflict"
+
+
+class PayloadTooLargeError(TutorGraphError):
+    """A request body (or an unpacked bundle) over the configured size limit (413)."""
+
+    code = "payload_too_large"
+
+    def __init__(self, limit_bytes: int, what: str = "request body") -> None:
+        super().__init__(
+            f"{what} is larger than the limit of {limit_bytes:,} bytes",
+            details={"limit_bytes": limit_bytes},
+        )
+        self.limit_bytes = limit_bytes
+
+
+class RateLimitedError(TutorGraphError):
+    """Too many requests for one API key; `retry_after` seconds until one is allowed (429)."""
+
+    code = "rate_limited"
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(
+            "rate limit exceeded; retry later",
+            details={"retry_after_s": round(retry_after, 3)},
+        )
+        self.retry_after = retry_after
+
 
 # Where `BodyLimitMiddleware` leaves the request's body limit, for the 413 details.
 LIMIT_SCOPE_KEY = "tutorgraph.max_body_bytes"

@@ -30,17 +30,12 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from tutorgraph.api.errors import ConflictError, JobNotFoundError, PayloadTooLargeError
 from tutorgraph.api.live_index import LiveIndex, generation_dir
 from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.api.schemas import ErrorBody, IngestJobOut, IngestJobReport, JobStatus
 from tutorgraph.config import Settings
-from tutorgraph.errors import (
-    BundleError,
-    ConflictError,
-    JobNotFoundError,
-    PayloadTooLargeError,
-    TutorGraphError,
-)
+from tutorgraph.errors import BundleError, TutorGraphError
 from tutorgraph.ingest.bundle import BUNDLE_FILES, ValidationReport, bundle_hash, validate_bundle
 from tutorgraph.ingest.indexer import IngestReport, ingest_records
 from tutorgraph.stores.local_index import IndexLayout, chroma_persistent_client

@@ -13,9 +13,8 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tutorgraph.api.errors import LIMIT_SCOPE_KEY, error_response
+from tutorgraph.api.errors import LIMIT_SCOPE_KEY, PayloadTooLargeError, error_response
 from tutorgraph.api.metrics import ApiMetrics
-from tutorgraph.errors import PayloadTooLargeError
 
 __all__ = ["BodyLimitMiddleware", "MetricsMiddleware"]
 

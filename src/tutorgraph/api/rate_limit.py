@@ -22,7 +22,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tutorgraph.errors import ConfigurationError, RateLimitedError
+from tutorgraph.api.errors import RateLimitedError
+from tutorgraph.errors import ConfigurationError
 
 __all__ = ["RateLimiter", "TokenBucket"]
 

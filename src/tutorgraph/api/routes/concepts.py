@@ -17,7 +17,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import APIRouter, Depends, Path, Query
 
 from tutorgraph.api.deps import GenerationDep, StateDep, require_read
-from tutorgraph.api.errors import ERROR_RESPONSES
+from tutorgraph.api.errors import ERROR_RESPONSES, ConceptNotFoundError
 from tutorgraph.api.schemas import (
     ConceptMatchOut,
     ConceptSearchResponse,
@@ -27,12 +27,7 @@ from tutorgraph.api.schemas import (
     PrerequisitePathOut,
     PrerequisitesResponse,
 )
-from tutorgraph.errors import (
-    ConceptNotFoundError,
-    InvalidRequestError,
-    SourceUnavailableError,
-    StoreError,
-)
+from tutorgraph.errors import InvalidRequestError, SourceUnavailableError, StoreError
 from tutorgraph.models.curriculum import Concept
 from tutorgraph.models.request import MAX_QUERY_CHARS
 from tutorgraph.stores.protocols import GraphStore

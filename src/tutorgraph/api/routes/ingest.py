@@ -25,10 +25,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from tutorgraph.api.deps import StateDep, require_admin
-from tutorgraph.api.errors import ERROR_RESPONSES
+from tutorgraph.api.errors import ERROR_RESPONSES, PayloadTooLargeError
 from tutorgraph.api.ingest_jobs import extract_bundle
 from tutorgraph.api.schemas import ErrorResponse, IngestJobOut
-from tutorgraph.errors import InvalidRequestError, PayloadTooLargeError
+from tutorgraph.errors import InvalidRequestError
 
 __all__ = ["router"]
 
