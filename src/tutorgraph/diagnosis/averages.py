@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Literal
 
 from tutorgraph.diagnosis.expression import number
-from tutorgraph.diagnosis.rules import BugRule, Reproduction, show
+from tutorgraph.diagnosis.rules import BugRule, Reproduction, reproduce, show
 
 __all__ = ["DATA_RULES", "DataProblem"]
 
@@ -84,20 +84,15 @@ class DataProblem:
         return None if answer is None else (answer, show(answer))
 
 
-def _says(answer: Fraction | None, how: str) -> list[Reproduction]:
-    if answer is None:
-        return []
-    shown = show(answer)
-    return [Reproduction(answer, shown, f"{shown} is what you get by {how}")]
-
-
 def _instead(asked: Measure, given: Measure) -> Callable[[DataProblem], list[Reproduction]]:
     """Finding one measure when another is asked for."""
 
     def rule(p: DataProblem) -> list[Reproduction]:
         if p.measure != asked:
             return []
-        return _says(measure(given, list(p.values)), f"finding the {given} instead of the {asked}")
+        return reproduce(
+            measure(given, list(p.values)), f"finding the {given} instead of the {asked}"
+        )
 
     return rule
 
@@ -105,20 +100,22 @@ def _instead(asked: Measure, given: Measure) -> Callable[[DataProblem], list[Rep
 def _mean_without_dividing(p: DataProblem) -> list[Reproduction]:
     if p.measure != "mean":
         return []
-    return _says(sum(p.values, Fraction(0)), "adding up the numbers but not dividing")
+    return reproduce(sum(p.values, Fraction(0)), "adding up the numbers but not dividing")
 
 
 def _mean_ignoring_zeros(p: DataProblem) -> list[Reproduction]:
     nonzero = [v for v in p.values if v != 0]
     if p.measure != "mean" or len(nonzero) in (0, len(p.values)):
         return []
-    return _says(sum(nonzero, Fraction(0)) / len(nonzero), "not counting the zeros when dividing")
+    return reproduce(
+        sum(nonzero, Fraction(0)) / len(nonzero), "not counting the zeros when dividing"
+    )
 
 
 def _median_unordered(p: DataProblem) -> list[Reproduction]:
     if p.measure != "median" or list(p.values) == sorted(p.values):
         return []
-    return _says(_middle(list(p.values)), "taking the middle value without ordering first")
+    return reproduce(_middle(list(p.values)), "taking the middle value without ordering first")
 
 
 def _median_without_midpoint(p: DataProblem) -> list[Reproduction]:
@@ -129,28 +126,28 @@ def _median_without_midpoint(p: DataProblem) -> list[Reproduction]:
     if low == high:
         return []
     return [
-        *_says(low, "giving one of the two middle values instead of the midpoint of both"),
-        *_says(high, "giving one of the two middle values instead of the midpoint of both"),
+        *reproduce(low, "giving one of the two middle values instead of the midpoint of both"),
+        *reproduce(high, "giving one of the two middle values instead of the midpoint of both"),
     ]
 
 
 def _range_adds(p: DataProblem) -> list[Reproduction]:
     if p.measure != "range":
         return []
-    return _says(max(p.values) + min(p.values), "adding the biggest and smallest numbers")
+    return reproduce(max(p.values) + min(p.values), "adding the biggest and smallest numbers")
 
 
 def _range_unordered(p: DataProblem) -> list[Reproduction]:
     if p.measure != "range" or list(p.values) == sorted(p.values):
         return []
     first, last = p.values[0], p.values[-1]
-    return _says(last - first, "subtracting the first number from the last without ordering")
+    return reproduce(last - first, "subtracting the first number from the last without ordering")
 
 
 def _range_largest(p: DataProblem) -> list[Reproduction]:
     if p.measure != "range":
         return []
-    return _says(max(p.values), "giving the biggest value")
+    return reproduce(max(p.values), "giving the biggest value")
 
 
 DATA_RULES: dict[str, BugRule[DataProblem]] = {

@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Literal
 
 from tutorgraph.diagnosis.expression import number
-from tutorgraph.diagnosis.rules import BugRule, Reproduction, show
+from tutorgraph.diagnosis.rules import BugRule, Reproduction, reproduce, show
 
 __all__ = ["CONVERSION_RULES", "UNIT_RULES", "ConversionProblem", "UnitProblem"]
 
@@ -103,13 +103,6 @@ class ConversionProblem:
         return answer, self.show(answer)
 
 
-def _says(p: ConversionProblem, answer: Fraction | None, how: str) -> list[Reproduction]:
-    if answer is None:
-        return []
-    shown = p.show(answer)
-    return [Reproduction(answer, shown, f"{shown} is what you get by {how}")]
-
-
 def _from(source: Form, target: Form) -> Callable[[ConversionProblem], bool]:
     return lambda p: p.source == source and p.target == target
 
@@ -121,7 +114,7 @@ def _scaled(
     applies = _from(source, target)
 
     def rule(p: ConversionProblem) -> list[Reproduction]:
-        return _says(p, p.value * factor, how) if applies(p) else []
+        return reproduce(p.value * factor, how, p.show) if applies(p) else []
 
     return rule
 
@@ -133,16 +126,16 @@ def _digits(written: str) -> str:
 def _point_removed(p: ConversionProblem) -> list[Reproduction]:
     if not _from("decimal", "percent")(p):
         return []
-    return _says(p, Fraction(int(_digits(p.written))), "just removing the decimal point")
+    return reproduce(Fraction(int(_digits(p.written))), "just removing the decimal point", p.show)
 
 
 def _percent_digits_after_point(p: ConversionProblem) -> list[Reproduction]:
     if not _from("percent", "decimal")(p) or "." in p.written:
         return []
-    return _says(
-        p,
+    return reproduce(
         Fraction(f"0.{_digits(p.written)}"),
         "writing the digits of the percentage after a decimal point",
+        p.show,
     )
 
 
@@ -157,7 +150,9 @@ def _numerator_after_point(p: ConversionProblem) -> list[Reproduction]:
     parts = _fraction_parts(p)
     if parts is None or p.target != "decimal":
         return []
-    return _says(p, Fraction(f"0.{parts[0]}"), "writing the numerator after the decimal point")
+    return reproduce(
+        Fraction(f"0.{parts[0]}"), "writing the numerator after the decimal point", p.show
+    )
 
 
 def _point_between(p: ConversionProblem) -> list[Reproduction]:
@@ -165,10 +160,10 @@ def _point_between(p: ConversionProblem) -> list[Reproduction]:
     if parts is None or p.target != "decimal":
         return []
     a, b = parts
-    return _says(
-        p,
+    return reproduce(
         Fraction(f"{a}.{b}"),
         "putting a decimal point between the numerator and the denominator",
+        p.show,
     )
 
 
@@ -177,10 +172,10 @@ def _denominator_over_numerator(p: ConversionProblem) -> list[Reproduction]:
     if parts is None or p.target == "fraction" or parts[0] == 0:
         return []
     a, b = parts
-    return _says(
-        p,
+    return reproduce(
         p.in_target(Fraction(b, a)),
         f"dividing the denominator by the numerator ({b} ÷ {a})",
+        p.show,
     )
 
 
@@ -189,10 +184,8 @@ def _numerator_then_denominator(p: ConversionProblem) -> list[Reproduction]:
     if parts is None or p.target != "percent":
         return []
     a, b = parts
-    return _says(
-        p,
-        Fraction(int(f"{a}{b}")),
-        "writing the numerator followed by the denominator",
+    return reproduce(
+        Fraction(int(f"{a}{b}")), "writing the numerator followed by the denominator", p.show
     )
 
 
@@ -205,7 +198,7 @@ def _to_percent(
         parts = _fraction_parts(p)
         if parts is None or p.target != "percent":
             return []
-        return _says(p, wrong(*parts), how)
+        return reproduce(wrong(*parts), how, p.show)
 
     return rule
 
@@ -415,14 +408,7 @@ def _wrong_factor(
         if {p.source, p.target} != {small, large}:
             return []
         answer = p.value * count if p.source == large else p.value / count
-        shown = show(answer)
-        return [
-            Reproduction(
-                answer,
-                shown,
-                f"{shown} is what you get by taking {count} {small}s to be one {large}",
-            )
-        ]
+        return reproduce(answer, f"taking {count} {small}s to be one {large}")
 
     return rule
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from tutorgraph.diagnosis.expression import number
-from tutorgraph.diagnosis.rules import BugRule, Reproduction, show
+from tutorgraph.diagnosis.rules import BugRule, Reproduction, reproduce, show
 
 __all__ = ["EQUATION_RULES", "EquationProblem"]
 
@@ -127,13 +127,6 @@ class EquationProblem:
         return answer, show(answer)
 
 
-def _says(answer: Fraction | None, how: str) -> list[Reproduction]:
-    if answer is None:
-        return []
-    shown = show(answer)
-    return [Reproduction(answer, shown, f"{shown} is what you get by {how}")]
-
-
 def _same_operation(missing_number: bool) -> Callable[[EquationProblem], list[Reproduction]]:
     """Undoing a step (or several) with the operation itself instead of its inverse:
     moving the unknown's term, moving the constant, dividing by the coefficient."""
@@ -155,7 +148,7 @@ def _same_operation(missing_number: bool) -> Callable[[EquationProblem], list[Re
                     value = rhs * net if divide_wrong else rhs / net
                     if value not in seen:
                         seen.add(value)
-                        out += _says(value, how)
+                        out += reproduce(value, how)
         return out
 
     return rule
@@ -165,26 +158,26 @@ def _subtracts_instead_of_dividing(p: EquationProblem) -> list[Reproduction]:
     a = p.net
     if a.denominator != 1 or a == 1:
         return []
-    return _says(p.result - p.constant - a, f"subtracting {a} instead of dividing by it")
+    return reproduce(p.result - p.constant - a, f"subtracting {a} instead of dividing by it")
 
 
 def _divides_the_wrong_way(p: EquationProblem) -> list[Reproduction]:
     a, rhs = p.net, p.result - p.constant
     if a == 1 or rhs == 0:
         return []
-    return _says(a / rhs, f"dividing {a} by {show(rhs)} instead of {show(rhs)} by {a}")
+    return reproduce(a / rhs, f"dividing {a} by {show(rhs)} instead of {show(rhs)} by {a}")
 
 
 def _forgets_coefficient(p: EquationProblem) -> list[Reproduction]:
     if p.net == 1 or p.constant == 0:
         return []
-    return _says(p.result - p.constant, "undoing the addition but not the multiplication")
+    return reproduce(p.result - p.constant, "undoing the addition but not the multiplication")
 
 
 def _wrong_order(p: EquationProblem) -> list[Reproduction]:
     if p.net == 1 or p.constant == 0 or p.other:
         return []
-    return _says(
+    return reproduce(
         p.result / p.coefficient - p.constant,
         "undoing the multiplication before the addition (the order must be reversed)",
     )

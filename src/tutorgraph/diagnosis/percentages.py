@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from tutorgraph.diagnosis.expression import number
-from tutorgraph.diagnosis.rules import BugRule, Reproduction, show
+from tutorgraph.diagnosis.rules import BugRule, Reproduction, reproduce, show
 
 __all__ = ["PERCENT_RULES", "PercentOfProblem"]
 
@@ -47,11 +47,7 @@ def _rule(
     wrong: Callable[[Fraction, Fraction], Fraction | None], how: str
 ) -> Callable[[PercentOfProblem], list[Reproduction]]:
     def rule(p: PercentOfProblem) -> list[Reproduction]:
-        value = wrong(p.percent, p.amount)
-        if value is None:
-            return []
-        shown = show(value)
-        return [Reproduction(value, shown, f"{shown} is what you get by {how}")]
+        return reproduce(wrong(p.percent, p.amount), how)
 
     return rule
 

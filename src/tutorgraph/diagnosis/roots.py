@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from tutorgraph.diagnosis.expression import number
-from tutorgraph.diagnosis.rules import BugRule, Reproduction, show
+from tutorgraph.diagnosis.rules import BugRule, Reproduction, reproduce, show
 
 __all__ = ["ROOT_RULES", "RootProblem"]
 
@@ -81,11 +81,7 @@ def _rule(
     def rule(p: RootProblem) -> list[Reproduction]:
         if degree is not None and p.degree != degree:
             return []
-        value = wrong(p)
-        if value is None:
-            return []
-        shown = show(value)
-        return [Reproduction(value, shown, f"{shown} is what you get by {how}")]
+        return reproduce(wrong(p), how)
 
     return rule
 

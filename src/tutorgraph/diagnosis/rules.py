@@ -31,7 +31,7 @@ from tutorgraph.diagnosis.expression import (
     parse,
 )
 
-__all__ = ["RULES", "BugRule", "Problem", "Reproduction", "show"]
+__all__ = ["RULES", "BugRule", "Problem", "Reproduction", "reproduce", "show"]
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,20 @@ def show(value: Fraction, *, decimal: bool = True) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
+def reproduce(
+    value: Fraction | None, how: str, written: Callable[[Fraction], str] = show
+) -> list[Reproduction]:
+    """The one answer a rule gives, with "<answer> is what you get by <how>"; none for None.
+
+    >>> reproduce(Fraction(3, 7), "adding across", lambda v: show(v, decimal=False))[0].explanation
+    '3/7 is what you get by adding across'
+    """
+    if value is None:
+        return []
+    shown = written(value)
+    return [Reproduction(value, shown, f"{shown} is what you get by {how}")]
+
+
 def _int(node: Node) -> int | None:
     """A non-negative whole number as written."""
     if isinstance(node, Num) and node.value.denominator == 1 and "." not in node.text:
@@ -128,15 +142,6 @@ def _unwrap(node: Node) -> Node:
     return node
 
 
-def _one(
-    p: Problem, value: Fraction | None, explanation: Callable[[str], str]
-) -> list[Reproduction]:
-    if value is None:
-        return []
-    shown = p.show(value)
-    return [Reproduction(value, shown, explanation(shown))]
-
-
 # -- fractions -----------------------------------------------------------------------------
 
 
@@ -144,13 +149,10 @@ def _add_across(p: Problem) -> list[Reproduction]:
     if (f := _fractions(p, "+")) is None:
         return []
     a, b, c, d = f
-    return _one(
-        p,
+    return reproduce(
         Fraction(a + c, b + d),
-        lambda s: (
-            f"{s} is what you get by adding the numerators ({a} + {c}) "
-            f"and the denominators ({b} + {d})"
-        ),
+        f"adding the numerators ({a} + {c}) and the denominators ({b} + {d})",
+        p.show,
     )
 
 
@@ -158,13 +160,10 @@ def _subtract_across(p: Problem) -> list[Reproduction]:
     if (f := _fractions(p, "-")) is None or f[1] == f[3]:
         return []
     a, b, c, d = f
-    return _one(
-        p,
+    return reproduce(
         Fraction(a - c, b - d),
-        lambda s: (
-            f"{s} is what you get by subtracting the numerators ({a} - {c}) "
-            f"and the denominators ({b} - {d})"
-        ),
+        f"subtracting the numerators ({a} - {c}) and the denominators ({b} - {d})",
+        p.show,
     )
 
 
@@ -172,13 +171,10 @@ def _add_numerators_multiply_denominators(p: Problem) -> list[Reproduction]:
     if (f := _fractions(p, "+")) is None or f[1] == f[3]:
         return []
     a, b, c, d = f
-    return _one(
-        p,
+    return reproduce(
         Fraction(a + c, b * d),
-        lambda s: (
-            f"{s} is what you get by adding the numerators ({a} + {c}) "
-            f"and multiplying the denominators ({b} × {d})"
-        ),
+        f"adding the numerators ({a} + {c}) and multiplying the denominators ({b} × {d})",
+        p.show,
     )
 
 
@@ -186,13 +182,10 @@ def _multiply_adding_numerators(p: Problem) -> list[Reproduction]:
     if (f := _fractions(p, "*")) is None:
         return []
     a, b, c, d = f
-    return _one(
-        p,
+    return reproduce(
         Fraction(a + c, b * d),
-        lambda s: (
-            f"{s} is what you get by adding the numerators ({a} + {c}) "
-            f"and multiplying the denominators ({b} × {d})"
-        ),
+        f"adding the numerators ({a} + {c}) and multiplying the denominators ({b} × {d})",
+        p.show,
     )
 
 
@@ -200,12 +193,10 @@ def _divide_without_reciprocal(p: Problem) -> list[Reproduction]:
     if (f := _fractions(p, "÷", whole=True)) is None:
         return []
     a, b, c, d = f
-    return _one(
-        p,
+    return reproduce(
         Fraction(a * c, b * d),
-        lambda s: (
-            f"{s} is what you get by multiplying by {c}/{d} instead of by its reciprocal {d}/{c}"
-        ),
+        f"multiplying by {c}/{d} instead of by its reciprocal {d}/{c}",
+        p.show,
     )
 
 
@@ -213,13 +204,10 @@ def _reciprocal_of_first(p: Problem) -> list[Reproduction]:
     if (f := _fractions(p, "÷", whole=True)) is None or f[0] == 0:
         return []
     a, b, c, d = f
-    return _one(
-        p,
+    return reproduce(
         Fraction(b * c, a * d),
-        lambda s: (
-            f"{s} is what you get by flipping the first fraction ({b}/{a}) "
-            f"instead of the second and multiplying"
-        ),
+        f"flipping the first fraction ({b}/{a}) instead of the second and multiplying",
+        p.show,
     )
 
 
@@ -227,11 +215,7 @@ def _reciprocal_of_both(p: Problem) -> list[Reproduction]:
     if (f := _fractions(p, "÷", whole=True)) is None or f[0] == 0 or f[2] == 0:
         return []
     a, b, c, d = f
-    return _one(
-        p,
-        Fraction(b * d, a * c),
-        lambda s: f"{s} is what you get by flipping both fractions ({b}/{a} × {d}/{c})",
-    )
+    return reproduce(Fraction(b * d, a * c), f"flipping both fractions ({b}/{a} × {d}/{c})", p.show)
 
 
 # -- order of operations -------------------------------------------------------------------
@@ -243,24 +227,19 @@ def _as_operations(text: str) -> str:
 
 
 def _left_to_right(p: Problem) -> list[Reproduction]:
-    return _one(
-        p,
+    return reproduce(
         evaluate(parse(_as_operations(p.text), LEFT_TO_RIGHT)),
-        lambda s: (
-            f"{s} is what you get by working from left to right, "
-            "ignoring that × and ÷ come before + and -"
-        ),
+        "working from left to right, ignoring that × and ÷ come before + and -",
+        p.show,
     )
 
 
 def _bidmas_strict(p: Problem) -> list[Reproduction]:
-    return _one(
-        p,
+    return reproduce(
         evaluate(parse(_as_operations(p.text), BIDMAS)),
-        lambda s: (
-            f"{s} is what you get by doing ÷ before × and + before -, as the letters "
-            "of BIDMAS are ordered, instead of working left to right within each pair"
-        ),
+        "doing ÷ before × and + before -, as the letters "
+        "of BIDMAS are ordered, instead of working left to right within each pair",
+        p.show,
     )
 
 
@@ -268,10 +247,8 @@ def _brackets_ignored(p: Problem) -> list[Reproduction]:
     if "(" not in p.text:
         return []
     flat = p.text.replace("(", " ").replace(")", " ")
-    return _one(
-        p,
-        evaluate(parse(flat)),
-        lambda s: f"{s} is what you get by working it out as if the brackets were not there",
+    return reproduce(
+        evaluate(parse(flat)), "working it out as if the brackets were not there", p.show
     )
 
 
@@ -331,7 +308,7 @@ def _wrong_sign(
                 tree = _replace(tree, node, _value_node(-value))
         if tree == p.tree:
             return []
-        return _one(p, evaluate(tree), lambda s: f"{s} is what you get by {belief}")
+        return reproduce(evaluate(tree), f"{belief}", p.show)
 
     return rule
 
@@ -346,12 +323,10 @@ def _square_of_negative_negative(p: Problem) -> list[Reproduction]:
         and _int(t.right) == 2
     ):
         v = evaluate(t)
-        return _one(
-            p,
+        return reproduce(
             None if v is None else -v,
-            lambda s: (
-                f"{s} is what you get by thinking the square of a negative number is negative"
-            ),
+            "thinking the square of a negative number is negative",
+            p.show,
         )
     return []
 
@@ -359,12 +334,10 @@ def _square_of_negative_negative(p: Problem) -> list[Reproduction]:
 def _negative_square_positive(p: Problem) -> list[Reproduction]:
     t = p.tree
     if isinstance(t, Neg) and isinstance(t.operand, BinOp) and t.operand.op == "^":
-        return _one(
-            p,
+        return reproduce(
             evaluate(BinOp("^", Group(Neg(t.operand.left)), t.operand.right)),
-            lambda s: (
-                f"{s} is what you get by squaring the minus sign too, as if it were in brackets"
-            ),
+            "squaring the minus sign too, as if it were in brackets",
+            p.show,
         )
     return []
 
@@ -374,10 +347,8 @@ def _subtracting_a_negative(p: Problem) -> list[Reproduction]:
     if isinstance(t, BinOp) and t.op == "-" and _negative(t.right):
         inner = _unwrap(t.right)
         positive = inner.operand if isinstance(inner, Neg) else inner
-        return _one(
-            p,
-            evaluate(BinOp("-", t.left, positive)),
-            lambda s: f"{s} is what you get by ignoring one of the two minus signs",
+        return reproduce(
+            evaluate(BinOp("-", t.left, positive)), "ignoring one of the two minus signs", p.show
         )
     return []
 
@@ -396,7 +367,7 @@ def _squaring_as_doubling(p: Problem) -> list[Reproduction]:
     tree = p.tree
     for n in squares:
         tree = _replace(tree, n, BinOp("*", Num(Fraction(2), "2"), n.left))
-    return _one(p, evaluate(tree), lambda s: f"{s} is what you get by doubling instead of squaring")
+    return reproduce(evaluate(tree), "doubling instead of squaring", p.show)
 
 
 def _multiplies_by_index(p: Problem) -> list[Reproduction]:
@@ -406,11 +377,7 @@ def _multiplies_by_index(p: Problem) -> list[Reproduction]:
     tree = p.tree
     for n in powers:
         tree = _replace(tree, n, BinOp("*", n.left, n.right))
-    return _one(
-        p,
-        evaluate(tree),
-        lambda s: f"{s} is what you get by multiplying by the power instead of raising to it",
-    )
+    return reproduce(evaluate(tree), "multiplying by the power instead of raising to it", p.show)
 
 
 # -- decimals ------------------------------------------------------------------------------
@@ -465,12 +432,8 @@ def _just_the_digits(p: Problem) -> list[Reproduction]:
     if (found := _decimal_product(p)) is None:
         return []
     digits, _ = found
-    return _one(
-        p,
-        Fraction(digits),
-        lambda s: (
-            f"{s} is what you get by multiplying the digits and leaving the decimal point out"
-        ),
+    return reproduce(
+        Fraction(digits), "multiplying the digits and leaving the decimal point out", p.show
     )
 
 
@@ -481,10 +444,8 @@ def _swapped(op: str, word: str) -> Callable[[Problem], list[Reproduction]]:
     def rule(p: Problem) -> list[Reproduction]:
         t = p.tree
         if isinstance(t, BinOp) and t.op == op:
-            return _one(
-                p,
-                evaluate(BinOp(op, t.right, t.left)),
-                lambda s: f"{s} is what you get by {word} the other way round",
+            return reproduce(
+                evaluate(BinOp(op, t.right, t.left)), f"{word} the other way round", p.show
             )
         return []
 
@@ -516,10 +477,8 @@ def _operation_swapped(asked: str, done: str) -> Callable[[Problem], list[Reprod
         if asked == "÷" and found[0] == "/" and "÷" not in p.text and " / " not in p.text:
             return []  # a tight slash is a fraction, not a division
         _, a, b = found
-        return _one(
-            p,
-            evaluate(BinOp(done, a, b)),
-            lambda s: f"{s} is what you get by {_VERB[done]} instead of {_VERB[asked]}",
+        return reproduce(
+            evaluate(BinOp(done, a, b)), f"{_VERB[done]} instead of {_VERB[asked]}", p.show
         )
 
     return rule
@@ -546,10 +505,10 @@ def _no_carry(p: Problem) -> list[Reproduction]:
     if all(x + y < 10 for x, y in zip(da, db, strict=True)):
         return []
     digits = "".join(str((x + y) % 10) for x, y in zip(da, db, strict=True))
-    return _one(
-        p,
+    return reproduce(
         Fraction(int(digits[::-1])),
-        lambda s: f"{s} is what you get by not carrying the 1 when a column adds up to 10 or more",
+        "not carrying the 1 when a column adds up to 10 or more",
+        p.show,
     )
 
 
@@ -560,10 +519,8 @@ def _borrow_without_decrement(p: Problem) -> list[Reproduction]:
     if all(x >= y for x, y in zip(da, db, strict=True)):
         return []
     digits = "".join(str(x - y if x >= y else x + 10 - y) for x, y in zip(da, db, strict=True))
-    return _one(
-        p,
-        Fraction(int(digits[::-1])),
-        lambda s: f"{s} is what you get by borrowing 10 without taking 1 from the next column",
+    return reproduce(
+        Fraction(int(digits[::-1])), "borrowing 10 without taking 1 from the next column", p.show
     )
 
 
@@ -574,10 +531,10 @@ def _smaller_from_larger(p: Problem) -> list[Reproduction]:
     if all(x >= y for x, y in zip(da, db, strict=True)):
         return []
     digits = "".join(str(abs(x - y)) for x, y in zip(da, db, strict=True))
-    return _one(
-        p,
+    return reproduce(
         Fraction(int(digits[::-1])),
-        lambda s: f"{s} is what you get by taking the smaller digit from the larger in each column",
+        "taking the smaller digit from the larger in each column",
+        p.show,
     )
 
 
@@ -593,13 +550,7 @@ def _misaligned(op: str) -> Callable[[Problem], list[Reproduction]]:
             return []
         ia, ib = int(a.text.replace(".", "")), int(b.text.replace(".", ""))
         value = Fraction(ia + ib if op == "+" else ia - ib, 10 ** max(places))
-        return _one(
-            p,
-            value,
-            lambda s: (
-                f"{s} is what you get by lining up the last digits instead of the decimal points"
-            ),
-        )
+        return reproduce(value, "lining up the last digits instead of the decimal points", p.show)
 
     return rule
 
@@ -623,12 +574,8 @@ def _times_whole_on_denominator(p: Problem) -> list[Reproduction]:
     if (f := _fraction_and_whole(p, "*")) is None or f[2] == 0:
         return []
     a, b, n = f
-    return _one(
-        p,
-        Fraction(a, b * n),
-        lambda s: (
-            f"{s} is what you get by multiplying the denominator by {n} instead of the numerator"
-        ),
+    return reproduce(
+        Fraction(a, b * n), f"multiplying the denominator by {n} instead of the numerator", p.show
     )
 
 
@@ -636,13 +583,11 @@ def _divided_by_whole_multiplies(p: Problem) -> list[Reproduction]:
     if (f := _fraction_and_whole(p, "÷")) is None or f[2] in (0, 1):
         return []
     a, b, n = f
-    return _one(
-        p,
+    return reproduce(
         Fraction(a * n, b),
-        lambda s: (
-            f"{s} is what you get by multiplying by {n} instead of dividing "
-            f"(multiplying the numerator, or dividing the denominator, by {n})"
-        ),
+        f"multiplying by {n} instead of dividing "
+        f"(multiplying the numerator, or dividing the denominator, by {n})",
+        p.show,
     )
 
 
@@ -650,11 +595,7 @@ def _whole_added_to_numerator(p: Problem) -> list[Reproduction]:
     if (f := _fraction_and_whole(p, "+")) is None:
         return []
     a, b, n = f
-    return _one(
-        p,
-        Fraction(a + n, b),
-        lambda s: f"{s} is what you get by adding {n} to the numerator only",
-    )
+    return reproduce(Fraction(a + n, b), f"adding {n} to the numerator only", p.show)
 
 
 # -- more powers ---------------------------------------------------------------------------
@@ -675,17 +616,17 @@ def _adds_index(p: Problem) -> list[Reproduction]:
     if (found := _simple_power(p)) is None:
         return []
     a, n = found
-    return _one(p, a + n, lambda s: f"{s} is what you get by adding the power to the number")
+    return reproduce(a + n, "adding the power to the number", p.show)
 
 
 def _index_as_digit(p: Problem) -> list[Reproduction]:
     if (found := _simple_power(p)) is None or found[0].denominator != 1 or found[1] < 0:
         return []
     a, n = found
-    return _one(
-        p,
+    return reproduce(
         Fraction(int(f"{a.numerator}{n}")),
-        lambda s: f"{s} is what you get by writing the power as a digit on the end of the number",
+        "writing the power as a digit on the end of the number",
+        p.show,
     )
 
 
@@ -694,7 +635,7 @@ def _square_cube_confused(p: Problem) -> list[Reproduction]:
         return []
     a, n = found
     other, word = (3, "cubing instead of squaring") if n == 2 else (2, "squaring instead of cubing")
-    return _one(p, a**other, lambda s: f"{s} is what you get by {word}")
+    return reproduce(a**other, f"{word}", p.show)
 
 
 def _negative_power_negative(p: Problem) -> list[Reproduction]:
@@ -703,8 +644,8 @@ def _negative_power_negative(p: Problem) -> list[Reproduction]:
     a, n = found
     how = "thinking a negative power makes the answer negative"
     return [
-        *_one(p, -(a ** (-n)), lambda s: f"{s} is what you get by {how}"),
-        *_one(p, -(a**n), lambda s: f"{s} is what you get by {how}"),
+        *reproduce(-(a ** (-n)), f"{how}", p.show),
+        *reproduce(-(a**n), f"{how}", p.show),
     ]
 
 
@@ -713,10 +654,8 @@ def _power_of_zero(p: Problem) -> list[Reproduction]:
         return []
     a, _ = found
     return [
-        *_one(
-            p, Fraction(0), lambda s: f"{s} is what you get by forgetting that a power of 0 is 1"
-        ),
-        *_one(p, a, lambda s: f"{s} is what you get by forgetting that a power of 0 is 1"),
+        *reproduce(Fraction(0), "forgetting that a power of 0 is 1", p.show),
+        *reproduce(a, "forgetting that a power of 0 is 1", p.show),
     ]
 
 
@@ -724,11 +663,7 @@ def _concatenates(p: Problem) -> list[Reproduction]:
     if (pair := _whole_pair(p, "*")) is None:
         return []
     a, b = pair
-    return _one(
-        p,
-        Fraction(int(f"{a}{b}")),
-        lambda s: f"{s} is what you get by writing the numbers next to each other",
-    )
+    return reproduce(Fraction(int(f"{a}{b}")), "writing the numbers next to each other", p.show)
 
 
 RULES: dict[str, BugRule[Problem]] = {
