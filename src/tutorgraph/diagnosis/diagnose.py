@@ -33,13 +33,22 @@ from tutorgraph.diagnosis.rounding import ROUNDING_RULES, RoundingProblem
 from tutorgraph.diagnosis.rules import RULES, BugRule, Problem
 from tutorgraph.errors import ConfigurationError
 
-__all__ = ["KINDS", "Diagnoser", "Diagnosis", "Finding", "answer_value", "read_links"]
+__all__ = [
+    "KINDS",
+    "WORDED_KINDS",
+    "Diagnoser",
+    "Diagnosis",
+    "Finding",
+    "answer_value",
+    "read_links",
+]
 
 LINKS_FILE = "bug_rules.jsonl"
 
-# Each kind of problem: how it is read from text, and its rules. The first that reads wins.
-KINDS: tuple[tuple[Callable[[str], Any], Mapping[str, BugRule[Any]]], ...] = (
-    (Problem.read, RULES),
+Kind = tuple[Callable[[str], Any], Mapping[str, BugRule[Any]]]
+# The kinds of problem stated in words or with a keyword, each read from text with its
+# rules; `find_problem` tries them, in this order, before it looks for arithmetic.
+WORDED_KINDS: tuple[Kind, ...] = (
     (RoundingProblem.read, ROUNDING_RULES),
     (ConversionProblem.read, CONVERSION_RULES),
     (PercentOfProblem.read, PERCENT_RULES),
@@ -48,6 +57,8 @@ KINDS: tuple[tuple[Callable[[str], Any], Mapping[str, BugRule[Any]]], ...] = (
     (EquationProblem.read, EQUATION_RULES),
     (DataProblem.read, DATA_RULES),
 )
+# Every kind; the first that reads a problem wins.
+KINDS: tuple[Kind, ...] = ((Problem.read, RULES), *WORDED_KINDS)
 _ALL_RULES = {name for _, rules in KINDS for name in rules}
 # "x = 5", "□ = 5" and a trailing % sign or unit word around the number of an answer
 _ANSWER = re.compile(r"^\s*(?:[a-z□?]\s*=\s*)?(?P<n>.*?)\s*(?:%|[a-z]+\.?)?\s*$", re.I)

@@ -18,13 +18,8 @@ from __future__ import annotations
 
 import re
 
-from tutorgraph.diagnosis.averages import DataProblem
-from tutorgraph.diagnosis.conversion import ConversionProblem, UnitProblem
-from tutorgraph.diagnosis.equation import EquationProblem
+from tutorgraph.diagnosis.diagnose import WORDED_KINDS
 from tutorgraph.diagnosis.expression import BinOp, Neg, Num, parse
-from tutorgraph.diagnosis.percentages import PercentOfProblem
-from tutorgraph.diagnosis.roots import RootProblem
-from tutorgraph.diagnosis.rounding import RoundingProblem
 from tutorgraph.mathtext.spans import canonical_math, math_spans, plain_text
 
 __all__ = ["find_problem"]
@@ -35,16 +30,6 @@ _WORDS = re.compile(
     rf"\b(?P<verb>add(?:ed|ing)?|subtract(?:ed|ing)?|multipl(?:y|ied|ying)|divid(?:e|ed|ing))"
     rf"\s+(?P<a>{_NUM})\s+(?P<link>and|to|from|by)\s+(?P<b>{_NUM})",
     re.I,
-)
-# The kinds read before arithmetic; the first that reads the text wins.
-_KINDS = (
-    RoundingProblem,
-    ConversionProblem,
-    PercentOfProblem,
-    RootProblem,
-    UnitProblem,
-    EquationProblem,
-    DataProblem,
 )
 # Text longer than this is not a problem statement worth reading.
 MAX_TEXT = 2000
@@ -97,9 +82,9 @@ def find_problem(text: str, *, student_answer: str | None = None) -> str | None:
         return None
     try:
         plain = plain_text(text)
-        for kind in _KINDS:
-            if (found := kind.read(plain)) is not None:
-                return found.text
+        for read, _ in WORDED_KINDS:
+            if (found := read(plain)) is not None:
+                return str(found.text)
         if (worded := _from_words(plain)) is not None:
             return worded
         answer = canonical_math(student_answer) if student_answer else None
