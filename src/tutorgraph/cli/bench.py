@@ -25,6 +25,12 @@ from tutorgraph.ingest.eedi import read_eedi_questions
 
 __all__ = ["register"]
 
+
+def _question_ids(path: Path | None) -> frozenset[int]:
+    """The question ids of an Eedi-format CSV (`--exclude`); none without one."""
+    return frozenset(q.question_id for q in read_eedi_questions(path)) if path else frozenset()
+
+
 bench_app = typer.Typer(help="Benchmarks (design section 8).", no_args_is_help=True)
 
 
@@ -78,9 +84,7 @@ def eedi_cmd(
         limit=limit,
         rerank_depth=rerank_depth,
         messages=messages,
-        read_questions=frozenset(
-            q.question_id for q in (read_eedi_questions(exclude) if exclude else [])
-        ),
+        read_questions=_question_ids(exclude),
     )
     embedder = SentenceTransformerEmbedder(
         settings.embedding_model, batch_size=settings.embed_batch_size
@@ -241,8 +245,9 @@ def diagnosis_cmd(
     from tutorgraph.ingest.eedi import read_eedi_questions
 
     with fail_on_errors():
-        read = {q.question_id for q in read_eedi_questions(exclude)} if exclude else set()
-        report = diagnosis_report(read_eedi_questions(train), folds=folds, read=read)
+        report = diagnosis_report(
+            read_eedi_questions(train), folds=folds, read=_question_ids(exclude)
+        )
     table = Table(
         "part", "pairs", "problem read", "fired", "coverage", "precision", title="diagnosis"
     )
