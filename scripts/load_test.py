@@ -266,7 +266,7 @@ def rerank_applied(server: Server, key: str, query: str) -> bool:
 def run_scenario(
     args: argparse.Namespace, server: Server, key: str, scenario: Scenario, offset: int
 ) -> dict[str, Any]:
-    from tutorgraph.eval.latency import percentiles
+    from tutorgraph.eval.tasks.latency import percentiles
 
     command = [
         sys.executable,
@@ -338,7 +338,7 @@ def print_table(rows: list[dict[str, Any]], workers: int, threads: int) -> None:
 
 def server_main(args: argparse.Namespace) -> int:
     from tutorgraph.config import Settings
-    from tutorgraph.eval.latency import hardware
+    from tutorgraph.eval.harness.provenance import hardware
 
     if (
         not (args.index_dir / "manifest.json").is_file()

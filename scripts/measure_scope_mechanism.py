@@ -13,11 +13,13 @@ import argparse
 import time
 from pathlib import Path
 
-from tutorgraph.eval.latency import hardware, percentiles
+from tutorgraph.stores.local_index import IndexLayout, chroma_persistent_client, load_catalogue
+
 from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
+from tutorgraph.eval.harness.provenance import hardware
+from tutorgraph.eval.tasks.latency import percentiles
 from tutorgraph.retrieval.retriever import _scoped
 from tutorgraph.stores.chroma import COLLECTION_NAME, ChromaVectorStore
-from tutorgraph.stores.local_index import IndexLayout, chroma_persistent_client, load_catalogue
 
 
 def main() -> None:

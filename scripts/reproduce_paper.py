@@ -96,7 +96,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def grid_names() -> list[str]:
-    from tutorgraph.eval.configs import ablation_grid
+    from tutorgraph.eval.harness.configs import ablation_grid
 
     return [c.name for c in ablation_grid()]
 
@@ -198,9 +198,9 @@ def write_json(path: Path, data: Any) -> None:
 async def phase_index(
     run: Run, embedder: Any, say: Callable[[str], None], tick: Callable[[int, int], None]
 ) -> dict[str, Any]:
-    from tutorgraph.eval.scale import bundle_counts, sample_records
+    from tutorgraph.eval.tasks.scale import bundle_counts, sample_records
+    from tutorgraph.index.pipeline import ingest_bundle
     from tutorgraph.ingest.bundle import bundle_hash, read_bundle, write_bundle
-    from tutorgraph.ingest.indexer import ingest_bundle
 
     if run.quick:
         say("index: writing the quick slice of the bundle")
@@ -251,9 +251,9 @@ async def phase_index(
 async def phase_ablations(
     run: Run, embedder: Any, say: Callable[[str], None], tick: Callable[[int, int], None]
 ) -> None:
-    from tutorgraph.eval.ablation import AblationSpec, run_ablations
-    from tutorgraph.eval.scale import vectors_from_index
     from tutorgraph.embedding.cached_embedder import CachingEmbedder
+    from tutorgraph.eval.ablation import AblationSpec, run_ablations
+    from tutorgraph.eval.tasks.scale import vectors_from_index
 
     if not run.data.is_dir():
         raise SystemExit(f"data folder not found: {run.data} (pass --data)")
@@ -288,8 +288,8 @@ async def phase_latency(
     run: Run, embedder: Any, tick: Callable[[int, int], None]
 ) -> dict[str, Any]:
     from tutorgraph.config import Settings
-    from tutorgraph.eval.configs import ablation_grid
-    from tutorgraph.eval.latency import (
+    from tutorgraph.eval.harness.configs import ablation_grid
+    from tutorgraph.eval.tasks.latency import (
         LATENCY_QUERIES,
         WARMUP_QUERIES,
         load_query_set,
@@ -318,7 +318,7 @@ async def phase_scale(
     say: Callable[[str], None],
     tick: Callable[[int, int], None],
 ) -> dict[str, Any]:
-    from tutorgraph.eval.scale import ScaleSpec, run_scale_sweep
+    from tutorgraph.eval.tasks.scale import ScaleSpec, run_scale_sweep
 
     work = run.work / "scale"
     marker = work / "settings.json"
@@ -393,8 +393,8 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
-    from tutorgraph.ingest.bundle import bundle_hash
     from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
+    from tutorgraph.ingest.bundle import bundle_hash
     from tutorgraph.stores.manifest import Manifest
 
     run = Run(args)

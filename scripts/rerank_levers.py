@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from tutorgraph.cli._common import load_settings, open_retriever
-from tutorgraph.eval.latency import percentiles
+from tutorgraph.eval.tasks.latency import percentiles
 from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
@@ -29,14 +29,13 @@ DEPTH = 30
 
 
 async def candidates(queries: list[str]) -> list[tuple[str, list[str]]]:
-    retriever, index = open_retriever(load_settings().model_copy(update={"reranker_model": ""}))
     out = []
-    for q in queries:
-        packet = await retriever.retrieve(
-            RetrievalRequest(query=q, n_results=DEPTH, rerank=False, max_context_tokens=0)
-        )
-        out.append((q, [f"{h.title}: {h.text}" if h.title else h.text for h in packet.results]))
-    await index.aclose()
+    async with open_retriever(load_settings().model_copy(update={"reranker_model": ""})) as served:
+        for q in queries:
+            packet = await served.retriever.retrieve(
+                RetrievalRequest(query=q, n_results=DEPTH, rerank=False, max_context_tokens=0)
+            )
+            out.append((q, [f"{h.title}: {h.text}" if h.title else h.text for h in packet.results]))
     return out
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tutorgraph.index.pipeline import IngestReport, ingest_bundle
 from tutorgraph.ingest.bundle import write_bundle
 from tutorgraph.ingest.eedi import (
     EediQuestion,
@@ -25,7 +26,6 @@ from tutorgraph.ingest.eedi import (
     read_misconceptions,
     read_subjects,
 )
-from tutorgraph.ingest.indexer import IngestReport, ingest_bundle
 from tutorgraph.ingest.learning_commons import load_learning_commons
 from tutorgraph.models.records import SourceRecords
 

@@ -2,8 +2,8 @@
 
 >>> import asyncio
 >>> from tutorgraph import RetrievalRequest, Settings, open_retriever
->>> retriever, index = open_retriever(Settings())  # doctest: +SKIP
->>> packet = asyncio.run(retriever.retrieve(RetrievalRequest(query="what is 3/4 of 12?")))
+>>> served = open_retriever(Settings())  # doctest: +SKIP
+>>> packet = asyncio.run(served.retriever.retrieve(RetrievalRequest(query="what is 3/4 of 12?")))
 ... # doctest: +SKIP
 """
 
@@ -25,9 +25,9 @@ if TYPE_CHECKING:
         TutorGraphError,
         UnknownConceptError,
     )
+    from tutorgraph.index.service import open_retriever
     from tutorgraph.models.packet import GraphContext, Hit, ReasoningPacket, RerankerInfo
     from tutorgraph.models.request import RetrievalRequest
-    from tutorgraph.retrieval.factory import open_retriever
     from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 
 # Public name -> the module that defines it. Loaded on first use, so that importing the
@@ -52,7 +52,7 @@ _EXPORTS = {
         ("GraphContext", "Hit", "ReasoningPacket", "RerankerInfo"), "tutorgraph.models.packet"
     ),
     "RetrievalRequest": "tutorgraph.models.request",
-    "open_retriever": "tutorgraph.retrieval.factory",
+    "open_retriever": "tutorgraph.index.service",
     "HybridRetriever": "tutorgraph.retrieval.retriever",
     "RetrieverConfig": "tutorgraph.retrieval.retriever",
 }

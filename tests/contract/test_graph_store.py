@@ -102,7 +102,7 @@ def _neo4j_store(records: SourceRecords) -> GraphStore:
         await store.verify()
         await store.clear()
         await store.ensure_schema()
-        await store.ingest(records)
+        await store.upsert(records)
 
     asyncio.run(load())
     return store
@@ -126,7 +126,7 @@ def store(
     request: pytest.FixtureRequest, full_slice_records: SourceRecords
 ) -> Iterator[GraphStore]:
     if request.param == "embedded":
-        s: GraphStore = EmbeddedGraphStore.from_records(full_slice_records)
+        s: GraphStore = EmbeddedGraphStore(full_slice_records)
     else:
         s = _neo4j_store(full_slice_records)
     yield s

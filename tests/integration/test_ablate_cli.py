@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 
 from tutorgraph.embedding.cached_embedder import CachingEmbedder
 from tutorgraph.eval.ablation import read_items
-from tutorgraph.eval.configs import ablation_grid
-from tutorgraph.eval.eedi import EediMisconceptionTask
-from tutorgraph.eval.results import ItemScore
+from tutorgraph.eval.harness.configs import ablation_grid
+from tutorgraph.eval.harness.results import ItemScore
+from tutorgraph.eval.tasks.eedi import EediMisconceptionTask
 from tutorgraph.ingest.eedi import read_eedi_questions
 from tutorgraph.training.cross_encoder import TrainingConfig
 

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from tutorgraph.eval.eedi import (
+from tutorgraph.eval.tasks.eedi import eedi_pairs
+from tutorgraph.eval.tasks.eedi_bench import (
     PROFILE_NAMES,
     EediBenchmarkSpec,
     config_names,
-    eedi_pairs,
     run_eedi_benchmark,
 )
-from tutorgraph.eval.messages import student_messages, write_student_messages
+from tutorgraph.eval.tasks.messages import student_messages, write_student_messages
 from tutorgraph.ingest.eedi import read_eedi_questions
 from tutorgraph.training.cross_encoder import TrainingConfig
 

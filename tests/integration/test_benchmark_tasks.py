@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 from tests.integration.local_openai import local_openai_server
-
-from tutorgraph.eval.configs import ablation_grid
-from tutorgraph.eval.fold_index import stable_fold
-from tutorgraph.eval.linking import EediLinkingTask, OpenStaxLinkingTask
-from tutorgraph.eval.mae import MaeTask
-from tutorgraph.eval.prerequisites import PrerequisiteTask
-from tutorgraph.eval.results import ItemScore, UnitKey
 from tutorgraph.stores.local_index import open_index
+
+from tutorgraph.eval.harness.configs import ablation_grid
+from tutorgraph.eval.harness.results import ItemScore, UnitKey
+from tutorgraph.eval.harness.runner import stable_fold
+from tutorgraph.eval.tasks.linking import EediLinkingTask, OpenStaxLinkingTask
+from tutorgraph.eval.tasks.mae import MaeTask
+from tutorgraph.eval.tasks.prerequisites import PrerequisiteTask
 
 pytestmark = pytest.mark.integration
 

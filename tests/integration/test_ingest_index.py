@@ -10,14 +10,14 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pytest
+from tutorgraph.stores.local_index import open_index
 
 from tutorgraph.errors import ConfigurationError, EmbedderMismatchError
+from tutorgraph.index.pipeline import IngestReport, ingest_bundle, ingest_records
 from tutorgraph.ingest.bundle import bundle_hash, write_bundle
 from tutorgraph.ingest.eedi import EediQuestion, eedi_records
-from tutorgraph.ingest.indexer import IngestReport, ingest_bundle, ingest_records
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.items import items_from_records
-from tutorgraph.stores.local_index import open_index
 from tutorgraph.stores.manifest import Manifest, library_versions
 
 pytestmark = pytest.mark.integration

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tutorgraph.eval.configs import BEST, ablation_grid
-from tutorgraph.eval.latency import (
+from tutorgraph.eval.harness.configs import BEST, ablation_grid
+from tutorgraph.eval.tasks.latency import (
     LATENCY_QUERIES,
     LATENCY_STAGES,
     WARMUP_QUERIES,
@@ -117,7 +117,7 @@ async def test_the_harness_names_what_it_could_not_measure(  # type: ignore[no-u
 
 
 def test_scale_sizes_nest_and_count_real_documents(index_records) -> None:  # type: ignore[no-untyped-def]
-    from tutorgraph.eval.scale import bundle_counts, sample_records, scale_sizes
+    from tutorgraph.eval.tasks.scale import bundle_counts, sample_records, scale_sizes
 
     exercises = [d for d in index_records.documents if d.kind == "exercise"]
     if not exercises:
@@ -151,11 +151,11 @@ def test_serving_a_size_in_a_fresh_process_reports_latency_and_memory(  # type: 
     session_index, embedder
 ) -> None:
     import numpy as np
+    from tutorgraph.stores.local_index import IndexLayout, load_catalogue
 
     from tutorgraph.embedding.cached_embedder import CachingEmbedder
-    from tutorgraph.eval.scale import measure_serving, vectors_from_index
+    from tutorgraph.eval.tasks.scale import measure_serving, vectors_from_index
     from tutorgraph.stores.items import items_from_records
-    from tutorgraph.stores.local_index import IndexLayout, load_catalogue
 
     vectors = vectors_from_index(session_index[0])
     items = items_from_records(load_catalogue(IndexLayout(session_index[0])))

@@ -16,7 +16,7 @@ import pytest
 from tests.conftest import HELD_OUT_QUESTION, index_retriever
 
 from tutorgraph.config import BUNDLED_RANKER, Settings
-from tutorgraph.eval.eedi import eedi_pairs, misconception_ranking
+from tutorgraph.eval.tasks.eedi import eedi_pairs, misconception_ranking
 from tutorgraph.ingest.eedi import EediQuestion, eedi_construct_id
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.adapter import AdapterConfig

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+from tutorgraph.stores.local_index import OpenIndex
 
 from tutorgraph.config import Settings
 from tutorgraph.models.curriculum import Concept, Document, Misconception, Prerequisite
@@ -19,7 +20,6 @@ from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.items import items_from_records
-from tutorgraph.stores.local_index import OpenIndex
 from tutorgraph.stores.manifest import Manifest
 from tutorgraph.stores.protocols import (
     ConceptMatch,
@@ -190,7 +190,7 @@ class FakeOpener:
             manifest=manifest(),
             vector=FakeVector(items),
             lexical=BM25Index.build(items),
-            graph=SwitchableGraph(EmbeddedGraphStore.from_records(RECORDS)),
+            graph=SwitchableGraph(EmbeddedGraphStore(RECORDS)),
         )
         retriever = HybridRetriever(
             FakeEmbedder(),  # type: ignore[arg-type]

@@ -20,9 +20,9 @@ from tutorgraph.eval.ablation import (
     run_ablations,
     select_configs,
 )
-from tutorgraph.eval.configs import RunConfig
-from tutorgraph.eval.results import ItemScore, UnitKey
-from tutorgraph.eval.task import TASK_NAMES, BenchmarkTask
+from tutorgraph.eval.harness.configs import RunConfig
+from tutorgraph.eval.harness.results import ItemScore, UnitKey
+from tutorgraph.eval.harness.task import TASK_NAMES, BenchmarkTask
 
 pytestmark = pytest.mark.unit
 
@@ -227,7 +227,7 @@ def test_build_task_names_what_is_missing(tmp_path: Path) -> None:
 
 
 def test_eedi_folds_keep_test_questions_out_and_quick_is_a_stable_sample() -> None:
-    from tutorgraph.eval.eedi import QUICK_FOLDS, EediMisconceptionTask, pair_query_type
+    from tutorgraph.eval.tasks.eedi import QUICK_FOLDS, EediMisconceptionTask, pair_query_type
 
     eedi = DATA / "eedi"
     task = EediMisconceptionTask(eedi / "train.csv", eedi / "misconception_mapping.csv")

@@ -21,7 +21,7 @@ RT = "relates_to"
 
 @pytest.fixture(scope="module")
 def graph(full_slice_records: SourceRecords) -> EmbeddedGraphStore:
-    return EmbeddedGraphStore.from_records(full_slice_records)
+    return EmbeddedGraphStore(full_slice_records)
 
 
 def _labels_by_construct() -> dict[str, set[str]]:

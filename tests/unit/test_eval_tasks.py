@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from tutorgraph.eval.configs import BEST, RunConfig, ablation_grid
-from tutorgraph.eval.fold_index import (
+from tutorgraph.eval.harness.configs import BEST, RunConfig, ablation_grid
+from tutorgraph.eval.harness.runner import (
     concept_ranking,
     eval_item,
     load_resources,
     stable_fold,
     stable_sample,
 )
-from tutorgraph.eval.linking import (
+from tutorgraph.eval.tasks.linking import (
     EediLinkingTask,
     OpenStaxLinkingTask,
     eedi_linking_query,
@@ -25,14 +25,14 @@ from tutorgraph.eval.linking import (
     linking_scores,
     openstax_folds,
 )
-from tutorgraph.eval.mae import (
+from tutorgraph.eval.tasks.mae import (
     MaeTask,
     mae_misconception_id,
     mae_query_text,
     mae_records,
     read_mae,
 )
-from tutorgraph.eval.prerequisites import (
+from tutorgraph.eval.tasks.prerequisites import (
     BENCHMARK_RELATIONS,
     PrerequisiteTask,
     prerequisite_folds,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tutorgraph.eval.latency import percentiles, read_through
+from tutorgraph.eval.tasks.latency import percentiles, read_through
 
 pytestmark = pytest.mark.unit
 

@@ -36,7 +36,7 @@ def refiner() -> LocalRefiner:
     records = load_trusted(ROOT / "data" / "curriculum")
     lexical = BM25Index.build(items_from_records(records))
     return LocalRefiner(
-        EmbeddedGraphStore.from_records(records),
+        EmbeddedGraphStore(records),
         SpellingCorrector(lexical.document_frequencies()),
     )
 

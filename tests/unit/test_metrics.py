@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tutorgraph.eval.eedi import PROFILE_NAMES, config_names, misconception_ranking
-from tutorgraph.eval.metrics import average_precision_at_k, recall_at_k, reciprocal_rank
+from tutorgraph.eval.harness.metrics import average_precision_at_k, recall_at_k, reciprocal_rank
+from tutorgraph.eval.tasks.eedi import misconception_ranking
+from tutorgraph.eval.tasks.eedi_bench import PROFILE_NAMES, config_names
 from tutorgraph.models.packet import STAGES, Hit, ReasoningPacket
 
 pytestmark = pytest.mark.unit

@@ -467,7 +467,7 @@ def _records() -> SourceRecords:
 async def _ingested(records: SourceRecords, **kw: Any) -> tuple[Neo4jGraphStore, FakeDriver]:
     driver = FakeDriver()
     store = _store(driver)
-    await store.ingest(records, **kw)
+    await store.upsert(records, **kw)
     driver.calls.clear()
     return store, driver
 
@@ -603,10 +603,10 @@ async def test_every_statement_is_sent_with_exactly_its_parameters() -> None:
     await store.verify()
     await store.clear()
     await store.ensure_schema()
-    await store.ingest(records, batch_size=3)
+    await store.upsert(records, batch_size=3)
     await store.stats()
     await store.prune([c.id for c in records.concepts] + [d.id for d in records.documents])
-    await store.ingest(records, batch_size=3)
+    await store.upsert(records, batch_size=3)
     await store.search_concepts("6.NS.A.1", 5)
     await store.search_concepts("fractions 6.ns.a.1", 5)
     await store.search_concepts(CODE_ONLY, 5)  # a code but no searchable term: no full-text
@@ -696,7 +696,7 @@ async def test_nothing_to_ask_sends_nothing() -> None:
 
 async def test_depth_outside_1_to_2_is_refused_before_any_io() -> None:
     store, driver = await _ingested(_records())
-    embedded = EmbeddedGraphStore.from_records(_records())
+    embedded = EmbeddedGraphStore(_records())
     for depth in (0, 3, -1):
         with pytest.raises(ValueError, match=r"depth must be 1\.\.2") as ours:
             await store.prerequisite_chains(["ccss:6.NS.A.1"], depth)
@@ -725,7 +725,7 @@ async def _same(a: GraphStore, b: GraphStore, name: str, *args: Any) -> Any:
 async def test_answers_equal_the_embedded_store() -> None:
     records = _records()
     store, _ = await _ingested(records, batch_size=2)
-    emb = EmbeddedGraphStore.from_records(records)
+    emb = EmbeddedGraphStore(records)
     ids = ["ccss:6.NS.A.1", "nope:1", "eedi:construct:1", "ccss:6.NS.A.1", "eedi:misconception:1"]
     got = await _same(store, emb, "get_concepts", ids)
     assert [c.id for c in got] == ["ccss:6.NS.A.1", "eedi:construct:1", "ccss:6.NS.A.1"]
@@ -795,7 +795,7 @@ async def test_answers_equal_the_embedded_store() -> None:
 async def test_random_graphs_answer_like_the_embedded_store(seed: int) -> None:
     records = _random_records(seed)
     store, _ = await _ingested(records, batch_size=7)
-    emb = EmbeddedGraphStore.from_records(records)
+    emb = EmbeddedGraphStore(records)
     rng = random.Random(seed)
     ids = [c.id for c in records.concepts] + ["nope:1"]
     for _ in range(15):
@@ -824,7 +824,7 @@ async def test_ingest_batches_in_managed_write_transactions() -> None:
     driver = FakeDriver()
     store = _store(driver)
     seen: list[tuple[str, int, int]] = []
-    counts = await store.ingest(records, batch_size=4, progress=lambda *a: seen.append(a))
+    counts = await store.upsert(records, batch_size=4, progress=lambda *a: seen.append(a))
     assert {c.via for c in driver.calls} == {"execute_write"}
     assert all(set(c.params) == {"rows"} and c.database == "tutor" for c in driver.calls)
     assert all(0 < len(c.params["rows"]) <= 4 for c in driver.calls)
@@ -875,23 +875,23 @@ def test_every_model_field_is_a_storable_property() -> None:
 async def test_interrupted_ingest_keeps_its_commits_and_a_rerun_completes_it() -> None:
     records = _records()
     clean = FakeDriver()
-    clean_counts = await _store(clean).ingest(records, batch_size=2)
+    clean_counts = await _store(clean).upsert(records, batch_size=2)
 
     driver = FakeDriver(error=ServiceUnavailable("connection lost"), fail_at_call=13)
     store = _store(driver)
     with pytest.raises(StoreError, match=r"re-run to complete") as info:
-        await store.ingest(records, batch_size=2)
+        await store.upsert(records, batch_size=2)
     assert "documents rows 2..3" in info.value.message
     assert info.value.details["committed"]["concepts"] == 10
     assert len(driver.graph.documents) == 2  # the first documents batch is committed
     driver.error = None
-    assert await store.ingest(records, batch_size=2) == clean_counts
+    assert await store.upsert(records, batch_size=2) == clean_counts
     assert driver.graph == clean.graph  # the re-run adds nothing twice
 
 
 async def test_ingest_refuses_a_bad_batch_size() -> None:
     with pytest.raises(ConfigurationError):
-        await _store(FakeDriver()).ingest(_records(), batch_size=0)
+        await _store(FakeDriver()).upsert(_records(), batch_size=0)
 
 
 # -- schema, verify, stats, errors, driver ------------------------------------------------------
@@ -991,7 +991,7 @@ def test_neo4j_driver_refuses_a_bad_uri() -> None:
 async def test_clear_deletes_what_ingest_wrote() -> None:
     driver = FakeDriver()
     store = _store(driver)
-    await store.ingest(_records())
+    await store.upsert(_records())
     assert (await store.stats())["nodes"]["Concept"] > 0
     await store.clear()
     stats = await store.stats()
@@ -1002,7 +1002,7 @@ async def test_prune_deletes_the_nodes_left_out_and_their_edges() -> None:
     driver = FakeDriver()
     store = _store(driver)
     records = _records()
-    await store.ingest(records)
+    await store.upsert(records)
     keep = [c.id for c in records.concepts] + [d.id for d in records.documents]
     assert await store.prune(keep) == len({m.id for m in records.misconceptions})
     stats = await store.stats()

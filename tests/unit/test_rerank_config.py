@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.eval.eedi import RERANK_MODELS, _Config, config_names
+from tutorgraph.eval.tasks.eedi_bench import RERANK_MODELS, bench_config, config_names
 from tutorgraph.retrieval.reranker import RerankerOptions, _head_tail
 from tutorgraph.training.cross_encoder import TrainingConfig
 
@@ -60,19 +60,37 @@ def test_comma_separated_globs() -> None:
     ]
 
 
-def test_config_names_parse() -> None:
-    cfg = _Config.parse("hybrid/construct/semantic-weighted/rerank-domain-int8")
-    assert (cfg.sources, cfg.context, cfg.rerank) == ("hybrid", "construct", "domain-int8")
-    assert cfg.tuning == {"retrieval_profile": "semantic", "fusion": "weighted"}
-    plain = _Config.parse("hybrid/text/rerank-msmarco")
-    assert plain.tuning == {} and plain.rerank == "msmarco"
-    assert _Config.parse("vector/text").rerank is None
+def test_config_names_map_onto_run_configs() -> None:
+    cfg = bench_config("hybrid/construct/semantic-weighted/rerank-domain-int8")
+    assert (cfg.sources, cfg.context, cfg.reranker) == (
+        ("vector", "lexical", "graph"),
+        True,
+        "domain-int8",
+    )
+    assert (cfg.profile, cfg.fusion) == ("semantic", "weighted")
+    plain = bench_config("hybrid/text/rerank-msmarco")
+    # What a name leaves out is the request's default.
+    assert (plain.profile, plain.fusion, plain.graph_scope, plain.context) == (
+        None,
+        "rrf",
+        None,
+        False,
+    )
+    assert plain.reranker == "msmarco" and plain.request_fields()["rerank"] is True
+    assert bench_config("vector/text").sources == ("vector",)
+    assert bench_config("vector/text").reranker == "none"
 
 
 def test_refine_suffix_parses_after_rerank() -> None:
-    cfg = _Config.parse("hybrid/text/semantic-weighted/rerank-domain/refine-local")
-    assert (cfg.rerank, cfg.refine) == ("domain", "local")
-    assert cfg.tuning == {"retrieval_profile": "semantic", "fusion": "weighted"}
-    plain = _Config.parse("hybrid/text/refine-local")
-    assert (plain.tuning, plain.rerank, plain.refine) == ({}, None, "local")
-    assert _Config.parse("hybrid/text").refine is None
+    cfg = bench_config("hybrid/text/semantic-weighted/rerank-domain/refine-local")
+    assert (cfg.reranker, cfg.refiner, cfg.profile) == ("domain", "local", "semantic")
+    plain = bench_config("hybrid/text/refine-local")
+    assert (plain.profile, plain.reranker, plain.refiner) == (None, "none", "local")
+    assert bench_config("hybrid/text").refiner == "none"
+    assert bench_config("hybrid/text").request_fields()["use_refinement"] is False
+
+
+def test_default_is_what_ships() -> None:
+    cfg = bench_config("default/construct")
+    assert cfg.name == "default/construct"
+    assert (cfg.refiner, cfg.ranker, cfg.diagnosis, cfg.reranker) == ("local", True, True, "none")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.eval.messages import (
+from tutorgraph.eval.tasks.messages import (
     TEMPLATES,
     read_student_messages,
     student_messages,

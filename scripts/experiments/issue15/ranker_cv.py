@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from tutorgraph.eval.metrics import average_precision_at_k
+from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
+from tutorgraph.eval.harness.metrics import average_precision_at_k
 from tutorgraph.ingest.eedi import (
     eedi_construct_id,
     eedi_misconception_id,
@@ -16,7 +17,6 @@ from tutorgraph.ingest.eedi import (
     read_misconceptions,
 )
 from tutorgraph.ranking.model import CandidateSignals
-from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.training.ranker import LabelledQuery, fit_ranker
 
 data = Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/data/eedi")

@@ -36,7 +36,7 @@ from tutorgraph.api.middleware import BodyLimitMiddleware, MetricsMiddleware
 from tutorgraph.api.rate_limit import RateLimiter
 from tutorgraph.api.routes import concepts, health, ingest, retrieve
 from tutorgraph.config import Settings
-from tutorgraph.retrieval.factory import SharedModels
+from tutorgraph.index.service import SharedModels
 
 __all__ = ["app_from_environment", "create_app"]
 

@@ -36,9 +36,8 @@ from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.api.schemas import ErrorBody, IngestJobOut, IngestJobReport, JobStatus
 from tutorgraph.config import Settings
 from tutorgraph.errors import BundleError, TutorGraphError
+from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_records
 from tutorgraph.ingest.bundle import BUNDLE_FILES, ValidationReport, bundle_hash, validate_bundle
-from tutorgraph.ingest.indexer import IngestReport, ingest_records
-from tutorgraph.stores.local_index import IndexLayout, chroma_persistent_client
 
 __all__ = ["MAX_JOBS", "IngestJob", "IngestJobs", "extract_bundle"]
 
@@ -182,10 +181,21 @@ class IngestJobs:
                 "HTTP ingest is off on this server (TUTORGRAPH_HTTP_INGEST=false, or several "
                 "workers); use `tutorgraph ingest`"
             )
-        if s.neo4j_uri or s.chroma_host:
+        shared = [
+            name
+            for name, on in (
+                ("a Neo4j database (TUTORGRAPH_NEO4J_URI)", s.neo4j_uri),
+                ("a Chroma server (TUTORGRAPH_CHROMA_HOST)", s.chroma_host),
+            )
+            if on
+        ]
+        if shared:
             raise ConflictError(
-                "HTTP ingest builds a new local index beside the live one, which a Neo4j "
-                "database or a Chroma server cannot do; use `tutorgraph ingest`"
+                "HTTP ingest builds a new index generation beside the live one and swaps it "
+                f"in; {' and '.join(shared)} is shared live state that a generation cannot "
+                "copy, so this server needs the embedded stores for it; use `tutorgraph "
+                "ingest`, which writes to every configured backend",
+                details={"backends": shared},
             )
         running = next((j for j in self._jobs.values() if not j.done), None)
         if running is not None:
@@ -259,24 +269,17 @@ class IngestJobs:
         self, validation: ValidationReport, bundle_dir: Path, directory: Path, prune: bool
     ) -> IngestReport:
         """Ingest validated records into `directory` with the live index's embedder (no
-        second copy of the model) and a Chroma client of the job's own, closed afterwards so
-        everything is on disk before the swap opens it."""
+        second copy of the model); the pipeline closes its Chroma client, so everything is
+        on disk before the swap opens it."""
         async with self._live.use() as live:
             embedder = live.retriever.embedder
-        client = await asyncio.to_thread(chroma_persistent_client, IndexLayout(directory).chroma)
-        try:
-            return await ingest_records(
-                validation.records,
-                directory,
-                embedder,
-                source_hash=await asyncio.to_thread(bundle_hash, bundle_dir),
-                prune=prune,
-                chroma_client=client,
-            )
-        finally:
-            close = getattr(client, "close", None)  # chromadb >= 1.1 has it
-            if callable(close):
-                await asyncio.to_thread(close)
+        source_hash = await asyncio.to_thread(bundle_hash, bundle_dir)
+        return await ingest_records(
+            validation.records,
+            directory,
+            embedder,
+            IngestOptions(source_hash=source_hash, prune=prune),
+        )
 
     async def aclose(self) -> None:
         """Cancel a running job (its half-built directory is deleted)."""

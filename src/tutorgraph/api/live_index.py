@@ -51,9 +51,10 @@ from pathlib import Path
 
 from tutorgraph.config import Settings
 from tutorgraph.errors import SourceUnavailableError
+from tutorgraph.index.local import LocalIndex
+from tutorgraph.index.service import OpenRetriever
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever
-from tutorgraph.stores.local_index import OpenIndex
 from tutorgraph.stores.manifest import MANIFEST_FILE
 
 __all__ = [
@@ -68,7 +69,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 # Settings -> (retriever, index); `SharedModels.open_retriever` in production.
-RetrieverOpener = Callable[[Settings], tuple[HybridRetriever, OpenIndex]]
+RetrieverOpener = Callable[[Settings], OpenRetriever]
 _WARM_UP_QUERY = "Why is 3/4 bigger than 2/3?"
 # How long a replaced generation may keep serving requests that started on it.
 DRAIN_TIMEOUT_S = 60.0
@@ -144,7 +145,7 @@ class Generation:
 
     directory: Path
     retriever: HybridRetriever
-    index: OpenIndex
+    index: LocalIndex
     users: int = 0
     idle: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -191,9 +192,9 @@ class LiveIndex:
 
     async def _open_generation(self, directory: Path) -> Generation:
         settings = self._settings.model_copy(update={"index_dir": directory})
-        retriever, index = await asyncio.to_thread(self._opener, settings)
-        await _warm_up(retriever)
-        return Generation(directory, retriever, index)
+        served = await asyncio.to_thread(self._opener, settings)
+        await _warm_up(served.retriever)
+        return Generation(directory, served.retriever, served.index)
 
     @contextlib.asynccontextmanager
     async def use(self) -> AsyncIterator[Generation]:

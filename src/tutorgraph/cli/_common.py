@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from tutorgraph.config import Settings
 from tutorgraph.errors import TutorGraphError
-from tutorgraph.retrieval.factory import open_retriever
+from tutorgraph.index.service import open_retriever
 
 __all__ = [
     "console",

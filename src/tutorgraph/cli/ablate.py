@@ -12,7 +12,7 @@ from rich.table import Table
 
 from tutorgraph.cli._common import console, fail_on_errors, load_settings, progress_bars
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.eval.task import TASK_NAMES
+from tutorgraph.eval.harness.task import TASK_NAMES
 
 __all__ = ["ablate_cmd", "register", "summary_table"]
 

@@ -20,7 +20,7 @@ from tutorgraph.cli._common import (
     progress_bars,
 )
 from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
-from tutorgraph.eval.eedi import EediBenchmarkSpec, run_eedi_benchmark
+from tutorgraph.eval.tasks.eedi_bench import EediBenchmarkSpec, run_eedi_benchmark
 from tutorgraph.ingest.eedi import read_eedi_questions
 
 __all__ = ["register"]
@@ -147,7 +147,7 @@ def latency_cmd(
 ) -> None:
     """Warm per-stage latency (p50/p95/p99) of retrieval on the local index, then the
     reranker alone at several depths (pairs per second, peak memory)."""
-    from tutorgraph.eval.latency import measure_latency, measure_rerank_latency
+    from tutorgraph.eval.tasks.latency import measure_latency, measure_rerank_latency
     from tutorgraph.ingest.eedi import eedi_construct_id, eedi_query_text, read_eedi_questions
     from tutorgraph.models.request import RetrievalRequest
     from tutorgraph.retrieval.reranker import CrossEncoderReranker
@@ -162,7 +162,8 @@ def latency_cmd(
         wrong = [(q, x) for q in qs for x in sorted(q.answers) if x != q.correct_answer]
         picked = wrong[:: max(1, len(wrong) // n)][:n]
         queries = [eedi_query_text(q, x) for q, x in picked]
-        retriever, index = open_retriever(settings)
+        served = open_retriever(settings)
+        retriever = served.retriever
         requests = [
             RetrievalRequest(
                 query=text, concept_ids=[eedi_construct_id(q.construct_id)] if construct else []
@@ -190,8 +191,7 @@ def latency_cmd(
                     )
                 return report
             finally:
-                await retriever.aclose()
-                await index.aclose()
+                await served.aclose()
 
         with progress_bars() as bars:
             report = asyncio.run(run(bars))
@@ -241,7 +241,7 @@ def diagnosis_cmd(
     """Coverage (pairs where a bug rule fires) and precision (firing rules whose
     misconception is the labelled one) of the diagnosis, overall, per fold and per rule.
     Its effect on MAP@25 is `bench eedi` with the `/diagnosis` configurations."""
-    from tutorgraph.eval.diagnosis import diagnosis_report
+    from tutorgraph.eval.tasks.diagnosis import diagnosis_report
     from tutorgraph.ingest.eedi import read_eedi_questions
 
     with fail_on_errors():
@@ -285,13 +285,15 @@ def refine_cmd(
     index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
 ) -> None:
     """Extraction accuracy and warm latency of the configured refiner on a query set."""
-    from tutorgraph.eval.refinement import evaluate_refiner
-    from tutorgraph.retrieval.factory import build_refiner, open_stores
+    from tutorgraph.eval.tasks.refinement import evaluate_refiner
+    from tutorgraph.index.service import open_index
+    from tutorgraph.retrieval.factory import RetrieverSetup, build_refiner
 
     settings = load_settings(index_dir)
     with fail_on_errors():
-        index = open_stores(settings)
-        refiner = build_refiner(settings, index)
+        index = open_index(settings)
+        refiner = build_refiner(RetrieverSetup.from_settings(settings), index)
+        assert refiner is not None  # the setup of settings always refines
 
         async def run() -> dict[str, Any]:
             try:
@@ -326,7 +328,7 @@ def routing_cmd(
     out: Annotated[Path | None, typer.Option(help="Also write the report as JSON.")] = None,
 ) -> None:
     """Accuracy and confusion matrices of the auto router on a labelled query set."""
-    from tutorgraph.eval.routing import evaluate_routing
+    from tutorgraph.eval.tasks.routing import evaluate_routing
 
     load_settings()
     with fail_on_errors():

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import resource
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -23,12 +22,11 @@ from tutorgraph.cli._common import (
 )
 from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.errors import IndexNotFoundError
-from tutorgraph.ingest.indexer import ingest_bundle
-from tutorgraph.retrieval.factory import graph_store
+from tutorgraph.index.layout import IndexLayout, load_catalogue
+from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_bundle
+from tutorgraph.index.service import graph_store, vector_store
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
-from tutorgraph.stores.local_index import IndexLayout, chroma_http_client, load_catalogue
 from tutorgraph.stores.manifest import Manifest
-from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
 
 __all__ = ["register"]
 
@@ -59,7 +57,6 @@ def ingest_cmd(
     embedder = SentenceTransformerEmbedder(
         settings.embedding_model, batch_size=settings.embed_batch_size
     )
-    neo4j_counts: dict[str, int] | None = None
     with fail_on_errors(), progress_bars() as bars:
         tasks: dict[str, TaskID] = {}
 
@@ -68,24 +65,28 @@ def ingest_cmd(
                 tasks[stage] = bars.add_task(stage, total=total)
             bars.update(tasks[stage], completed=done, total=total)
 
-        host = settings.chroma_host
-        report = asyncio.run(
-            ingest_bundle(
-                bundle,
-                settings.index_dir,
-                embedder,
-                prune=prune,
-                chroma_client=chroma_http_client(host, settings.chroma_port) if host else None,
-                progress=on_progress,
-                default_retrieval_profile=default_profile,
-                default_semantic_weight=default_semantic_weight,
-            )
-        )
-        graph = graph_store(settings)
-        if graph is not None:
-            neo4j_counts = asyncio.run(
-                _ingest_neo4j(graph, settings.index_dir, prune=prune, progress=on_progress)
-            )
+        async def ingest() -> IngestReport:
+            vector, graph = vector_store(settings), graph_store(settings)
+            try:
+                return await ingest_bundle(
+                    bundle,
+                    settings.index_dir,
+                    embedder,
+                    IngestOptions(
+                        prune=prune,
+                        progress=on_progress,
+                        default_retrieval_profile=default_profile,
+                        default_semantic_weight=default_semantic_weight,
+                    ),
+                    vector=vector,
+                    graph=graph,
+                )
+            finally:
+                for store in (vector, graph):
+                    if store is not None:
+                        await store.aclose()
+
+        report = asyncio.run(ingest())
     for e in report.rejected[:50]:
         err_console.print(f"[red]rejected[/] {e}", highlight=False)
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -96,34 +97,11 @@ def ingest_cmd(
         f"{report.seconds:.1f}s, peak RSS {peak_mib:,.0f} MiB",
         highlight=False,
     )
-    if neo4j_counts is not None:
-        counts = ", ".join(f"{n:,} {kind}" for kind, n in neo4j_counts.items())
+    if report.graph is not None:
+        counts = ", ".join(f"{n:,} {kind}" for kind, n in report.graph.items())
         console.print(f"merged into Neo4j: {counts}", highlight=False)
     if report.rejected:
         raise typer.Exit(1)
-
-
-async def _ingest_neo4j(
-    graph: Neo4jGraphStore,
-    index_dir: Path,
-    *,
-    prune: bool,
-    progress: Callable[[str, int, int], None],
-) -> dict[str, int]:
-    """Merge the whole catalogue (what the index now holds) into Neo4j."""
-    try:
-        await graph.verify()
-        await graph.ensure_schema()
-        records = await asyncio.to_thread(load_catalogue, IndexLayout(index_dir))
-        counts = await graph.ingest(
-            records, progress=lambda kind, done, total: progress(f"neo4j {kind}", done, total)
-        )
-        if prune:
-            ids = [r.id for rs in (records.concepts, records.documents) for r in rs]
-            counts["pruned"] = await graph.prune([*ids, *(m.id for m in records.misconceptions)])
-        return counts
-    finally:
-        await graph.aclose()
 
 
 def graph_stats_cmd(
@@ -140,7 +118,7 @@ def graph_stats_cmd(
             if Manifest.read(settings.index_dir) is None:
                 raise IndexNotFoundError(settings.index_dir)
             records = await asyncio.to_thread(load_catalogue, layout)
-            return "embedded", await EmbeddedGraphStore.from_records(records).stats()
+            return "embedded", await EmbeddedGraphStore(records).stats()
         try:
             info = await graph.verify()
             return f"Neo4j {info['version']} ({info['database']})", await graph.stats()

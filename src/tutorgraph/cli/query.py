@@ -169,14 +169,11 @@ def _run_file(path: Path, defaults: dict[str, object], settings: Settings) -> No
 def _with_retriever(settings: Settings, job: Callable[[HybridRetriever], Awaitable[T]]) -> T:
     """Open the retriever, run `job` and close everything, all in one event loop (the
     OpenAI refiner's HTTP client must be closed in the loop that used it)."""
-    retriever, index = open_retriever(settings)
+    served = open_retriever(settings)
 
     async def run() -> T:
-        try:
-            return await job(retriever)
-        finally:
-            await retriever.aclose()
-            await index.aclose()
+        async with served:
+            return await job(served.retriever)
 
     return asyncio.run(run())
 

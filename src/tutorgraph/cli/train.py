@@ -180,7 +180,7 @@ def train_ranker_cmd(
         questions = read_eedi_questions(files[0])
         texts = read_misconceptions(files[1])
         subject_rows = read_subjects(files[2]) if len(files) > 2 else []
-        graph = EmbeddedGraphStore.from_records(eedi_records(questions, texts, subject_rows))
+        graph = EmbeddedGraphStore(eedi_records(questions, texts, subject_rows))
         embedder = SentenceTransformerEmbedder(
             settings.embedding_model, batch_size=settings.embed_batch_size
         )

@@ -34,14 +34,14 @@ from typing import Any
 from tutorgraph.embedding.cached_embedder import caching
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.eval.configs import RunConfig, ablation_grid
-from tutorgraph.eval.eedi import EediMisconceptionTask
-from tutorgraph.eval.latency import hardware
-from tutorgraph.eval.linking import EediLinkingTask, OpenStaxLinkingTask
-from tutorgraph.eval.mae import MaeTask
-from tutorgraph.eval.prerequisites import PrerequisiteTask
-from tutorgraph.eval.results import ItemScore, JsonlFile, UnitKey, summary_rows
-from tutorgraph.eval.task import TASK_NAMES, BenchmarkTask
+from tutorgraph.eval.harness.configs import RunConfig, ablation_grid
+from tutorgraph.eval.harness.provenance import git_commit, hardware
+from tutorgraph.eval.harness.results import ItemScore, JsonlFile, UnitKey, summary_rows
+from tutorgraph.eval.harness.task import TASK_NAMES, BenchmarkTask
+from tutorgraph.eval.tasks.eedi import EediMisconceptionTask
+from tutorgraph.eval.tasks.linking import EediLinkingTask, OpenStaxLinkingTask
+from tutorgraph.eval.tasks.mae import MaeTask
+from tutorgraph.eval.tasks.prerequisites import PrerequisiteTask
 
 __all__ = [
     "AblationProgress",
@@ -280,7 +280,7 @@ def _summary(
                     "seed": spec.seed,
                     "status": recorded.not_measured[pair]["reason"],
                     "config_detail": cfg.describe() if cfg else None,
-                    "git_commit": _commit(),
+                    "git_commit": git_commit(),
                     "hardware": machine,
                     "quick": spec.quick,
                 }
@@ -305,17 +305,6 @@ def _summary(
             extra=extra,
         )
     return rows
-
-
-_COMMIT: list[str | None] = []
-
-
-def _commit() -> str | None:
-    if not _COMMIT:  # one git call per process
-        from tutorgraph.eval.eedi import git_commit
-
-        _COMMIT.append(git_commit())
-    return _COMMIT[0]
 
 
 # -- the run ---------------------------------------------------------------------------------
@@ -390,7 +379,7 @@ class _Run:
             "n": len(items),
             "run": self.tag,
             "config_detail": self.grid[unit[1]].describe(),
-            "git_commit": _commit(),
+            "git_commit": git_commit(),
             "hardware": self.machine,
         }
         self.file.append([*(asdict(i) for i in items), marker])

@@ -1,18 +1,21 @@
-"""Wiring: settings -> embedder + stores + reranker + ranker -> a ready `HybridRetriever`.
+"""The composition root: loaded models + an opened index -> a ready `HybridRetriever`.
 
->>> retriever, index = open_retriever(Settings())  # doctest: +SKIP
->>> packet = await retriever.retrieve(RetrievalRequest(query="what is a ratio?"))  # doctest: +SKIP
->>> await retriever.aclose(); await index.aclose()  # doctest: +SKIP
+`build_retriever` is the only place a retriever is assembled (the API, the CLI, every
+benchmark and the training scripts call it); `load_models` loads the configured models.
+
+>>> models = load_models(settings)  # doctest: +SKIP
+>>> async with LocalIndex.open(settings.index_dir, embedder=settings.embedding_model) as index:
+...     retriever = build_retriever(index, models, RetrieverSetup.from_settings(settings))
+...     packet = await retriever.retrieve(RetrievalRequest(query="what is a ratio?"))
+...     await retriever.aclose()  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import dataclass
 from pathlib import Path
-
-from openai import AsyncOpenAI
+from typing import Literal
 
 from tutorgraph.config import BUNDLED_RANKER, BUNDLED_RERANKER, Settings
 from tutorgraph.diagnosis.diagnose import Diagnoser
@@ -21,30 +24,25 @@ from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.local import LocalRefiner
-from tutorgraph.refinement.openai_refiner import OpenAIRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.retrieval.batching import MicroBatchingEmbedder, MicroBatchingReranker
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, Reranker, RerankerOptions
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
-from tutorgraph.stores.chroma import ChromaVectorStore
-from tutorgraph.stores.local_index import OpenIndex, chroma_http_client, open_index
-from tutorgraph.stores.neo4j_graph import Neo4jGraphStore, neo4j_driver
+from tutorgraph.stores.protocols import IndexReader
 
 __all__ = [
     "Models",
-    "SharedModels",
+    "RefinerKind",
+    "RetrieverSetup",
     "build_refiner",
     "build_retriever",
     "bundled_ranker_path",
     "bundled_reranker_path",
-    "graph_store",
     "load_models",
     "load_ranker",
     "load_reranker",
-    "open_retriever",
-    "open_stores",
-    "vector_store",
+    "openai_unavailable",
 ]
 
 log = logging.getLogger(__name__)
@@ -111,74 +109,15 @@ def load_reranker(settings: Settings) -> tuple[CrossEncoderReranker | None, str]
     return reranker, ""
 
 
-def build_refiner(settings: Settings, index: OpenIndex) -> Refiner:
-    """The local refiner over the index, wrapped by the OpenAI one when a key or URL is set.
-
-    Builds the spelling vocabulary from the lexical index (CPU only, well under a second).
-    """
-    local = LocalRefiner(index.graph, SpellingCorrector(index.lexical.document_frequencies()))
-    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
-    if not key and not settings.openai_base_url:
-        return local
-    client = AsyncOpenAI(
-        # A local OpenAI-compatible server may need no key; the client insists on one.
-        api_key=key or "no-key",
-        base_url=settings.openai_base_url,
-        timeout=settings.refiner_timeout_s,
-        max_retries=0,
-    )
-    return OpenAIRefiner(
-        client,
-        local,
-        model=settings.refiner_model,
-        timeout_s=settings.refiner_timeout_s,
-        cache_size=settings.refiner_cache_size,
-    )
-
-
-def graph_store(settings: Settings) -> Neo4jGraphStore | None:
-    """The Neo4j store when `NEO4J_URI` is set (no I/O yet), else None (the embedded graph)."""
-    if not settings.neo4j_uri:
-        return None
-    password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else None
-    return Neo4jGraphStore(
-        neo4j_driver(settings.neo4j_uri, settings.neo4j_user, password),
-        database=settings.neo4j_database,
-        timeout_s=settings.source_timeout_s,
-    )
-
-
-def vector_store(settings: Settings) -> ChromaVectorStore | None:
-    """A Chroma server's store when `CHROMA_HOST` is set, else None (embedded Chroma).
-
-    It connects on first use, so a server that is down at start-up degrades requests until it
-    is back rather than stopping the service.
-    """
-    host, port = settings.chroma_host, settings.chroma_port
-    if not host:
-        return None
-    return ChromaVectorStore.connecting(lambda: chroma_http_client(host, port))
-
-
-def open_stores(settings: Settings) -> OpenIndex:
-    """The index under `INDEX_DIR` with the configured backends (blocking: loads BM25)."""
-    return open_index(
-        settings.index_dir,
-        embedder=settings.embedding_model,
-        vector=vector_store(settings),
-        graph=graph_store(settings),
-    )
-
-
 @dataclass(frozen=True)
 class Models:
     """The loaded models a retriever needs; one set can serve several indexes."""
 
     embedder: Embedder
-    reranker: Reranker | None
-    reranker_unavailable: str = ""
+    reranker: Reranker | None = None
+    reranker_unavailable: str = "no reranker configured"
     ranker: LearnedRanker | None = None
-    ranker_unavailable: str = ""
+    ranker_unavailable: str = "no learned ranker configured"
 
 
 def load_models(settings: Settings, *, micro_batch: bool = False) -> Models:
@@ -208,8 +147,90 @@ def load_models(settings: Settings, *, micro_batch: bool = False) -> Models:
     )
 
 
-def build_retriever(settings: Settings, index: OpenIndex, models: Models) -> HybridRetriever:
-    """The retriever over an opened index with loaded models; builds the refiner."""
+RefinerKind = Literal["none", "local", "openai"]
+
+
+def openai_unavailable(settings: Settings) -> str | None:
+    """Why the OpenAI refiner cannot run with `settings`, or None when it can."""
+    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else ""
+    if not key and not settings.openai_base_url:
+        return (
+            "no OpenAI key or base URL is configured "
+            "(TUTORGRAPH_OPENAI_API_KEY / TUTORGRAPH_OPENAI_BASE_URL)"
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class RetrieverSetup:
+    """What a retriever is built with besides its index and models.
+
+    `refiner`: none, the deterministic local one, or the OpenAI one (which wraps the local
+    one and falls back to it), configured by `settings`.
+
+    >>> RetrieverSetup(refiner="none").rerank_depth
+    30
+    """
+
+    rerank_depth: int = 30
+    source_timeout_s: float = 2.0
+    refiner: RefinerKind = "local"
+    diagnosis: bool = False
+    settings: Settings | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RetrieverSetup:
+        """The server's setup: the OpenAI refiner when a key or URL is set, else the local."""
+        return cls(
+            rerank_depth=settings.rerank_depth,
+            source_timeout_s=settings.source_timeout_s,
+            refiner="local" if openai_unavailable(settings) else "openai",
+            diagnosis=settings.diagnosis,
+            settings=settings,
+        )
+
+
+def build_refiner(setup: RetrieverSetup, index: IndexReader) -> Refiner | None:
+    """The setup's refiner over the index (its spelling vocabulary and graph; CPU only,
+    well under a second), or None."""
+    if setup.refiner == "none":
+        return None
+    local = LocalRefiner(index.graph, SpellingCorrector(index.vocabulary()))
+    if setup.refiner == "local":
+        return local
+    settings = setup.settings or Settings()
+    if (reason := openai_unavailable(settings)) is not None:
+        raise ConfigurationError(f"the OpenAI refiner cannot run: {reason}")
+    from openai import AsyncOpenAI  # an optional dependency: only this refiner needs it
+
+    from tutorgraph.refinement.openai_refiner import OpenAIRefiner
+
+    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+    client = AsyncOpenAI(
+        # A local OpenAI-compatible server may need no key; the client insists on one.
+        api_key=key or "no-key",
+        base_url=settings.openai_base_url,
+        timeout=settings.refiner_timeout_s,
+        max_retries=0,
+    )
+    return OpenAIRefiner(
+        client,
+        local,
+        model=settings.refiner_model,
+        timeout_s=settings.refiner_timeout_s,
+        cache_size=settings.refiner_cache_size,
+    )
+
+
+def build_retriever(
+    index: IndexReader, models: Models, setup: RetrieverSetup | None = None
+) -> HybridRetriever:
+    """The retriever over an opened index with loaded models. It owns its refiner
+    (`aclose()` closes it); the index and the models stay the caller's.
+
+    >>> retriever = build_retriever(index, Models(embedder), RetrieverSetup())  # doctest: +SKIP
+    """
+    setup = setup or RetrieverSetup()
     return HybridRetriever(
         models.embedder,
         index.vector,
@@ -218,52 +239,13 @@ def build_retriever(settings: Settings, index: OpenIndex, models: Models) -> Hyb
         RetrieverConfig(
             default_retrieval_profile=index.manifest.default_retrieval_profile,
             default_semantic_weight=index.manifest.default_semantic_weight,
-            rerank_depth=settings.rerank_depth,
-            source_timeout_s=settings.source_timeout_s,
+            rerank_depth=setup.rerank_depth,
+            source_timeout_s=setup.source_timeout_s,
         ),
         reranker=models.reranker,
         reranker_unavailable=models.reranker_unavailable,
         ranker=models.ranker,
         ranker_unavailable=models.ranker_unavailable,
-        refiner=build_refiner(settings, index),
-        diagnoser=Diagnoser.bundled() if settings.diagnosis else None,
+        refiner=build_refiner(setup, index),
+        diagnoser=Diagnoser.bundled() if setup.diagnosis else None,
     )
-
-
-def open_retriever(
-    settings: Settings, models: Models | None = None
-) -> tuple[HybridRetriever, OpenIndex]:
-    """Open the index of `settings` and build a retriever over it, loading the models unless
-    `models` are given (blocking: call at start-up).
-
-    Close both when done: `await retriever.aclose(); await index.aclose()`.
-    """
-    models = models or load_models(settings)
-    index = open_stores(settings)
-    return build_retriever(settings, index, models), index
-
-
-class SharedModels:
-    """Loads the models once, on first use, and opens every index generation with them.
-
-    The server opens a new generation for each HTTP ingest; sharing the models keeps that
-    from loading MiniLM and the reranker again (and holding two copies while it drains).
-
-    >>> shared = SharedModels(micro_batch=True)
-    >>> retriever, index = shared.open_retriever(settings)  # doctest: +SKIP
-    """
-
-    def __init__(self, *, micro_batch: bool = False) -> None:
-        self._micro_batch = micro_batch
-        self._models: Models | None = None
-        self._lock = threading.Lock()
-
-    def models(self, settings: Settings) -> Models:
-        """The shared models, loaded now if this is the first call (blocking)."""
-        with self._lock:
-            if self._models is None:
-                self._models = load_models(settings, micro_batch=self._micro_batch)
-            return self._models
-
-    def open_retriever(self, settings: Settings) -> tuple[HybridRetriever, OpenIndex]:
-        return open_retriever(settings, self.models(settings))

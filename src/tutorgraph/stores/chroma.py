@@ -1,8 +1,7 @@
 """ChromaDB vector store, with embeddings the project computes (never Chroma's default).
 
->>> import chromadb
->>> client = chromadb.PersistentClient(path=".tutorgraph/chroma")  # doctest: +SKIP
->>> store = ChromaVectorStore(client)  # no I/O until the first call  # doctest: +SKIP
+>>> store = ChromaVectorStore.embedded(Path(".tutorgraph/chroma"))  # no I/O until first use
+>>> server = ChromaVectorStore.server("localhost", 8000)  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -10,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
@@ -18,13 +18,37 @@ import numpy.typing as npt
 from tutorgraph.errors import StoreError
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
 
-__all__ = ["COLLECTION_NAME", "ChromaVectorStore"]
+__all__ = ["COLLECTION_NAME", "ChromaVectorStore", "chroma_http_client", "chroma_persistent_client"]
 
 COLLECTION_NAME = "tutorgraph"
 # Chroma's default ef_search of 10 loses recall at depth 50; 200 costs well under a millisecond.
 _HNSW = {"space": "cosine", "ef_search": 200, "ef_construction": 200}
 _UPSERT_BATCH = 2000
 T = TypeVar("T")
+
+
+def chroma_persistent_client(path: Path) -> Any:
+    """An embedded Chroma client with telemetry off (the machines here have no network)."""
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    path.mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(
+        path=str(path), settings=ChromaSettings(anonymized_telemetry=False)
+    )
+
+
+def chroma_http_client(host: str, port: int) -> Any:
+    """A client of a Chroma server (`chroma run`); it connects, so call it on first use."""
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    try:
+        return chromadb.HttpClient(
+            host=host, port=port, settings=ChromaSettings(anonymized_telemetry=False)
+        )
+    except ValueError as exc:  # chromadb's "Could not connect to a Chroma server"
+        raise StoreError(f"Chroma server at {host}:{port} is not reachable: {exc}") from exc
 
 
 class ChromaVectorStore:
@@ -57,6 +81,18 @@ class ChromaVectorStore:
         store = cls(None, collection_name, owns_client=True)
         store._connect = make_client
         return store
+
+    @classmethod
+    def embedded(cls, path: Path) -> ChromaVectorStore:
+        """The persistent collection under `path`, with a client of its own (made on first
+        use, closed by `aclose()`)."""
+        return cls.connecting(lambda: chroma_persistent_client(path))
+
+    @classmethod
+    def server(cls, host: str, port: int) -> ChromaVectorStore:
+        """The collection of a Chroma server; a server that is down at start-up degrades
+        requests until it is back rather than stopping the service."""
+        return cls.connecting(lambda: chroma_http_client(host, port))
 
     async def _run(self, call: Callable[..., T], *args: Any) -> T:
         """`call` in a worker thread; whatever Chroma raises (a server that is down, a bad

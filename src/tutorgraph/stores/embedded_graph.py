@@ -1,6 +1,6 @@
 """The embedded curriculum graph: networkx in process, no server (the default GraphStore).
 
->>> store = EmbeddedGraphStore.from_records(records)  # doctest: +SKIP
+>>> store = EmbeddedGraphStore(records)  # doctest: +SKIP
 >>> await store.prerequisite_chains(["ccss:6.NS.A.1"], depth=2)  # doctest: +SKIP
 [PrerequisitePath(path=('ccss:5.NF.B.3', 'ccss:6.NS.A.1'), relations=('builds_towards',))]
 """
@@ -19,6 +19,7 @@ from tutorgraph.stores.protocols import (
     IndexItem,
     MisconceptionLink,
     PrerequisitePath,
+    WriteProgress,
 )
 
 __all__ = ["MAX_PREREQUISITE_DEPTH", "EmbeddedGraphStore"]
@@ -31,11 +32,16 @@ class EmbeddedGraphStore:
 
     Edges run prerequisite -> concept (`PREREQUISITE_OF`), child -> parent (`PART_OF`),
     misconception -> concept (`MISCONCEPTION_OF`) and document -> concept (`ABOUT`), as in the
-    Neo4j schema.
+    Neo4j schema. Its write port changes only this process's copy: an index keeps the
+    records in its catalogue and builds the graph from them when it opens.
     """
 
-    def __init__(self, graph: nx.MultiDiGraph) -> None:
-        self._g = graph
+    def __init__(self, records: SourceRecords) -> None:
+        self._load(records)
+
+    def _load(self, records: SourceRecords) -> None:
+        self._records = records
+        self._g = graph = build_graph(records)
         concepts = [d["record"] for _, d in graph.nodes(data=True) if d["label"] == "Concept"]
         self._concepts: dict[str, Concept] = {c.id: c for c in concepts}
         self._codes = {
@@ -58,9 +64,39 @@ class EmbeddedGraphStore:
             ]
         )
 
-    @classmethod
-    def from_records(cls, records: SourceRecords) -> EmbeddedGraphStore:
-        return cls(build_graph(records))
+    # -- GraphWriter ---------------------------------------------------------------------------
+
+    async def ensure_schema(self) -> None:
+        return None  # the full-text indexes are built with the graph
+
+    async def upsert(
+        self, records: SourceRecords, *, progress: WriteProgress | None = None
+    ) -> dict[str, int]:
+        self._load(self._records.merged(records))
+        counts = {
+            "concepts": len(records.concepts),
+            "prerequisites": len(records.prerequisites),
+            "misconceptions": len(records.misconceptions),
+            "documents": len(records.documents),
+        }
+        if progress is not None:
+            for kind, n in counts.items():
+                progress(kind, n, n)
+        return counts
+
+    async def prune(self, keep_ids: Sequence[str]) -> int:
+        keep = set(keep_ids)
+        r = self._records
+        kept = SourceRecords(
+            concepts=[c for c in r.concepts if c.id in keep],
+            prerequisites=r.prerequisites,
+            misconceptions=[m for m in r.misconceptions if m.id in keep],
+            documents=[d for d in r.documents if d.id in keep],
+        ).merged(SourceRecords())  # drops the edges of deleted concepts
+        self._load(kept)
+        return len(r.node_ids()) - len(kept.node_ids())
+
+    # -- GraphStore ----------------------------------------------------------------------------
 
     async def unknown_concepts(self, ids: Sequence[str]) -> list[str]:
         return [i for i in ids if i not in self._concepts]

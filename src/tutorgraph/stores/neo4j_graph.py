@@ -11,7 +11,7 @@ transaction timeout) and the client.
 >>> await store.verify()  # doctest: +SKIP
 {'database': 'neo4j', 'server': 'Neo4j Kernel', 'version': '5.26.0', 'edition': 'enterprise'}
 >>> await store.ensure_schema()  # doctest: +SKIP
->>> await store.ingest(records)  # doctest: +SKIP
+>>> await store.upsert(records)  # doctest: +SKIP
 {'concepts': 1200, 'part_of': 900, 'prerequisites': 640, 'documents': 5000, ...}
 >>> await store.prerequisite_chains(["ccss:6.NS.A.1"], depth=2)  # doctest: +SKIP
 [PrerequisitePath(path=('ccss:5.NF.B.3', 'ccss:6.NS.A.1'), relations=('builds_towards',))]
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, LiteralString, TypeVar, cast, get_args
 
 from neo4j import (
@@ -51,12 +51,15 @@ from tutorgraph.stores import cypher
 from tutorgraph.stores.cypher import PrerequisiteDepth
 from tutorgraph.stores.embedded_graph import MAX_PREREQUISITE_DEPTH
 from tutorgraph.stores.lucene import fulltext_query
-from tutorgraph.stores.protocols import ConceptMatch, MisconceptionLink, PrerequisitePath
+from tutorgraph.stores.protocols import (
+    ConceptMatch,
+    MisconceptionLink,
+    PrerequisitePath,
+    WriteProgress,
+)
 
-__all__ = ["IngestProgress", "Neo4jGraphStore", "neo4j_driver"]
+__all__ = ["Neo4jGraphStore", "neo4j_driver"]
 
-IngestProgress = Callable[[str, int, int], None]
-"""Called after each committed ingest batch with (kind, rows done, rows in total)."""
 
 _M = TypeVar("_M", bound=BaseModel)
 _DEPTHS: tuple[int, ...] = get_args(PrerequisiteDepth)
@@ -97,7 +100,7 @@ class Neo4jGraphStore:
     """Concepts, prerequisites, misconceptions and documents in Neo4j (GraphStore protocol).
 
     The store owns `driver`: `aclose()` closes it. The constructor does no I/O; call
-    `verify()` to check the server and `ensure_schema()` once before `ingest()`.
+    `verify()` to check the server and `ensure_schema()` once before `upsert()`.
 
     >>> store = Neo4jGraphStore(neo4j_driver("neo4j://localhost:7687"))  # doctest: +SKIP
     >>> await store.search_concepts("6.NS.A.1 dividing fractions", 5)  # doctest: +SKIP
@@ -170,12 +173,12 @@ class Neo4jGraphStore:
         except (Neo4jError, DriverError) as exc:
             raise self._error(exc, "ensure_schema") from exc
 
-    async def ingest(
+    async def upsert(
         self,
         records: SourceRecords,
         *,
         batch_size: int = 500,
-        progress: IngestProgress | None = None,
+        progress: WriteProgress | None = None,
     ) -> dict[str, int]:
         """Write the records in batches, one managed write transaction per batch.
 

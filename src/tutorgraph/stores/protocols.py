@@ -1,12 +1,13 @@
-"""The small async protocols every store backend implements.
+"""The small async protocols every store backend implements: a read port for each store
+(what the retriever needs) and a write port for the stores an ingest writes.
 
 Adapters receive their clients through the constructor and do no I/O there; the
-retriever only ever sees these protocols.
+retriever only ever sees the read ports, the ingest pipeline only the write ports.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -15,18 +16,24 @@ import numpy.typing as npt
 
 from tutorgraph.models.curriculum import Concept, Document, Misconception
 from tutorgraph.models.packet import HitKind
+from tutorgraph.models.records import SourceRecords
+from tutorgraph.stores.manifest import Manifest
 
 __all__ = [
     "MAX_TEXT_SEEDS",
     "MIN_RELATIVE_MATCH",
     "ConceptMatch",
     "GraphStore",
+    "GraphWriter",
     "IndexItem",
+    "IndexReader",
     "LexicalIndex",
     "MisconceptionLink",
     "PrerequisitePath",
     "ScoredItem",
     "VectorStore",
+    "VectorWriter",
+    "WriteProgress",
 ]
 
 
@@ -95,6 +102,18 @@ class PrerequisitePath:
 class VectorStore(Protocol):
     """Nearest-neighbour search over embeddings the project computes."""
 
+    async def search(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]: ...
+
+    async def count(self) -> int: ...
+
+    async def aclose(self) -> None: ...
+
+
+@runtime_checkable
+class VectorWriter(Protocol):
+    """The write port of a vector store: items with their embeddings and content hashes
+    (an unchanged hash is not embedded again)."""
+
     async def upsert(
         self,
         items: Sequence[IndexItem],
@@ -105,10 +124,6 @@ class VectorStore(Protocol):
     async def delete(self, ids: Sequence[str]) -> None: ...
 
     async def content_hashes(self) -> dict[str, str]: ...
-
-    async def search(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]: ...
-
-    async def count(self) -> int: ...
 
     async def aclose(self) -> None: ...
 
@@ -155,3 +170,48 @@ class GraphStore(Protocol):
         ...
 
     async def aclose(self) -> None: ...
+
+
+# (kind, done, total) while a graph writes its records.
+WriteProgress = Callable[[str, int, int], None]
+
+
+@runtime_checkable
+class GraphWriter(Protocol):
+    """The write port of a graph store; every write is idempotent (merged on ids)."""
+
+    async def ensure_schema(self) -> None:
+        """Create what the reads need (constraints, full-text indexes) if it is missing."""
+        ...
+
+    async def upsert(
+        self, records: SourceRecords, *, progress: WriteProgress | None = None
+    ) -> dict[str, int]:
+        """Merge the records in; returns rows written per kind."""
+        ...
+
+    async def prune(self, keep_ids: Sequence[str]) -> int:
+        """Delete the nodes whose ids are not in `keep_ids`; returns how many."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+class IndexReader(Protocol):
+    """An opened index as a retriever is built over it: the stores, the manifest's request
+    defaults, and the lexical vocabulary (term -> document frequency) the spelling
+    corrector learns from."""
+
+    @property
+    def manifest(self) -> Manifest: ...
+
+    @property
+    def vector(self) -> VectorStore: ...
+
+    @property
+    def lexical(self) -> LexicalIndex: ...
+
+    @property
+    def graph(self) -> GraphStore: ...
+
+    def vocabulary(self) -> Mapping[str, int]: ...

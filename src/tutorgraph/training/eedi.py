@@ -20,6 +20,8 @@ from typing import Any
 
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.embedding.embedder import Embedder, resolve_model_path
+from tutorgraph.index.local import LocalIndex
+from tutorgraph.index.pipeline import IngestOptions
 from tutorgraph.ingest.eedi import (
     EediQuestion,
     EediSubject,
@@ -28,11 +30,10 @@ from tutorgraph.ingest.eedi import (
     eedi_query_text,
     eedi_records,
 )
-from tutorgraph.ingest.indexer import ingest_records
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.ranking.query_text import concept_names, named_query
+from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
 from tutorgraph.retrieval.retriever import HybridRetriever
-from tutorgraph.stores.local_index import chroma_persistent_client, open_index
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph.training.cross_encoder import (
     StepProgress,
@@ -107,19 +108,12 @@ async def train_eedi_reranker(
     """Index `questions` in a scratch directory, mine groups, fit and export to ONNX."""
     records = eedi_records(list(questions), misconceptions, list(subjects))
     with tempfile.TemporaryDirectory(prefix="tutorgraph-train-") as tmp:
-        index_dir = Path(tmp)
-        client = chroma_persistent_client(index_dir / "chroma")
-        await ingest_records(
-            records, index_dir, embedder, source_hash="reranker-training", chroma_client=client
-        )
-        index = open_index(index_dir, embedder=embedder.name, chroma_client=client)
-        try:
-            retriever = HybridRetriever(embedder, index.vector, index.lexical, index.graph)
+        options = IngestOptions(source_hash="reranker-training")
+        async with LocalIndex.build(records, Path(tmp), embedder, options) as index:
+            retriever = build_retriever(index, Models(embedder), RetrieverSetup(refiner="none"))
             groups = await eedi_training_groups(
                 retriever, index.graph, questions, misconceptions, progress=mine_progress
             )
-        finally:
-            await index.aclose()
     return await fit_and_export(
         groups,
         out_dir,

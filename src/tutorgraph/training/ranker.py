@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.eval.metrics import average_precision_at_k
+from tutorgraph.eval.harness.metrics import average_precision_at_k
 from tutorgraph.ranking.adapter import AdapterConfig, QueryAdapter
 from tutorgraph.ranking.combiner import Combiner, CombinerConfig, TrainingGroup
 from tutorgraph.ranking.examples import ExampleMemory

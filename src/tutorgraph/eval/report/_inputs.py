@@ -127,7 +127,7 @@ class Ablations:
 
 
 def _grid_order(configs: Sequence[str]) -> list[str]:
-    from tutorgraph.eval.configs import ablation_grid
+    from tutorgraph.eval.harness.configs import ablation_grid
 
     grid = [c.name for c in ablation_grid()]
     known = [c for c in grid if c in configs]

@@ -157,7 +157,7 @@ def _hardware_line(hw: dict[str, Any]) -> str:
 
 
 def _latency_stages(lat: dict[str, Any]) -> Table:
-    from tutorgraph.eval.latency import LATENCY_STAGES
+    from tutorgraph.eval.tasks.latency import LATENCY_STAGES
 
     ok = latency_ok(lat)
     if not ok:
@@ -462,7 +462,7 @@ def _numbers(res: Results, ab: Ablations) -> dict[str, str]:
 
 def _best_config_text(rows: list[dict[str, Any]]) -> str:
     """The best configuration in words, from the results (else from `configs.BEST`)."""
-    from tutorgraph.eval.configs import BEST
+    from tutorgraph.eval.harness.configs import BEST
 
     detail = next(
         (r["config_detail"] for r in rows if r.get("config") == "best" and r.get("config_detail")),

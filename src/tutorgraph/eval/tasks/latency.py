@@ -17,19 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import platform
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tutorgraph.eval.configs import RunConfig
-from tutorgraph.eval.fold_index import openai_unavailable
+from tutorgraph.eval.harness.configs import RunConfig
+from tutorgraph.eval.harness.provenance import hardware
 from tutorgraph.models.packet import STAGES
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.reranker import CrossEncoderReranker
@@ -64,31 +61,6 @@ LATENCY_STAGES = (*STAGES, "serialise", "wall")
 RetrieverSource = (
     Mapping[str, "HybridRetriever | str"] | Callable[[RunConfig], "HybridRetriever | str"]
 )
-
-
-def hardware() -> dict[str, Any]:
-    """CPU model, cores and the library versions that decide inference speed."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    versions = {}
-    for pkg in ("torch", "onnxruntime", "sentence-transformers", "chromadb"):
-        try:
-            versions[pkg] = metadata.version(pkg)
-        except metadata.PackageNotFoundError:
-            versions[pkg] = "not installed"
-    return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "python": platform.python_version(),
-        **versions,
-    }
 
 
 def percentiles(values: Sequence[float]) -> dict[str, float]:
@@ -371,11 +343,15 @@ async def run_latency_harness(
     from tutorgraph.config import MSMARCO_RERANKER, Settings
     from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
     from tutorgraph.errors import ConfigurationError
-    from tutorgraph.refinement.local import LocalRefiner
-    from tutorgraph.refinement.spelling import SpellingCorrector
-    from tutorgraph.retrieval.factory import build_refiner, bundled_reranker_path
-    from tutorgraph.retrieval.retriever import RetrieverConfig
-    from tutorgraph.stores.local_index import open_index
+    from tutorgraph.index.local import LocalIndex
+    from tutorgraph.retrieval.factory import (
+        Models,
+        RefinerKind,
+        RetrieverSetup,
+        build_retriever,
+        bundled_reranker_path,
+        openai_unavailable,
+    )
 
     settings = settings or Settings()
     if embedder is None:
@@ -385,40 +361,29 @@ async def run_latency_harness(
         await asyncio.to_thread(embedder.load)
     # Warm means a server that has been up a while: its index files are in the page cache.
     await asyncio.to_thread(read_through, index_dir)
-    index = await asyncio.to_thread(open_index, index_dir, embedder=embedder.name)
-    # A generous timeout: a degraded packet would time a search that did not run.
-    cfg = RetrieverConfig(
-        default_retrieval_profile=index.manifest.default_retrieval_profile,
-        default_semantic_weight=index.manifest.default_semantic_weight,
-        rerank_depth=settings.rerank_depth,
-        source_timeout_s=60.0,
-    )
+    index = await LocalIndex.open(index_dir, embedder=embedder.name)
 
-    def local_refiner() -> LocalRefiner:
-        return LocalRefiner(index.graph, SpellingCorrector(index.lexical.document_frequencies()))
-
-    def retriever(reranker: CrossEncoderReranker | None, refiner: Any) -> HybridRetriever:
-        return HybridRetriever(
-            embedder,
-            index.vector,
-            index.lexical,
-            index.graph,
-            cfg,
-            reranker=reranker,
+    def retriever(reranker: CrossEncoderReranker | None, refiner: RefinerKind) -> HybridRetriever:
+        # A generous timeout: a degraded packet would time a search that did not run.
+        setup = RetrieverSetup(
+            rerank_depth=settings.rerank_depth,
+            source_timeout_s=60.0,
             refiner=refiner,
+            settings=settings,
         )
+        return build_retriever(index, Models(embedder, reranker), setup)
 
     wanted = {c.reranker for c in configs} | {c.refiner for c in configs}
     bundled = CrossEncoderReranker(bundled_reranker_path(), backend="onnx-int8").without_cache()
     await asyncio.to_thread(bundled.load)
-    base = retriever(bundled, local_refiner())
+    base = retriever(bundled, "local")
     served: dict[str, HybridRetriever | str] = {}
     extra: list[HybridRetriever] = []
     if "msmarco" in wanted:
         msmarco = CrossEncoderReranker(MSMARCO_RERANKER, backend="torch")
         try:
             await asyncio.to_thread(msmarco.load)
-            extra.append(retriever(msmarco.without_cache(), local_refiner()))
+            extra.append(retriever(msmarco.without_cache(), "local"))
             served["msmarco"] = extra[-1]
         except ConfigurationError as exc:
             served["msmarco"] = (
@@ -427,7 +392,7 @@ async def run_latency_harness(
     if "openai" in wanted:
         reason = openai_unavailable(settings)
         if reason is None:
-            extra.append(retriever(bundled, build_refiner(settings, index)))
+            extra.append(retriever(bundled, "openai"))
             served["openai"] = extra[-1]
         else:
             served["openai"] = f"not measured: {reason}"

@@ -47,17 +47,23 @@ class RunConfig:
     the reference); `graph_scope` boosts candidates linked to the graph search's concepts
     (the request's concept ids, and the concepts the graph matched in the query text);
     `hops` fixes how many prerequisite hops the graph follows (None: the query type's plan,
-    1 for a concept lookup and 2 for a prerequisite question)."""
+    1 for a concept lookup and 2 for a prerequisite question). A None `profile` or
+    `graph_scope` leaves the request's default. `context` passes the item's concept ids
+    with the request; `ranker` adds the learned final score (a task trains it per fold);
+    `diagnosis` the bug rules."""
 
     name: str
     factor: str = "best"
     sources: tuple[SourceName, ...] = ALL_SOURCES
-    profile: str = "semantic"
+    profile: str | None = "semantic"
     fusion: Literal["rrf", "weighted"] = "weighted"
-    graph_scope: bool = True
+    graph_scope: bool | None = True
     hops: int | None = None
     refiner: RefinerName = "none"
     reranker: RerankerName = "none"
+    context: bool = True
+    ranker: bool = False
+    diagnosis: bool = False
 
     def request_fields(self) -> dict[str, Any]:
         """`RetrievalRequest` keyword arguments for this configuration."""

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.eval.latency import hardware, percentiles
+from tutorgraph.eval.harness.provenance import hardware
+from tutorgraph.eval.tasks.latency import percentiles
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.refinement.refiner import Refiner
 

@@ -28,14 +28,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tutorgraph.eval.fold_index import (
+from tutorgraph.eval.harness.folds import (
     EvalItem,
     Fold,
-    FoldTask,
     eval_item,
     stable_sample,
 )
-from tutorgraph.eval.metrics import average_precision_at_k, recall_at_k
+from tutorgraph.eval.harness.metrics import average_precision_at_k, recall_at_k
+from tutorgraph.eval.harness.runner import FoldTask
 from tutorgraph.ingest.eedi import LICENSE as EEDI_LICENSE
 from tutorgraph.ingest.eedi import SOURCE as EEDI_SOURCE
 from tutorgraph.ingest.eedi import eedi_misconception_id, read_misconceptions

@@ -31,16 +31,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tutorgraph.eval.fold_index import (
+from tutorgraph.eval.harness.folds import (
     EvalItem,
     Fold,
-    FoldTask,
     concept_ranking,
     eval_item,
     stable_fold,
     stable_sample,
 )
-from tutorgraph.eval.metrics import recall_at_k, reciprocal_rank
+from tutorgraph.eval.harness.metrics import recall_at_k, reciprocal_rank
+from tutorgraph.eval.harness.runner import FoldTask
 from tutorgraph.ingest.eedi import (
     EediQuestion,
     eedi_construct_id,

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.eval.configs import RunConfig
-from tutorgraph.eval.results import ItemScore, UnitKey
+from tutorgraph.eval.harness.configs import RunConfig
+from tutorgraph.eval.harness.results import ItemScore, UnitKey
 
 __all__ = ["TASK_NAMES", "BenchmarkTask", "ProgressFn", "RecordFn", "SkipFn", "StatusFn"]
 

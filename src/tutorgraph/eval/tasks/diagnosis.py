@@ -21,7 +21,7 @@ from typing import Any
 
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.diagnosis.problem import find_problem
-from tutorgraph.eval.eedi import eedi_pairs
+from tutorgraph.eval.tasks.eedi import eedi_pairs
 from tutorgraph.ingest.eedi import EediQuestion
 from tutorgraph.mathtext.spans import plain_text
 

@@ -30,15 +30,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from tutorgraph.eval.fold_index import (
+from tutorgraph.eval.harness.folds import (
     EvalItem,
     Fold,
-    FoldTask,
     eval_item,
     stable_fold,
     stable_sample,
 )
-from tutorgraph.eval.metrics import average_precision_at_k, recall_at_k
+from tutorgraph.eval.harness.metrics import average_precision_at_k, recall_at_k
+from tutorgraph.eval.harness.runner import FoldTask
 from tutorgraph.models.curriculum import Concept, Prerequisite
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.records import SourceRecords

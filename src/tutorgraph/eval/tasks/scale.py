@@ -9,7 +9,7 @@ edges and misconceptions, so the graph is the same and only the searchable text 
 Each size is ingested into its own index. Vectors are taken from an index that already
 holds them (the bundled index of the reproduction), so a size's build time is the stores'
 build (Chroma upsert, BM25, catalogue), not embedding; texts it lacks are embedded. Each
-size is then served by a fresh subprocess (`python -m tutorgraph.eval.scale`), which opens
+size is then served by a fresh subprocess (`python -m tutorgraph.eval.tasks.scale`), which opens
 the index, loads MiniLM and times the fixed query set warm under `BEST`, so its memory is
 that size's alone: RSS after loading, and the peak (`VmHWM`) after the queries.
 
@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from tutorgraph.embedding.cached_embedder import CachingEmbedder
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.eval.latency import LATENCY_QUERIES, WARMUP_QUERIES
+from tutorgraph.eval.tasks.latency import LATENCY_QUERIES, WARMUP_QUERIES
 from tutorgraph.models.records import SourceRecords
 
 __all__ = [
@@ -177,13 +177,9 @@ def sample_records(
 
 def vectors_from_index(index_dir: Path) -> dict[str, npt.NDArray[np.float32]]:
     """Every vector an index holds, keyed by the text it was computed from (`search_text`)."""
-    from tutorgraph.stores.chroma import COLLECTION_NAME
+    from tutorgraph.index.layout import IndexLayout, load_catalogue
+    from tutorgraph.stores.chroma import COLLECTION_NAME, chroma_persistent_client
     from tutorgraph.stores.items import items_from_records
-    from tutorgraph.stores.local_index import (
-        IndexLayout,
-        chroma_persistent_client,
-        load_catalogue,
-    )
 
     layout = IndexLayout(index_dir)
     texts = {it.id: it.search_text for it in items_from_records(load_catalogue(layout))}
@@ -220,23 +216,18 @@ async def _serve_and_time(
     """The subprocess's work: load, then time `BEST` over the query set."""
     from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
     from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
-    from tutorgraph.eval.configs import BEST
-    from tutorgraph.eval.latency import latency_by_config, load_query_set
-    from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
-    from tutorgraph.stores.local_index import open_index
+    from tutorgraph.eval.harness.configs import BEST
+    from tutorgraph.eval.tasks.latency import latency_by_config, load_query_set
+    from tutorgraph.index.local import LocalIndex
+    from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
 
     rss_start = _status_mb("VmRSS")
     t = time.perf_counter()
     embedder = SentenceTransformerEmbedder(DEFAULT_EMBEDDING_MODEL)
     embedder.load()
-    index = open_index(index_dir, embedder=embedder.name)
-    retriever = HybridRetriever(
-        embedder,
-        index.vector,
-        index.lexical,
-        index.graph,
-        RetrieverConfig(source_timeout_s=60.0),
-    )
+    index = LocalIndex.load(index_dir, embedder=embedder.name)
+    setup = RetrieverSetup(source_timeout_s=60.0, refiner="none")
+    retriever = build_retriever(index, Models(embedder), setup)
     load_s = time.perf_counter() - t
     rss_loaded = _status_mb("VmRSS")
     qs = load_query_set(queries, limit=n_queries)
@@ -276,7 +267,7 @@ def measure_serving(
     cmd = [
         sys.executable,
         "-m",
-        "tutorgraph.eval.scale",
+        "tutorgraph.eval.tasks.scale",
         "--index",
         str(index_dir),
         "--queries",
@@ -302,20 +293,12 @@ def measure_serving(
 
 
 async def _build(size: ScaleSize, index_dir: Path, embedder: CachingEmbedder) -> dict[str, Any]:
-    from tutorgraph.ingest.indexer import ingest_records
-    from tutorgraph.stores.local_index import chroma_persistent_client
+    from tutorgraph.index.pipeline import IngestOptions, ingest_records
 
     before_reused, before_embedded = embedder.reused, embedder.embedded
-    client = chroma_persistent_client(index_dir / "chroma")
     t = time.perf_counter()
-    report = await ingest_records(
-        size.records,
-        index_dir,
-        embedder,
-        source_hash=f"scale-x{size.factor}",
-        prune=True,
-        chroma_client=client,
-    )
+    options = IngestOptions(source_hash=f"scale-x{size.factor}", prune=True)
+    report = await ingest_records(size.records, index_dir, embedder, options)
     seconds = time.perf_counter() - t
     return {
         "build_s": round(seconds, 1),
@@ -338,7 +321,7 @@ async def run_scale_sweep(
     """
     import shutil
 
-    from tutorgraph.eval.latency import hardware
+    from tutorgraph.eval.harness.provenance import hardware
     from tutorgraph.ingest.bundle import read_bundle
 
     say = status or (lambda _line: None)

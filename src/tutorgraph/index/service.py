@@ -1,0 +1,116 @@
+"""What a configured service runs: settings -> its stores -> the index -> a retriever.
+
+>>> served = open_retriever(Settings())  # loads the models, opens INDEX_DIR # doctest: +SKIP
+>>> packet = await served.retriever.retrieve(RetrievalRequest(query="ratio"))  # doctest: +SKIP
+>>> await served.aclose()  # the retriever, then the index  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from types import TracebackType
+
+from tutorgraph.config import Settings
+from tutorgraph.index.local import LocalIndex
+from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever, load_models
+from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph.stores.chroma import ChromaVectorStore
+from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
+
+__all__ = [
+    "OpenRetriever",
+    "SharedModels",
+    "graph_store",
+    "open_index",
+    "open_retriever",
+    "vector_store",
+]
+
+
+def graph_store(settings: Settings) -> Neo4jGraphStore | None:
+    """The Neo4j store when `NEO4J_URI` is set (no I/O yet), else None (the embedded graph)."""
+    if not settings.neo4j_uri:
+        return None
+    from tutorgraph.stores.neo4j_graph import neo4j_driver
+
+    password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else None
+    return Neo4jGraphStore(
+        neo4j_driver(settings.neo4j_uri, settings.neo4j_user, password),
+        database=settings.neo4j_database,
+        timeout_s=settings.source_timeout_s,
+    )
+
+
+def vector_store(settings: Settings) -> ChromaVectorStore | None:
+    """A Chroma server's store when `CHROMA_HOST` is set (it connects on first use), else
+    None (the index's embedded Chroma)."""
+    if not settings.chroma_host:
+        return None
+    return ChromaVectorStore.server(settings.chroma_host, settings.chroma_port)
+
+
+def open_index(settings: Settings) -> LocalIndex:
+    """The index under `INDEX_DIR` with the configured backends (blocking: loads BM25)."""
+    return LocalIndex.load(
+        settings.index_dir,
+        embedder=settings.embedding_model,
+        vector=vector_store(settings),
+        graph=graph_store(settings),
+    )
+
+
+@dataclass(frozen=True)
+class OpenRetriever:
+    """A retriever and the index it searches; `aclose()` (or `async with`) closes both."""
+
+    retriever: HybridRetriever
+    index: LocalIndex
+
+    async def aclose(self) -> None:
+        await self.retriever.aclose()
+        await self.index.aclose()
+
+    async def __aenter__(self) -> OpenRetriever:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+
+def open_retriever(settings: Settings, models: Models | None = None) -> OpenRetriever:
+    """Open the index of `settings` and build a retriever over it, loading the models unless
+    `models` are given (blocking: call at start-up)."""
+    models = models or load_models(settings)
+    index = open_index(settings)
+    return OpenRetriever(
+        build_retriever(index, models, RetrieverSetup.from_settings(settings)), index
+    )
+
+
+class SharedModels:
+    """Loads the models once, on first use, and opens every index generation with them.
+
+    The server opens a new generation for each HTTP ingest; sharing the models keeps that
+    from loading MiniLM and the reranker again (and holding two copies while it drains).
+
+    >>> shared = SharedModels(micro_batch=True)
+    >>> served = shared.open_retriever(settings)  # doctest: +SKIP
+    """
+
+    def __init__(self, *, micro_batch: bool = False) -> None:
+        self._micro_batch = micro_batch
+        self._models: Models | None = None
+        self._lock = threading.Lock()
+
+    def models(self, settings: Settings) -> Models:
+        """The shared models, loaded now if this is the first call (blocking)."""
+        with self._lock:
+            if self._models is None:
+                self._models = load_models(settings, micro_batch=self._micro_batch)
+            return self._models
+
+    def open_retriever(self, settings: Settings) -> OpenRetriever:
+        return open_retriever(settings, self.models(settings))
