@@ -13,7 +13,8 @@ import argparse
 import time
 from pathlib import Path
 
-from tutorgraph.stores.local_index import IndexLayout, chroma_persistent_client, load_catalogue
+from tutorgraph.index.layout import IndexLayout, load_catalogue
+from tutorgraph.stores.chroma import chroma_persistent_client
 
 from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.eval.harness.provenance import hardware

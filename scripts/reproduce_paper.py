@@ -199,7 +199,7 @@ async def phase_index(
     run: Run, embedder: Any, say: Callable[[str], None], tick: Callable[[int, int], None]
 ) -> dict[str, Any]:
     from tutorgraph.eval.tasks.scale import bundle_counts, sample_records
-    from tutorgraph.index.pipeline import ingest_bundle
+    from tutorgraph.index.pipeline import IngestOptions, ingest_bundle
     from tutorgraph.ingest.bundle import bundle_hash, read_bundle, write_bundle
 
     if run.quick:
@@ -214,7 +214,9 @@ async def phase_index(
         say(f"index: {stage}")
         tick(done, total)
 
-    report = await ingest_bundle(run.bundle, run.index, embedder, progress=on_progress)
+    report = await ingest_bundle(
+        run.bundle, run.index, embedder, IngestOptions(progress=on_progress)
+    )
     by_source: dict[str, dict[str, Any]] = {}
     for kind, rows in (
         ("concepts", records.concepts),

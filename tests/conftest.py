@@ -145,9 +145,9 @@ def session_index(
 
 @pytest.fixture(scope="session")
 def opened_index(session_index: tuple[Path, IngestReport], embedder) -> Iterator[object]:  # type: ignore[no-untyped-def]
-    from tutorgraph.stores.local_index import open_index
+    from tutorgraph.index.local import LocalIndex
 
-    index = open_index(session_index[0], embedder=embedder.name)
+    index = LocalIndex.load(session_index[0], embedder=embedder.name)
     yield index
     asyncio.run(index.aclose())
 

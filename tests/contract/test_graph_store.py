@@ -86,7 +86,8 @@ def oracle(full_slice_records: SourceRecords) -> Oracle:
 
 
 def _neo4j_store(records: SourceRecords) -> GraphStore:
-    from tutorgraph.stores.neo4j_graph import Neo4jGraphStore, neo4j_driver
+    from tutorgraph.stores.neo4j_driver import neo4j_driver
+    from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
 
     assert NEO4J_URI is not None
     driver = neo4j_driver(

@@ -14,8 +14,7 @@ import pytest
 from tests.contract.chroma_server import ChromaServer, chroma_server, free_port
 
 from tutorgraph.errors import StoreError
-from tutorgraph.stores.chroma import ChromaVectorStore
-from tutorgraph.stores.local_index import chroma_http_client, chroma_persistent_client
+from tutorgraph.stores.chroma import ChromaVectorStore, chroma_http_client, chroma_persistent_client
 from tutorgraph.stores.protocols import IndexItem, VectorStore
 
 pytestmark = pytest.mark.integration

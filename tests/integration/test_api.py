@@ -28,12 +28,13 @@ from tutorgraph.api import create_app
 from tutorgraph.api.auth import key_entry
 from tutorgraph.api.live_index import RetrieverOpener, pointer_file
 from tutorgraph.config import BUNDLED_RERANKER, Settings
+from tutorgraph.index.layout import IndexLayout, load_catalogue
+from tutorgraph.index.local import LocalIndex
+from tutorgraph.index.service import OpenRetriever, open_index
 from tutorgraph.ingest.bundle import write_bundle
 from tutorgraph.models.curriculum import Concept, Document, Misconception
 from tutorgraph.models.records import SourceRecords
-from tutorgraph.retrieval.factory import Models, build_retriever, load_reranker, open_stores
-from tutorgraph.retrieval.retriever import HybridRetriever
-from tutorgraph.stores.local_index import IndexLayout, load_catalogue
+from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever, load_reranker
 
 pytestmark = [pytest.mark.integration, pytest.mark.asyncio(loop_scope="module")]
 
@@ -67,11 +68,15 @@ def switchable_opener(embedder: Any, graphs: list[SwitchableGraph]) -> Retriever
     """`open_retriever`'s wiring, with the session's MiniLM and the graph made switchable
     (to fail on demand: the degraded path). Everything else is the real thing."""
 
-    def open_(settings: Settings) -> tuple[HybridRetriever, Any]:
-        index = open_stores(settings)
-        index.graph = graph = SwitchableGraph(index.graph)
+    def open_(settings: Settings) -> OpenRetriever:
+        opened = open_index(settings)
+        graph = SwitchableGraph(opened.graph)
         graphs.append(graph)
-        return build_retriever(settings, index, Models(embedder, *load_reranker(settings))), index
+        index = LocalIndex(opened.manifest, opened.vector, opened.lexical, graph)  # type: ignore[arg-type]
+        models = Models(embedder, *load_reranker(settings))
+        return OpenRetriever(
+            build_retriever(index, models, RetrieverSetup.from_settings(settings)), index
+        )
 
     return open_
 

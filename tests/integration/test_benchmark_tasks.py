@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 from tests.integration.local_openai import local_openai_server
-from tutorgraph.stores.local_index import open_index
 
 from tutorgraph.eval.harness.configs import ablation_grid
+from tutorgraph.eval.harness.folds import stable_fold
 from tutorgraph.eval.harness.results import ItemScore, UnitKey
-from tutorgraph.eval.harness.runner import stable_fold
 from tutorgraph.eval.tasks.linking import EediLinkingTask, OpenStaxLinkingTask
 from tutorgraph.eval.tasks.mae import MaeTask
 from tutorgraph.eval.tasks.prerequisites import PrerequisiteTask
+from tutorgraph.index.local import LocalIndex
 
 pytestmark = pytest.mark.integration
 
@@ -142,7 +142,7 @@ async def test_openstax_linking_on_the_slice(embedder, tmp_path: Path) -> None: 
     # store, every other record is.
     records = task.load()
     held = {d.id for d in records.documents if d.kind == "exercise" and stable_fold(d.id, 2) == 1}
-    index = open_index(tmp_path / task.name, embedder=embedder.name)
+    index = LocalIndex.load(tmp_path / task.name, embedder=embedder.name)
     try:
         stored = set(await index.vector.content_hashes())
         lexical = {h.item.id for h in await index.lexical.search("exercise add subtract", 10_000)}

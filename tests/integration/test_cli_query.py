@@ -145,7 +145,12 @@ def test_cli_packet_equals_the_library_packet(
 
     from tutorgraph.config import Settings
     from tutorgraph.diagnosis.diagnose import Diagnoser
-    from tutorgraph.retrieval.factory import build_refiner, load_ranker, load_reranker
+    from tutorgraph.retrieval.factory import (
+        RetrieverSetup,
+        build_refiner,
+        load_ranker,
+        load_reranker,
+    )
 
     # By default the CLI applies the bundled learned ranker, reranks nothing and refines
     # locally; so does this library retriever.
@@ -157,7 +162,7 @@ def test_cli_packet_equals_the_library_packet(
         embedder,
         reranker_unavailable=off,
         ranker=ranker,
-        refiner=build_refiner(Settings(), opened_index),
+        refiner=build_refiner(RetrieverSetup.from_settings(Settings()), opened_index),
         diagnoser=Diagnoser.bundled(),
     )
     request = RetrievalRequest(query=query_text, concept_ids=[CONSTRUCT], n_results=20, debug=True)

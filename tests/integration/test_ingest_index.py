@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pytest
-from tutorgraph.stores.local_index import open_index
 
 from tutorgraph.errors import ConfigurationError, EmbedderMismatchError
-from tutorgraph.index.pipeline import IngestReport, ingest_bundle, ingest_records
+from tutorgraph.index.local import LocalIndex
+from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_bundle, ingest_records
 from tutorgraph.ingest.bundle import bundle_hash, write_bundle
 from tutorgraph.ingest.eedi import EediQuestion, eedi_records
 from tutorgraph.models.records import SourceRecords
@@ -53,12 +53,12 @@ def small_records(
 
 
 def _ingest(bundle: Path, index: Path, embedder, *, prune: bool = False) -> IngestReport:  # type: ignore[no-untyped-def]
-    return asyncio.run(ingest_bundle(bundle, index, embedder, prune=prune))
+    return asyncio.run(ingest_bundle(bundle, index, embedder, IngestOptions(prune=prune)))
 
 
 def _present(index_dir: Path, item_id: str, text: str) -> dict[str, bool]:
     """Whether an item is in each store: Chroma, BM25 and (for misconceptions) the graph."""
-    index = open_index(index_dir, embedder=MODEL)
+    index = LocalIndex.load(index_dir, embedder=MODEL)
     try:
         in_chroma = item_id in asyncio.run(index.vector.content_hashes())
         lexical = asyncio.run(index.lexical.search(text, 50))
@@ -73,7 +73,7 @@ def _present(index_dir: Path, item_id: str, text: str) -> dict[str, bool]:
 
 
 def _count(index_dir: Path) -> int:
-    index = open_index(index_dir, embedder=MODEL)
+    index = LocalIndex.load(index_dir, embedder=MODEL)
     try:
         return asyncio.run(index.vector.count())
     finally:
@@ -181,7 +181,9 @@ def test_index_of_another_embedder_is_refused(
     other = "intfloat/e5-small-v2"
     Manifest(embedder=other, embedding_dim=384, bundle_hash="x").write(tmp_path)
     with pytest.raises(EmbedderMismatchError) as info:
-        asyncio.run(ingest_records(small_records, tmp_path, embedder, source_hash="h"))
+        asyncio.run(
+            ingest_records(small_records, tmp_path, embedder, IngestOptions(source_hash="h"))
+        )
     msg = info.value.message
     assert other in msg and MODEL in msg and str(tmp_path) in msg
     assert "TUTORGRAPH_EMBEDDING_MODEL" in msg
@@ -190,7 +192,7 @@ def test_index_of_another_embedder_is_refused(
 
     # And a real index refuses to open for another embedder.
     with pytest.raises(EmbedderMismatchError, match="was built with embedder"):
-        open_index(session_index[0], embedder=other)
+        LocalIndex.load(session_index[0], embedder=other)
 
 
 def test_bad_records_are_reported_and_good_ones_ingested(
@@ -218,8 +220,7 @@ def test_index_retrieval_defaults_are_kept_and_validated(
             bundle,
             index,
             embedder,
-            default_retrieval_profile="semantic",
-            default_semantic_weight=0.7,
+            IngestOptions(default_retrieval_profile="semantic", default_semantic_weight=0.7),
         )
     )
     _ingest(bundle, index, embedder)  # a later ingest without them keeps them
@@ -230,6 +231,10 @@ def test_index_retrieval_defaults_are_kept_and_validated(
         0.7,
     )
     with pytest.raises(ConfigurationError, match="unknown retrieval profile"):
-        asyncio.run(ingest_bundle(bundle, index, embedder, default_retrieval_profile="fast"))
+        asyncio.run(
+            ingest_bundle(bundle, index, embedder, IngestOptions(default_retrieval_profile="fast"))
+        )
     with pytest.raises(ConfigurationError, match=r"\[0, 1\]"):
-        asyncio.run(ingest_bundle(bundle, index, embedder, default_semantic_weight=2.0))
+        asyncio.run(
+            ingest_bundle(bundle, index, embedder, IngestOptions(default_semantic_weight=2.0))
+        )

@@ -151,10 +151,10 @@ def test_serving_a_size_in_a_fresh_process_reports_latency_and_memory(  # type: 
     session_index, embedder
 ) -> None:
     import numpy as np
-    from tutorgraph.stores.local_index import IndexLayout, load_catalogue
 
     from tutorgraph.embedding.cached_embedder import CachingEmbedder
     from tutorgraph.eval.tasks.scale import measure_serving, vectors_from_index
+    from tutorgraph.index.layout import IndexLayout, load_catalogue
     from tutorgraph.stores.items import items_from_records
 
     vectors = vectors_from_index(session_index[0])

@@ -16,7 +16,7 @@ from tutorgraph.config import Settings
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.openai_refiner import OpenAIRefiner
-from tutorgraph.retrieval.factory import build_refiner
+from tutorgraph.retrieval.factory import RetrieverSetup, build_refiner
 
 pytestmark = pytest.mark.integration
 
@@ -144,7 +144,7 @@ def test_the_retriever_uses_the_openai_refiner_from_settings(
 
     server.reset("valid")
     settings = Settings(openai_base_url=server.base_url, refiner_timeout_s=TIMEOUT_S)
-    refiner = build_refiner(settings, opened_index)
+    refiner = build_refiner(RetrieverSetup.from_settings(settings), opened_index)
     assert isinstance(refiner, OpenAIRefiner)
     retriever = index_retriever(opened_index, embedder, refiner=refiner)
 
@@ -163,4 +163,6 @@ def test_the_retriever_uses_the_openai_refiner_from_settings(
 
 def test_without_a_key_or_url_the_local_refiner_is_used(opened_index) -> None:  # type: ignore[no-untyped-def]
     settings = Settings(openai_api_key=None, openai_base_url=None)
-    assert isinstance(build_refiner(settings, opened_index), LocalRefiner)
+    setup = RetrieverSetup.from_settings(settings)
+    assert setup.refiner == "local"
+    assert isinstance(build_refiner(setup, opened_index), LocalRefiner)

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from tutorgraph.errors import UnknownConceptError
-from tutorgraph.eval.harness.metrics import average_precision_at_k
 from tutorgraph.eval.tasks.eedi import misconception_ranking
 from tutorgraph.ingest.bundle import load_trusted
 from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.ranking.metrics import average_precision_at_k
 from tutorgraph.retrieval.fusion import rrf_score
 
 pytestmark = pytest.mark.integration

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-from tutorgraph.stores.local_index import OpenIndex
 
 from tutorgraph.config import Settings
+from tutorgraph.index.local import LocalIndex
+from tutorgraph.index.service import OpenRetriever
 from tutorgraph.models.curriculum import Concept, Document, Misconception, Prerequisite
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
@@ -182,15 +183,15 @@ class FakeOpener:
 
     def __init__(self) -> None:
         self.opened: list[Path] = []
-        self.indexes: list[OpenIndex] = []
+        self.indexes: list[LocalIndex] = []
 
-    def __call__(self, settings: Settings) -> tuple[HybridRetriever, OpenIndex]:
+    def __call__(self, settings: Settings) -> OpenRetriever:
         items = items_from_records(RECORDS)
-        index = OpenIndex(
-            manifest=manifest(),
-            vector=FakeVector(items),
-            lexical=BM25Index.build(items),
-            graph=SwitchableGraph(EmbeddedGraphStore(RECORDS)),
+        index = LocalIndex(
+            manifest(),
+            FakeVector(items),
+            BM25Index.build(items),
+            SwitchableGraph(EmbeddedGraphStore(RECORDS)),
         )
         retriever = HybridRetriever(
             FakeEmbedder(),  # type: ignore[arg-type]
@@ -201,7 +202,7 @@ class FakeOpener:
         )
         self.opened.append(settings.index_dir)
         self.indexes.append(index)
-        return retriever, index
+        return OpenRetriever(retriever, index)
 
     @property
     def graph(self) -> SwitchableGraph:

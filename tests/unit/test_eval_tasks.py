@@ -10,13 +10,8 @@ from pathlib import Path
 import pytest
 
 from tutorgraph.eval.harness.configs import BEST, RunConfig, ablation_grid
-from tutorgraph.eval.harness.runner import (
-    concept_ranking,
-    eval_item,
-    load_resources,
-    stable_fold,
-    stable_sample,
-)
+from tutorgraph.eval.harness.folds import concept_ranking, eval_item, stable_fold, stable_sample
+from tutorgraph.eval.harness.runner import load_resources
 from tutorgraph.eval.tasks.linking import (
     EediLinkingTask,
     OpenStaxLinkingTask,

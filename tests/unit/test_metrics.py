@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tutorgraph.eval.harness.metrics import average_precision_at_k, recall_at_k, reciprocal_rank
 from tutorgraph.eval.tasks.eedi import misconception_ranking
 from tutorgraph.eval.tasks.eedi_bench import PROFILE_NAMES, config_names
 from tutorgraph.models.packet import STAGES, Hit, ReasoningPacket
+from tutorgraph.ranking.metrics import average_precision_at_k, recall_at_k, reciprocal_rank
 
 pytestmark = pytest.mark.unit
 

@@ -29,7 +29,8 @@ from tutorgraph.stores import cypher
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.embedded_graph import MAX_PREREQUISITE_DEPTH, EmbeddedGraphStore
 from tutorgraph.stores.lucene import fulltext_query
-from tutorgraph.stores.neo4j_graph import Neo4jGraphStore, neo4j_driver
+from tutorgraph.stores.neo4j_driver import neo4j_driver
+from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
 from tutorgraph.stores.protocols import GraphStore, IndexItem
 
 pytestmark = pytest.mark.unit

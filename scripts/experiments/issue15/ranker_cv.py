@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
-from tutorgraph.eval.harness.metrics import average_precision_at_k
+from tutorgraph.ranking.metrics import average_precision_at_k
 from tutorgraph.ingest.eedi import (
     eedi_construct_id,
     eedi_misconception_id,

@@ -18,6 +18,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from tutorgraph.diagnosis.arithmetic import RULES
 from tutorgraph.diagnosis.averages import DATA_RULES, DataProblem
 from tutorgraph.diagnosis.conversion import (
     CONVERSION_RULES,
@@ -30,7 +31,7 @@ from tutorgraph.diagnosis.expression import number
 from tutorgraph.diagnosis.percentages import PERCENT_RULES, PercentOfProblem
 from tutorgraph.diagnosis.roots import ROOT_RULES, RootProblem
 from tutorgraph.diagnosis.rounding import ROUNDING_RULES, RoundingProblem
-from tutorgraph.diagnosis.rules import RULES, BugRule, Problem
+from tutorgraph.diagnosis.rules import BugRule, Problem
 from tutorgraph.errors import ConfigurationError
 
 __all__ = [

@@ -32,7 +32,7 @@ def graph_store(settings: Settings) -> Neo4jGraphStore | None:
     """The Neo4j store when `NEO4J_URI` is set (no I/O yet), else None (the embedded graph)."""
     if not settings.neo4j_uri:
         return None
-    from tutorgraph.stores.neo4j_graph import neo4j_driver
+    from tutorgraph.stores.neo4j_driver import neo4j_driver
 
     password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else None
     return Neo4jGraphStore(

@@ -8,8 +8,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import re
 
 from tutorgraph.mathtext.spans import MathSpan, canonical_math, math_spans, plain_text
@@ -17,12 +15,12 @@ from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.refinement.answer import stated_answer
 from tutorgraph.refinement.spelling import SpellingCorrector
+from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import MAX_TEXT_SEEDS, MIN_RELATIVE_MATCH, GraphStore
 from tutorgraph.stores.tokenize import STOPWORDS
 
 __all__ = ["LocalRefiner"]
 
-log = logging.getLogger(__name__)
 
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 # Words that say how the student feels or what they did, not what the math is about.
@@ -71,14 +69,9 @@ class LocalRefiner:
         answer = canonical_math(student_answer) if student_answer else stated_answer(plain)
         text = self._correct(plain)
         spans = math_spans(text)
-        try:
-            matches = await asyncio.wait_for(
-                self._graph.search_concepts(text, k=MAX_TEXT_SEEDS), self._concept_timeout_s
-            )
-        except Exception as exc:
-            # A graph that is down costs the concepts, not the refinement (its search degrades).
-            log.warning("local refiner: concept search failed (%s)", type(exc).__name__)
-            matches = []
+        # A graph that is down costs the concepts, not the refinement (its search degrades).
+        search = self._graph.search_concepts(text, k=MAX_TEXT_SEEDS)
+        matches = await guarded("graph", search, self._concept_timeout_s) or []
         concepts = [m.concept.id for m in matches if m.exact or m.score >= MIN_RELATIVE_MATCH]
         optimized, terms = _with_canonical_math(text, spans), _search_terms(text, spans)
         if _COMPARATIVE.search(text) and any(c.isdigit() for c in text):

@@ -16,10 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from tutorgraph.diagnosis.diagnose import Diagnoser
-from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.errors import SourceUnavailableError, TutorGraphError, UnknownConceptError
-from tutorgraph.models.curriculum import Misconception
+from tutorgraph.errors import SourceUnavailableError, UnknownConceptError
 from tutorgraph.models.packet import (
     STAGES,
     AnswerCheck,
@@ -32,23 +30,25 @@ from tutorgraph.models.packet import (
 )
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import ALL_SOURCES, RetrievalRequest, SourceName
-from tutorgraph.ranking.model import CandidateSignals, LearnedRanker
-from tutorgraph.ranking.query_text import concept_names, named_query
+from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.batching import embed_async, rerank_async
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.context import assemble_context
-from tutorgraph.retrieval.fusion import DIAGNOSIS_WEIGHT, RRF_K, FusedHit, fuse, source_weights
+from tutorgraph.retrieval.diagnosis_stage import diagnose_hits
+from tutorgraph.retrieval.fusion import RRF_K, FusedHit, fuse, source_weights
 from tutorgraph.retrieval.graph_search import (
     GRAPH_PLANS,
     GraphPlan,
     GraphSearchResult,
     graph_search,
 )
+from tutorgraph.retrieval.hits import fused_hit
+from tutorgraph.retrieval.learned_stage import learned_rank
 from tutorgraph.retrieval.merge import merge_candidates
 from tutorgraph.retrieval.reranker import Reranker
 from tutorgraph.retrieval.router import Route, resolve_route
-from tutorgraph.stores.items import misconception_item
+from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import (
     GraphStore,
     IndexItem,
@@ -66,8 +66,6 @@ T = TypeVar("T")
 # instead costs far more than the search itself).
 SCOPE_BOOST = 0.2
 _AGREEMENT_TOP = 10
-_NO_CONCEPTS = "the request names no concept_ids, and the learned score needs its concept"
-_NO_EVIDENCE = "no labelled examples on the request's concepts; first-stage order kept"
 
 
 @dataclass(frozen=True)
@@ -218,15 +216,37 @@ class HybridRetriever:
 
         rerank_on = route.rerank and self._reranker is not None
         keep = max(request.n_results, self._config.rerank_depth if rerank_on else 0)
-        hits = [self._hit(f) for f in fused[:keep]]
+        hits = [fused_hit(f) for f in fused[:keep]]
         t = time.perf_counter()
         hits, reranker_info = await self._rerank(request.query, hits, route.rerank)
         timings["rerank"] = _ms(t)
         t = time.perf_counter()
-        hits, ranker_info, contributions = await self._learned_rank(request, refined, route, hits)
+        contributions: dict[str, dict[str, float]] = {}
+        if self._ranker is None or self._ranker.combiner is None:
+            ranker_info = RankerInfo(reason=self._ranker_unavailable)
+        else:
+            hits, ranker_info, contributions = await learned_rank(
+                self._ranker,
+                self._graph,
+                self._embedder,
+                request,
+                refined,
+                route,
+                hits,
+                proposals=self._config.ranker_proposals,
+            )
         timings["rank"] = _ms(t) if ranker_info.applied else 0.0
         t = time.perf_counter()
-        hits, diagnosis, check = await self._diagnose(request, refined, hits)
+        diagnosis: list[DiagnosisFinding] = []
+        check: AnswerCheck | None = None
+        if self._diagnoser is not None:
+            hits, diagnosis, check = await diagnose_hits(
+                self._diagnoser,
+                lambda ids: self._guard("graph", self._graph.get_misconceptions(ids)),
+                request,
+                refined,
+                hits,
+            )
         timings["diagnose"] = _ms(t) if check else 0.0
         if route.analysis.query_type == "misconception":
             # The student's answer is known: what they got wrong leads (stable otherwise).
@@ -310,173 +330,6 @@ class HybridRetriever:
         # Stable: equal scores keep their fused order.
         head.sort(key=lambda h: -s if (s := h.rerank_score) is not None else 0.0)
         return head + tail, RerankerInfo(applied=True, model=name)
-
-    async def _learned_rank(
-        self,
-        request: RetrievalRequest,
-        refined: RefinedQuery | None,
-        route: Route,
-        hits: list[Hit],
-    ) -> tuple[list[Hit], RankerInfo, dict[str, dict[str, float]]]:
-        """Give misconceptions their learned score, add those it proposes, and re-order them.
-
-        The misconceptions keep the places the earlier stages gave misconceptions, now in
-        learned order; proposals compete for those places. For a misconception query (a
-        student's answer is known) the misconceptions come first. Returns the hits, what
-        happened, and each scored hit's feature contributions (for the debug block).
-        """
-        ranker = self._ranker
-        if ranker is None or ranker.combiner is None:
-            return hits, RankerInfo(reason=self._ranker_unavailable), {}
-        name = str(ranker.info.get("name", "learned-ranker"))
-        concepts = list(request.concept_ids)
-        # Without labelled examples on the request's own concepts the learned score loses to
-        # the first stage in 5-fold CV (text-only requests, unseen constructs): keep its order.
-        if not concepts:
-            return hits, RankerInfo(model=name, reason=_NO_CONCEPTS), {}
-        if not ranker.prior.knows(concepts):
-            return hits, RankerInfo(model=name, reason=_NO_EVIDENCE), {}
-        try:
-            answer = refined.student_answer if refined else request.student_answer
-            names = await concept_names(self._graph, concepts)
-            text = named_query(request.query, names, student_answer=answer)
-            vector = (await embed_async(self._embedder, [text]))[0]
-            slots = [i for i, h in enumerate(hits) if h.kind == "misconception"]
-            known = {i for h in hits if h.kind == "misconception" for i in h.ids}
-            proposed_ids = [
-                m
-                for m in await asyncio.to_thread(
-                    ranker.propose, vector, concepts, self._config.ranker_proposals
-                )
-                if m not in known
-            ]
-            proposed = [
-                self._proposed_hit(m) for m in await self._graph.get_misconceptions(proposed_ids)
-            ]
-            pool = [hits[i] for i in slots] + proposed
-            signals = [
-                CandidateSignals(
-                    h.id,
-                    h.source_ranks,
-                    h.source_scores,
-                    h.fused_score if h.found_by else None,
-                    h.rerank_score,
-                )
-                for h in pool
-            ]
-            rows = await asyncio.to_thread(ranker.features, vector, concepts, signals)
-            scores = ranker.combiner.score(rows)
-            parts = ranker.combiner.contributions(rows) if request.debug else []
-        except Exception as exc:
-            log.warning("learned ranker failed: %s", exc)
-            return hits, RankerInfo(model=name, reason=f"ranker failed: {type(exc).__name__}"), {}
-        for hit, s in zip(pool, scores, strict=True):
-            hit.learned_score = s
-            hit.score = s
-        order = sorted(range(len(pool)), key=lambda n: (-scores[n], pool[n].id))
-        ranked = [pool[n] for n in order]
-        contributions = {pool[n].id: parts[n] for n in order} if parts else {}
-        if route.analysis.query_type == "misconception":  # every misconception will lead
-            out = ranked + [h for h in hits if h.kind != "misconception"]
-        else:
-            out = list(hits)
-            for slot, hit in zip(slots, ranked, strict=False):
-                out[slot] = hit
-        shown = {id(h) for h in out[: request.n_results]}
-        info = RankerInfo(applied=True, model=name, proposed=sum(id(h) in shown for h in proposed))
-        return out, info, contributions
-
-    async def _diagnose(
-        self, request: RetrievalRequest, refined: RefinedQuery | None, hits: list[Hit]
-    ) -> tuple[list[Hit], list[DiagnosisFinding], AnswerCheck | None]:
-        """Which bug rules reproduce the student's answer; their misconceptions lead the hits
-        (found by `diagnosis`, fetched from the graph when no source had them)."""
-        answer = request.student_answer or (refined.student_answer if refined else None)
-        if self._diagnoser is None or not answer:
-            return hits, [], None
-        problem = find_problem(request.problem or request.query, student_answer=answer)
-        if problem is None:
-            return hits, [], None
-        result = self._diagnoser.diagnose(problem, answer, request.correct_answer)
-        if result.correct is None or result.correct_answer is None:
-            return hits, [], None
-        check = AnswerCheck(
-            problem=problem,
-            student_answer=answer,
-            correct=result.correct,
-            correct_answer=result.correct_answer,
-        )
-        findings = [
-            DiagnosisFinding(
-                misconception_id=m,
-                rule=f.rule,
-                reproduced_answer=f.reproduced_answer,
-                explanation=f.explanation,
-            )
-            for f in result.findings
-            for m in f.misconception_ids
-        ]
-        ids = list(dict.fromkeys(d.misconception_id for d in findings))
-        if not ids:
-            return hits, findings, check
-        have = {h.id: h for h in hits}
-        if missing := [m for m in ids if m not in have]:
-            found = await self._guard("graph", self._graph.get_misconceptions(missing))
-            for misconception in found or []:
-                have[misconception.id] = self._proposed_hit(misconception)
-        lead = []
-        for rank, mid in enumerate((m for m in ids if m in have), start=1):
-            hit = have[mid]
-            # An RRF term like any source's; a hit no source found scores by it alone.
-            part = DIAGNOSIS_WEIGHT / (RRF_K + rank)
-            if not hit.found_by:
-                hit.score = round(part, 9)
-            hit.found_by = [*hit.found_by, "diagnosis"]
-            hit.source_ranks = {**hit.source_ranks, "diagnosis": rank}
-            hit.source_contributions = {**hit.source_contributions, "diagnosis": round(part, 9)}
-            hit.fused_score = round(hit.fused_score + part, 9)
-            lead.append(hit)
-        chosen = {id(h) for h in lead}
-        # Only misconceptions that exist in this index are shown as hits.
-        findings = [d for d in findings if d.misconception_id in have]
-        return lead + [h for h in hits if id(h) not in chosen], findings, check
-
-    @staticmethod
-    def _proposed_hit(m: Misconception) -> Hit:
-        item = misconception_item(m)
-        return Hit(
-            id=item.id,
-            ids=[item.id],
-            kind=item.kind,
-            title=item.title,
-            text=item.text,
-            concept_ids=list(item.concept_ids),
-            score=0.0,
-            rank=0,
-            found_by=[],
-            fused_score=0.0,
-        )
-
-    @staticmethod
-    def _hit(f: FusedHit) -> Hit:
-        """A hit in fused order; `rank` is set once the final order is known."""
-        m, item = f.hit, f.hit.best.item
-        return Hit(
-            id=item.id,
-            ids=m.ids,
-            kind=item.kind,
-            title=item.title,
-            text=item.text,
-            concept_ids=list(item.concept_ids),
-            score=round(f.score, 9),
-            rank=0,
-            found_by=m.found_by,
-            source_ranks=dict(m.source_ranks),
-            source_scores=dict(m.source_scores),
-            fused_score=round(f.score, 9),
-            source_contributions={s: round(v, 9) for s, v in f.contributions.items()},
-            graph_path=list(m.graph_path) if m.graph_path else None,
-        )
 
     async def _search(
         self,
@@ -564,25 +417,15 @@ class HybridRetriever:
         timings["vector"] = _ms(t)
         return out
 
+    async def _guard(self, name: SourceName, aw: Awaitable[T]) -> T | None:
+        return await guarded(name, aw, self._config.source_timeout_s)
+
     @staticmethod
     async def _timed(stage: str, timings: dict[str, float], aw: Awaitable[T]) -> T:
         t = time.perf_counter()
         out = await aw
         timings[stage] = _ms(t)
         return out
-
-    async def _guard(self, name: SourceName, aw: Awaitable[T]) -> T | None:
-        """Run one source under its timeout; a failure degrades the packet, never the request."""
-        try:
-            return await asyncio.wait_for(aw, timeout=self._config.source_timeout_s)
-        except TimeoutError:
-            log.warning("source %s timed out after %.1fs", name, self._config.source_timeout_s)
-        except TutorGraphError as exc:
-            # A backend that is down: the adapters say why in one line.
-            log.warning("source %s failed: %s", name, exc)
-        except Exception:
-            log.exception("source %s failed", name)
-        return None
 
     @staticmethod
     def _debug(

@@ -28,10 +28,10 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.eval.harness.metrics import average_precision_at_k
 from tutorgraph.ranking.adapter import AdapterConfig, QueryAdapter
 from tutorgraph.ranking.combiner import Combiner, CombinerConfig, TrainingGroup
 from tutorgraph.ranking.examples import ExampleMemory
+from tutorgraph.ranking.metrics import average_precision_at_k
 from tutorgraph.ranking.model import FEATURES, CandidateSignals, LearnedRanker
 from tutorgraph.ranking.prior import LabelledExample, LinkPrior
 

@@ -10,7 +10,6 @@ The graph is the only source here, so a graph store that fails or times out is a
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable
 from typing import Annotated, Any, TypeVar
 
@@ -27,9 +26,10 @@ from tutorgraph.api.schemas import (
     PrerequisitePathOut,
     PrerequisitesResponse,
 )
-from tutorgraph.errors import InvalidRequestError, SourceUnavailableError, StoreError
+from tutorgraph.errors import InvalidRequestError, SourceUnavailableError
 from tutorgraph.models.curriculum import Concept
 from tutorgraph.models.request import MAX_QUERY_CHARS
+from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore
 
 __all__ = ["router"]
@@ -58,16 +58,15 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {
 
 
 async def _graph(state: StateDep, call: Awaitable[T]) -> T:
-    """One graph call under the source timeout; a store that fails (a `StoreError`, or a
-    connection error an adapter let through) or is too slow means no source can answer."""
-    try:
-        async with asyncio.timeout(state.settings.source_timeout_s):
-            return await call
-    except (StoreError, TimeoutError, OSError) as exc:
+    """One graph call under the source timeout; a store that fails or is too slow means no
+    source can answer."""
+    out = await guarded("graph", call, state.settings.source_timeout_s)
+    if out is None:
         raise SourceUnavailableError(
-            f"the graph store did not answer ({type(exc).__name__})",
+            "the graph store did not answer (it failed or timed out; the log says which)",
             details={"degraded_sources": ["graph"]},
-        ) from exc
+        )
+    return out
 
 
 async def _concept(state: StateDep, graph: GraphStore, concept_id: str) -> Concept:

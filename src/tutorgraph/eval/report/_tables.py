@@ -27,7 +27,15 @@ from tutorgraph.eval.report._inputs import (
     load_results,
     not_measured_reason,
 )
-from tutorgraph.eval.report._table import Cell, Note, Table, tex_escape
+from tutorgraph.eval.report._system_tables import (
+    data_table,
+    empty_table,
+    latency_configs,
+    latency_stages,
+    phases_table,
+    scale_table,
+)
+from tutorgraph.eval.report._table import Cell, Table, tex_escape
 
 # -- tables ------------------------------------------------------------------------------------
 
@@ -41,7 +49,7 @@ def _headline(ab: Ablations) -> Table:
         if ab.has(task, c)
     ]
     if not rows:
-        return _empty("headline", "Headline results: no ablation results yet.")
+        return empty_table("headline", "Headline results: no ablation results yet.")
     return Table(
         "headline",
         f"{TASK_TITLES.get(task, task)}: the main configurations (mean over all folds "
@@ -64,7 +72,7 @@ def _hops_table(ab: Ablations) -> Table:
     """Each task's primary metric as the prerequisite traversal goes 0, 1 or 2 hops deep."""
     shown = [(c, label) for c, label in HOPS_CONFIGS if any(ab.has(t, c) for t in ab.tasks)]
     if not any(c.startswith("hops=") for c, _ in shown):
-        return _empty("hops", "Prerequisite hops: no results for the hops factor yet.")
+        return empty_table("hops", "Prerequisite hops: no results for the hops factor yet.")
     rows: list[list[Cell] | str] = [
         [
             TASK_TITLES.get(t, t),
@@ -131,7 +139,7 @@ def _by_query_type(ab: Ablations) -> Table:
                 ]
             )
     if not rows:
-        return _empty("by-query-type", "Results by query type: no ablation results yet.")
+        return empty_table("by-query-type", "Results by query type: no ablation results yet.")
     return Table(
         "by-query-type",
         "Where the graph helps and where it does not: each task's primary metric by the "
@@ -140,196 +148,6 @@ def _by_query_type(ab: Ablations) -> Table:
         ["Query type", "n", "best", "no graph", "delta"],
         rows,
         source="ablations.jsonl",
-    )
-
-
-def _empty(name: str, caption: str) -> Table:
-    return Table(name, caption, ["Result"], [["not run"]], source="no results file")
-
-
-def _hardware_line(hw: dict[str, Any]) -> str:
-    if not hw:
-        return "hardware not recorded"
-    return (
-        f"{hw.get('cpu', '?')}, {hw.get('cores', '?')} cores, Python {hw.get('python', '?')}, "
-        f"torch {hw.get('torch', '?')}, onnxruntime {hw.get('onnxruntime', '?')}"
-    )
-
-
-def _latency_stages(lat: dict[str, Any]) -> Table:
-    from tutorgraph.eval.tasks.latency import LATENCY_STAGES
-
-    ok = latency_ok(lat)
-    if not ok:
-        return _empty("latency-stages", "Latency by stage: not run.")
-    row = next((r for r in ok if r["config"] == "best"), ok[0])
-    stages = row["stages_ms"]
-    rows: list[list[Cell] | str] = [
-        [s, fmt_ms(stages[s]["p50"]), fmt_ms(stages[s]["p95"]), fmt_ms(stages[s]["p99"])]
-        for s in LATENCY_STAGES
-        if s in stages
-    ]
-    q = lat.get("queries", {})
-    return Table(
-        "latency-stages",
-        f"Warm latency of the {row['config']} configuration by stage of timings_ms, plus "
-        f"serialising the packet and the caller's wall time (ms; {q.get('n', '?')} queries "
-        f"after {q.get('warmup', '?')} warm-up queries, one at a time; "
-        f"{_hardware_line(lat.get('hardware', {}))}).",
-        ["Stage", "p50", "p95", "p99"],
-        rows,
-        source="latency.json",
-    )
-
-
-_CONFIG_STAGES = ("refine", "embed", "vector", "lexical", "graph", "rerank", "serialise")
-
-
-def _latency_configs(lat: dict[str, Any]) -> Table:
-    rows: list[list[Cell] | str] = []
-    for r in lat.get("rows", []):
-        if r.get("status") != "ok":
-            reason = not_measured_reason(str(r.get("status", "")))
-            rows.append(
-                [
-                    describe_config(r["config"]),
-                    *[Note("not measured", reason)],
-                    *[""] * (len(_CONFIG_STAGES) + 2),
-                ]
-            )
-            continue
-        st = r["stages_ms"]
-        rows.append(
-            [
-                describe_config(r["config"]),
-                *(fmt_ms(st[s]["p50"]) for s in _CONFIG_STAGES),
-                fmt_ms(st["total"]["p50"]),
-                fmt_ms(st["total"]["p95"]),
-                fmt_ms(st["total"]["p99"]),
-            ]
-        )
-    if not rows:
-        return _empty("latency-configs", "Latency by configuration: not run.")
-    for what, why in sorted(lat.get("not_measured", {}).items()):
-        rows.append(
-            [
-                what,
-                Note("not measured", not_measured_reason(str(why))),
-                *[""] * (len(_CONFIG_STAGES) + 2),
-            ]
-        )
-    return Table(
-        "latency-configs",
-        "Warm latency per configuration: p50 of each stage, and p50/p95/p99 of the whole "
-        "retrieval (total), in ms.",
-        ["Configuration", *(f"{s} p50" for s in _CONFIG_STAGES), "total p50", "p95", "p99"],
-        rows,
-        source="latency.json",
-        wide=True,
-    )
-
-
-def _scale_table(scale: dict[str, Any]) -> Table:
-    sizes = scale.get("sizes", [])
-    if not sizes:
-        return _empty("scale", "Scale sweep: not run.")
-    rows: list[list[Cell] | str] = []
-    for s in sizes:
-        c = s["counts"]
-        st = s["stages_ms"]["wall"]
-        rows.append(
-            [
-                f"x{s['factor']} ({s['ratio']:.2f})",
-                fmt_int(c["documents"]),
-                fmt_int(c["exercises"]),
-                fmt_int(c["items"]),
-                f"{s['build_s']:.1f}",
-                f"{s['disk_mb']:.0f}",
-                f"{s['rss_loaded_mb']:.0f}",
-                f"{s['rss_peak_mb']:.0f}",
-                fmt_ms(st["p50"]),
-                fmt_ms(st["p95"]),
-                fmt_ms(st["p99"]),
-            ]
-        )
-    first = sizes[0]["counts"]
-    return Table(
-        "scale",
-        "Scale sweep: the indexed corpus grows from the bundle without exercises (x1) by "
-        "adding real OpenStax exercises (ratio = documents relative to x1). Every size holds "
-        f"the same {fmt_int(first['concepts'])} concepts, {fmt_int(first['misconceptions'])} "
-        f"misconceptions and {fmt_int(first['prerequisites'])} prerequisite edges. Build: store "
-        "build with stored vectors reused (no embedding). Memory: a fresh process per size. "
-        f"Latency: end-to-end wall time of the best configuration, "
-        f"{sizes[0]['n_queries']} queries, warm.",
-        [
-            "Size",
-            "Documents",
-            "Exercises",
-            "Items",
-            "Build s",
-            "Disk MB",
-            "RSS MB",
-            "Peak RSS MB",
-            "p50 ms",
-            "p95 ms",
-            "p99 ms",
-        ],
-        rows,
-        source="scale.json",
-        wide=True,
-    )
-
-
-def _data_table(bundle: dict[str, Any]) -> Table:
-    by_source = bundle.get("by_source", {})
-    if not by_source:
-        return _empty("data", "The bundled curriculum: not built.")
-    rows: list[list[Cell] | str] = []
-    for source, c in sorted(by_source.items()):
-        rows.append(
-            [
-                source,
-                ", ".join(c.get("licenses", [])),
-                fmt_int(c.get("concepts", 0)),
-                fmt_int(c.get("documents", 0)),
-                fmt_int(c.get("misconceptions", 0)),
-            ]
-        )
-    counts = bundle.get("counts", {})
-    kinds = bundle.get("documents_by_kind", {})
-    kinds_text = ", ".join(f"{fmt_int(n)} {k.replace('_', ' ')}s" for k, n in sorted(kinds.items()))
-    return Table(
-        "data",
-        f"The bundled curriculum by source (records carry their own license). Documents: "
-        f"{kinds_text}; {fmt_int(counts.get('prerequisites', 0))} prerequisite edges.",
-        ["Source", "License", "Concepts", "Documents", "Misconceptions"],
-        rows,
-        align="llrrr",
-        source="bundle.json",
-    )
-
-
-def _phases_table(phases: dict[str, Any]) -> Table:
-    rows: list[list[Cell] | str] = []
-    total = 0.0
-    order = ("index", "ablations", "latency", "scale")
-    for name in sorted(phases, key=lambda n: (order.index(n) if n in order else len(order), n)):
-        p = phases[name]
-        seconds = float(p.get("seconds", 0.0))
-        total += seconds
-        rows.append([name, f"{seconds / 60:.1f}", "yes" if p.get("complete") else "no"])
-    if not rows:
-        return _empty("phases", "Reproduction time by phase: not recorded.")
-    rows.append(["all phases", f"{total / 60:.1f}", ""])
-    return Table(
-        "phases",
-        "Reproduction time by phase on the machine named above (minutes, summed over "
-        "resumed runs).",
-        ["Phase", "Minutes", "Complete"],
-        rows,
-        align="lrl",
-        source="phases.json",
     )
 
 
@@ -492,15 +310,15 @@ def _numbers_tex(numbers: dict[str, str]) -> str:
 def build_tables(res: Results) -> list[Table]:
     """Every table of the paper, in order."""
     ab = Ablations(res.ablations)
-    tables = [_data_table(res.bundle), _headline(ab)]
+    tables = [data_table(res.bundle), _headline(ab)]
     tables += [_ablation_table(ab, t) for t in ab.tasks]
     tables += [
         _hops_table(ab),
         _by_query_type(ab),
-        _latency_stages(res.latency),
-        _latency_configs(res.latency),
-        _scale_table(res.scale),
-        _phases_table(res.phases),
+        latency_stages(res.latency),
+        latency_configs(res.latency),
+        scale_table(res.scale),
+        phases_table(res.phases),
     ]
     return tables
 

@@ -25,7 +25,6 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.harness.configs import RunConfig
 from tutorgraph.eval.harness.folds import EvalItem, Fold
-from tutorgraph.eval.harness.metrics import average_precision_at_k, recall_at_k
 from tutorgraph.eval.harness.results import ItemScore, UnitKey
 from tutorgraph.eval.harness.runner import BENCH_SOURCE_TIMEOUT_S, FoldModels, FoldTask
 from tutorgraph.eval.tasks.eedi_models import FoldTrainer
@@ -43,6 +42,7 @@ from tutorgraph.ingest.eedi import (
 )
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.records import SourceRecords
+from tutorgraph.ranking.metrics import average_precision_at_k, recall_at_k
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
 from tutorgraph.retrieval.reranker import Backend, CrossEncoderReranker, RerankerOptions
 from tutorgraph.retrieval.router import analyse

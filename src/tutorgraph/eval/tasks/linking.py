@@ -39,7 +39,6 @@ from tutorgraph.eval.harness.folds import (
     stable_fold,
     stable_sample,
 )
-from tutorgraph.eval.harness.metrics import recall_at_k, reciprocal_rank
 from tutorgraph.eval.harness.runner import FoldTask
 from tutorgraph.ingest.eedi import (
     EediQuestion,
@@ -54,6 +53,7 @@ from tutorgraph.mathtext.latex import latex_to_text
 from tutorgraph.models.curriculum import Document
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.records import SourceRecords
+from tutorgraph.ranking.metrics import recall_at_k, reciprocal_rank
 
 __all__ = [
     "LINKING_METRICS",

@@ -34,7 +34,6 @@ from tutorgraph.eval.harness.folds import (
     eval_item,
     stable_sample,
 )
-from tutorgraph.eval.harness.metrics import average_precision_at_k, recall_at_k
 from tutorgraph.eval.harness.runner import FoldTask
 from tutorgraph.ingest.eedi import LICENSE as EEDI_LICENSE
 from tutorgraph.ingest.eedi import SOURCE as EEDI_SOURCE
@@ -42,6 +41,7 @@ from tutorgraph.ingest.eedi import eedi_misconception_id, read_misconceptions
 from tutorgraph.models.curriculum import Misconception
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.records import SourceRecords
+from tutorgraph.ranking.metrics import average_precision_at_k, recall_at_k
 
 __all__ = [
     "MAE_LICENSE",

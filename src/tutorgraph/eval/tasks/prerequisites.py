@@ -37,11 +37,11 @@ from tutorgraph.eval.harness.folds import (
     stable_fold,
     stable_sample,
 )
-from tutorgraph.eval.harness.metrics import average_precision_at_k, recall_at_k
 from tutorgraph.eval.harness.runner import FoldTask
 from tutorgraph.models.curriculum import Concept, Prerequisite
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.records import SourceRecords
+from tutorgraph.ranking.metrics import average_precision_at_k, recall_at_k
 
 __all__ = [
     "BENCHMARK_RELATIONS",

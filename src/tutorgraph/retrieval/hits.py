@@ -1,0 +1,53 @@
+"""Packet hits made from fused candidates, and from misconceptions no source found.
+
+>>> fused_hit(fused[0]).fused_score  # doctest: +SKIP
+0.032787
+"""
+
+from __future__ import annotations
+
+from tutorgraph.models.curriculum import Misconception
+from tutorgraph.models.packet import Hit
+from tutorgraph.retrieval.fusion import FusedHit
+from tutorgraph.stores.items import misconception_item
+
+__all__ = ["fused_hit", "misconception_hit"]
+
+
+def misconception_hit(m: Misconception) -> Hit:
+    """A hit for a misconception no source found (a proposal, a diagnosis): it scores 0
+    until a stage scores it."""
+    item = misconception_item(m)
+    return Hit(
+        id=item.id,
+        ids=[item.id],
+        kind=item.kind,
+        title=item.title,
+        text=item.text,
+        concept_ids=list(item.concept_ids),
+        score=0.0,
+        rank=0,
+        found_by=[],
+        fused_score=0.0,
+    )
+
+
+def fused_hit(f: FusedHit) -> Hit:
+    """A hit in fused order; `rank` is set once the final order is known."""
+    m, item = f.hit, f.hit.best.item
+    return Hit(
+        id=item.id,
+        ids=m.ids,
+        kind=item.kind,
+        title=item.title,
+        text=item.text,
+        concept_ids=list(item.concept_ids),
+        score=round(f.score, 9),
+        rank=0,
+        found_by=m.found_by,
+        source_ranks=dict(m.source_ranks),
+        source_scores=dict(m.source_scores),
+        fused_score=round(f.score, 9),
+        source_contributions={s: round(v, 9) for s, v in f.contributions.items()},
+        graph_path=list(m.graph_path) if m.graph_path else None,
+    )

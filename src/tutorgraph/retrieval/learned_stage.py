@@ -1,0 +1,103 @@
+"""The learned ranker's stage: misconception hits get their learned score, the ranker's own
+proposals join them, and the misconceptions are re-ordered by it.
+
+>>> hits, info, parts = await learned_rank(ranker, graph, embedder, request, None, route,
+...     hits, proposals=40)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.models.packet import Hit, RankerInfo
+from tutorgraph.models.refined_query import RefinedQuery
+from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.ranking.model import CandidateSignals, LearnedRanker
+from tutorgraph.ranking.query_text import concept_names, named_query
+from tutorgraph.retrieval.batching import embed_async
+from tutorgraph.retrieval.hits import misconception_hit
+from tutorgraph.retrieval.router import Route
+from tutorgraph.stores.protocols import GraphStore
+
+__all__ = ["learned_rank"]
+
+log = logging.getLogger(__name__)
+_NO_CONCEPTS = "the request names no concept_ids, and the learned score needs its concept"
+_NO_EVIDENCE = "no labelled examples on the request's concepts; first-stage order kept"
+
+
+async def learned_rank(
+    ranker: LearnedRanker,
+    graph: GraphStore,
+    embedder: Embedder,
+    request: RetrievalRequest,
+    refined: RefinedQuery | None,
+    route: Route,
+    hits: list[Hit],
+    *,
+    proposals: int,
+) -> tuple[list[Hit], RankerInfo, dict[str, dict[str, float]]]:
+    """Give misconceptions their learned score, add those it proposes, and re-order them.
+
+    The misconceptions keep the places the earlier stages gave misconceptions, now in
+    learned order; proposals compete for those places. For a misconception query (a
+    student's answer is known) the misconceptions come first. Returns the hits, what
+    happened, and each scored hit's feature contributions (for the debug block).
+    """
+    combiner = ranker.combiner
+    assert combiner is not None  # the retriever runs this stage only with one
+    name = str(ranker.info.get("name", "learned-ranker"))
+    concepts = list(request.concept_ids)
+    # Without labelled examples on the request's own concepts the learned score loses to
+    # the first stage in 5-fold CV (text-only requests, unseen constructs): keep its order.
+    if not concepts:
+        return hits, RankerInfo(model=name, reason=_NO_CONCEPTS), {}
+    if not ranker.prior.knows(concepts):
+        return hits, RankerInfo(model=name, reason=_NO_EVIDENCE), {}
+    try:
+        answer = refined.student_answer if refined else request.student_answer
+        names = await concept_names(graph, concepts)
+        text = named_query(request.query, names, student_answer=answer)
+        vector = (await embed_async(embedder, [text]))[0]
+        slots = [i for i, h in enumerate(hits) if h.kind == "misconception"]
+        known = {i for h in hits if h.kind == "misconception" for i in h.ids}
+        proposed_ids = [
+            m
+            for m in await asyncio.to_thread(ranker.propose, vector, concepts, proposals)
+            if m not in known
+        ]
+        proposed = [misconception_hit(m) for m in await graph.get_misconceptions(proposed_ids)]
+        pool = [hits[i] for i in slots] + proposed
+        signals = [
+            CandidateSignals(
+                h.id,
+                h.source_ranks,
+                h.source_scores,
+                h.fused_score if h.found_by else None,
+                h.rerank_score,
+            )
+            for h in pool
+        ]
+        rows = await asyncio.to_thread(ranker.features, vector, concepts, signals)
+        scores = combiner.score(rows)
+        parts = combiner.contributions(rows) if request.debug else []
+    except Exception as exc:
+        log.warning("learned ranker failed: %s", exc)
+        return hits, RankerInfo(model=name, reason=f"ranker failed: {type(exc).__name__}"), {}
+    for hit, s in zip(pool, scores, strict=True):
+        hit.learned_score = s
+        hit.score = s
+    order = sorted(range(len(pool)), key=lambda n: (-scores[n], pool[n].id))
+    ranked = [pool[n] for n in order]
+    contributions = {pool[n].id: parts[n] for n in order} if parts else {}
+    if route.analysis.query_type == "misconception":  # every misconception will lead
+        out = ranked + [h for h in hits if h.kind != "misconception"]
+    else:
+        out = list(hits)
+        for slot, hit in zip(slots, ranked, strict=False):
+            out[slot] = hit
+    shown = {id(h) for h in out[: request.n_results]}
+    info = RankerInfo(applied=True, model=name, proposed=sum(id(h) in shown for h in proposed))
+    return out, info, contributions

@@ -1,0 +1,32 @@
+"""One store call under its timeout: a failure degrades an answer, never fails a request.
+
+>>> found = await guarded("graph", graph.get_concepts(ids), timeout_s=2.0)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import TypeVar
+
+from tutorgraph.errors import TutorGraphError
+
+__all__ = ["guarded"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+async def guarded(source: str, aw: Awaitable[T], timeout_s: float) -> T | None:
+    """`aw` under `timeout_s`; on a timeout or any failure, logs it and returns None."""
+    try:
+        return await asyncio.wait_for(aw, timeout=timeout_s)
+    except TimeoutError:
+        log.warning("source %s timed out after %.1fs", source, timeout_s)
+    except TutorGraphError as exc:
+        # A backend that is down: the adapters say why in one line.
+        log.warning("source %s failed: %s", source, exc)
+    except Exception:
+        log.exception("source %s failed", source)
+    return None
