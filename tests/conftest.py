@@ -264,9 +264,13 @@ def cli_with_loaded_model(monkeypatch: pytest.MonkeyPatch, embedder):  # type: i
 
     from tutorgraph.cli import _common
 
-    # Patch the name where `open_retriever` (re-exported by the CLI) looks it up.
+    # Patch the name where `load_models` (which `open_retriever` calls) looks it up.
     wiring = sys.modules[_common.open_retriever.__module__]
-    monkeypatch.setattr(wiring, "SentenceTransformerEmbedder", lambda *a, **k: embedder)
+    monkeypatch.setattr(
+        sys.modules[wiring.load_models.__module__],
+        "SentenceTransformerEmbedder",
+        lambda *a, **k: embedder,
+    )
     for key in ("TUTORGRAPH_INDEX_DIR", "TUTORGRAPH_EMBEDDING_MODEL"):
         monkeypatch.delenv(key, raising=False)
     return CliRunner()

@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.config import Settings
+from tutorgraph.errors import StoreError
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.service import OpenRetriever
 from tutorgraph.models.curriculum import Concept, Document, Misconception, Prerequisite
@@ -115,8 +116,8 @@ class FakeVector:
 
 
 class SwitchableGraph:
-    """The real embedded graph, made to fail on demand: `fail` raises a connection error
-    (a degraded source), `crash` a bug (a 500)."""
+    """The real embedded graph, made to fail on demand: `fail` raises what an adapter raises
+    for a store that is down, a `StoreError` (a degraded source); `crash` a bug (a 500)."""
 
     def __init__(self, inner: GraphStore) -> None:
         self.inner = inner
@@ -127,7 +128,7 @@ class SwitchableGraph:
         if self.crash:
             raise RuntimeError("a bug in the graph store")
         if self.fail:
-            raise ConnectionError("graph store down")
+            raise StoreError("graph store down")
 
     async def search_concepts(self, text: str, k: int) -> list[ConceptMatch]:
         self._check()

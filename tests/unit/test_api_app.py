@@ -188,7 +188,7 @@ async def test_a_failing_source_degrades_and_no_source_at_all_is_503(
         assert ready.status_code == 200 and ready.json()["status"] == "degraded"
         assert ready.json()["dependencies"]["graph"] == {
             "ok": False,
-            "detail": "probe failed: ConnectionError",
+            "detail": "probe failed: StoreError",
             "latency_ms": None,
         }
         opener.vector.fail = True

@@ -30,3 +30,39 @@ def test_the_exports_still_load_on_first_use() -> None:
     assert set(tutorgraph.__all__) <= set(dir(tutorgraph))
     with pytest.raises(AttributeError):
         _ = tutorgraph.nothing_here  # type: ignore[attr-defined]
+
+
+EXTRAS = ("neo4j", "openai", "fastapi", "uvicorn")
+# The embedded pipeline end to end: the CLI, the index, the composition root, the benchmarks.
+CORE = (
+    "tutorgraph.cli.app",
+    "tutorgraph.index.service",
+    "tutorgraph.retrieval.factory",
+    "tutorgraph.eval.ablation",
+    "tutorgraph.eval.tasks.eedi_bench",
+)
+
+
+def test_the_embedded_pipeline_needs_no_server_extra() -> None:
+    code = f"import sys; [__import__(m) for m in {CORE!r}]; " + (
+        f"print(sorted(m for m in {EXTRAS!r} if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tutorgraph.config import Settings
+    from tutorgraph.errors import ConfigurationError
+    from tutorgraph.extras import require
+    from tutorgraph.index import service
+
+    require("json", "server", "x")  # present: nothing happens
+    with pytest.raises(ConfigurationError, match=r"pip install 'tutorgraph\[server\]'"):
+        require("tutorgraph_no_such_module", "server", "tutorgraph serve")
+    monkeypatch.setattr("tutorgraph.extras.find_spec", lambda name: None)
+    with pytest.raises(ConfigurationError, match=r"tutorgraph\[neo4j\]") as info:
+        service.graph_store(Settings(neo4j_uri="neo4j://localhost:7687"))
+    assert info.value.details == {"extra": "neo4j"}

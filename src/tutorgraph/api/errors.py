@@ -199,7 +199,7 @@ def _tutorgraph_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(status, exc.code, exc.message, details, headers or None)
 
 
-def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = [
         {

@@ -177,7 +177,7 @@ def latency_cmd(
                 report = await measure_latency(
                     retriever,
                     requests,
-                    progress=lambda done, total: bars.update(task, completed=done),
+                    progress=lambda done, _total: bars.update(task, completed=done),
                 )
                 reranker = retriever.reranker
                 if depths and isinstance(reranker, CrossEncoderReranker):
@@ -187,7 +187,7 @@ def latency_cmd(
                         reranker,
                         queries,
                         depths=depths,
-                        progress=lambda done, total: bars.update(task, completed=done),
+                        progress=lambda done, _total: bars.update(task, completed=done),
                     )
                 return report
             finally:

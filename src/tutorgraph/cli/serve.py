@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from tutorgraph.cli._common import err_console, fail_on_errors, load_settings
+from tutorgraph.extras import require
 
 __all__ = ["register"]
 
@@ -37,6 +38,9 @@ def serve_cmd(
     Settings come from `TUTORGRAPH_*` variables: API_KEYS, RATE_LIMIT_PER_MINUTE,
     MAX_BODY_BYTES, MAX_INGEST_BYTES, CORS_ORIGINS, INFERENCE_THREADS and the index settings.
     """
+    with fail_on_errors():
+        require("fastapi", "server", "tutorgraph serve")
+        require("uvicorn", "server", "tutorgraph serve")
     import uvicorn
 
     from tutorgraph.api.app import create_app

@@ -258,12 +258,12 @@ CONVERSION_RULES: dict[str, BugRule[ConversionProblem]] = {
         BugRule(
             "fraction_to_percent_numerator_as_percent",
             "percentages",
-            _to_percent(lambda a, b: Fraction(a), "taking the numerator as the percentage"),
+            _to_percent(lambda a, _b: Fraction(a), "taking the numerator as the percentage"),
         ),
         BugRule(
             "fraction_to_percent_doubles_numerator",
             "percentages",
-            _to_percent(lambda a, b: Fraction(2 * a), "doubling the numerator"),
+            _to_percent(lambda a, _b: Fraction(2 * a), "doubling the numerator"),
         ),
         BugRule(
             "fraction_to_percent_point_between",

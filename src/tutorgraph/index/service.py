@@ -10,13 +10,17 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from tutorgraph.config import Settings
+from tutorgraph.extras import require
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever, load_models
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.stores.chroma import ChromaVectorStore
-from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
+
+if TYPE_CHECKING:
+    from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
 
 __all__ = [
     "OpenRetriever",
@@ -32,7 +36,9 @@ def graph_store(settings: Settings) -> Neo4jGraphStore | None:
     """The Neo4j store when `NEO4J_URI` is set (no I/O yet), else None (the embedded graph)."""
     if not settings.neo4j_uri:
         return None
+    require("neo4j", "neo4j", "TUTORGRAPH_NEO4J_URI (the Neo4j graph store)")
     from tutorgraph.stores.neo4j_driver import neo4j_driver
+    from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
 
     password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else None
     return Neo4jGraphStore(

@@ -491,7 +491,7 @@ class _Parser:
             out.append(t.text)
         return "".join(out)
 
-    def _optional(self, mode: _Mode, stops: frozenset[str]) -> str | None:
+    def _optional(self, mode: _Mode) -> str | None:
         """A ``[...]`` optional argument, rendered; None when there is none."""
         save = self.i
         self._skip_ws()
@@ -682,7 +682,7 @@ class _Parser:
             k = _collapse(self._arg(mode, stops))
             buf.add_word(f"C({n}, {k})")
         elif name == "sqrt":
-            index = self._optional(mode, stops)
+            index = self._optional(mode)
             body = _collapse(self._arg(mode, stops))
             index = _collapse(index) if index is not None else ""
             if not index:
@@ -710,7 +710,7 @@ class _Parser:
                     self.i += 1  # \left. and \right. print nothing
         elif name in _DROP_ARG:
             if name == "color":
-                self._optional("text", stops)
+                self._optional("text")
             if name in ("hspace", "vspace"):
                 t = self._peek()
                 if t is not None and t.kind == "ch" and t.text == "*":
@@ -718,12 +718,12 @@ class _Parser:
                 buf.add_space()
             self._raw_group()
         elif name in ("textcolor", "colorbox"):
-            self._optional("text", stops)
+            self._optional("text")
             self._raw_group()
             buf.add(self._arg(mode, stops))
         elif name in ("multicolumn", "multirow"):
             self._raw_group()
-            self._optional("text", stops)
+            self._optional("text")
             self._raw_group()
             buf.add(self._arg(mode, stops))
         elif name in ("underset", "overset", "stackrel"):
@@ -756,7 +756,7 @@ class _Parser:
                 self._raw_group()
             buf.add(inner)
             return
-        self._optional("text", stops)
+        self._optional("text")
         if env == "tabularx" or env == "tabular*":
             self._raw_group()  # width
         if env in _ENVS_WITH_SPEC or env in ("tabularx", "tabular*"):

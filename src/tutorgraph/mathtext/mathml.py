@@ -172,11 +172,11 @@ def _row(el: Any) -> list[_Piece]:
     return _flatten(_children(el))
 
 
-def _nothing(el: Any) -> list[_Piece]:
+def _nothing(_el: Any) -> list[_Piece]:
     return []
 
 
-def _space(el: Any) -> list[_Piece]:
+def _space(_el: Any) -> list[_Piece]:
     return [_SPACE]
 
 

@@ -22,6 +22,7 @@ from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder, SentenceTransformerEmbedder
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.errors import ConfigurationError
+from tutorgraph.extras import require
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.refiner import Refiner
@@ -201,7 +202,8 @@ def build_refiner(setup: RetrieverSetup, index: IndexReader) -> Refiner | None:
     settings = setup.settings or Settings()
     if (reason := openai_unavailable(settings)) is not None:
         raise ConfigurationError(f"the OpenAI refiner cannot run: {reason}")
-    from openai import AsyncOpenAI  # an optional dependency: only this refiner needs it
+    require("openai", "openai", "the OpenAI refiner")
+    from openai import AsyncOpenAI
 
     from tutorgraph.refinement.openai_refiner import OpenAIRefiner
 

@@ -113,7 +113,7 @@ class QueryAnalysis:
     math: bool
 
 
-def _is_natural_sentence(text: str, words: list[str]) -> bool:
+def _is_natural_sentence(words: list[str]) -> bool:
     """Five or more words that are not a Title Case heading, or eight or more words."""
     if len(words) >= 8:
         return True
@@ -149,7 +149,7 @@ def analyse(query: str, *, student_answer: bool = False) -> QueryAnalysis:
         semantic.append("question_words")
     if _CONVERSATIONAL.search(text):
         semantic.append("conversational")
-    if _is_natural_sentence(text, words):
+    if _is_natural_sentence(words):
         semantic.append("long_sentence")
 
     if not semantic and len(text.split()) <= 6:

@@ -18,8 +18,15 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-async def guarded(source: str, aw: Awaitable[T], timeout_s: float) -> T | None:
-    """`aw` under `timeout_s`; on a timeout or any failure, logs it and returns None."""
+async def guarded(
+    source: str, aw: Awaitable[T], timeout_s: float, *, degrade_bugs: bool = True
+) -> T | None:
+    """`aw` under `timeout_s`; on a timeout or a store that fails, logs it and returns None.
+
+    Any other exception (a bug) is logged with its trace and also returns None, unless
+    `degrade_bugs` is off: then it propagates (a route that answers 500 for a bug and 503
+    for a store that is down).
+    """
     try:
         return await asyncio.wait_for(aw, timeout=timeout_s)
     except TimeoutError:
@@ -28,5 +35,7 @@ async def guarded(source: str, aw: Awaitable[T], timeout_s: float) -> T | None:
         # A backend that is down: the adapters say why in one line.
         log.warning("source %s failed: %s", source, exc)
     except Exception:
+        if not degrade_bugs:
+            raise
         log.exception("source %s failed", source)
     return None

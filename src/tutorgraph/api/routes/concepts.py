@@ -59,8 +59,8 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {
 
 async def _graph(state: StateDep, call: Awaitable[T]) -> T:
     """One graph call under the source timeout; a store that fails or is too slow means no
-    source can answer."""
-    out = await guarded("graph", call, state.settings.source_timeout_s)
+    source can answer (503); anything else is a bug (500)."""
+    out = await guarded("graph", call, state.settings.source_timeout_s, degrade_bugs=False)
     if out is None:
         raise SourceUnavailableError(
             "the graph store did not answer (it failed or timed out; the log says which)",

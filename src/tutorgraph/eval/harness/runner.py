@@ -266,6 +266,8 @@ class FoldTask:
     fresh_index: bool = False
     rerank_depth: int = RERANK_DEPTH
     msmarco_model: str = MSMARCO_RERANKER
+    # Where status lines go (`run`'s `status`).
+    say: Callable[[str], None] = staticmethod(lambda _line: None)
 
     def build_folds(self) -> list[Fold]:
         raise NotImplementedError
@@ -287,14 +289,21 @@ class FoldTask:
         return None
 
     async def fold_models(
-        self, fold: Fold, index: LocalIndex, embedder: Embedder, configs: Sequence[RunConfig]
+        self,
+        fold: Fold,  # noqa: ARG002 (a hook: a task that trains per fold overrides it)
+        index: LocalIndex,  # noqa: ARG002
+        embedder: Embedder,  # noqa: ARG002
+        configs: Sequence[RunConfig],  # noqa: ARG002
     ) -> FoldModels:
         """What this task trains on the fold before its configurations run (nothing)."""
         return FoldModels()
 
-    async def fold_items(self, fold: Fold, index: LocalIndex) -> list[EvalItem]:
+    async def fold_items(self, fold: Fold, index: LocalIndex) -> list[EvalItem]:  # noqa: ARG002
         """The fold's items as its index can serve them (unchanged)."""
         return fold.items
+
+    def close(self) -> None:
+        """Remove what the run made for itself (nothing); called when a run ends."""
 
     async def run(
         self,
@@ -307,24 +316,20 @@ class FoldTask:
         status: Callable[[str], None] | None = None,
     ) -> dict[str, str]:
         """Score every configuration on every fold; returns the ones not measured here."""
-        if status and self.reading:
-            status(f"{self.name}: {self.reading}")
-        folds = self.build_folds()
-        note = self.folds_note()
-        if status and note:
-            status(f"{self.name}: {note}")
-        work = self.work / self.name if self.work and not self.fresh_index else None
-        index = FoldIndex(embedder, work, fresh=self.fresh_index)
-        return await run_folds(
-            self,
-            folds,
-            configs,
-            index,
-            skip=skip,
-            record=record,
-            progress=progress,
-            status=status,
-        )
+        self.say = status or self.say
+        if self.reading:
+            self.say(f"{self.name}: {self.reading}")
+        try:
+            folds = self.build_folds()
+            if note := self.folds_note():
+                self.say(f"{self.name}: {note}")
+            work = self.work / self.name if self.work and not self.fresh_index else None
+            index = FoldIndex(embedder, work, fresh=self.fresh_index)
+            return await run_folds(
+                self, folds, configs, index, skip=skip, record=record, progress=progress
+            )
+        finally:
+            self.close()
 
 
 async def run_folds(
@@ -336,13 +341,12 @@ async def run_folds(
     skip: Callable[[UnitKey], bool],
     record: Callable[[list[ItemScore]], None],
     progress: Callable[[int, int], None] | None = None,
-    status: Callable[[str], None] | None = None,
     settings: Settings | None = None,
 ) -> dict[str, str]:
     """Score every fold under every configuration not skipped nor unavailable; returns the
     unavailable ones with their reasons. A fold whose every configuration is skipped is
     not built."""
-    say = status or (lambda _line: None)
+    say = task.say
     name = task.name
     pending = [(f, [c for c in configs if not skip((name, c.name, f.number))]) for f in folds]
     needed = list({c.name: c for _, cs in pending for c in cs}.values())

@@ -16,7 +16,7 @@ rerankers and the learned ranker are trained per fold (`eedi_models.FoldTrainer`
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -25,7 +25,6 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.harness.configs import RunConfig
 from tutorgraph.eval.harness.folds import EvalItem, Fold
-from tutorgraph.eval.harness.results import ItemScore, UnitKey
 from tutorgraph.eval.harness.runner import BENCH_SOURCE_TIMEOUT_S, FoldModels, FoldTask
 from tutorgraph.eval.tasks.eedi_models import FoldTrainer
 from tutorgraph.eval.tasks.messages import StudentMessage
@@ -241,7 +240,6 @@ class EediMisconceptionTask(FoldTask):
         self.unseen = 0
         self.trainer: FoldTrainer | None = None
         self._plan: dict[int, EediFold] = {}
-        self._say: Callable[[str], None] = lambda _line: None
 
     def fold_plan(self) -> list[EediFold]:
         """The folds and the pairs each scores: a train/test split, or cross-validation
@@ -277,7 +275,7 @@ class EediMisconceptionTask(FoldTask):
             self.reranker_base,
             self.work,
             QUICK_TRAIN_QUESTIONS if self.quick else None,
-            say=self._say,
+            say=self.say,
         )
         out = []
         for fold in self.fold_plan():
@@ -367,23 +365,7 @@ class EediMisconceptionTask(FoldTask):
             "seen_misconception": float(info.seen_misconception),
         }
 
-    async def run(
-        self,
-        configs: Sequence[RunConfig],
-        embedder: Embedder,
-        *,
-        skip: Callable[[UnitKey], bool],
-        record: Callable[[list[ItemScore]], None],
-        progress: Callable[[int, int], None] | None = None,
-        status: Callable[[str], None] | None = None,
-    ) -> dict[str, str]:
-        """`FoldTask.run`, then the fold models' temporary folders are removed."""
-        if status is not None:
-            self._say = status
-        try:
-            return await super().run(
-                configs, embedder, skip=skip, record=record, progress=progress, status=status
-            )
-        finally:
-            if self.trainer is not None:
-                self.trainer.cleanup()
+    def close(self) -> None:
+        """Remove the fold models' temporary folders."""
+        if self.trainer is not None:
+            self.trainer.cleanup()

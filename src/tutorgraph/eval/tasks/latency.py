@@ -51,7 +51,7 @@ __all__ = [
     "run_latency_harness",
 ]
 
-_REPO = Path(__file__).resolve().parents[3]
+_REPO = Path(__file__).resolve().parents[4]
 # The fixed query set (timed) and its warm-up set; see the module docstring.
 LATENCY_QUERIES = _REPO / "tests" / "data" / "routing_queries.jsonl"
 WARMUP_QUERIES = _REPO / "tests" / "data" / "routing_queries_holdout.jsonl"

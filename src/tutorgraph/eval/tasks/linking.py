@@ -128,11 +128,11 @@ def exercise_query(doc: Document) -> str:
     return "\n".join(lines[:cut]).strip() or doc.text
 
 
-def _rank_constructs(packet: ReasoningPacket, item: EvalItem) -> list[str]:
+def _rank_constructs(packet: ReasoningPacket, item: EvalItem) -> list[str]:  # noqa: ARG001
     return concept_ranking(packet, EEDI_CONSTRUCT)
 
 
-def _rank_sections(packet: ReasoningPacket, item: EvalItem) -> list[str]:
+def _rank_sections(packet: ReasoningPacket, item: EvalItem) -> list[str]:  # noqa: ARG001
     return concept_ranking(packet, OPENSTAX_SECTION)
 
 

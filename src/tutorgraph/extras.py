@@ -1,0 +1,25 @@
+"""The optional dependencies: the server backends a user may not need.
+
+`pip install tutorgraph` runs the embedded pipeline (Chroma, BM25, the NetworkX graph, the
+local refiner); `tutorgraph[neo4j]`, `tutorgraph[openai]` and `tutorgraph[server]` (the HTTP
+API) add the rest, `tutorgraph[all]` all of them.
+
+>>> require("json", "server", "the HTTP API")  # a module that is there: nothing happens
+"""
+
+from __future__ import annotations
+
+from importlib.util import find_spec
+
+from tutorgraph.errors import ConfigurationError
+
+__all__ = ["require"]
+
+
+def require(module: str, extra: str, what: str) -> None:
+    """Raise `ConfigurationError` naming the extra to install when `module` is missing."""
+    if find_spec(module) is None:
+        raise ConfigurationError(
+            f"{what} needs the optional dependency {module!r}: pip install 'tutorgraph[{extra}]'",
+            details={"extra": extra},
+        )
