@@ -1,33 +1,28 @@
-"""`scripts/reproduce_paper.py`'s phase bookkeeping: time adds up over resumed and killed
-runs, and a phase is done only when finished with the same settings."""
+"""The paper reproduction's phase bookkeeping (`tutorgraph.eval.reproduce.run`): time adds
+up over resumed and killed runs, and a phase is done only when finished with the same
+settings."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-pytestmark = pytest.mark.unit
+from tutorgraph.eval.reproduce import parse_args
+from tutorgraph.eval.reproduce import run as run_module
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "reproduce_paper.py"
+pytestmark = pytest.mark.unit
 
 
 @pytest.fixture(scope="module")
 def script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("reproduce_paper", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["reproduce_paper"] = module  # dataclasses and annotations look it up
-    spec.loader.exec_module(module)
-    return module
+    return run_module
 
 
 def _run(script: ModuleType, tmp_path: Path):  # type: ignore[no-untyped-def]
-    args = script._args(["--results", str(tmp_path / "results"), "--work", str(tmp_path / "work")])
+    args = parse_args(["--results", str(tmp_path / "results"), "--work", str(tmp_path / "work")])
     return script.Run(args)
 
 
