@@ -18,7 +18,7 @@ import pytest
 from tutorgraph.models.curriculum import Concept, Document, Misconception
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
-from tutorgraph.stores.protocols import GraphStore
+from tutorgraph.stores.protocols import GraphStore, GraphWriter
 
 pytestmark = pytest.mark.integration
 
@@ -243,3 +243,57 @@ def test_documents_of_filters_kinds_and_limits(store: GraphStore, oracle: Oracle
     assert all(d == oracle.documents[d.id] for d in got)
     assert len(run(store.documents_of(cids, kinds, 2))) == min(2, len(got))
     assert run(store.documents_of(cids, ["no-such-kind"], 10)) == []
+
+
+# -- the write port ------------------------------------------------------------------------
+
+
+def _empty_writer(kind: str) -> GraphStore:
+    if kind == "embedded":
+        return EmbeddedGraphStore(SourceRecords())
+    return _neo4j_store(SourceRecords())  # cleared, with its schema
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "embedded",
+        pytest.param(
+            "neo4j",
+            marks=pytest.mark.skipif(NEO4J_URI is None, reason="no TUTORGRAPH_NEO4J_URI"),
+        ),
+    ],
+)
+def test_the_write_port_upserts_and_prunes(kind: str, full_slice_records: SourceRecords) -> None:
+    """Upsert two halves of the records, then prune to the first: the reads follow."""
+    store = _empty_writer(kind)
+    assert isinstance(store, GraphWriter)
+    r = full_slice_records
+    half = len(r.concepts) // 2
+    first = SourceRecords(concepts=r.concepts[:half], misconceptions=r.misconceptions)
+    second = SourceRecords(
+        concepts=r.concepts[half:], prerequisites=r.prerequisites, documents=r.documents
+    )
+    try:
+        run(store.ensure_schema())
+        run(store.upsert(first))
+        counts = run(store.upsert(second))
+        assert counts["concepts"] == len(second.concepts)
+        every = sorted({c.id for c in r.concepts})
+        assert run(store.unknown_concepts(every)) == []
+        # Edges written with the second half find both of their ends from either half.
+        oracle = Oracle(r)
+        cid = next(c for c in every if oracle.edges.get(c))
+        assert run(store.prerequisite_chains([cid], 1))
+
+        keep = [c.id for c in first.concepts] + [m.id for m in first.misconceptions]
+        pruned = run(store.prune(keep))
+        assert pruned == len({c.id for c in second.concepts} | {d.id for d in r.documents})
+        gone = sorted({c.id for c in second.concepts} - set(keep))
+        assert run(store.unknown_concepts(gone)) == gone
+        assert run(store.unknown_concepts(sorted(set(keep) & set(every)))) == []
+        assert (
+            run(store.documents_of(every, ["explanation", "worked_example", "exercise"], 50)) == []
+        )
+    finally:
+        run(store.aclose())

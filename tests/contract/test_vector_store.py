@@ -15,7 +15,7 @@ from tests.contract.chroma_server import ChromaServer, chroma_server, free_port
 
 from tutorgraph.errors import StoreError
 from tutorgraph.stores.chroma import ChromaVectorStore, chroma_http_client, chroma_persistent_client
-from tutorgraph.stores.protocols import IndexItem, VectorStore
+from tutorgraph.stores.protocols import IndexItem, VectorStore, VectorWriter
 
 pytestmark = pytest.mark.integration
 
@@ -68,8 +68,8 @@ async def _filled(store: VectorStore) -> VectorStore:
     return store
 
 
-def test_satisfies_the_protocol(store: VectorStore) -> None:
-    assert isinstance(store, VectorStore)
+def test_satisfies_both_ports(store: VectorStore) -> None:
+    assert isinstance(store, VectorStore) and isinstance(store, VectorWriter)
 
 
 async def test_an_empty_store(store: VectorStore) -> None:

@@ -238,3 +238,31 @@ def test_index_retrieval_defaults_are_kept_and_validated(
         asyncio.run(
             ingest_bundle(bundle, index, embedder, IngestOptions(default_semantic_weight=2.0))
         )
+
+
+def test_a_graph_writer_gets_the_whole_catalogue(
+    tmp_path: Path, small_records: SourceRecords, embedder
+) -> None:  # type: ignore[no-untyped-def]
+    """The pipeline merges everything the index holds into a `GraphWriter` (Neo4j's path,
+    here through the embedded store's write port), and prunes it with the index."""
+    from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
+
+    graph = EmbeddedGraphStore(SourceRecords())
+    first = SourceRecords(concepts=small_records.concepts, misconceptions=[])
+    asyncio.run(ingest_records(first, tmp_path, embedder, graph=graph))
+    report = asyncio.run(ingest_records(small_records, tmp_path, embedder, graph=graph))
+    assert report.graph is not None and report.graph["misconceptions"] == len(
+        small_records.misconceptions
+    )
+    ids = [c.id for c in small_records.concepts]
+    assert asyncio.run(graph.unknown_concepts(ids)) == []
+    links = asyncio.run(graph.misconceptions_of(ids))
+    assert {link.misconception.id for link in links} == {m.id for m in small_records.misconceptions}
+
+    only = SourceRecords(concepts=small_records.concepts)
+    options = IngestOptions(prune=True)
+    pruned = asyncio.run(ingest_records(only, tmp_path, embedder, options, graph=graph))
+    assert pruned.graph is not None
+    left = len(small_records.misconceptions) + len(small_records.documents)
+    assert pruned.graph["pruned"] == left
+    assert asyncio.run(graph.misconceptions_of(ids)) == []
