@@ -56,6 +56,7 @@ __all__ = [
     "EediMisconceptionTask",
     "EediPair",
     "K",
+    "PairInfo",
     "eedi_folds",
     "eedi_pairs",
     "message_folds",
