@@ -15,8 +15,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Generator
 from pathlib import Path
-from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import IndexNotFoundError
@@ -29,10 +28,23 @@ from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.manifest import Manifest, check_embedder
 from tutorgraph.stores.protocols import GraphStore, LexicalIndex, VectorStore
 
-__all__ = ["LocalIndex"]
+__all__ = ["AsyncClosing", "LocalIndex", "Opening"]
 
 
-class LocalIndex:
+class AsyncClosing:
+    """Closed by `aclose()`, or at the end of an `async with` block."""
+
+    async def aclose(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+class LocalIndex(AsyncClosing):
     """The stores of one index, ready to search (an `IndexReader`)."""
 
     def __init__(
@@ -68,14 +80,6 @@ class LocalIndex:
         for store in (self._vector, self._lexical, self._graph):
             await store.aclose()
 
-    async def __aenter__(self) -> LocalIndex:
-        return self
-
-    async def __aexit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
-
     @classmethod
     def load(
         cls,
@@ -104,20 +108,9 @@ class LocalIndex:
         )
 
     @classmethod
-    def open(
-        cls,
-        index_dir: Path,
-        *,
-        embedder: str,
-        vector: VectorStore | None = None,
-        graph: GraphStore | None = None,
-    ) -> Opening:
-        """`load` in a worker thread, as `async with` or `await`."""
-        return Opening(
-            lambda: asyncio.to_thread(
-                cls.load, index_dir, embedder=embedder, vector=vector, graph=graph
-            )
-        )
+    def open(cls, index_dir: Path, *, embedder: str) -> Opening:
+        """`load` of the embedded stores in a worker thread, as `async with` or `await`."""
+        return Opening(lambda: asyncio.to_thread(cls.load, index_dir, embedder=embedder))
 
     @classmethod
     def build(
@@ -161,8 +154,6 @@ class Opening:
         self._index = await self._make()
         return self._index
 
-    async def __aexit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         if self._index is not None:
             await self._index.aclose()

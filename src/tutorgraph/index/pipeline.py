@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import BundleRecordError, ConfigurationError
@@ -37,6 +38,7 @@ __all__ = [
     "IngestOptions",
     "IngestReport",
     "ProgressCallback",
+    "Writers",
     "ingest_bundle",
     "ingest_records",
 ]
@@ -217,21 +219,24 @@ def _write_derived(layout: IndexLayout, catalogue: SourceRecords, items: list[In
     BM25Index.build(items).save(layout.lexical)
 
 
+class Writers(TypedDict, total=False):
+    """The write ports an ingest may be given besides the index folder's own stores."""
+
+    vector: VectorWriter | None
+    graph: GraphWriter | None
+
+
 async def ingest_bundle(
     bundle_dir: Path,
     index_dir: Path,
     embedder: Embedder,
     options: IngestOptions | None = None,
-    *,
-    vector: VectorWriter | None = None,
-    graph: GraphWriter | None = None,
+    **writers: Unpack[Writers],
 ) -> IngestReport:
-    """Validate a bundle and ingest its valid records; bad records are reported, not stored.
+    """`ingest_records` of a bundle's valid records; bad records are reported, not stored.
     `options.source_hash` is replaced by the bundle's hash."""
     validation = await asyncio.to_thread(validate_bundle, bundle_dir)
     options = replace(options or IngestOptions(), source_hash=bundle_hash(bundle_dir))
-    report = await ingest_records(
-        validation.records, index_dir, embedder, options, vector=vector, graph=graph
-    )
+    report = await ingest_records(validation.records, index_dir, embedder, options, **writers)
     report.rejected = validation.errors
     return report

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from types import TracebackType
 from typing import TYPE_CHECKING
 
 from tutorgraph.config import Settings
 from tutorgraph.extras import require
-from tutorgraph.index.local import LocalIndex
+from tutorgraph.index.local import AsyncClosing, LocalIndex
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever, load_models
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.stores.chroma import ChromaVectorStore
@@ -67,7 +66,7 @@ def open_index(settings: Settings) -> LocalIndex:
 
 
 @dataclass(frozen=True)
-class OpenRetriever:
+class OpenRetriever(AsyncClosing):
     """A retriever and the index it searches; `aclose()` (or `async with`) closes both."""
 
     retriever: HybridRetriever
@@ -76,14 +75,6 @@ class OpenRetriever:
     async def aclose(self) -> None:
         await self.retriever.aclose()
         await self.index.aclose()
-
-    async def __aenter__(self) -> OpenRetriever:
-        return self
-
-    async def __aexit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
 
 
 def open_retriever(settings: Settings, models: Models | None = None) -> OpenRetriever:

@@ -183,23 +183,16 @@ class FoldModels:
     ranker: LearnedRanker | None = None
 
 
+@dataclass
 class _FoldRetrievers:
     """The retrievers of one fold's index, one per distinct setup a configuration asks for."""
 
-    def __init__(
-        self,
-        embedder: Embedder,
-        index: LocalIndex,
-        resources: TaskResources,
-        models: FoldModels,
-        rerank_depth: int,
-    ) -> None:
-        self._embedder = embedder
-        self._index = index
-        self._resources = resources
-        self._models = models
-        self._depth = rerank_depth
-        self._made: dict[tuple[str, str, bool, bool], HybridRetriever] = {}
+    _embedder: Embedder
+    _index: LocalIndex
+    _resources: TaskResources
+    _models: FoldModels
+    _depth: int
+    _made: dict[tuple[str, str, bool, bool], HybridRetriever] = field(default_factory=dict)
 
     def get(self, cfg: RunConfig) -> HybridRetriever:
         key = (cfg.reranker, cfg.refiner, cfg.ranker, cfg.diagnosis)
