@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     neo4j_user: str = "neo4j"
     neo4j_password: SecretStr | None = None
     neo4j_database: str = "neo4j"
+    # An ArcadeDB Bolt server's HTTP API (e.g. http://localhost:2480): ArcadeDB's Cypher makes
+    # no full-text index, so `ensure_schema` makes them with its SQL there (same credentials).
+    arcadedb_http_url: str | None = None
     chroma_host: str | None = None
     chroma_port: int = 8000
     embedding_model: str = DEFAULT_EMBEDDING_MODEL

@@ -216,6 +216,8 @@ class FakeGraph:
             return [{"name": "Neo4j Kernel", "versions": ["5.26.0"], "edition": "community"}]
         if s in c.SCHEMA or s == c.AWAIT_INDEXES:
             return []
+        if s == c.INDEX_STATES:
+            return [{"name": n, "state": "ONLINE"} for n in p["names"]]
         if s == c.DELETE_MISSING:
             keep = set(p["ids"])
             gone = [
@@ -311,7 +313,9 @@ class FakeDriver:
         error: Exception | None = None,
         fail_at_call: int | None = None,
         delay_s: float = 0.0,
+        agent: str = "Neo4j/5.26.0",
     ) -> None:
+        self.agent = agent
         self.graph = graph or FakeGraph()
         self.calls: list[Call] = []
         self.error = error
@@ -347,6 +351,9 @@ class FakeDriver:
 
     async def verify_connectivity(self) -> None:
         self.record(Call("verify_connectivity", "", {}))
+
+    async def get_server_info(self) -> Any:
+        return type("ServerInfo", (), {"agent": self.agent})()
 
     def session(self, *, database: str | None = None) -> FakeSession:
         return FakeSession(self, database)
@@ -619,10 +626,19 @@ async def test_every_statement_is_sent_with_exactly_its_parameters() -> None:
     await store.misconceptions_of(["ccss:6.NS.A.1"])
     await store.misconceptions_of(["ccss:6.NS.A.1"], "dividing fractions")
     await store.documents_of(["ccss:6.NS.A.1"], ["exercise"], 3)
-    sent = {c.statement for c in driver.calls if c.via != "verify_connectivity"}
-    index_names = {cypher.CONCEPT_FULLTEXT_INDEX, cypher.MISCONCEPTION_FULLTEXT_INDEX}
-    assert sent == set(STATEMENTS.values()) - index_names  # every statement, checked below
-    for call in driver.calls:
+    # The same schema on ArcadeDB: constraints, its SQL, the index states polled.
+    arcadedb = FakeDriver(agent="Neo4j/5.26.0 compatible (ArcadeDB 26.10.2)")
+    sql = RecordingSql()
+    await Neo4jGraphStore(arcadedb, database="tutor", sql=sql).ensure_schema()  # type: ignore[arg-type]
+    calls = driver.calls + arcadedb.calls
+    sent = {c.statement for c in calls if c.via != "verify_connectivity"} | set(sql.statements)
+    names = {
+        cypher.CONCEPT_FULLTEXT_INDEX,
+        cypher.MISCONCEPTION_FULLTEXT_INDEX,
+        cypher.ARCADEDB_AGENT,
+    }
+    assert sent == set(STATEMENTS.values()) - names  # every statement, checked below
+    for call in calls:
         if call.via == "verify_connectivity":
             continue
         assert set(PARAM_RE.findall(call.statement)) == set(call.params), STATEMENT_NAMES[
@@ -901,9 +917,50 @@ async def test_ingest_refuses_a_bad_batch_size() -> None:
 async def test_ensure_schema_runs_each_schema_statement_then_waits_for_indexes() -> None:
     driver = FakeDriver()
     await _store(driver).ensure_schema(await_indexes_s=60)
-    assert [c.statement for c in driver.calls] == [*cypher.SCHEMA, cypher.AWAIT_INDEXES]
-    assert driver.calls[-1].params == {"timeout_s": 60}
-    assert all(c.routing == RoutingControl.WRITE for c in driver.calls)
+    # verify() first: it tells Neo4j from ArcadeDB.
+    assert [c.statement for c in driver.calls[:2]] == ["", cypher.VERIFY]
+    schema = driver.calls[2:]
+    assert [c.statement for c in schema] == [*cypher.SCHEMA, cypher.AWAIT_INDEXES]
+    assert schema[-1].params == {"timeout_s": 60}
+    assert all(c.routing == RoutingControl.WRITE for c in schema)
+
+
+class RecordingSql:
+    """Stands for ArcadeDB's HTTP API: records the SQL statements it is sent."""
+
+    def __init__(self) -> None:
+        self.statements: list[str] = []
+        self.closed = False
+
+    async def run(self, statement: str) -> None:
+        self.statements.append(statement)
+
+    async def aclose(self) -> None:
+        self.closed = True
+
+
+async def test_on_arcadedb_the_full_text_indexes_are_made_with_its_sql() -> None:
+    driver = FakeDriver(agent="Neo4j/5.26.0 compatible (ArcadeDB 26.10.2)")
+    with pytest.raises(StoreError, match="TUTORGRAPH_ARCADEDB_HTTP_URL"):
+        await _store(driver).ensure_schema()
+    sql = RecordingSql()
+    store = Neo4jGraphStore(driver, database="tutor", sql=sql)  # type: ignore[arg-type]
+    driver.calls.clear()
+    await store.ensure_schema()
+    statements = [c.statement for c in driver.calls[2:]]
+    # Constraints as Cypher, no CREATE FULLTEXT INDEX, no db.awaitIndexes: the states polled.
+    assert statements == [*cypher.CONSTRAINTS, cypher.INDEX_STATES]
+    assert sql.statements == list(cypher.ARCADEDB_FULLTEXT_SQL)
+    await store.aclose()
+    assert sql.closed and driver.closed
+
+
+def test_a_second_event_loop_is_a_clear_store_error() -> None:
+    store = _store(FakeDriver())
+    asyncio.run(store.unknown_concepts(["ccss:6.NS.A.1"]))
+    with pytest.raises(StoreError, match="another event loop") as info:
+        asyncio.run(store.unknown_concepts(["ccss:6.NS.A.1"]))
+    assert info.value.details["cause"] == "event loop"
 
 
 async def test_verify_reports_the_server() -> None:
@@ -914,6 +971,7 @@ async def test_verify_reports_the_server() -> None:
         "server": "Neo4j Kernel",
         "version": "5.26.0",
         "edition": "community",
+        "agent": "Neo4j/5.26.0",
     }
     assert [c.via for c in driver.calls] == ["verify_connectivity", "execute_query"]
     await store.aclose()

@@ -40,10 +40,18 @@ def graph_store(settings: Settings) -> Neo4jGraphStore | None:
     from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
 
     password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else None
+    sql = None
+    if settings.arcadedb_http_url:
+        from tutorgraph.stores.arcadedb_sql import ArcadeDBSql
+
+        sql = ArcadeDBSql.connect(
+            settings.arcadedb_http_url, settings.neo4j_database, settings.neo4j_user, password
+        )
     return Neo4jGraphStore(
         neo4j_driver(settings.neo4j_uri, settings.neo4j_user, password),
         database=settings.neo4j_database,
         timeout_s=settings.source_timeout_s,
+        sql=sql,
     )
 
 

@@ -22,17 +22,21 @@ from collections.abc import Mapping
 from typing import Final, Literal, LiteralString
 
 __all__ = [
+    "ARCADEDB_AGENT",
+    "ARCADEDB_FULLTEXT_SQL",
     "AWAIT_INDEXES",
     "CONCEPTS_BY_CODE",
     "CONCEPT_FULLTEXT_INDEX",
     "CONCEPT_ID_UNIQUE",
     "CONCEPT_NAMES_INDEX",
+    "CONSTRAINTS",
     "DELETE_ALL",
     "DELETE_MISSING",
     "DOCUMENTS_OF",
     "DOCUMENT_ID_UNIQUE",
     "GET_CONCEPTS",
     "GET_MISCONCEPTIONS",
+    "INDEX_STATES",
     "KNOWN_CONCEPT_IDS",
     "MERGE_CONCEPTS",
     "MERGE_DOCUMENTS",
@@ -75,16 +79,36 @@ CONCEPT_NAMES_INDEX: Final[LiteralString] = (
 MISCONCEPTION_TEXTS_INDEX: Final[LiteralString] = (
     "CREATE FULLTEXT INDEX misconception_texts IF NOT EXISTS FOR (m:Misconception) ON EACH [m.text]"
 )
-# Schema commands cannot share a transaction, so each runs on its own, in this order.
-SCHEMA: Final[tuple[LiteralString, ...]] = (
+CONSTRAINTS: Final[tuple[LiteralString, ...]] = (
     CONCEPT_ID_UNIQUE,
     MISCONCEPTION_ID_UNIQUE,
     DOCUMENT_ID_UNIQUE,
+)
+# Schema commands cannot share a transaction, so each runs on its own, in this order.
+SCHEMA: Final[tuple[LiteralString, ...]] = (
+    *CONSTRAINTS,
     CONCEPT_NAMES_INDEX,
     MISCONCEPTION_TEXTS_INDEX,
 )
 # Full-text indexes fill in the background; querying one that is still populating fails.
 AWAIT_INDEXES: Final[LiteralString] = "CALL db.awaitIndexes($timeout_s)"
+# Where `db.awaitIndexes` is missing (ArcadeDB), the indexes' states are polled instead.
+INDEX_STATES: Final[LiteralString] = (
+    "SHOW INDEXES YIELD name, state WHERE name IN $names RETURN name, state"
+)
+
+# ArcadeDB answers Bolt as "Neo4j/5.26.0 compatible (ArcadeDB <version>)". Its Cypher takes
+# the constraints but no full-text index (`CREATE FULLTEXT INDEX` is refused), so the same
+# two indexes, with the same names, are made with its SQL (over its HTTP API), after the
+# properties they cover are declared. `db.index.fulltext.queryNodes` then reads them.
+ARCADEDB_AGENT: Final = "ArcadeDB"
+ARCADEDB_FULLTEXT_SQL: Final[tuple[LiteralString, ...]] = (
+    "CREATE PROPERTY Concept.name IF NOT EXISTS STRING",
+    "CREATE PROPERTY Concept.description IF NOT EXISTS STRING",
+    "CREATE INDEX concept_names IF NOT EXISTS ON Concept (name, description) FULL_TEXT",
+    "CREATE PROPERTY Misconception.text IF NOT EXISTS STRING",
+    "CREATE INDEX misconception_texts IF NOT EXISTS ON Misconception (text) FULL_TEXT",
+)
 
 # -- ingest: batched, idempotent (MERGE on the id, then SET replaces the properties) ----------
 # Each returns one row `n`: rows written for nodes, edges present for edge statements

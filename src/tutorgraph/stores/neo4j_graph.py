@@ -32,12 +32,8 @@ from neo4j import (
     RoutingControl,
 )
 from neo4j.exceptions import (
-    AuthError,
-    ConnectionAcquisitionTimeoutError,
     DriverError,
     Neo4jError,
-    ServiceUnavailable,
-    SessionExpired,
 )
 from pydantic import BaseModel, ValidationError
 
@@ -45,9 +41,11 @@ from tutorgraph.errors import ConfigurationError, StoreError
 from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept, Document, Misconception
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores import cypher
+from tutorgraph.stores.arcadedb_sql import ArcadeDBSql
 from tutorgraph.stores.cypher import PrerequisiteDepth
 from tutorgraph.stores.embedded_graph import MAX_PREREQUISITE_DEPTH
 from tutorgraph.stores.lucene import fulltext_query
+from tutorgraph.stores.neo4j_errors import driver_error, timeout_error
 from tutorgraph.stores.protocols import (
     ConceptMatch,
     MisconceptionLink,
@@ -65,8 +63,12 @@ _DEPTHS: tuple[int, ...] = get_args(PrerequisiteDepth)
 class Neo4jGraphStore:
     """Concepts, prerequisites, misconceptions and documents in Neo4j (GraphStore protocol).
 
-    The store owns `driver`: `aclose()` closes it. The constructor does no I/O; call
-    `verify()` to check the server and `ensure_schema()` once before `upsert()`.
+    The store owns `driver` (and `sql`): `aclose()` closes them. The constructor does no
+    I/O; call `verify()` to check the server and `ensure_schema()` once before `upsert()`.
+    On an ArcadeDB Bolt server, `sql` (its HTTP API) makes the full-text indexes.
+
+    An async driver belongs to the event loop that first used it: the store refuses, with a
+    `StoreError` saying so, to be used from another loop (another `asyncio.run`).
 
     >>> store = Neo4jGraphStore(neo4j_driver("neo4j://localhost:7687"))  # doctest: +SKIP
     >>> await store.search_concepts("6.NS.A.1 dividing fractions", 5)  # doctest: +SKIP
@@ -74,15 +76,36 @@ class Neo4jGraphStore:
     """
 
     def __init__(
-        self, driver: AsyncDriver, *, database: str = "neo4j", timeout_s: float = 2.0
+        self,
+        driver: AsyncDriver,
+        *,
+        database: str = "neo4j",
+        timeout_s: float = 2.0,
+        sql: ArcadeDBSql | None = None,
     ) -> None:
         if not database:
             raise ConfigurationError("the Neo4j database name must not be empty")
         if not timeout_s > 0:
             raise ConfigurationError(f"Neo4j timeout_s must be > 0, got {timeout_s}")
-        self._driver = driver
+        self._driver_ = driver
         self._database = database
         self._timeout_s = timeout_s
+        self._sql = sql
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def _driver(self) -> AsyncDriver:
+        """The driver, on the loop that first used it (its connections live there)."""
+        loop = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = loop
+        elif loop is not self._loop:
+            raise StoreError(
+                "this Neo4jGraphStore was first used on another event loop, and its driver's "
+                "connections belong to that loop: make one store per loop (per asyncio.run)",
+                details={"database": self._database, "cause": "event loop"},
+            )
+        return self._driver_
 
     @property
     def database(self) -> str:
@@ -101,15 +124,16 @@ class Neo4jGraphStore:
             async with asyncio.timeout(timeout_s):
                 # Fails fast with the real cause; a query alone would retry until the timeout.
                 await self._driver.verify_connectivity()
+                info = await self._driver.get_server_info()
                 result = await self._driver.execute_query(
                     Query(cypher.VERIFY, timeout=timeout_s),
                     routing_=RoutingControl.READ,
                     database_=self._database,
                 )
         except TimeoutError as exc:
-            raise self._timeout_error(action, timeout_s) from exc
+            raise timeout_error(self._database, action, timeout_s) from exc
         except (Neo4jError, DriverError) as exc:
-            raise self._error(exc, action) from exc
+            raise driver_error(self._database, exc, action) from exc
         components = [record.data() for record in result.records]
         kernel = next(
             (c for c in components if c.get("name") == "Neo4j Kernel"),
@@ -121,23 +145,59 @@ class Neo4jGraphStore:
             "server": kernel.get("name"),
             "version": versions[0],
             "edition": kernel.get("edition"),
+            # "Neo4j/5.26.0", or "Neo4j/5.26.0 compatible (ArcadeDB 26.10.2)"
+            "agent": info.agent,
         }
 
     async def ensure_schema(self, *, await_indexes_s: int = 300) -> None:
-        """Create the id constraints and full-text indexes if missing, and wait until online."""
+        """Create the id constraints and full-text indexes if missing, and wait until online.
+
+        Neo4j takes them all as Cypher. On ArcadeDB (told by `verify()`'s agent) the
+        constraints are Cypher and the full-text indexes its SQL, and the indexes' states
+        are polled, as it has no `db.awaitIndexes`.
+        """
+        arcadedb = cypher.ARCADEDB_AGENT in str((await self.verify())["agent"])
+        if arcadedb and self._sql is None:
+            raise StoreError(
+                "this Bolt server is ArcadeDB, whose Cypher makes no full-text index: give the "
+                "store its HTTP API (TUTORGRAPH_ARCADEDB_HTTP_URL) to make them with its SQL",
+                details={"database": self._database, "cause": "ArcadeDB without SQL"},
+            )
         try:
-            for statement in cypher.SCHEMA:
+            for statement in cypher.CONSTRAINTS if arcadedb else cypher.SCHEMA:
                 await self._driver.execute_query(
                     statement, routing_=RoutingControl.WRITE, database_=self._database
                 )
-            await self._driver.execute_query(
-                cypher.AWAIT_INDEXES,
-                {"timeout_s": await_indexes_s},
-                routing_=RoutingControl.WRITE,
-                database_=self._database,
-            )
+            if not arcadedb:
+                await self._driver.execute_query(
+                    cypher.AWAIT_INDEXES,
+                    {"timeout_s": await_indexes_s},
+                    routing_=RoutingControl.WRITE,
+                    database_=self._database,
+                )
+                return
+            assert self._sql is not None
+            for sql in cypher.ARCADEDB_FULLTEXT_SQL:
+                await self._sql.run(sql)
+            await self._poll_indexes(await_indexes_s)
         except (Neo4jError, DriverError) as exc:
-            raise self._error(exc, "ensure_schema") from exc
+            raise driver_error(self._database, exc, "ensure_schema") from exc
+
+    async def _poll_indexes(self, timeout_s: float) -> None:
+        """Wait until both full-text indexes are ONLINE."""
+        names = [cypher.CONCEPT_FULLTEXT_INDEX, cypher.MISCONCEPTION_FULLTEXT_INDEX]
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while True:
+            result = await self._driver.execute_query(
+                cypher.INDEX_STATES, {"names": names}, database_=self._database
+            )
+            states = {r["name"]: r["state"] for r in result.records}
+            if all(states.get(n) == "ONLINE" for n in names):
+                return
+            if loop.time() > deadline:
+                raise timeout_error(self._database, "ensure_schema (index population)", timeout_s)
+            await asyncio.sleep(0.2)
 
     async def upsert(
         self,
@@ -191,7 +251,7 @@ class Neo4jGraphStore:
                         if progress is not None:
                             progress(kind, start + len(batch), len(rows))
         except (Neo4jError, DriverError) as exc:
-            err = self._error(exc, action)
+            err = driver_error(self._database, exc, action)
             err.details["committed"] = dict(counts)
             raise StoreError(
                 f"{err.message}; the batches before it are committed, re-run to complete",
@@ -218,7 +278,7 @@ class Neo4jGraphStore:
                 cypher.DELETE_ALL, routing_=RoutingControl.WRITE, database_=self._database
             )
         except (Neo4jError, DriverError) as exc:
-            raise self._error(exc, "clear") from exc
+            raise driver_error(self._database, exc, "clear") from exc
 
     async def prune(self, keep_ids: Sequence[str]) -> int:
         """Delete the nodes whose ids are not in `keep_ids` (with their edges); returns how many.
@@ -233,11 +293,13 @@ class Neo4jGraphStore:
                 database_=self._database,
             )
         except (Neo4jError, DriverError) as exc:
-            raise self._error(exc, "prune") from exc
+            raise driver_error(self._database, exc, "prune") from exc
         return int(result.records[0]["deleted"]) if result.records else 0
 
     async def aclose(self) -> None:
-        await self._driver.close()
+        await self._driver_.close()
+        if self._sql is not None:
+            await self._sql.aclose()
 
     # -- GraphStore ----------------------------------------------------------------------------
 
@@ -385,49 +447,10 @@ class Neo4jGraphStore:
                     database_=self._database,
                 )
         except TimeoutError as exc:
-            raise self._timeout_error(action, self._timeout_s) from exc
+            raise timeout_error(self._database, action, self._timeout_s) from exc
         except (Neo4jError, DriverError) as exc:
-            raise self._error(exc, action) from exc
+            raise driver_error(self._database, exc, action) from exc
         return list(result.records)
-
-    def _timeout_error(self, action: str, timeout_s: float) -> StoreError:
-        return StoreError(
-            f"Neo4j {action} got no answer within {timeout_s:g}s "
-            f"(database {self._database!r}: server unreachable, overloaded or query too slow)",
-            details={"database": self._database, "action": action, "cause": "timeout"},
-        )
-
-    def _error(self, exc: Neo4jError | DriverError, action: str) -> StoreError:
-        """A tutorgraph error that says what failed, for logs and degraded-source reasons."""
-        details: dict[str, Any] = {
-            "database": self._database,
-            "action": action,
-            "cause": type(exc).__name__,
-        }
-        db = self._database
-        if isinstance(exc, AuthError):
-            msg = f"Neo4j rejected the credentials ({action}): {_reason(exc)}"
-        elif isinstance(exc, ServiceUnavailable | SessionExpired):
-            msg = f"Neo4j is not reachable ({action}): {_reason(exc)}"
-        elif isinstance(exc, ConnectionAcquisitionTimeoutError):
-            msg = f"Neo4j {action} timed out waiting for a connection: {_reason(exc)}"
-        elif isinstance(exc, Neo4jError):
-            code = exc.code or ""
-            details["code"] = code
-            if "TransactionTimedOut" in code:
-                msg = f"Neo4j {action} timed out on the server (database {db!r})"
-            elif code == "Neo.ClientError.Database.DatabaseNotFound":
-                msg = f"Neo4j has no database {db!r} ({action})"
-            elif code == "Neo.ClientError.Procedure.ProcedureCallFailed":
-                msg = (
-                    f"Neo4j {action} failed in a procedure (is the full-text index missing? "
-                    f"run ensure_schema()): {_reason(exc)}"
-                )
-            else:
-                msg = f"Neo4j {action} failed ({code}): {_reason(exc)}"
-        else:
-            msg = f"Neo4j driver error ({action}): {_reason(exc)}"
-        return StoreError(msg, details=details)
 
 
 async def _write_batch(
@@ -464,10 +487,3 @@ def _model(cls: type[_M], props: Mapping[str, Any]) -> _M:
 
 def _unique(values: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(values))
-
-
-def _reason(exc: Exception) -> str:
-    # Server errors carry no args, only `message`; driver-side ones carry their text in args.
-    if exc.args:
-        return str(exc.args[0])
-    return str(getattr(exc, "message", "") or type(exc).__name__)
