@@ -108,3 +108,44 @@ def test_a_chroma_server_index_answers_like_the_embedded_one(
     # The same hits, fields and scores; the vectors embedded in another process may differ
     # in the 6th decimal (float32 kernels on some CPUs), so scores compare to 1e-5.
     assert _rounded(served["results"]) == _rounded(embedded["results"])
+
+
+def test_ingest_graph_stats_and_query_on_a_bolt_server(  # type: ignore[no-untyped-def]
+    run_cli, session_index, index_bundle: Path, tmp_path: Path
+) -> None:
+    """The product against a real Bolt server (ArcadeDB): `ingest` merges the catalogue
+    into it (the index is a copy of the session's, so nothing is embedded again),
+    `graph-stats` counts what the embedded graph counts, and `query` answers from it."""
+    import shutil
+
+    from tutorgraph.eval.harness.bolt_server import arcadedb_server
+
+    index = tmp_path / "index"
+    shutil.copytree(session_index[0], index)
+    (tmp_path / "arcadedb").mkdir()
+    try:
+        context = arcadedb_server(tmp_path / "arcadedb")
+        bolt = context.__enter__()
+    except (ImportError, OSError, RuntimeError) as exc:
+        pytest.skip(f"no Bolt server: ArcadeDB could not start here ({exc})")
+    env = {
+        "TUTORGRAPH_NEO4J_URI": bolt.uri,
+        "TUTORGRAPH_NEO4J_USER": bolt.user,
+        "TUTORGRAPH_NEO4J_PASSWORD": bolt.password,
+        "TUTORGRAPH_ARCADEDB_HTTP_URL": bolt.http_url,
+        "TUTORGRAPH_SOURCE_TIMEOUT_S": "30",
+    }
+    try:
+        ingest = run_cli("ingest", str(index_bundle), "--index-dir", str(index), **env)
+        assert ingest.returncode == 0, ingest.stderr
+        assert "0 added" in ingest.stdout and "merged into Neo4j" in ingest.stdout
+        on_bolt = json.loads(
+            run_cli("graph-stats", "--json", "--index-dir", str(index), **env).stdout
+        )
+        embedded = json.loads(run_cli("graph-stats", "--json", "--index-dir", str(index)).stdout)
+        assert "ArcadeDB" in on_bolt.pop("graph") and embedded.pop("graph") == "embedded"
+        assert on_bolt == embedded
+        packet = _packet(run_cli("query", QUERY, "--json", "--index-dir", str(index), **env))
+        assert packet["degraded_sources"] == [] and packet["graph_count"] > 0
+    finally:
+        context.__exit__(None, None, None)

@@ -121,7 +121,7 @@ def graph_stats_cmd(
             return "embedded", await EmbeddedGraphStore(records).stats()
         try:
             info = await graph.verify()
-            return f"Neo4j {info['version']} ({info['database']})", await graph.stats()
+            return f"{info['agent']} ({info['database']})", await graph.stats()
         finally:
             await graph.aclose()
 
