@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,11 +31,12 @@ from pydantic import SecretStr
 from tutorgraph.config import Settings
 from tutorgraph.eval.harness.bolt_server import BoltServer, arcadedb_server
 from tutorgraph.eval.harness.provenance import git_commit, hardware
-from tutorgraph.eval.tasks.eedi import eedi_pairs
+from tutorgraph.eval.tasks.eedi import eedi_pairs, misconception_ranking
 from tutorgraph.index.service import open_retriever
 from tutorgraph.ingest.eedi import eedi_construct_id, read_eedi_questions
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.ranking.metrics import average_precision_at_k
 from tutorgraph.retrieval.factory import load_models
 
 TOP = 10
@@ -90,7 +92,7 @@ def _why(a: ReasoningPacket, b: ReasoningPacket) -> str:
 
 
 async def _packets(
-    settings: Settings, bolt: Settings, requests: list[RetrievalRequest]
+    settings: Settings, bolt: Settings, requests: list[RetrievalRequest], targets: list[str]
 ) -> dict[str, Any]:
     models = await asyncio.to_thread(load_models, settings)
     embedded = await asyncio.to_thread(open_retriever, settings, models)
@@ -99,10 +101,14 @@ async def _packets(
     reasons: dict[str, int] = {}
     examples: list[dict[str, Any]] = []
     graph_ms: dict[str, list[float]] = {"embedded": [], "bolt": []}
+    ap: dict[str, list[float]] = {"embedded": [], "bolt": []}
     try:
-        for request in requests:
+        for request, target in zip(requests, targets, strict=True):
             a = await embedded.retriever.retrieve(request)
             b = await remote.retriever.retrieve(request)
+            for name, packet in (("embedded", a), ("bolt", b)):
+                ranking = misconception_ranking(packet, target)
+                ap[name].append(average_precision_at_k(ranking, {target}, 25))
             graph_ms["embedded"].append(a.timings_ms["graph"])
             graph_ms["bolt"].append(b.timings_ms["graph"])
             if _top(a) == _top(b):
@@ -129,6 +135,8 @@ async def _packets(
         "differ": len(requests) - same,
         "why": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
         "examples": examples,
+        # The labelled misconception's MAP@25 under each graph (the packets' own order).
+        "map@25": {k: round(statistics.fmean(v), 4) for k, v in ap.items()},
         # The graph stage of the packet (one round trip per graph search on the server).
         "graph_ms": {k: {"p50": pct(v, 0.5), "p95": pct(v, 0.95)} for k, v in graph_ms.items()},
     }
@@ -190,9 +198,10 @@ def main() -> None:
                 "arcadedb_http_url": server.http_url,
             }
         )
+        targets = [p.target for p in chosen]
         report["packets"] = {
-            "construct_context": asyncio.run(_packets(base, bolt, with_context)),
-            "text_only": asyncio.run(_packets(base, bolt, text_only)),
+            "construct_context": asyncio.run(_packets(base, bolt, with_context, targets)),
+            "text_only": asyncio.run(_packets(base, bolt, text_only, targets)),
         }
     report["hardware"] = hardware()
     report["git_commit"] = git_commit()

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from hostile_text import HOSTILE
 from tutorgraph.models.curriculum import Concept, Document, Misconception
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.arcadedb_sql import ArcadeDBSql
@@ -32,15 +33,6 @@ from tutorgraph.stores.protocols import GraphStore, GraphWriter
 pytestmark = [pytest.mark.integration, pytest.mark.asyncio(loop_scope="module")]
 
 NEO4J_URI = os.environ.get("TUTORGRAPH_NEO4J_URI")
-HOSTILE = [
-    'what is (a+b)^2 ? "x:y" AND OR NOT',
-    "*:*",
-    '\\" OR 1=1 //',
-    "title:[a TO z] {x} ~2 fraction^10",
-    "-",
-    "&& || !",
-    "",
-]
 
 
 class Oracle:
@@ -208,7 +200,7 @@ async def test_a_concept_name_finds_its_concept(store: GraphStore, oracle: Oracl
         assert all(0 < s <= 1.0 for s in scores) and scores[0] == 1.0
 
 
-@pytest.mark.parametrize("text", HOSTILE)
+@pytest.mark.parametrize("text", HOSTILE, ids=lambda t: repr(t[:30]))
 async def test_hostile_text_neither_breaks_nor_injects(store: GraphStore, text: str) -> None:
     matches = await store.search_concepts(text, k=5)
     assert len(matches) <= 5

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from hostile_text import HOSTILE
 from tutorgraph.stores import lucene
 from tutorgraph.stores.lucene import (
     LUCENE_SPECIAL_CHARS,
@@ -18,31 +19,6 @@ from tutorgraph.stores.lucene import (
 
 pytestmark = pytest.mark.unit
 
-HOSTILE = [
-    'what is (a+b)^2 ? "x:y" AND OR NOT',
-    "a\\",
-    "\\",
-    "\\\\x\\",
-    'unbalanced "quote',
-    "unbalanced (bracket [range TO {x",
-    "*:*",
-    "name:*",
-    "a && b || !c",
-    "-x +y ~2 fuzzy~ boost^10 /regex.*/",
-    "AND",
-    "OR OR OR",
-    "NOT(x)",
-    "x AND(y) OR[z] NOT{w}",
-    "And oR nOt",
-    "",
-    "   \t\n ",
-    '+-&&||!(){}[]^"~*?:\\/',
-    "½ + ¾ = ? für x² ≥ √2 — 分数 🙂",
-    "x\u00a0AND\u00a0y",
-    "(a+b)^2 " * 5000,
-    "z" * 100_000,
-    "-" * 10_000 + "x",
-]
 
 _OPERATOR = re.compile(r"(?<![\w\\])(AND|OR|NOT)(?!\w)")
 

@@ -15,12 +15,13 @@ Which searches run is the query type's choice (`GRAPH_PLANS`).
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tutorgraph.models.curriculum import STANDARD_CODE_RE
+from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept, Document
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.router import QueryType
 from tutorgraph.stores.items import concept_item, document_item, misconception_item
@@ -29,6 +30,8 @@ from tutorgraph.stores.protocols import (
     MIN_RELATIVE_MATCH,
     GraphStore,
     IndexItem,
+    MisconceptionLink,
+    PrerequisitePath,
 )
 
 __all__ = ["GRAPH_PLANS", "GraphPlan", "GraphSearchResult", "graph_search"]
@@ -125,20 +128,30 @@ async def graph_search(
             seeds[cid], kinds[cid] = min(w, EVIDENCE_SEED_WEIGHT), "evidence"
 
     seed_ids = sorted(seeds)
-    concepts = {c.id: c for c in await graph.get_concepts(seed_ids)}
-    paths = []
-    if seed_ids and plan.prerequisite_depth:
+
+    async def chains() -> tuple[list[PrerequisitePath], list[Concept]]:
+        if not (seed_ids and plan.prerequisite_depth):
+            return [], []
         paths = await graph.prerequisite_chains(seed_ids, plan.prerequisite_depth)
-    pre_ids = sorted({p.path[0] for p in paths} - set(seeds))
-    concepts.update({c.id: c for c in await graph.get_concepts(pre_ids)})
-    links = (
-        await graph.misconceptions_of(seed_ids, query) if seed_ids and plan.misconceptions else []
+        pre_ids = sorted({p.path[0] for p in paths} - set(seeds))
+        return paths, await graph.get_concepts(pre_ids)
+
+    async def links_of() -> list[MisconceptionLink]:
+        if not (seed_ids and plan.misconceptions):
+            return []
+        return await graph.misconceptions_of(seed_ids, query)
+
+    async def documents_of() -> list[Document]:
+        if not (seed_ids and plan.documents):
+            return []
+        return await graph.documents_of(seed_ids, plan.documents, limit)
+
+    # The searches after seeding are independent: on a server they overlap, so the stage
+    # waits for three round trips (text match, chains, their concepts), not six.
+    seed_concepts, (paths, pre_concepts), links, documents = await asyncio.gather(
+        graph.get_concepts(seed_ids), chains(), links_of(), documents_of()
     )
-    documents = (
-        await graph.documents_of(seed_ids, plan.documents, limit)
-        if seed_ids and plan.documents
-        else []
-    )
+    concepts = {c.id: c for c in [*seed_concepts, *pre_concepts]}
 
     scores: dict[str, float] = defaultdict(float)
     items: dict[str, IndexItem] = {}

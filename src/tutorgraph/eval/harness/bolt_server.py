@@ -62,6 +62,7 @@ def arcadedb_server(
     server ran there before); stop the process at the end. `ports` (Bolt, HTTP) restarts a
     server where clients expect it. Raises RuntimeError when it cannot start (no usable
     Java)."""
+    root = root.resolve()
     home = arcadedb_home()
     java = home / "jre" / "bin" / "java"
     bolt, http = ports or (_free_port(), _free_port())
@@ -85,6 +86,8 @@ def arcadedb_server(
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
+        # ArcadeDB writes its java.util.logging files to ./log: keep them under root.
+        cwd=root,
     )
     http_url = f"http://127.0.0.1:{http}"
     auth = (USER, PASSWORD)

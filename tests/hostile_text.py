@@ -1,0 +1,31 @@
+"""Hostile user text for full-text search, shared by the Lucene unit tests and the graph
+stores' contract suite (which sends it through the real servers)."""
+
+HOSTILE = [  # every one must neither break a full-text search nor act as syntax
+    'what is (a+b)^2 ? "x:y" AND OR NOT',
+    "a\\",
+    "\\",
+    "\\\\x\\",
+    'unbalanced "quote',
+    "unbalanced (bracket [range TO {x",
+    "*:*",
+    '\\" OR 1=1 //',
+    "title:[a TO z] {x} ~2 fraction^10",
+    "-",
+    "name:*",
+    "a && b || !c",
+    "-x +y ~2 fuzzy~ boost^10 /regex.*/",
+    "AND",
+    "OR OR OR",
+    "NOT(x)",
+    "x AND(y) OR[z] NOT{w}",
+    "And oR nOt",
+    "",
+    "   \t\n ",
+    '+-&&||!(){}[]^"~*?:\\/',
+    "½ + ¾ = ? für x² ≥ √2 — 分数 🙂",
+    "x\u00a0AND\u00a0y",
+    "(a+b)^2 " * 5000,
+    "z" * 100_000,
+    "-" * 10_000 + "x",
+]
