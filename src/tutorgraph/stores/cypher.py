@@ -203,28 +203,40 @@ RETURN properties(node) AS props, score, false AS exact
 
 PrerequisiteDepth = Literal[1, 2]
 
+_ONE_HOP: Final[LiteralString] = """
+UNWIND $concept_ids AS concept_id
+MATCH (c:Concept {id: concept_id})
+MATCH (p1:Concept)-[r1:PREREQUISITE_OF]->(c)
+WHERE p1 <> c
+RETURN [p1.id, c.id] AS ids, [r1.relation] AS relations
+"""
+
 # Every directed PREREQUISITE_OF path of 1..depth hops ending at each concept, no node twice
-# (Cypher only keeps relationships unique; the WHERE keeps nodes unique, as the embedded store).
+# (as the embedded store). Spelled out hop by hop from the anchored concept rather than as a
+# variable-length pattern: the same rows, and on ArcadeDB 30x faster (a variable-length
+# pattern there scans from the unanchored end).
 PREREQUISITE_CHAINS: Final[Mapping[PrerequisiteDepth, LiteralString]] = {
-    1: """
+    1: _ONE_HOP,
+    2: _ONE_HOP
+    + """UNION ALL
 UNWIND $concept_ids AS concept_id
-MATCH path = (:Concept)-[:PREREQUISITE_OF*1..1]->(:Concept {id: concept_id})
-WHERE all(n IN nodes(path) WHERE single(x IN nodes(path) WHERE x = n))
-RETURN [n IN nodes(path) | n.id] AS ids, [r IN relationships(path) | r.relation] AS relations
-""",
-    2: """
-UNWIND $concept_ids AS concept_id
-MATCH path = (:Concept)-[:PREREQUISITE_OF*1..2]->(:Concept {id: concept_id})
-WHERE all(n IN nodes(path) WHERE single(x IN nodes(path) WHERE x = n))
-RETURN [n IN nodes(path) | n.id] AS ids, [r IN relationships(path) | r.relation] AS relations
+MATCH (c:Concept {id: concept_id})
+MATCH (p1:Concept)-[r1:PREREQUISITE_OF]->(c)
+WHERE p1 <> c
+MATCH (p2:Concept)-[r2:PREREQUISITE_OF]->(p1)
+WHERE p2 <> c AND p2 <> p1
+RETURN [p2.id, p1.id, c.id] AS ids, [r2.relation, r1.relation] AS relations
 """,
 }
 
+# The concept is matched first, by its unique id, in every statement below: ArcadeDB does not
+# start from the anchored end of a pattern by itself.
 # Rows with a concept_id are links; the scored variant adds rows without one that carry the
 # full-text score of each linked misconception matching `$query` (relevance, by id).
 MISCONCEPTIONS_OF: Final[LiteralString] = """
 UNWIND $concept_ids AS concept_id
-MATCH (m:Misconception)-[:MISCONCEPTION_OF]->(:Concept {id: concept_id})
+MATCH (c:Concept {id: concept_id})
+MATCH (m:Misconception)-[:MISCONCEPTION_OF]->(c)
 RETURN concept_id, m.id AS misconception_id, properties(m) AS props, null AS score
 """
 
@@ -245,7 +257,8 @@ RETURN null AS concept_id, node.id AS misconception_id, null AS props, score
 # limit: no concept can contribute more than that to the merged list).
 DOCUMENTS_OF: Final[LiteralString] = """
 UNWIND $concept_ids AS concept_id
-MATCH (d:Document)-[:ABOUT]->(:Concept {id: concept_id})
+MATCH (c:Concept {id: concept_id})
+MATCH (d:Document)-[:ABOUT]->(c)
 WHERE d.kind IN $kinds
 WITH concept_id, d
 ORDER BY d.id
