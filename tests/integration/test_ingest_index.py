@@ -12,11 +12,19 @@ import numpy.typing as npt
 import pytest
 
 from tutorgraph.errors import ConfigurationError, EmbedderMismatchError
+from tutorgraph.index.layout import IndexLayout
 from tutorgraph.index.local import LocalIndex
-from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_bundle, ingest_records
+from tutorgraph.index.pipeline import (
+    IngestOptions,
+    IngestReport,
+    embed_bundle,
+    ingest_bundle,
+    ingest_records,
+)
 from tutorgraph.ingest.bundle import bundle_hash, write_bundle
 from tutorgraph.ingest.eedi import EediQuestion, eedi_records
 from tutorgraph.models.records import SourceRecords
+from tutorgraph.stores.chroma import COLLECTION_NAME, chroma_persistent_client
 from tutorgraph.stores.items import items_from_records
 from tutorgraph.stores.manifest import Manifest, library_versions
 
@@ -266,3 +274,39 @@ def test_a_graph_writer_gets_the_whole_catalogue(
     left = len(small_records.misconceptions) + len(small_records.documents)
     assert pruned.graph["pruned"] == left
     assert asyncio.run(graph.misconceptions_of(ids)) == []
+
+
+def test_stored_vectors_build_the_index_a_fresh_ingest_builds(
+    small_records: SourceRecords, tmp_path: Path, embedder
+) -> None:  # type: ignore[no-untyped-def]
+    bundle = tmp_path / "bundle"
+    write_bundle(small_records, bundle)
+    fresh = _ingest(bundle, tmp_path / "fresh", embedder)
+    assert fresh.embedded == fresh.added > 0 and fresh.reused == 0
+
+    assert asyncio.run(embed_bundle(bundle, embedder)) > 0
+    counting = CountingEmbedder(embedder)
+    stored = _ingest(bundle, tmp_path / "stored", counting)
+    assert counting.texts == [] and stored.reused == stored.added == fresh.added
+    assert stored.embedded == 0
+    assert bundle_hash(bundle) == Manifest.read(tmp_path / "stored").bundle_hash  # type: ignore[union-attr]
+
+    def vectors(index: Path) -> dict[str, list[float]]:
+        client = chroma_persistent_client(IndexLayout(index).chroma)
+        got = client.get_collection(COLLECTION_NAME).get(include=["embeddings"])
+        return {i: list(v) for i, v in zip(got["ids"], got["embeddings"], strict=True)}
+
+    assert vectors(tmp_path / "stored") == vectors(tmp_path / "fresh")
+
+    # One text changed: only it is embedded; vectors of another model are not used.
+    changed = dataclasses.replace(
+        small_records,
+        misconceptions=[
+            m.model_copy(update={"text": m.text + " (edited)"}) if i == 0 else m
+            for i, m in enumerate(small_records.misconceptions)
+        ],
+    )
+    write_bundle(changed, bundle)
+    counting.texts.clear()
+    again = _ingest(bundle, tmp_path / "stored", counting)
+    assert again.updated == 1 and len(counting.texts) == 1 and again.reused == 0

@@ -1,7 +1,9 @@
-"""Commands that build and check curriculum bundles: build-curriculum, validate, schema."""
+"""Commands that build and check curriculum bundles: build-curriculum, embed-bundle,
+validate, schema."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from pathlib import Path
@@ -10,9 +12,17 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from tutorgraph.cli._common import console, err_console, fail_on_errors, load_settings
+from tutorgraph.cli._common import (
+    console,
+    err_console,
+    fail_on_errors,
+    load_settings,
+    progress_bars,
+)
+from tutorgraph.index.pipeline import STORED_VECTORS_DIR, embed_bundle
 from tutorgraph.ingest.build import build_curriculum, notice_text
 from tutorgraph.ingest.bundle import bundle_hash, bundle_json_schema, validate_bundle, write_bundle
+from tutorgraph.retrieval.factory import make_embedder
 
 __all__ = ["register"]
 
@@ -42,6 +52,28 @@ def build_curriculum_cmd(
     console.print(table)
     console.print(
         f"sha256 {bundle_hash(out)} in {time.perf_counter() - started:.1f}s", highlight=False
+    )
+
+
+def embed_bundle_cmd(
+    bundle: Annotated[Path, typer.Argument(help="Bundle folder, e.g. data/curriculum.")],
+) -> None:
+    """Store the bundle's vectors in BUNDLE/embeddings/ (float16, keyed by the embedder's
+    fingerprint and each text's sha256), so that `ingest` embeds only texts not in it."""
+    settings = load_settings()
+    embedder = make_embedder(settings)
+    with fail_on_errors(), progress_bars() as bars:
+        task = bars.add_task("embed", total=None)
+
+        def on_progress(_stage: str, done: int, total: int) -> None:
+            bars.update(task, completed=done, total=total)
+
+        started = time.perf_counter()
+        count = asyncio.run(embed_bundle(bundle, embedder, on_progress))
+    console.print(
+        f"{count:,} vectors of {embedder.name} in {bundle / STORED_VECTORS_DIR} "
+        f"in {time.perf_counter() - started:.1f}s",
+        highlight=False,
     )
 
 
@@ -83,5 +115,6 @@ def schema_cmd() -> None:
 
 def register(app: typer.Typer) -> None:
     app.command("build-curriculum")(build_curriculum_cmd)
+    app.command("embed-bundle")(embed_bundle_cmd)
     app.command("validate")(validate_cmd)
     app.command("schema")(schema_cmd)

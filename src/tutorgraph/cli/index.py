@@ -20,11 +20,11 @@ from tutorgraph.cli._common import (
     load_settings,
     progress_bars,
 )
-from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.errors import IndexNotFoundError
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_bundle
 from tutorgraph.index.service import graph_store, vector_store
+from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.manifest import Manifest
 
@@ -54,9 +54,7 @@ def ingest_cmd(
     `TUTORGRAPH_NEO4J_URI` the whole catalogue is then merged into Neo4j in batches.
     """
     settings = load_settings(index_dir)
-    embedder = SentenceTransformerEmbedder(
-        settings.embedding_model, batch_size=settings.embed_batch_size
-    )
+    embedder = make_embedder(settings)
     with fail_on_errors(), progress_bars() as bars:
         tasks: dict[str, TaskID] = {}
 
@@ -93,7 +91,8 @@ def ingest_cmd(
     console.print(
         f"ingested into {settings.index_dir}: {report.added:,} added, {report.updated:,} "
         f"updated, {report.unchanged:,} unchanged, {report.pruned:,} pruned, "
-        f"{len(report.rejected):,} rejected; {report.counts.get('items', 0):,} items; "
+        f"{len(report.rejected):,} rejected; {report.counts.get('items', 0):,} items "
+        f"({report.embedded:,} embedded, {report.reused:,} from stored vectors); "
         f"{report.seconds:.1f}s, peak RSS {peak_mib:,.0f} MiB",
         highlight=False,
     )

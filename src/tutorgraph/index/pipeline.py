@@ -17,13 +17,17 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypedDict, Unpack
 
+import numpy as np
+
 from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.embedding.stored_vectors import StoredVectors, as_stored, model_fingerprint
 from tutorgraph.errors import BundleRecordError, ConfigurationError
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.ingest.bundle import bundle_hash, validate_bundle, write_bundle
@@ -35,17 +39,23 @@ from tutorgraph.stores.manifest import Manifest, check_embedder
 from tutorgraph.stores.protocols import GraphWriter, IndexItem, VectorWriter
 
 __all__ = [
+    "STORED_VECTORS_DIR",
     "IngestOptions",
     "IngestReport",
     "ProgressCallback",
     "Writers",
+    "embed_bundle",
     "ingest_bundle",
     "ingest_records",
 ]
 
+log = logging.getLogger(__name__)
+
 # (stage, done, total): the CLI draws progress bars from it.
 ProgressCallback = Callable[[str, int, int], None]
 _EMBED_BATCH = 256
+# A bundle's stored vectors, inside the bundle folder.
+STORED_VECTORS_DIR = "embeddings"
 
 
 @dataclass(frozen=True)
@@ -85,13 +95,16 @@ class IngestReport:
     pruned: int = 0
     rejected: list[BundleRecordError] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    # Vectors taken from the bundle's stored vectors instead of embedded (of added + updated).
+    reused: int = 0
     # Rows merged into the graph store (a `GraphWriter`, e.g. Neo4j) per kind, else None.
     graph: dict[str, int] | None = None
     seconds: float = 0.0
 
     @property
     def embedded(self) -> int:
-        return self.added + self.updated
+        """Texts run through the embedder."""
+        return self.added + self.updated - self.reused
 
 
 def _item_hash(item: IndexItem) -> str:
@@ -107,11 +120,13 @@ async def ingest_records(
     *,
     vector: VectorWriter | None = None,
     graph: GraphWriter | None = None,
+    stored: StoredVectors | None = None,
 ) -> IngestReport:
     """Ingest already-validated records into the index at `index_dir`.
 
     Without `vector`, the vectors go to the index's embedded Chroma collection (opened and
-    closed here). The caller owns (and closes) the writers it passes.
+    closed here). The caller owns (and closes) the writers it passes. A text whose vector is
+    in `stored` (computed by the same model) is not embedded again.
     """
     options = options or IngestOptions()
     options.check()
@@ -130,7 +145,7 @@ async def ingest_records(
     own = vector is None
     writer = ChromaVectorStore.embedded(layout.chroma) if vector is None else vector
     try:
-        dim = await _write_vectors(writer, items, embedder, report, progress)
+        dim = await _write_vectors(writer, items, embedder, report, progress, stored)
     finally:
         if own:
             await writer.aclose()
@@ -180,31 +195,82 @@ async def _write_vectors(
     embedder: Embedder,
     report: IngestReport,
     progress: ProgressCallback | None,
+    stored: StoredVectors | None,
 ) -> int:
-    """Embed and upsert the items whose content changed, delete the ones that left; returns
-    the embedding dimension (0 when nothing was embedded)."""
-    stored = await vector.content_hashes()
+    """Embed (or take from `stored`) and upsert the items whose content changed, delete the
+    ones that left; returns the embedding dimension (0 when nothing was written)."""
+    fingerprint = await asyncio.to_thread(model_fingerprint, embedder.name) if stored else None
+    if stored is not None and fingerprint != stored.fingerprint:
+        log.warning(
+            "the bundle's stored vectors are of another model (%s): embedding every text",
+            stored.model,
+        )
+    indexed = await vector.content_hashes()
     hashes = {it.id: _item_hash(it) for it in items}
-    todo = [it for it in items if stored.get(it.id) != hashes[it.id]]
-    # Batches of similar length waste little compute on padding.
-    todo.sort(key=lambda it: (len(it.search_text), it.id))
-    report.added = sum(1 for it in todo if it.id not in stored)
+    todo = _embedding_order([it for it in items if indexed.get(it.id) != hashes[it.id]])
+    report.added = sum(1 for it in todo if it.id not in indexed)
     report.updated = len(todo) - report.added
     report.unchanged = len(items) - len(todo)
 
-    stale = sorted(set(stored) - set(hashes))
+    stale = sorted(set(indexed) - set(hashes))
     await vector.delete(stale)
     report.pruned = len(stale)
 
     dim = 0
     for start in range(0, len(todo), _EMBED_BATCH):
         batch = todo[start : start + _EMBED_BATCH]
-        vectors = await asyncio.to_thread(embedder.embed, [it.search_text for it in batch])
+        texts = [it.search_text for it in batch]
+        found = stored.lookup(texts, fingerprint) if stored is not None else {}
+        missing = [i for i in range(len(batch)) if i not in found]
+        rows = dict(found)
+        if missing:
+            fresh = await asyncio.to_thread(embedder.embed, [texts[i] for i in missing])
+            rows.update(zip(missing, as_stored(fresh), strict=True))
+        vectors = np.stack([rows[i] for i in range(len(batch))])
         dim = int(vectors.shape[1])
+        # Same batches, same order whether vectors were stored or computed: the same index.
         await vector.upsert(batch, vectors, [hashes[it.id] for it in batch])
+        report.reused += len(found)
         if progress:
             progress("embed", start + len(batch), len(todo))
     return dim
+
+
+def _embedding_order(items: list[IndexItem]) -> list[IndexItem]:
+    # Batches of similar length waste little compute on padding.
+    return sorted(items, key=lambda it: (len(it.search_text), it.id))
+
+
+async def embed_bundle(
+    bundle_dir: Path, embedder: Embedder, progress: ProgressCallback | None = None
+) -> int:
+    """Embed every text of a bundle's valid records and store the vectors in the bundle
+    (`BUNDLE/embeddings/`), in the batches a fresh ingest would embed them in, so that an
+    ingest that reads them builds the same index. Returns the number of distinct texts."""
+    fingerprint = await asyncio.to_thread(model_fingerprint, embedder.name)
+    if fingerprint is None:
+        raise ConfigurationError(
+            f"the embedder {embedder.name!r} is not a local model folder, so its vectors "
+            "cannot be keyed to it; install it locally or point TUTORGRAPH_EMBEDDING_MODEL at one"
+        )
+    validation = await asyncio.to_thread(validate_bundle, bundle_dir)
+    items = _embedding_order(items_from_records(validation.records))
+    texts = [it.search_text for it in items]
+    parts = []
+    for start in range(0, len(texts), _EMBED_BATCH):
+        batch = texts[start : start + _EMBED_BATCH]
+        parts.append(as_stored(await asyncio.to_thread(embedder.embed, batch)))
+        if progress:
+            progress("embed", start + len(batch), len(texts))
+    vectors = np.concatenate(parts) if parts else np.zeros((0, 0), dtype=np.float32)
+    return await asyncio.to_thread(
+        StoredVectors.write,
+        bundle_dir / STORED_VECTORS_DIR,
+        texts,
+        vectors,
+        model=embedder.name,
+        fingerprint=fingerprint,
+    )
 
 
 def _write_derived(layout: IndexLayout, catalogue: SourceRecords, items: list[IndexItem]) -> None:
@@ -234,9 +300,13 @@ async def ingest_bundle(
     **writers: Unpack[Writers],
 ) -> IngestReport:
     """`ingest_records` of a bundle's valid records; bad records are reported, not stored.
-    `options.source_hash` is replaced by the bundle's hash."""
+    `options.source_hash` is replaced by the bundle's hash; the bundle's stored vectors
+    (`BUNDLE/embeddings/`, written by `tutorgraph embed-bundle`) are used where they fit."""
     validation = await asyncio.to_thread(validate_bundle, bundle_dir)
+    stored = await asyncio.to_thread(StoredVectors.read, bundle_dir / STORED_VECTORS_DIR)
     options = replace(options or IngestOptions(), source_hash=bundle_hash(bundle_dir))
-    report = await ingest_records(validation.records, index_dir, embedder, options, **writers)
+    report = await ingest_records(
+        validation.records, index_dir, embedder, options, stored=stored, **writers
+    )
     report.rejected = validation.errors
     return report

@@ -114,7 +114,11 @@ class SharedModels:
         """The shared models, loaded now if this is the first call (blocking)."""
         with self._lock:
             if self._models is None:
-                self._models = load_models(settings, micro_batch=self._micro_batch)
+                models = load_models(settings, micro_batch=self._micro_batch)
+                # A server pays every load at start-up, not on its first ranked request.
+                if models.ranker is not None and models.ranker.combiner is not None:
+                    models.ranker.combiner.warm()
+                self._models = models
             return self._models
 
     def open_retriever(self, settings: Settings) -> OpenRetriever:

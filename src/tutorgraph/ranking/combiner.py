@@ -12,6 +12,7 @@ LightGBM computes them), which the packet's debug block shows.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -54,10 +55,38 @@ class Combiner:
     MODEL_FILE = "combiner.txt"
     META_FILE = "combiner.json"
 
-    def __init__(self, booster: Any, feature_names: Sequence[str], config: CombinerConfig) -> None:
+    def __init__(
+        self,
+        booster: Any,
+        feature_names: Sequence[str],
+        config: CombinerConfig,
+        *,
+        model_file: Path | None = None,
+    ) -> None:
+        # Loaded from `model_file` on first use when None: importing LightGBM (which imports
+        # scikit-learn and SciPy) costs over a second, and most requests never score.
         self._booster = booster
+        self._model_file = model_file
+        self._lock = threading.Lock()
         self.feature_names = tuple(feature_names)
         self.config = config
+
+    def warm(self) -> None:
+        """Load the booster now (a server does at start-up; otherwise the first score does)."""
+        self._model()
+
+    def _model(self) -> Any:
+        with self._lock:
+            if self._booster is None:
+                import lightgbm as lgb
+
+                try:
+                    self._booster = lgb.Booster(model_file=str(self._model_file))
+                except (OSError, lgb.basic.LightGBMError) as exc:
+                    raise ConfigurationError(
+                        f"cannot load the combiner {self._model_file}: {exc}"
+                    ) from exc
+            return self._booster
 
     @classmethod
     def fit(
@@ -106,30 +135,33 @@ class Combiner:
         """One score per row (higher is better; a ranking score, not a probability)."""
         if not rows:
             return []
-        out = self._booster.predict(self._matrix(rows), num_threads=1)
+        out = self._model().predict(self._matrix(rows), num_threads=1)
         return [round(float(v), 6) for v in out]
 
     def contributions(self, rows: Sequence[Sequence[float]]) -> list[dict[str, float]]:
         """Per row, each feature's part of its score, plus `bias` (they sum to the score)."""
         if not rows:
             return []
-        parts = self._booster.predict(self._matrix(rows), pred_contrib=True, num_threads=1)
+        parts = self._model().predict(self._matrix(rows), pred_contrib=True, num_threads=1)
         names = [*self.feature_names, "bias"]
         return [{n: round(float(v), 6) for n, v in zip(names, row, strict=True)} for row in parts]
 
     def save(self, directory: Path) -> None:
         directory.mkdir(parents=True, exist_ok=True)
-        self._booster.save_model(str(directory / self.MODEL_FILE))
+        self._model().save_model(str(directory / self.MODEL_FILE))
         meta = {"feature_names": list(self.feature_names), "config": asdict(self.config)}
         (directory / self.META_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
 
     @classmethod
     def load(cls, directory: Path) -> Combiner:
-        import lightgbm as lgb
-
+        """The saved combiner; its booster is read on first use (or `warm()`)."""
+        model_file = directory / cls.MODEL_FILE
         try:
             meta = json.loads((directory / cls.META_FILE).read_text(encoding="utf-8"))
-            booster = lgb.Booster(model_file=str(directory / cls.MODEL_FILE))
-        except (OSError, ValueError, lgb.basic.LightGBMError) as exc:
+            if not model_file.is_file():
+                raise FileNotFoundError(f"no {model_file}")
+            config = CombinerConfig(**meta["config"])
+            names = meta["feature_names"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ConfigurationError(f"cannot load the combiner in {directory}: {exc}") from exc
-        return cls(booster, meta["feature_names"], CombinerConfig(**meta["config"]))
+        return cls(None, names, config, model_file=model_file)

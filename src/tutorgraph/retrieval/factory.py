@@ -121,19 +121,22 @@ class Models:
     ranker_unavailable: str = "no learned ranker configured"
 
 
+def make_embedder(settings: Settings) -> SentenceTransformerEmbedder | OnnxEmbedder:
+    """The configured embedder (`embedder_backend`), not loaded yet."""
+    if settings.embedder_backend == "onnx":
+        return OnnxEmbedder(settings.embedding_model)
+    return SentenceTransformerEmbedder(
+        settings.embedding_model, batch_size=settings.embed_batch_size
+    )
+
+
 def load_models(settings: Settings, *, micro_batch: bool = False) -> Models:
     """Load the embedder, the reranker and the learned ranker (blocking: call at start-up).
 
     `micro_batch` (the server's choice) puts a `MicroBatcher` in front of each, so concurrent
     requests share model calls (a lone caller would only wait for nobody).
     """
-    model: SentenceTransformerEmbedder | OnnxEmbedder
-    if settings.embedder_backend == "onnx":
-        model = OnnxEmbedder(settings.embedding_model, batch_size=settings.embed_batch_size)
-    else:
-        model = SentenceTransformerEmbedder(
-            settings.embedding_model, batch_size=settings.embed_batch_size
-        )
+    model = make_embedder(settings)
     model.load()
     reranker, why_not = load_reranker(settings)
     ranker, ranker_why_not = load_ranker(settings)
