@@ -59,6 +59,11 @@ def test_bad_inputs() -> None:
 
 def test_an_unreadable_model_is_a_configuration_error(tmp_path: Path) -> None:
     (tmp_path / Combiner.META_FILE).write_text('{"feature_names": [], "config": {}}')
+    with pytest.raises(ConfigurationError, match="no "):
+        Combiner.load(tmp_path)  # the booster file is missing: refused at once
     (tmp_path / Combiner.MODEL_FILE).write_text("not a model")
+    lazy = Combiner.load(tmp_path)  # the booster itself is read on first use
+    with pytest.raises(ConfigurationError, match="cannot load the combiner"):
+        lazy.warm()
     with pytest.raises(ConfigurationError):
-        Combiner.load(tmp_path)
+        lazy.score([[]])

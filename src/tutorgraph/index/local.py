@@ -100,9 +100,13 @@ class LocalIndex(AsyncClosing):
         if manifest is None:
             raise IndexNotFoundError(index_dir)
         check_embedder(manifest, embedder, index_dir)
+        if vector is None:
+            own = ChromaVectorStore.embedded(layout.chroma)
+            own.preload(manifest.embedding_dim)  # overlaps the loads below
+            vector = own
         return cls(
             manifest,
-            vector or ChromaVectorStore.embedded(layout.chroma),
+            vector,
             BM25Index.load(layout.lexical),
             graph or EmbeddedGraphStore(load_catalogue(layout)),
         )

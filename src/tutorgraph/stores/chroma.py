@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,6 +23,7 @@ from tutorgraph.stores.protocols import IndexItem, ScoredItem
 __all__ = ["COLLECTION_NAME", "ChromaVectorStore", "chroma_http_client", "chroma_persistent_client"]
 
 COLLECTION_NAME = "tutorgraph"
+log = logging.getLogger(__name__)
 # Chroma's default ef_search of 10 loses recall at depth 50; 200 costs well under a millisecond.
 _HNSW = {"space": "cosine", "ef_search": 200, "ef_construction": 200}
 _UPSERT_BATCH = 2000
@@ -68,6 +71,8 @@ class ChromaVectorStore:
         self._connect: Callable[[], Any] | None = None
         self._name = collection_name
         self._collection: Any = None
+        self._lock = threading.Lock()  # one client, even when a preload thread races a call
+        self._preload: threading.Thread | None = None
 
     @classmethod
     def connecting(
@@ -103,15 +108,31 @@ class ChromaVectorStore:
             raise StoreError(f"chroma: {type(exc).__name__}: {exc}") from exc
 
     def _coll(self) -> Any:
-        if self._collection is None:
-            if self._client is None and self._connect is not None:
-                self._client = self._connect()  # raises while the server is down
-            self._collection = self._client.get_or_create_collection(
-                name=self._name,
-                configuration={"hnsw": _HNSW},
-                embedding_function=None,
-            )
-        return self._collection
+        with self._lock:
+            if self._collection is None:
+                if self._client is None and self._connect is not None:
+                    self._client = self._connect()  # raises while the server is down
+                self._collection = self._client.get_or_create_collection(
+                    name=self._name,
+                    configuration={"hnsw": _HNSW},
+                    embedding_function=None,
+                )
+            return self._collection
+
+    def preload(self, dim: int) -> None:
+        """Open the collection and page its HNSW index in, in a background thread: the first
+        search otherwise pays it (half a second for the bundled curriculum). A failure is
+        left to that search to report."""
+
+        def load() -> None:
+            try:
+                if self._coll().count():
+                    self._coll().query(query_embeddings=[[0.0] * dim], n_results=1)
+            except Exception as exc:  # a server that is down: the first search says so
+                log.debug("chroma preload failed: %s", exc)
+
+        self._preload = threading.Thread(target=load, name="chroma-preload", daemon=True)
+        self._preload.start()
 
     def _upsert(
         self,
@@ -202,6 +223,8 @@ class ChromaVectorStore:
         return int(await self._run(lambda: self._coll().count()))
 
     async def aclose(self) -> None:
+        if self._preload is not None:
+            await asyncio.to_thread(self._preload.join)
         self._collection = None
         client = self._client
         if self._owns_client and client is not None:
