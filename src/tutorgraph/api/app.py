@@ -35,6 +35,7 @@ from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.api.middleware import BodyLimitMiddleware, MetricsMiddleware
 from tutorgraph.api.rate_limit import RateLimiter
 from tutorgraph.api.routes import concepts, health, ingest, retrieve
+from tutorgraph.api.routes.docs import install_docs
 from tutorgraph.config import Settings
 from tutorgraph.index.service import SharedModels
 
@@ -109,6 +110,8 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
         summary="GraphRAG retrieval for math tutoring: a question in, a ReasoningPacket out.",
         version=__version__,
         lifespan=_lifespan,
+        docs_url=None,  # served from the packaged assets below, not a CDN
+        redoc_url=None,
     )
     app.state.tutorgraph = state
     install_error_handlers(app)
@@ -116,6 +119,7 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
     app.include_router(retrieve.router)
     app.include_router(concepts.router)
     app.include_router(ingest.router)
+    install_docs(app)
 
     def limit_for(path: str) -> int:
         if path == _INGEST_PATH:
