@@ -330,7 +330,7 @@ def _chromium() -> str | None:
     _chromium() is None, reason="no headless Chromium (Debian: apt install chromium)"
 )
 def test_swagger_ui_renders_its_operations_offline(server: Server, tmp_path: Path) -> None:
-    """`/docs` in headless Chromium with every host but the server unresolvable: the page
+    """`/docs` (and `/redoc`) in headless Chromium with every host but the server unresolvable: the page
     must render the operations from the packaged Swagger UI, not a CDN."""
     shot = tmp_path / "docs.png"
     common = [
@@ -363,3 +363,11 @@ def test_swagger_ui_renders_its_operations_offline(server: Server, tmp_path: Pat
         assert f'data-path="{path}"' in dom, path
     assert shot.stat().st_size > 20_000  # a rendered page, not a blank one
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    redoc = subprocess.run(
+        [*common, "--dump-dom", server.url + "/redoc"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
+    assert "Retrieve a ReasoningPacket for a question" in redoc

@@ -110,7 +110,7 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
         summary="GraphRAG retrieval for math tutoring: a question in, a ReasoningPacket out.",
         version=__version__,
         lifespan=_lifespan,
-        docs_url=None,  # served from the packaged assets below, not a CDN
+        docs_url=None,  # both served from packaged assets (install_docs), not a CDN
         redoc_url=None,
     )
     app.state.tutorgraph = state

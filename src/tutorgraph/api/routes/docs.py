@@ -1,11 +1,17 @@
-"""`/docs`: Swagger UI served from the `swagger-ui-bundle` package, so the page works on a
-machine without internet (FastAPI's default loads it from a CDN). FastAPI's self-hosting
-recipe; ReDoc, which has no packaged copy, is off."""
+"""`/docs` (Swagger UI) and `/redoc` served from the assets packaged in `fastapi-offline`, so
+both pages work on a machine without internet (FastAPI's defaults load them from a CDN).
+FastAPI's self-hosting recipe; Swagger UI 5, which reads the OpenAPI 3.1 FastAPI writes."""
 
 from __future__ import annotations
 
+from importlib.resources import files
+
 from fastapi import FastAPI
-from fastapi.openapi.docs import get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
+from fastapi.openapi.docs import (
+    get_redoc_html,
+    get_swagger_ui_html,
+    get_swagger_ui_oauth2_redirect_html,
+)
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -15,13 +21,12 @@ ASSETS_PATH = "/docs-assets"
 
 
 def install_docs(app: FastAPI) -> None:
-    """Serve Swagger UI at `/docs` from the packaged assets (the app is made with
+    """Serve `/docs` and `/redoc` from the packaged assets (the app is made with
     `docs_url=None, redoc_url=None`)."""
-    from swagger_ui_bundle import swagger_ui_path
-
-    app.mount(ASSETS_PATH, StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
+    assets = files("fastapi_offline") / "static"
+    app.mount(ASSETS_PATH, StaticFiles(directory=str(assets)), name="docs-assets")
     openapi_url = app.openapi_url or "/openapi.json"
-    redirect_url = app.swagger_ui_oauth2_redirect_url or "/docs/oauth2-redirect"
+    redirect_url = "/docs/oauth2-redirect"
 
     @app.get("/docs", include_in_schema=False)
     async def swagger_ui() -> HTMLResponse:
@@ -31,9 +36,19 @@ def install_docs(app: FastAPI) -> None:
             oauth2_redirect_url=redirect_url,
             swagger_js_url=f"{ASSETS_PATH}/swagger-ui-bundle.js",
             swagger_css_url=f"{ASSETS_PATH}/swagger-ui.css",
-            swagger_favicon_url=f"{ASSETS_PATH}/favicon-32x32.png",
+            swagger_favicon_url=f"{ASSETS_PATH}/favicon.png",
         )
 
     @app.get(redirect_url, include_in_schema=False)
     async def swagger_ui_redirect() -> HTMLResponse:
         return get_swagger_ui_oauth2_redirect_html()
+
+    @app.get("/redoc", include_in_schema=False)
+    async def redoc() -> HTMLResponse:
+        return get_redoc_html(
+            openapi_url=openapi_url,
+            title=f"{app.title} - ReDoc",
+            redoc_js_url=f"{ASSETS_PATH}/redoc.standalone.js",
+            redoc_favicon_url=f"{ASSETS_PATH}/favicon.png",
+            with_google_fonts=False,
+        )
