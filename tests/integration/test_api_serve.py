@@ -330,8 +330,8 @@ def _chromium() -> str | None:
     _chromium() is None, reason="no headless Chromium (Debian: apt install chromium)"
 )
 def test_swagger_ui_renders_its_operations_offline(server: Server, tmp_path: Path) -> None:
-    """`/docs` (and `/redoc`) in headless Chromium with every host but the server unresolvable: the page
-    must render the operations from the packaged Swagger UI, not a CDN."""
+    """`/docs` (and `/redoc`) in headless Chromium with every host but the server
+    unresolvable: the pages must render the operations from packaged assets, not a CDN."""
     shot = tmp_path / "docs.png"
     common = [
         _chromium(),

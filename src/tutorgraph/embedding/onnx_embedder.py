@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.embedding.embedder import resolve_model_path
+from tutorgraph.embedding.fast_tokenizer import FastTokenizer
 from tutorgraph.errors import ConfigurationError
 
 __all__ = ["OnnxEmbedder", "default_onnx_cache"]
@@ -73,7 +74,7 @@ class OnnxEmbedder:
         self._threads = threads
         self._session: Any = None
         self._tokenizer: Any = None
-        self._counter: Any = None  # the same tokenizer without padding or truncation
+        self._counter: FastTokenizer | None = None  # no padding or truncation: counting
         self._max_length = 256
         self._lock = threading.Lock()
         self._tokenizer_lock = threading.Lock()  # a fast tokenizer is not safe across threads
@@ -110,8 +111,9 @@ class OnnxEmbedder:
 
     def _count_uncached(self, text: str) -> int:
         self.load()
+        assert self._counter is not None
         with self._tokenizer_lock:
-            return len(self._counter.encode(text, add_special_tokens=False).ids)
+            return len(self._counter.encode(text, add_special_tokens=False))
 
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
         self.load()
@@ -162,21 +164,15 @@ def _max_seq_length(path: Path) -> int:
         return 256
 
 
-def _tokenizers(path: Path, max_length: int) -> tuple[Any, Any]:
-    """The model's fast tokenizer (`tokenizer.json`) set up as sentence-transformers calls it
-    (truncation at `max_length`, padding to the longest text), and a plain copy for counting.
-    The `tokenizers` library alone: importing transformers would cost a second per process."""
-    from tokenizers import Tokenizer
-
-    file = path / "tokenizer.json"
-    if not file.is_file():
-        raise ConfigurationError(f"the ONNX embedder needs {file} (a fast tokenizer)")
-    batch, counter = Tokenizer.from_file(str(file)), Tokenizer.from_file(str(file))
+def _tokenizers(path: Path, max_length: int) -> tuple[Any, FastTokenizer]:
+    """The model's fast tokenizer set up as sentence-transformers calls it (truncation at
+    `max_length`, padding to the longest text), and a plain one for counting."""
+    counter = FastTokenizer.load(path)
+    batch = FastTokenizer.load(path).backend
     batch.enable_truncation(max_length=max_length)
-    pad_id = batch.token_to_id("[PAD]")
-    batch.enable_padding(pad_id=pad_id if pad_id is not None else 0, pad_token="[PAD]")
-    counter.no_truncation()
-    counter.no_padding()
+    batch.enable_padding(
+        pad_id=counter.pad_token_id, pad_token=batch.id_to_token(counter.pad_token_id)
+    )
     return batch, counter
 
 

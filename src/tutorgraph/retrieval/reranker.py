@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from tutorgraph.embedding.fast_tokenizer import FastTokenizer
 from tutorgraph.errors import ConfigurationError
 
 if TYPE_CHECKING:
@@ -151,7 +152,7 @@ class CrossEncoderReranker:
         self._options = options or RerankerOptions()
         self._device = device
         self._runtime: _Runtime | None = None
-        self._tokenizer: PreTrainedTokenizerBase | None = None
+        self._tokenizer: PreTrainedTokenizerBase | FastTokenizer | None = None
         self._cache: OrderedDict[tuple[str, str], float] = OrderedDict()
         self._hits = self._misses = 0
         self._lock = threading.Lock()
@@ -232,7 +233,6 @@ class CrossEncoderReranker:
 
     def _load_onnx(self, path: Path, backend: str) -> None:
         import onnxruntime as ort
-        from transformers import AutoTokenizer
 
         file = path / ONNX_FILES[backend]
         if not file.is_file():
@@ -241,7 +241,7 @@ class CrossEncoderReranker:
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         opts.log_severity_level = 3
         session = ort.InferenceSession(str(file), opts, providers=["CPUExecutionProvider"])
-        self._tokenizer = AutoTokenizer.from_pretrained(str(path))
+        self._tokenizer = FastTokenizer.load(path)  # transformers would import torch
         self._runtime = _OnnxRuntime(session)
 
     def score(self, query: str, texts: Sequence[str]) -> list[float]:
@@ -309,7 +309,7 @@ EncodedPair = tuple[list[int], list[int]]
 
 
 def encode_pairs(
-    tokenizer: PreTrainedTokenizerBase,
+    tokenizer: PreTrainedTokenizerBase | FastTokenizer,
     query: str,
     texts: Sequence[str],
     options: RerankerOptions,
