@@ -427,7 +427,7 @@ async def test_metrics_report_requests_stages_degraded_sources_and_reranker_use(
     assert 'tutorgraph_http_requests_total{method="POST",route="/v1/retrieve",status="200"}' in text
     assert 'route="/v1/concepts/{concept_id}",status="429"} 1' in text
     assert 'tutorgraph_retrieval_stage_duration_seconds_count{stage="embed"}' in text
-    assert 'tutorgraph_retrieval_stage_duration_seconds_bucket{stage="rerank",le="+Inf"}' in text
+    assert 'tutorgraph_retrieval_stage_duration_seconds_bucket{le="+Inf",stage="rerank"}' in text
     assert 'tutorgraph_degraded_sources_total{source="graph"} 1' in text
     assert 'tutorgraph_reranker_total{applied="true"}' in text
     assert 'tutorgraph_http_request_duration_seconds_count{route="/v1/retrieve"}' in text

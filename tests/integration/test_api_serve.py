@@ -371,3 +371,53 @@ def test_swagger_ui_renders_its_operations_offline(server: Server, tmp_path: Pat
         check=True,
     ).stdout
     assert "Retrieve a ReasoningPacket for a question" in redoc
+
+
+def test_two_workers_share_one_metrics_view(  # type: ignore[no-untyped-def]
+    start_cli, session_index, tmp_path: Path
+) -> None:
+    """`serve --workers 2`: every worker's requests are counted once, whichever worker
+    answers `/metrics` (prometheus-client's multiprocess mode)."""
+    port = free_port()
+    shared = tmp_path / "metrics"
+    shared.mkdir()
+    server = Server(
+        f"http://127.0.0.1:{port}",
+        start_cli(
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+            "--index-dir",
+            str(session_index[0]),
+            "--log-level",
+            "warning",
+            TUTORGRAPH_RERANKER_MODEL="",
+            PROMETHEUS_MULTIPROC_DIR=str(shared),
+        ),
+        session_index[0],
+    )
+    try:
+        _wait_until_up(server)
+        n = 60
+        seen = set()
+        for _ in range(n):
+            # A new connection each time, so that both workers take requests.
+            assert server.get("/healthz", headers={"Connection": "close"}).status_code == 200
+        for _ in range(8):
+            text = server.get("/metrics", headers={"Connection": "close"}).text
+            seen.add(
+                next(
+                    float(x.rsplit(" ", 1)[1])
+                    for x in text.splitlines()
+                    if x.startswith('tutorgraph_http_requests_total{method="GET",route="/healthz"')
+                    and 'status="200"' in x
+                )
+            )
+        # One total (each process alone would show about half), at least the n made here.
+        assert len(seen) == 1 and seen.pop() >= n
+        writers = {f.stem.rsplit("_", 1)[-1] for f in shared.glob("counter_*.db")}
+        assert len(writers) == 2, f"both workers wrote samples: {sorted(writers)}"
+    finally:
+        _stop(server)

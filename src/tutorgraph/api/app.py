@@ -78,6 +78,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         await state.jobs.aclose()
         await state.live.aclose()
+        state.metrics.worker_exited()
         loop.set_default_executor(
             previous if isinstance(previous, ThreadPoolExecutor) else ThreadPoolExecutor()
         )

@@ -258,7 +258,7 @@ class IngestJobs:
             job.fail("internal_error", f"ingest failed ({type(exc).__name__})")
         finally:
             job.finished_at = _now()
-            self._metrics.ingest_jobs.inc(status=job.status)
+            self._metrics.ingest_jobs.labels(status=job.status).inc()
             current = self._live.current
             if job.status != "succeeded" and (current is None or current.directory != directory):
                 await asyncio.to_thread(shutil.rmtree, directory, True)

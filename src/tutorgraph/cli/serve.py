@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -24,7 +25,7 @@ def serve_cmd(
         int,
         typer.Option(
             help="Worker processes. More than one turns HTTP ingest off (each worker would "
-            "swap only its own index).",
+            "swap only its own index); /metrics then sums every worker.",
             min=1,
         ),
     ] = 1,
@@ -46,6 +47,7 @@ def serve_cmd(
     from tutorgraph.api.app import create_app
     from tutorgraph.api.auth import ApiKeys
     from tutorgraph.api.live_index import resolve_active_dir
+    from tutorgraph.api.metrics import MULTIPROCESS_ENV
     from tutorgraph.errors import IndexNotFoundError
     from tutorgraph.stores.manifest import Manifest, check_embedder
 
@@ -67,6 +69,9 @@ def serve_cmd(
     if index_dir is not None:
         os.environ["TUTORGRAPH_INDEX_DIR"] = str(index_dir)
     os.environ["TUTORGRAPH_HTTP_INGEST"] = "false"
+    # The workers' metrics meet in one folder, fresh for this run (stale samples would add up).
+    if not os.environ.get(MULTIPROCESS_ENV):
+        os.environ[MULTIPROCESS_ENV] = tempfile.mkdtemp(prefix="tutorgraph-metrics-")
     uvicorn.run(
         "tutorgraph.api.app:app_from_environment",
         factory=True,

@@ -110,4 +110,6 @@ async def readyz(state: StateDep) -> JSONResponse:
     responses={200: {"content": {CONTENT_TYPE.split(";")[0]: {}}}},
 )
 async def metrics(state: StateDep) -> PlainTextResponse:
-    return PlainTextResponse(state.metrics.render(), media_type=CONTENT_TYPE)
+    # With several workers, rendering reads every worker's sample files.
+    text = await asyncio.to_thread(state.metrics.render)
+    return PlainTextResponse(text, media_type=CONTENT_TYPE)
