@@ -79,6 +79,9 @@ class Settings(BaseSettings):
     # -- HTTP API (issue 7) ------------------------------------------------------------------
     # Requests a minute per API key (per client address when auth is off); 0 turns it off.
     rate_limit_per_minute: int = Field(default=600, ge=0, le=1_000_000)
+    # Where the limits live (a `limits` async URI); empty: in this process. `serve --workers
+    # N` sets a SQLite file all its workers share; `async+redis://...` spans machines.
+    rate_limit_storage: str = ""
     # Largest JSON body; `POST /v1/ingest` has its own limit for the compressed upload and
     # `max_bundle_bytes` caps what the archive may unpack to (a gzip bomb stops there).
     max_body_bytes: int = Field(default=1 << 20, ge=1024)

@@ -373,11 +373,12 @@ def test_swagger_ui_renders_its_operations_offline(server: Server, tmp_path: Pat
     assert "Retrieve a ReasoningPacket for a question" in redoc
 
 
-def test_two_workers_share_one_metrics_view(  # type: ignore[no-untyped-def]
+def test_two_workers_share_metrics_and_rate_limits(  # type: ignore[no-untyped-def]
     start_cli, session_index, tmp_path: Path
 ) -> None:
     """`serve --workers 2`: every worker's requests are counted once, whichever worker
-    answers `/metrics` (prometheus-client's multiprocess mode)."""
+    answers `/metrics` (prometheus-client's multiprocess mode), and the workers share one
+    rate limit (a SQLite file `serve` makes for them)."""
     port = free_port()
     shared = tmp_path / "metrics"
     shared.mkdir()
@@ -394,6 +395,7 @@ def test_two_workers_share_one_metrics_view(  # type: ignore[no-untyped-def]
             "--log-level",
             "warning",
             TUTORGRAPH_RERANKER_MODEL="",
+            TUTORGRAPH_RATE_LIMIT_PER_MINUTE="20",
             PROMETHEUS_MULTIPROC_DIR=str(shared),
         ),
         session_index[0],
@@ -419,5 +421,11 @@ def test_two_workers_share_one_metrics_view(  # type: ignore[no-untyped-def]
         assert len(seen) == 1 and seen.pop() >= n
         writers = {f.stem.rsplit("_", 1)[-1] for f in shared.glob("counter_*.db")}
         assert len(writers) == 2, f"both workers wrote samples: {sorted(writers)}"
+        # The rate limit is shared: 20 a minute in all, not 20 per worker.
+        codes = [
+            server.get("/v1/concepts/ccss:6.NS.A.1", headers={"Connection": "close"}).status_code
+            for _ in range(40)
+        ]
+        assert codes.count(200) == 20 and codes.count(429) == 20
     finally:
         _stop(server)

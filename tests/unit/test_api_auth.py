@@ -4,13 +4,14 @@ bucket behind the per-key rate limit."""
 from __future__ import annotations
 
 import hmac
+from pathlib import Path
 
 import pytest
 
 from tutorgraph.api import auth
 from tutorgraph.api.auth import ApiKeys, hash_key, key_entry
 from tutorgraph.api.errors import AuthenticationError, PermissionDeniedError, RateLimitedError
-from tutorgraph.api.rate_limit import RateLimiter, TokenBucket
+from tutorgraph.api.rate_limit import RateLimiter
 from tutorgraph.errors import ConfigurationError
 
 pytestmark = pytest.mark.unit
@@ -115,61 +116,52 @@ def test_every_entry_is_compared_in_constant_time(monkeypatch: pytest.MonkeyPatc
 # -- rate limit -------------------------------------------------------------------------------
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_token_bucket_refills_at_its_rate_up_to_capacity() -> None:
-    bucket = TokenBucket(capacity=2, rate=0.5, tokens=2, updated=0.0)
-    assert bucket.take(0.0) == 0 and bucket.take(0.0) == 0
-    assert bucket.take(0.0) == pytest.approx(2.0)  # 1 token at 0.5/s
-    assert bucket.take(1.0) == pytest.approx(1.0)  # half a token back
-    assert bucket.take(2.0) == 0
-    bucket.refill(1000.0)
-    assert bucket.tokens == 2  # never above capacity
-
-
-def test_rate_limiter_allows_a_burst_then_says_when_to_retry() -> None:
-    clock = Clock()
-    limiter = RateLimiter(per_minute=3, clock=clock)
+async def test_rate_limiter_allows_a_minute_then_says_when_to_retry() -> None:
+    limiter = RateLimiter(per_minute=3)
     for _ in range(3):
-        limiter.check("a")
+        await limiter.check("a")
     with pytest.raises(RateLimitedError) as err:
-        limiter.check("a")
-    assert err.value.retry_after == pytest.approx(20.0)  # 3/min: one every 20 s
-    assert err.value.details["retry_after_s"] == pytest.approx(20.0)
-    limiter.check("b")  # buckets are per key
-    clock.now += 19.0
-    with pytest.raises(RateLimitedError) as err:
-        limiter.check("a")
-    assert err.value.retry_after == pytest.approx(1.0)
-    clock.now += 1.0
-    limiter.check("a")
+        await limiter.check("a")
+    # A moving window: the first of the three leaves it a minute after it came.
+    assert 58.0 < err.value.retry_after <= 60.0
+    assert err.value.details["retry_after_s"] == pytest.approx(err.value.retry_after)
+    await limiter.check("b")  # limits are per key
 
 
-def test_a_refused_request_does_not_spend_a_token() -> None:
-    clock = Clock()
-    limiter = RateLimiter(per_minute=60, clock=clock)
-    for _ in range(60):
-        limiter.check("k")
-    for _ in range(10):
-        with pytest.raises(RateLimitedError):
-            limiter.check("k")
-    clock.now += 1.0  # one token back, not eaten by the ten refusals
-    limiter.check("k")
+async def test_limiters_on_one_sqlite_file_share_the_limit(tmp_path: Path) -> None:
+    """Two limiters over one file, as two workers: together they allow the limit once."""
+    uri = f"async+sqlite://{tmp_path / 'limits.db'}"
+    workers = [RateLimiter(per_minute=5, storage=uri) for _ in range(2)]
+    allowed = 0
+    for n in range(10):
+        try:
+            await workers[n % 2].check("k")
+            allowed += 1
+        except RateLimitedError:
+            pass
+    assert allowed == 5
+    with pytest.raises(RateLimitedError):
+        await workers[0].check("k")
+    await workers[1].check("other")
 
 
-def test_zero_turns_the_limit_off_and_negative_is_refused() -> None:
+async def test_a_failing_storage_lets_requests_through(tmp_path: Path) -> None:
+    blocked = tmp_path / "not-a-dir"
+    blocked.write_text("a file where the database's folder should be")
+    limiter = RateLimiter(per_minute=1, storage=f"async+sqlite://{blocked / 'limits.db'}")
+    for _ in range(3):
+        await limiter.check("k")  # logged, allowed
+
+
+async def test_zero_turns_the_limit_off_and_bad_settings_are_refused() -> None:
     limiter = RateLimiter(per_minute=0)
     assert not limiter.enabled
-    for _ in range(10_000):
-        limiter.check("k")
+    for _ in range(1_000):
+        await limiter.check("k")
     with pytest.raises(ConfigurationError):
         RateLimiter(per_minute=-1)
+    with pytest.raises(ConfigurationError, match="async"):
+        RateLimiter(per_minute=5, storage="memory://")
 
 
 def test_keys_hash_command_prints_the_entry() -> None:

@@ -33,7 +33,7 @@ from tutorgraph.api.ingest_jobs import IngestJobs
 from tutorgraph.api.live_index import LiveIndex, RetrieverOpener
 from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.api.middleware import BodyLimitMiddleware, MetricsMiddleware
-from tutorgraph.api.rate_limit import RateLimiter
+from tutorgraph.api.rate_limit import MEMORY, RateLimiter
 from tutorgraph.api.routes import concepts, health, ingest, retrieve
 from tutorgraph.api.routes.docs import install_docs
 from tutorgraph.config import Settings
@@ -101,7 +101,9 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
     state = AppState(
         settings=settings,
         keys=keys,
-        limiter=RateLimiter(settings.rate_limit_per_minute),
+        limiter=RateLimiter(
+            settings.rate_limit_per_minute, storage=settings.rate_limit_storage or MEMORY
+        ),
         metrics=metrics,
         live=live,
         jobs=IngestJobs(settings, live, metrics),

@@ -73,7 +73,7 @@ async def authenticate(
         bucket = principal.key_id
     else:
         bucket = f"client:{request.client.host if request.client else 'unknown'}"
-    state.limiter.check(bucket)
+    await state.limiter.check(bucket)
     return principal
 
 

@@ -1,91 +1,72 @@
-"""A token bucket per API key, in memory.
+"""Per-key rate limits through `limits`: `per_minute` requests in any 60 s (a moving window).
 
-Each key may burst up to `per_minute` requests, then gets one more every `60 / per_minute`
-seconds. A refused request learns how long until a token is back (`Retry-After`).
+The storage is a `limits` URI: in-process memory by default; `serve --workers N` points
+every worker at one SQLite file (`async+sqlite:///...`, `api/limit_storage.py`) so that N
+workers do not allow N times the rate; `async+redis://host:6379` shares limits across
+machines. A refused request learns how long until the oldest request in its window expires
+(`Retry-After`). A storage that fails lets the request through and logs why: a rate-limit
+store that is down must not take the API down with it.
 
-Limits, honestly: the buckets live in one process, so `serve --workers N` allows N times the
-rate, and they start full again after a restart.
-
->>> clock = iter([0.0, 0.0, 0.0]).__next__
->>> limiter = RateLimiter(per_minute=2, clock=clock)
->>> limiter.check("k"), limiter.check("k")
-(None, None)
->>> limiter.check("k")
-Traceback (most recent call last):
-...
-tutorgraph.errors.RateLimitedError: rate limit exceeded; retry later
+>>> limiter = RateLimiter(per_minute=2)  # no I/O until the first check
+>>> limiter.enabled
+True
 """
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 
+from limits import RateLimitItemPerMinute
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+
+from tutorgraph.api import limit_storage  # registers async+sqlite://
 from tutorgraph.api.errors import RateLimitedError
 from tutorgraph.errors import ConfigurationError
 
-__all__ = ["RateLimiter", "TokenBucket"]
+__all__ = ["MEMORY", "RateLimiter"]
 
-# With auth off, buckets are per client address: forget full (idle) ones past this many.
-_MAX_BUCKETS = 10_000
-
-
-@dataclass
-class TokenBucket:
-    """`tokens` left of `capacity`, refilled at `rate` tokens a second since `updated`."""
-
-    capacity: float
-    rate: float
-    tokens: float
-    updated: float
-
-    def refill(self, now: float) -> None:
-        elapsed = max(0.0, now - self.updated)
-        self.tokens = min(self.capacity, self.tokens + elapsed * self.rate)
-        self.updated = now
-
-    def take(self, now: float) -> float:
-        """Take one token; return 0 when allowed, else the seconds until one is available."""
-        self.refill(now)
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return 0.0
-        return (1.0 - self.tokens) / self.rate
+MEMORY = "async+memory://"
+log = logging.getLogger(__name__)
+del limit_storage
 
 
 class RateLimiter:
-    """Buckets by key; `per_minute=0` turns limiting off."""
+    """`per_minute` requests per key in any minute; `per_minute=0` turns limiting off."""
 
-    def __init__(self, per_minute: int, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, per_minute: int, *, storage: str = MEMORY) -> None:
         if per_minute < 0:
             raise ConfigurationError(f"rate_limit_per_minute must be >= 0, got {per_minute}")
+        if not storage.startswith("async+"):
+            raise ConfigurationError(
+                f"rate limit storage {storage!r}: use an async `limits` URI such as "
+                "async+memory://, async+sqlite:///path or async+redis://host:6379"
+            )
         self._per_minute = per_minute
-        self._clock = clock
-        self._buckets: dict[str, TokenBucket] = {}
+        self._uri = storage
+        self._item = RateLimitItemPerMinute(max(per_minute, 1))
+        self._strategy: MovingWindowRateLimiter | None = None
 
     @property
     def enabled(self) -> bool:
         return self._per_minute > 0
 
-    def check(self, key: str) -> None:
+    def _limiter(self) -> MovingWindowRateLimiter:
+        if self._strategy is None:
+            self._strategy = MovingWindowRateLimiter(storage_from_string(self._uri))
+        return self._strategy
+
+    async def check(self, key: str) -> None:
         """Spend one request of `key`'s budget, or raise `RateLimitedError(retry_after)`."""
         if not self.enabled:
             return
-        now = self._clock()
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            if len(self._buckets) >= _MAX_BUCKETS:
-                self._forget_idle(now)
-            cap = float(self._per_minute)
-            bucket = TokenBucket(capacity=cap, rate=cap / 60.0, tokens=cap, updated=now)
-            self._buckets[key] = bucket
-        wait = bucket.take(now)
-        if wait > 0:
-            raise RateLimitedError(wait)
-
-    def _forget_idle(self, now: float) -> None:
-        for key, bucket in list(self._buckets.items()):
-            bucket.refill(now)
-            if bucket.tokens >= bucket.capacity:
-                del self._buckets[key]
+        limiter = self._limiter()
+        try:
+            if await limiter.hit(self._item, key):
+                return
+            stats = await limiter.get_window_stats(self._item, key)
+        except Exception as exc:  # the store is down: serve, and say so in the log
+            log.warning("rate limit storage %s failed, request allowed: %s", self._uri, exc)
+            return
+        raise RateLimitedError(max(stats.reset_time - time.time(), 0.001))

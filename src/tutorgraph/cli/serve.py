@@ -25,7 +25,8 @@ def serve_cmd(
         int,
         typer.Option(
             help="Worker processes. More than one turns HTTP ingest off (each worker would "
-            "swap only its own index); /metrics then sums every worker.",
+            "swap only its own index); /metrics sums every worker, and the rate limits are "
+            "shared through a SQLite file unless TUTORGRAPH_RATE_LIMIT_STORAGE names one.",
             min=1,
         ),
     ] = 1,
@@ -69,9 +70,12 @@ def serve_cmd(
     if index_dir is not None:
         os.environ["TUTORGRAPH_INDEX_DIR"] = str(index_dir)
     os.environ["TUTORGRAPH_HTTP_INGEST"] = "false"
-    # The workers' metrics meet in one folder, fresh for this run (stale samples would add up).
+    # The workers' metrics and rate limits meet in one folder, fresh for this run.
+    shared = Path(tempfile.mkdtemp(prefix="tutorgraph-workers-"))
     if not os.environ.get(MULTIPROCESS_ENV):
-        os.environ[MULTIPROCESS_ENV] = tempfile.mkdtemp(prefix="tutorgraph-metrics-")
+        os.environ[MULTIPROCESS_ENV] = str(shared)
+    if not settings.rate_limit_storage:
+        os.environ["TUTORGRAPH_RATE_LIMIT_STORAGE"] = f"async+sqlite://{shared / 'limits.db'}"
     uvicorn.run(
         "tutorgraph.api.app:app_from_environment",
         factory=True,
