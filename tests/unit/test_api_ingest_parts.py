@@ -16,7 +16,7 @@ from tutorgraph.api import live_index
 from tutorgraph.api.errors import PayloadTooLargeError
 from tutorgraph.api.ingest_jobs import extract_bundle
 from tutorgraph.api.live_index import LiveIndex, pointer_file, resolve_active_dir
-from tutorgraph.api.metrics import Counter, Histogram, Registry
+from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.config import Settings
 from tutorgraph.errors import BundleError
 
@@ -206,29 +206,28 @@ async def test_a_stuck_request_cannot_keep_the_old_generation_forever(
 # -- metrics exposition ----------------------------------------------------------------------
 
 
-def test_counters_and_histograms_render_in_the_text_format() -> None:
-    registry = Registry()
-    c = Counter("t_requests_total", "Requests.", ("route",))
-    h = Histogram("t_seconds", "Latency.", ("stage",), buckets=(0.1, 1.0))
-    plain = Counter("t_swaps_total", "Swaps.")
-    for m in (c, h, plain):
-        registry.register(m)
-    c.inc(route='/a"b\\c\nd')
-    c.inc(2, route="/x")
-    for v in (0.05, 0.5, 0.7, 3.0):
-        h.observe(v, stage="total")
-    text = registry.render()
-    assert text.endswith("\n")
-    assert "# HELP t_requests_total Requests.\n# TYPE t_requests_total counter" in text
-    assert 't_requests_total{route="/a\\"b\\\\c\\nd"} 1' in text
-    assert 't_requests_total{route="/x"} 2' in text
-    assert 't_seconds_bucket{stage="total",le="0.1"} 1' in text
-    assert 't_seconds_bucket{stage="total",le="1"} 3' in text
-    assert 't_seconds_bucket{stage="total",le="+Inf"} 4' in text
-    assert 't_seconds_sum{stage="total"} 4.25' in text
-    assert 't_seconds_count{stage="total"} 4' in text
-    assert "t_swaps_total 0" in text  # an unlabelled series exists from the start
-    with pytest.raises(ValueError):
-        c.inc(wrong="label")
-    with pytest.raises(ValueError):
-        registry.register(Counter("t_requests_total", "again"))
+def test_api_metrics_render_parseable_text_with_escaped_labels() -> None:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    metrics = ApiMetrics()
+    metrics.observe_request("GET", '/a"b\\c\nd', 200, 0.05)
+    for seconds in (0.05, 0.7, 3.0):
+        metrics.observe_request("POST", "/v1/retrieve", 200, seconds)
+    text = metrics.render()
+    samples = {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+    route = (("method", "GET"), ("route", '/a"b\\c\nd'), ("status", "200"))
+    assert samples[("tutorgraph_http_requests_total", route)] == 1
+    post = (("method", "POST"), ("route", "/v1/retrieve"), ("status", "200"))
+    assert samples[("tutorgraph_http_requests_total", post)] == 3
+    bucket = "tutorgraph_http_request_duration_seconds_bucket"
+    assert samples[(bucket, (("le", "0.05"), ("route", "/v1/retrieve")))] == 1
+    assert samples[(bucket, (("le", "1.0"), ("route", "/v1/retrieve")))] == 2
+    assert samples[(bucket, (("le", "+Inf"), ("route", "/v1/retrieve")))] == 3
+    # An unlabelled series exists from the start.
+    assert samples[("tutorgraph_index_swaps_total", ())] == 0
+    # Two apps in one process keep their own registries.
+    assert "tutorgraph_http_requests_total{" not in ApiMetrics().render()
