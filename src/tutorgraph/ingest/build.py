@@ -91,6 +91,12 @@ def notice_text(*, exclude_noncommercial: bool) -> str:
             "for non-commercial purposes only. Build with `--exclude-noncommercial` for a bundle",
             "without them.",
         ]
+    lines += [
+        "",
+        "`embeddings/` (written by `tutorgraph embed-bundle`, when present) holds the vectors",
+        "of these records' texts computed with sentence-transformers/all-MiniLM-L6-v2",
+        "(Apache 2.0): derived from the records, under the records' own licenses.",
+    ]
     return "\n".join(lines) + "\n"
 
 
