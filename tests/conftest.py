@@ -91,10 +91,11 @@ def slice_bundle(
 
 @pytest.fixture(scope="session")
 def embedder():  # type: ignore[no-untyped-def]
-    """The real MiniLM embedder, weights loaded once from the offline package."""
-    from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
+    """The real MiniLM embedder the product uses by default (ONNX Runtime), weights loaded
+    once from the offline package: indexes the CLI builds in the tests then match it."""
+    from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 
-    emb = SentenceTransformerEmbedder(MODEL_NAME)
+    emb = OnnxEmbedder(MODEL_NAME)
     emb.load()
     return emb
 

@@ -235,9 +235,9 @@ def test_the_rate_limit_through_the_server(server: Server, keyset: Keys) -> None
             if resp.status_code != 404:  # an unknown id: answered, and counted
                 break
             answered += 1
-    assert RATE <= answered < 3 * RATE  # the burst, plus what refilled meanwhile
+    assert answered == RATE  # a moving window of a minute
     _error(resp, 429, "rate_limited")
-    assert 1 <= int(resp.headers["retry-after"]) <= 2  # 40/min: a token every 1.5 s
+    assert 50 < int(resp.headers["retry-after"]) <= 60  # when the first leaves the window
     ok = server.get("/v1/concepts/ccss:9.ZZ.Z.9", headers={"X-API-Key": keyset.read})
     assert ok.status_code == 404  # other keys are not limited by this one
 

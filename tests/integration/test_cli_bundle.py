@@ -163,7 +163,7 @@ def small_bundle(
 def test_ingest_cli_prints_counts(
     monkeypatch: pytest.MonkeyPatch, embedder, small_bundle: tuple[Path, int], tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(index_cli, "SentenceTransformerEmbedder", lambda *a, **k: embedder)
+    monkeypatch.setattr(index_cli, "make_embedder", lambda *a, **k: embedder)
     monkeypatch.delenv("TUTORGRAPH_EMBEDDING_MODEL", raising=False)
     bundle, n = small_bundle
     args = ["ingest", str(bundle), "--index-dir", str(tmp_path / "idx")]
