@@ -33,6 +33,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -219,6 +220,51 @@ def start_server(args: argparse.Namespace, key: str, log: Path) -> Server:
     return Server(f"http://127.0.0.1:{port}", process, log)
 
 
+def tree_rss_mib(pid: int) -> float:
+    """Resident memory of `pid` and its descendants (uvicorn's workers), from /proc."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            parents[int(stat.parent.name)] = int(fields[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    tree, frontier = {pid}, [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [p for p, pp in parents.items() if pp == parent and p not in tree]
+        tree.update(children)
+        frontier.extend(children)
+    kib = 0
+    for p in tree:
+        try:
+            status = Path(f"/proc/{p}/status").read_text()
+            kib += int(status.split("VmRSS:")[1].split()[0])
+        except (OSError, IndexError, ValueError):
+            continue
+    return round(kib / 1024, 1)
+
+
+class PeakRss:
+    """The largest `tree_rss_mib` seen every 0.25 s while the block runs."""
+
+    def __init__(self, pid: int) -> None:
+        self._pid, self.peak, self._stop = pid, 0.0, threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.25):
+            self.peak = max(self.peak, tree_rss_mib(self._pid))
+
+    def __enter__(self) -> PeakRss:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
 def wait_ready(server: Server, timeout_s: float) -> dict[str, Any]:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -322,7 +368,7 @@ def run_scenario(
 def print_table(rows: list[dict[str, Any]], workers: int, threads: int) -> None:
     header = (
         f"{'scenario':<22} {'requests':>8} {'req/s':>8} {'p50 ms':>9} {'p95 ms':>9} "
-        f"{'p99 ms':>9} {'errors':>6} {'workers':>7}"
+        f"{'p99 ms':>9} {'errors':>6} {'workers':>7} {'peak MiB':>9}"
     )
     print(header)
     print("-" * len(header))
@@ -331,7 +377,7 @@ def print_table(rows: list[dict[str, Any]], workers: int, threads: int) -> None:
         print(
             f"{row['scenario']:<22} {row['requests']:>8} {row['req_per_s']:>8.2f} "
             f"{lat['p50']:>9.1f} {lat['p95']:>9.1f} {lat['p99']:>9.1f} {row['errors']:>6} "
-            f"{workers:>7}"
+            f"{workers:>7} {row['server_peak_rss_mib']:>9.0f}"
         )
     print(f"(server: {workers} worker process(es), {threads} inference threads each)")
 
@@ -362,6 +408,9 @@ def server_main(args: argparse.Namespace) -> int:
                 flush=True,
             )
             reranker = ready["dependencies"].get("reranker", {})
+            time.sleep(2.0)  # let start-up settle
+            rss_at_rest = tree_rss_mib(server.process.pid)
+            print(f"server RSS at rest: {rss_at_rest} MiB", flush=True)
             offset = 0
             for scenario in SCENARIOS:
                 applied = None
@@ -370,7 +419,9 @@ def server_main(args: argparse.Namespace) -> int:
                     if not applied:
                         print(f"warning: the server does not rerank ({reranker.get('detail')})")
                 print(f"running {scenario.name} ...", flush=True)
-                row = run_scenario(args, server, key, scenario, offset)
+                with PeakRss(server.process.pid) as rss:
+                    row = run_scenario(args, server, key, scenario, offset)
+                row["server_peak_rss_mib"] = rss.peak
                 if applied is not None:
                     row["reranker_applied"] = applied
                 rows.append(row)
@@ -389,6 +440,7 @@ def server_main(args: argparse.Namespace) -> int:
             "index_dir": ready["index_dir"],
             "readyz": ready["status"],
             "reranker": reranker.get("detail"),
+            "rss_at_rest_mib": rss_at_rest,
         },
         "bounds": {
             "requests": args.requests,
