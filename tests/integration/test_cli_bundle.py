@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tutorgraph.cli import curriculum as curriculum_cli
 from tutorgraph.cli import index as index_cli
 from tutorgraph.cli.app import app
 from tutorgraph.ingest.bundle import BUNDLE_FILES, bundle_hash, validate_bundle, write_bundle
@@ -158,6 +159,28 @@ def small_bundle(
     records = eedi_records(questions, {m: eedi_misconceptions[m] for m in sorted(used)}, [])
     write_bundle(records, tmp_path / "small")
     return tmp_path / "small", len(items_from_records(records))
+
+
+def test_embed_bundle_then_ingest_embeds_nothing(
+    monkeypatch: pytest.MonkeyPatch, embedder, small_bundle: tuple[Path, int], tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The real embedder (shared with the session, not reloaded), through the real CLI."""
+    monkeypatch.setattr(curriculum_cli, "make_embedder", lambda *a, **k: embedder)
+    monkeypatch.setattr(index_cli, "make_embedder", lambda *a, **k: embedder)
+    monkeypatch.delenv("TUTORGRAPH_EMBEDDING_MODEL", raising=False)
+    bundle, n = small_bundle
+    hash_before = bundle_hash(bundle)
+    runner = CliRunner()
+    res = runner.invoke(app, ["embed-bundle", str(bundle)])
+    assert res.exit_code == 0, res.output
+    assert f"vectors of {embedder.name} in {bundle / 'embeddings'}" in _flat(res.stdout)
+    first = (bundle / "embeddings" / "vectors.npy").read_bytes()
+    assert runner.invoke(app, ["embed-bundle", str(bundle)]).exit_code == 0
+    assert (bundle / "embeddings" / "vectors.npy").read_bytes() == first  # deterministic
+    assert bundle_hash(bundle) == hash_before  # the vectors are not part of the records
+    res = runner.invoke(app, ["ingest", str(bundle), "--index-dir", str(tmp_path / "idx")])
+    assert res.exit_code == 0, res.output
+    assert f"(0 embedded, {n} from stored vectors)" in _flat(res.stdout)
 
 
 def test_ingest_cli_prints_counts(
