@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
+
+import numpy as np
+import numpy.typing as npt
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.models.packet import Hit, RankerInfo
@@ -21,11 +25,30 @@ from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph.retrieval.router import Route
 from tutorgraph.stores.protocols import GraphStore
 
-__all__ = ["learned_rank"]
+__all__ = ["learned_rank", "ranker_query_vector"]
 
 log = logging.getLogger(__name__)
 _NO_CONCEPTS = "the request names no concept_ids, and the learned score needs its concept"
 _NO_EVIDENCE = "no labelled examples on the request's concepts; first-stage order kept"
+
+
+async def ranker_query_vector(
+    ranker: LearnedRanker,
+    graph: GraphStore,
+    embedder: Embedder,
+    request: RetrievalRequest,
+    refined: RefinedQuery | None,
+) -> npt.NDArray[np.float32] | None:
+    """The ranker's query vector (the query with its concepts' names), or None when the
+    ranker will not score this request. The retriever starts it beside the first stage."""
+    concepts = list(request.concept_ids)
+    if not concepts or not ranker.prior.knows(concepts):
+        return None
+    answer = refined.student_answer if refined else request.student_answer
+    names = await concept_names(graph, concepts)
+    text = named_query(request.query, names, student_answer=answer)
+    vectors: npt.NDArray[np.float32] = await embed_async(embedder, [text])
+    return np.asarray(vectors[0], dtype=np.float32)
 
 
 async def learned_rank(
@@ -38,6 +61,7 @@ async def learned_rank(
     hits: list[Hit],
     *,
     proposals: int,
+    query_vector: Awaitable[npt.NDArray[np.float32] | None] | None = None,
 ) -> tuple[list[Hit], RankerInfo, dict[str, dict[str, float]]]:
     """Give misconceptions their learned score, add those it proposes, and re-order them.
 
@@ -57,10 +81,12 @@ async def learned_rank(
     if not ranker.prior.knows(concepts):
         return hits, RankerInfo(model=name, reason=_NO_EVIDENCE), {}
     try:
-        answer = refined.student_answer if refined else request.student_answer
-        names = await concept_names(graph, concepts)
-        text = named_query(request.query, names, student_answer=answer)
-        vector = (await embed_async(embedder, [text]))[0]
+        vector = await (
+            query_vector
+            if query_vector is not None
+            else ranker_query_vector(ranker, graph, embedder, request, refined)
+        )
+        assert vector is not None  # the checks above are the ones it makes
         slots = [i for i, h in enumerate(hits) if h.kind == "misconception"]
         known = {i for h in hits if h.kind == "misconception" for i in h.ids}
         proposed_ids = [

@@ -15,6 +15,9 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
+import numpy as np
+import numpy.typing as npt
+
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError, UnknownConceptError
@@ -44,7 +47,7 @@ from tutorgraph.retrieval.graph_search import (
     graph_search,
 )
 from tutorgraph.retrieval.hits import fused_hit
-from tutorgraph.retrieval.learned_stage import learned_rank
+from tutorgraph.retrieval.learned_stage import learned_rank, ranker_query_vector
 from tutorgraph.retrieval.merge import merge_candidates
 from tutorgraph.retrieval.reranker import Reranker
 from tutorgraph.retrieval.router import Route, resolve_route
@@ -197,6 +200,7 @@ class HybridRetriever:
         refined = await self._refine(request)
         timings["refine"] = _ms(t) if refined else 0.0
         route = self.route(request, refined)
+        ranker_vector = self._start_ranker_vector(request, refined)
         raw, graph, degraded = await self._search(request, refined, route, timings)
         graph_result = graph or GraphSearchResult()
 
@@ -234,6 +238,7 @@ class HybridRetriever:
                 route,
                 hits,
                 proposals=self._config.ranker_proposals,
+                query_vector=ranker_vector,
             )
         timings["rank"] = _ms(t) if ranker_info.applied else 0.0
         t = time.perf_counter()
@@ -405,6 +410,20 @@ class HybridRetriever:
         graph: GraphSearchResult | None = answered.pop("graph", None)
         raw = {name: out for name, out in answered.items() if out is not None}
         return raw, graph, degraded
+
+    def _start_ranker_vector(
+        self, request: RetrievalRequest, refined: RefinedQuery | None
+    ) -> asyncio.Task[npt.NDArray[np.float32] | None] | None:
+        """The learned ranker's query embedding, started now so that it overlaps the first
+        stage instead of following the rerank; None when the ranker will not run."""
+        if self._ranker is None or self._ranker.combiner is None or not request.concept_ids:
+            return None
+        task = asyncio.create_task(
+            ranker_query_vector(self._ranker, self._graph, self._embedder, request, refined)
+        )
+        # Awaited by the rank stage; if the request fails first, its error is not lost noise.
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        return task
 
     async def _vector_search(
         self, query: str, depth: int, timings: dict[str, float]
