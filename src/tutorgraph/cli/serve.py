@@ -49,18 +49,14 @@ def serve_cmd(
     from tutorgraph.api.auth import ApiKeys
     from tutorgraph.api.live_index import resolve_active_dir
     from tutorgraph.api.metrics import MULTIPROCESS_ENV
-    from tutorgraph.errors import IndexNotFoundError
-    from tutorgraph.stores.manifest import Manifest, check_embedder
+    from tutorgraph.stores.manifest import require_manifest
 
     settings = load_settings(index_dir)
     with fail_on_errors():
         # The checks that would otherwise fail start-up with a traceback, as one clear line.
         ApiKeys.parse(settings.api_keys)
         active = resolve_active_dir(settings.index_dir)
-        manifest = Manifest.read(active)
-        if manifest is None:
-            raise IndexNotFoundError(active)
-        check_embedder(manifest, settings.embedding_model, active)
+        require_manifest(active, settings.embedding_model)
     if workers == 1:
         uvicorn.run(
             create_app(settings), host=host, port=port, log_level=log_level, server_header=False

@@ -18,14 +18,13 @@ from pathlib import Path
 from typing import Any, Self
 
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.errors import IndexNotFoundError
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.pipeline import IngestOptions, ingest_records
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.chroma import ChromaVectorStore
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
-from tutorgraph.stores.manifest import Manifest, check_embedder
+from tutorgraph.stores.manifest import Manifest, require_manifest
 from tutorgraph.stores.protocols import GraphStore, LexicalIndex, VectorStore
 
 __all__ = ["AsyncClosing", "LocalIndex", "Opening"]
@@ -96,10 +95,7 @@ class LocalIndex(AsyncClosing):
         the index opens (on first use) and owns an embedded Chroma client.
         """
         layout = IndexLayout(index_dir)
-        manifest = Manifest.read(index_dir)
-        if manifest is None:
-            raise IndexNotFoundError(index_dir)
-        check_embedder(manifest, embedder, index_dir)
+        manifest = require_manifest(index_dir, embedder)
         if vector is None:
             own = ChromaVectorStore.embedded(layout.chroma)
             own.preload(manifest.embedding_dim)  # overlaps the loads below

@@ -10,9 +10,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from tutorgraph.errors import EmbedderMismatchError, StoreError
+from tutorgraph.errors import EmbedderMismatchError, IndexNotFoundError, StoreError
 
-__all__ = ["MANIFEST_FILE", "Manifest", "check_embedder", "library_versions"]
+__all__ = ["MANIFEST_FILE", "Manifest", "check_embedder", "library_versions", "require_manifest"]
 
 MANIFEST_FILE = "manifest.json"
 FORMAT_VERSION = 1
@@ -76,3 +76,13 @@ def check_embedder(manifest: Manifest, embedder: str, index_dir: Path) -> None:
             "ingest into a new TUTORGRAPH_INDEX_DIR.",
             details={"index_embedder": manifest.embedder, "configured_embedder": embedder},
         )
+
+
+def require_manifest(index_dir: Path, embedder: str) -> Manifest:
+    """The manifest of the index at `index_dir`, built with `embedder`: an
+    `IndexNotFoundError` when there is no index, an `EmbedderMismatchError` for another's."""
+    manifest = Manifest.read(index_dir)
+    if manifest is None:
+        raise IndexNotFoundError(index_dir)
+    check_embedder(manifest, embedder, index_dir)
+    return manifest
