@@ -344,13 +344,18 @@ def test_swagger_ui_renders_its_operations_offline(server: Server, tmp_path: Pat
         "--window-size=1280,1600",
         f"--user-data-dir={tmp_path / 'profile'}",
     ]
-    dom = subprocess.run(
-        [*common, "--dump-dom", server.url + "/docs"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout
+
+    def rendered(path: str) -> str:
+        """The page's DOM once its scripts ran."""
+        return subprocess.run(
+            [*common, "--dump-dom", server.url + path],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
+
+    dom = rendered("/docs")
     subprocess.run(
         [*common, f"--screenshot={shot}", server.url + "/docs"],
         capture_output=True,
@@ -363,14 +368,7 @@ def test_swagger_ui_renders_its_operations_offline(server: Server, tmp_path: Pat
         assert f'data-path="{path}"' in dom, path
     assert shot.stat().st_size > 20_000  # a rendered page, not a blank one
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    redoc = subprocess.run(
-        [*common, "--dump-dom", server.url + "/redoc"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    ).stdout
-    assert "Retrieve a ReasoningPacket for a question" in redoc
+    assert "Retrieve a ReasoningPacket for a question" in rendered("/redoc")
 
 
 def test_two_workers_share_metrics_and_rate_limits(  # type: ignore[no-untyped-def]
