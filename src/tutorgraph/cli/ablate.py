@@ -54,8 +54,8 @@ def ablate_cmd(
     Item scores go to OUT with the suffix .items.jsonl, one (task, config, fold) unit at a
     time; run the same command again to resume after an interruption.
     """
-    from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
     from tutorgraph.eval.ablation import AblationSpec, build_task, run_ablations, select_configs
+    from tutorgraph.retrieval.factory import make_embedder
 
     settings = load_settings()
     names = _tasks(tasks)
@@ -75,9 +75,7 @@ def ablate_cmd(
             raise ConfigurationError(f"--data {data} is not a folder")
         # Check every task's data before loading a model or running anything.
         built = [build_task(n, data, quick=quick, work=work) for n in names]
-        embedder = SentenceTransformerEmbedder(
-            settings.embedding_model, batch_size=settings.embed_batch_size
-        )
+        embedder = make_embedder(settings)
         with progress_bars() as bars:
             ids: dict[str, TaskID] = {n: bars.add_task(n, total=None) for n in names}
 

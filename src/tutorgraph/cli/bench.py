@@ -19,9 +19,9 @@ from tutorgraph.cli._common import (
     open_retriever,
     progress_bars,
 )
-from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.eval.tasks.eedi_bench import EediBenchmarkSpec, run_eedi_benchmark
 from tutorgraph.ingest.eedi import read_eedi_questions
+from tutorgraph.retrieval.factory import make_embedder
 
 __all__ = ["register"]
 
@@ -86,9 +86,7 @@ def eedi_cmd(
         messages=messages,
         read_questions=_question_ids(exclude),
     )
-    embedder = SentenceTransformerEmbedder(
-        settings.embedding_model, batch_size=settings.embed_batch_size
-    )
+    embedder = make_embedder(settings)
     with fail_on_errors(), progress_bars() as bars:
         task = bars.add_task("eedi retrievals", total=None)
         results = asyncio.run(

@@ -17,13 +17,13 @@ from tutorgraph.cli._common import (
     progress_bars,
 )
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
-from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.ingest.eedi import (
     eedi_records,
     read_eedi_questions,
     read_misconceptions,
     read_subjects,
 )
+from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph.retrieval.reranker import ONNX_FILES
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig
@@ -107,9 +107,7 @@ def train_reranker_cmd(
         questions = read_eedi_questions(train)
         texts = read_misconceptions(misconceptions)
         subject_rows = read_subjects(subjects) if subjects else []
-        embedder = SentenceTransformerEmbedder(
-            settings.embedding_model, batch_size=settings.embed_batch_size
-        )
+        embedder = make_embedder(settings)
         with progress_bars() as bars:
             mine = bars.add_task("mining hard negatives", total=None)
             fit = bars.add_task("training", total=None)
@@ -181,9 +179,7 @@ def train_ranker_cmd(
         texts = read_misconceptions(files[1])
         subject_rows = read_subjects(files[2]) if len(files) > 2 else []
         graph = EmbeddedGraphStore(eedi_records(questions, texts, subject_rows))
-        embedder = SentenceTransformerEmbedder(
-            settings.embedding_model, batch_size=settings.embed_batch_size
-        )
+        embedder = make_embedder(settings)
         info = {
             "name": name,
             "task": "eedi-misconception-ranking",

@@ -341,7 +341,6 @@ async def run_latency_harness(
     ... # doctest: +SKIP
     """
     from tutorgraph.config import MSMARCO_RERANKER, Settings
-    from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
     from tutorgraph.errors import ConfigurationError
     from tutorgraph.index.local import LocalIndex
     from tutorgraph.retrieval.factory import (
@@ -350,14 +349,13 @@ async def run_latency_harness(
         RetrieverSetup,
         build_retriever,
         bundled_reranker_path,
+        make_embedder,
         openai_unavailable,
     )
 
     settings = settings or Settings()
     if embedder is None:
-        embedder = SentenceTransformerEmbedder(
-            settings.embedding_model, batch_size=settings.embed_batch_size
-        )
+        embedder = make_embedder(settings)
         await asyncio.to_thread(embedder.load)
     # Warm means a server that has been up a while: its index files are in the page cache.
     await asyncio.to_thread(read_through, index_dir)
