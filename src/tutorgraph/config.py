@@ -31,6 +31,8 @@ BUNDLED_RERANKER = "tutorgraph/eedi-minilm-reranker"
 # development file; design section 10).
 BUNDLED_RANKER = "tutorgraph/eedi-ranker"
 MSMARCO_RERANKER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
+# The cosine at which two hits of a content kind merge (scripts/near_duplicates.py measures it).
+NEAR_DUPLICATE_THRESHOLD = 0.85
 
 
 class Settings(BaseSettings):

@@ -106,6 +106,14 @@ async def test_search_ranks_by_cosine_similarity(store: VectorStore) -> None:
         assert h.score == pytest.approx(float(EMBEDDINGS[i] @ query), abs=1e-4)
 
 
+async def test_embeddings_returns_the_stored_vectors_of_known_ids(store: VectorStore) -> None:
+    await _filled(store)
+    got = await store.embeddings([ITEMS[3].id, "test:item:missing", ITEMS[0].id])
+    assert sorted(got) == [ITEMS[0].id, ITEMS[3].id]
+    np.testing.assert_allclose(got[ITEMS[3].id], EMBEDDINGS[3], atol=1e-6)
+    assert await store.embeddings([]) == {}
+
+
 async def test_k_larger_than_the_store(store: VectorStore) -> None:
     await store.upsert(ITEMS[:3], EMBEDDINGS[:3], HASHES[:3])
     assert len(await store.search(EMBEDDINGS[0], 50)) == 3

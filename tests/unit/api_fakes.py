@@ -106,6 +106,13 @@ class FakeVector:
             raise ConnectionError("vector store down")
         return [ScoredItem(it, 1.0 - i / 10) for i, it in enumerate(self.items[:k])]
 
+    async def embeddings(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
+        # Distinct unit vectors: no fake item is a near-duplicate of another.
+        if self.fail:
+            raise ConnectionError("vector store down")
+        known = {it.id: n for n, it in enumerate(self.items)}
+        return {i: np.eye(len(self.items), dtype=np.float32)[known[i]] for i in ids if i in known}
+
     async def count(self) -> int:
         if self.fail:
             raise ConnectionError("vector store down")

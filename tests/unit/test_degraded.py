@@ -48,6 +48,11 @@ class Vector:
             raise ConnectionError("vector store down")
         return [ScoredItem(ITEM, 0.9)]
 
+    async def embeddings(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
+        if self.fail:
+            raise ConnectionError("vector store down")
+        return {i: np.ones(4, dtype=np.float32) for i in ids if i == ITEM.id}
+
 
 class Lexical:
     def __init__(self, delay: float = 0.0) -> None:

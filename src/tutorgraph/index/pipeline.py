@@ -26,6 +26,7 @@ from typing import TypedDict, Unpack
 
 import numpy as np
 
+from tutorgraph.config import NEAR_DUPLICATE_THRESHOLD
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.stored_vectors import StoredVectors, as_stored, model_fingerprint
 from tutorgraph.errors import BundleRecordError, ConfigurationError
@@ -73,6 +74,8 @@ class IngestOptions:
     progress: ProgressCallback | None = None
     default_retrieval_profile: str | None = None
     default_semantic_weight: float | None = None
+    # None keeps the index's (0.85 for a new index); 1.0 merges identical vectors only.
+    near_duplicate_threshold: float | None = None
 
     def check(self) -> None:
         if self.default_retrieval_profile not in (None, "auto", "exact", "balanced", "semantic"):
@@ -83,6 +86,11 @@ class IngestOptions:
         weight = self.default_semantic_weight
         if weight is not None and not 0.0 <= weight <= 1.0:
             raise ConfigurationError(f"semantic weight must be in [0, 1], got {weight}")
+        threshold = self.near_duplicate_threshold
+        if threshold is not None and not 0.5 <= threshold <= 1.0:
+            raise ConfigurationError(
+                f"near-duplicate threshold must be in [0.5, 1], got {threshold}"
+            )
 
 
 @dataclass
@@ -183,6 +191,8 @@ async def ingest_records(
         default_semantic_weight=options.default_semantic_weight
         if options.default_semantic_weight is not None
         else (manifest.default_semantic_weight if manifest else None),
+        near_duplicate_threshold=options.near_duplicate_threshold
+        or (manifest.near_duplicate_threshold if manifest else NEAR_DUPLICATE_THRESHOLD),
     )
     await asyncio.to_thread(new_manifest.write, index_dir)
     report.seconds = time.perf_counter() - started

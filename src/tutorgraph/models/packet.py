@@ -12,11 +12,13 @@ from tutorgraph.models.request import SourceName
 __all__ = [
     "STAGES",
     "AnswerCheck",
+    "Corroboration",
     "DiagnosisFinding",
     "GraphContext",
     "Hit",
     "HitKind",
     "HitSource",
+    "NearDuplicate",
     "RankerInfo",
     "ReasoningPacket",
     "RerankerInfo",
@@ -44,6 +46,27 @@ STAGES = (
 )
 
 
+class NearDuplicate(BaseModel):
+    """A hit folded into another because their stored vectors nearly match."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    ids: list[str]
+    similarity: float
+    found_by: list[HitSource]
+
+
+class Corroboration(BaseModel):
+    """Who agrees with a hit: every source that found it or a near-duplicate of it, and the
+    near-duplicates merged into it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    sources: list[HitSource] = Field(default_factory=list)
+    near_duplicates: list[NearDuplicate] = Field(default_factory=list)
+
+
 class Hit(BaseModel):
     """One piece of evidence, with where it came from and how it scored."""
 
@@ -67,6 +90,8 @@ class Hit(BaseModel):
     # The learned final score of a misconception (see `ReasoningPacket.ranker`), else null.
     learned_score: float | None = None
     graph_path: list[str] | None = None
+    # Set when near-duplicates were merged into this hit (their ids are in `ids` too).
+    corroborated_by: Corroboration | None = None
 
 
 class GraphContext(BaseModel):

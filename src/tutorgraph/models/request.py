@@ -55,6 +55,9 @@ class RetrievalRequest(BaseModel):
     # None: the query type's graph plan (1 hop for a concept lookup, 2 for a prerequisite one).
     prerequisite_hops: int | None = Field(default=None, ge=0, le=2)
     max_context_tokens: int = Field(default=1500, ge=0, le=8000)
+    # Hits of a content kind whose stored vectors reach this cosine are merged into the
+    # better one; None: the index's threshold (0.85 unless its ingest set another).
+    near_duplicate_threshold: float | None = Field(default=None, ge=0.5, le=1.0)
     debug: StrictBool = False
 
     @field_validator("query")

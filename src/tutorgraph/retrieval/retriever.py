@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from tutorgraph.config import NEAR_DUPLICATE_THRESHOLD
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError, UnknownConceptError
@@ -49,6 +50,7 @@ from tutorgraph.retrieval.graph_search import (
 from tutorgraph.retrieval.hits import fused_hit
 from tutorgraph.retrieval.learned_stage import learned_rank, ranker_query_vector
 from tutorgraph.retrieval.merge import merge_candidates
+from tutorgraph.retrieval.near_duplicates import MERGEABLE_KINDS, merge_near_duplicates
 from tutorgraph.retrieval.reranker import Reranker
 from tutorgraph.retrieval.router import Route, resolve_route
 from tutorgraph.stores.guard import guarded
@@ -69,6 +71,9 @@ T = TypeVar("T")
 # instead costs far more than the search itself).
 SCOPE_BOOST = 0.2
 _AGREEMENT_TOP = 10
+# Near-duplicates are looked for among this many times the hits a packet keeps, so that
+# merged ones are replaced by the next distinct hits.
+NEAR_DUPLICATE_WINDOW = 3
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,8 @@ class RetrieverConfig:
     source_timeout_s: float = 2.0
     # How many misconceptions each of the learned ranker's lists may propose.
     ranker_proposals: int = 40
+    # The index's near-duplicate threshold (a request may set its own); None: no merge.
+    near_duplicate_threshold: float | None = NEAR_DUPLICATE_THRESHOLD
 
 
 def _ms(start: float) -> float:
@@ -220,7 +227,9 @@ class HybridRetriever:
 
         rerank_on = route.rerank and self._reranker is not None
         keep = max(request.n_results, self._config.rerank_depth if rerank_on else 0)
-        hits = [fused_hit(f) for f in fused[:keep]]
+        t = time.perf_counter()
+        hits, near_duplicates = await self._near_duplicates(request, fused, keep)
+        timings["merge"] = round(timings["merge"] + _ms(t), 3)
         t = time.perf_counter()
         hits, reranker_info = await self._rerank(request.query, hits, route.rerank)
         timings["rerank"] = _ms(t)
@@ -290,6 +299,7 @@ class HybridRetriever:
                 {
                     **self._debug(request, route, results, fused, scope),
                     "learned_score": contributions,
+                    "near_duplicates": near_duplicates,
                 }
                 if request.debug
                 else None
@@ -306,6 +316,26 @@ class HybridRetriever:
             # Refiners fall back on their own; this only guards against a bug in one.
             log.exception("refiner %s failed; searching the query as written", self._refiner.name)
             return None
+
+    async def _near_duplicates(
+        self, request: RetrievalRequest, fused: list[FusedHit], keep: int
+    ) -> tuple[list[Hit], dict[str, Any]]:
+        """The first `keep` fused hits after near-duplicates are merged, drawn from a window
+        of `NEAR_DUPLICATE_WINDOW` times as many; and what the merge did (for `debug`).
+
+        The vectors come from the vector store; when it fails, the hits stay unmerged.
+        """
+        threshold = request.near_duplicate_threshold or self._config.near_duplicate_threshold
+        if threshold is None:
+            return [fused_hit(f) for f in fused[:keep]], {"threshold": None, "merged": 0}
+        hits = [fused_hit(f) for f in fused[: keep * NEAR_DUPLICATE_WINDOW]]
+        ids = [h.id for h in hits if h.kind in MERGEABLE_KINDS]
+        vectors = await self._guard("vector", self._vector.embeddings(ids)) if ids else {}
+        if vectors is None:
+            info = {"threshold": threshold, "merged": 0, "skipped": "the vector store failed"}
+            return hits[:keep], info
+        hits, merged = merge_near_duplicates(hits, vectors, threshold)
+        return hits[:keep], {"threshold": threshold, "merged": merged}
 
     async def _rerank(
         self, query: str, hits: list[Hit], wanted: bool

@@ -219,6 +219,16 @@ class ChromaVectorStore:
     async def search(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]:
         return await self._run(self._search, embedding, k)
 
+    def _embeddings(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
+        got = self._coll().get(ids=list(ids), include=["embeddings"])
+        vectors = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(got["ids"]), -1)
+        return dict(zip(got["ids"], vectors, strict=True))
+
+    async def embeddings(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
+        if not ids:
+            return {}
+        return await self._run(self._embeddings, ids)
+
     async def count(self) -> int:
         return int(await self._run(lambda: self._coll().count()))
 

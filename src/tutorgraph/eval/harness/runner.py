@@ -210,6 +210,7 @@ class _FoldRetrievers:
                 # leaves the local refiner unused.
                 refiner="local" if cfg.refiner == "none" else cfg.refiner,
                 diagnosis=cfg.diagnosis,
+                near_duplicates=cfg.near_duplicates,
                 settings=self._resources.settings,
             )
             self._made[key] = build_retriever(self._index, models, setup)
