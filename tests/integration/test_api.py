@@ -259,6 +259,16 @@ async def test_bad_requests_are_422_in_the_envelope(api: Api, catalogue: SourceR
         {"n_results": 3},
     ):
         error(await c.post("/v1/retrieve", json=body, headers=R), 422, "invalid_request")
+    err = error(
+        await c.post(
+            "/v1/retrieve",
+            json={"query": "q", "local_context": [{"id": "hint-2", "text": " "}]},
+            headers=R,
+        ),
+        422,
+        "invalid_request",
+    )
+    assert "local document 'hint-2': text is empty" in str(err["details"])
     known = catalogue.concepts[0].id
     err = error(
         await c.post(

@@ -47,6 +47,10 @@ def ingest_cmd(
         float | None,
         typer.Option(help="The index's semantic weight when a request names no profile."),
     ] = None,
+    near_duplicate_threshold: Annotated[
+        float | None,
+        typer.Option(help="The index's near-duplicate merge cosine in [0.5, 1] (new: 0.85)."),
+    ] = None,
 ) -> None:
     """Build or update the index (vectors, BM25, graph); unchanged records are not re-embedded.
 
@@ -75,6 +79,7 @@ def ingest_cmd(
                         progress=on_progress,
                         default_retrieval_profile=default_profile,
                         default_semantic_weight=default_semantic_weight,
+                        near_duplicate_threshold=near_duplicate_threshold,
                     ),
                     vector=vector,
                     graph=graph,

@@ -74,6 +74,10 @@ def query_cmd(
         typer.Option("--graph-scope/--no-graph-scope", help="Default: the profile's."),
     ] = None,
     max_context_tokens: Annotated[int, typer.Option(help="Budget of packet.context.")] = 1500,
+    near_duplicate_threshold: Annotated[
+        float | None,
+        typer.Option(help="Cosine in [0.5, 1] at which near-duplicate hits merge (the index's)."),
+    ] = None,
     debug: Annotated[bool, typer.Option(help="Include the debug block.")] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print exactly the packet JSON on stdout.")
@@ -107,6 +111,7 @@ def query_cmd(
         "semantic_weight": semantic_weight,
         "rerank": rerank,
         "graph_scope": graph_scope,
+        "near_duplicate_threshold": near_duplicate_threshold,
         "sources": [s.strip() for item in sources for s in item.split(",")] if sources else None,
     }
     defaults.update({k: v for k, v in optional.items() if v is not None})
@@ -240,6 +245,15 @@ def print_packet(packet: ReasoningPacket) -> None:
         console.print(f"    {escape(_snippet(hit.text))}", highlight=False)
         if hit.graph_path and len(hit.graph_path) > 1:
             console.print(f"    [cyan]graph: {' → '.join(hit.graph_path)}[/]", highlight=False)
+        if hit.corroborated_by:
+            dups = ", ".join(
+                f"{d.id} ({d.similarity:.2f})" for d in hit.corroborated_by.near_duplicates
+            )
+            console.print(
+                f"    [dim]near-duplicates: {dups}; found by "
+                f"{', '.join(hit.corroborated_by.sources)}[/]",
+                highlight=False,
+            )
     gc = packet.graph_context
     if gc.concepts or gc.prerequisites:
         lines = [f"[bold]{c['id']}[/] {escape(c['name'])} ({c['seed']})" for c in gc.concepts]

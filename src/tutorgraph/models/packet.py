@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 # The retrieval sources, and `diagnosis`: a bug rule reproduced the student's answer.
-HitSource = Literal["vector", "lexical", "graph", "diagnosis"]
+HitSource = Literal["vector", "lexical", "graph", "local", "diagnosis"]
 HitKind = Literal[
     "concept", "misconception", "explanation", "worked_example", "exercise", "question"
 ]
@@ -37,6 +37,7 @@ STAGES = (
     "vector",
     "lexical",
     "graph",
+    "local",
     "merge",
     "fuse",
     "rerank",

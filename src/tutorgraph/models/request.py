@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 __all__ = [
     "ALL_SOURCES",
+    "MAX_LOCAL_CHARS",
+    "MAX_LOCAL_DOCUMENTS",
     "MAX_QUERY_CHARS",
     "Fusion",
+    "LocalDocument",
     "RetrievalProfile",
     "RetrievalRequest",
     "SourceName",
@@ -19,10 +30,52 @@ __all__ = [
 MAX_QUERY_CHARS = 2000
 MAX_PROBLEM_CHARS = 2000
 
-SourceName = Literal["vector", "lexical", "graph"]
+# `local`: the request's own `local_context`, searched in memory (it runs only when given).
+SourceName = Literal["vector", "lexical", "graph", "local"]
 RetrievalProfile = Literal["auto", "exact", "balanced", "semantic"]
 Fusion = Literal["rrf", "weighted"]
-ALL_SOURCES: tuple[SourceName, ...] = ("vector", "lexical", "graph")
+ALL_SOURCES: tuple[SourceName, ...] = ("vector", "lexical", "graph", "local")
+MAX_LOCAL_DOCUMENTS = 20
+MAX_LOCAL_CHARS = 2000
+_MAX_LOCAL_ID = 100
+
+
+class LocalDocument(BaseModel):
+    """A short document of the caller's (the lesson page, a teacher's hint), searched for
+    one request only and never stored. Its hit's id is `local:<id>`.
+
+    >>> LocalDocument(id="lesson-3", text="Compare fractions by a common denominator.").kind
+    'explanation'
+    """
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    id: str
+    text: str
+    title: str = ""
+    kind: Literal["explanation", "worked_example", "exercise", "question"] = "explanation"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _named_limits(cls, data: Any) -> Any:
+        # Checked here so that each message names the document (pydantic's own would only
+        # give its position).
+        if not isinstance(data, dict):
+            return data
+        name = data.get("id")
+        if not isinstance(name, str) or not 0 < len(name.strip()) <= _MAX_LOCAL_ID:
+            raise ValueError(f"a local document needs an id of 1-{_MAX_LOCAL_ID} characters")
+        for field, limit in (("text", MAX_LOCAL_CHARS), ("title", 200)):
+            value = data.get(field, "")
+            if not isinstance(value, str):
+                raise ValueError(f"local document {name!r}: {field} must be a string")
+            if len(value) > limit:
+                raise ValueError(
+                    f"local document {name!r}: {field} has {len(value)} characters, at most {limit}"
+                )
+        if not str(data.get("text", "")).strip():
+            raise ValueError(f"local document {name!r}: text is empty")
+        return data
 
 
 class RetrievalRequest(BaseModel):
@@ -58,6 +111,8 @@ class RetrievalRequest(BaseModel):
     # Hits of a content kind whose stored vectors reach this cosine are merged into the
     # better one; None: the index's threshold (0.85 unless its ingest set another).
     near_duplicate_threshold: float | None = Field(default=None, ge=0.5, le=1.0)
+    # The caller's own documents, searched in memory as the source `local`.
+    local_context: list[LocalDocument] = Field(default_factory=list, max_length=MAX_LOCAL_DOCUMENTS)
     debug: StrictBool = False
 
     @field_validator("query")
@@ -78,6 +133,22 @@ class RetrievalRequest(BaseModel):
     def _dedupe_sources(cls, v: list[SourceName]) -> list[SourceName]:
         # Keep a canonical order so that equal requests give equal packets.
         return [s for s in ALL_SOURCES if s in v]
+
+    @field_validator("local_context")
+    @classmethod
+    def _unique_local_ids(cls, v: list[LocalDocument]) -> list[LocalDocument]:
+        seen: set[str] = set()
+        for doc in v:
+            if doc.id in seen:
+                raise ValueError(f"local document {doc.id!r}: the id is used twice")
+            seen.add(doc.id)
+        return v
+
+    @model_validator(mode="after")
+    def _local_needs_context(self) -> RetrievalRequest:
+        if self.sources == ["local"] and not self.local_context:
+            raise ValueError("sources names only 'local', but local_context is empty")
+        return self
 
     @field_validator("concept_ids")
     @classmethod

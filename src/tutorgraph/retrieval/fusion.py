@@ -27,6 +27,7 @@ from tutorgraph.retrieval.merge import MergedHit
 __all__ = [
     "DIAGNOSIS_WEIGHT",
     "GRAPH_WEIGHT",
+    "LOCAL_WEIGHT",
     "RRF_K",
     "FusedHit",
     "fuse",
@@ -39,6 +40,9 @@ GRAPH_WEIGHT = 0.5
 # The diagnosis runs after the ranker; its term, weight / (RRF_K + rank), is added to the
 # fused score of each misconception a bug rule reproduces (they lead the hits regardless).
 DIAGNOSIS_WEIGHT = 1.0
+# The local context (dense and lexical in one list) weighs as much as the dense and lexical
+# sources together: the caller sent it because it is about this request.
+LOCAL_WEIGHT = 1.0
 
 FusionMethod = Literal["rrf", "weighted"]
 
@@ -53,8 +57,14 @@ class FusedHit:
 
 
 def source_weights(semantic_weight: float) -> dict[SourceName, float]:
-    """`w` for dense, `1 − w` for lexical, the fixed `GRAPH_WEIGHT` for the graph."""
-    return {"vector": semantic_weight, "lexical": 1.0 - semantic_weight, "graph": GRAPH_WEIGHT}
+    """`w` for dense, `1 − w` for lexical, the fixed `GRAPH_WEIGHT` for the graph and
+    `LOCAL_WEIGHT` for the caller's local context."""
+    return {
+        "vector": semantic_weight,
+        "lexical": 1.0 - semantic_weight,
+        "graph": GRAPH_WEIGHT,
+        "local": LOCAL_WEIGHT,
+    }
 
 
 def rrf_score(

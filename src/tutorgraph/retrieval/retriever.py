@@ -49,6 +49,7 @@ from tutorgraph.retrieval.graph_search import (
 )
 from tutorgraph.retrieval.hits import fused_hit
 from tutorgraph.retrieval.learned_stage import learned_rank, ranker_query_vector
+from tutorgraph.retrieval.local_context import LOCAL_PREFIX, local_items, search_local
 from tutorgraph.retrieval.merge import merge_candidates
 from tutorgraph.retrieval.near_duplicates import MERGEABLE_KINDS, merge_near_duplicates
 from tutorgraph.retrieval.reranker import Reranker
@@ -329,7 +330,10 @@ class HybridRetriever:
         if threshold is None:
             return [fused_hit(f) for f in fused[:keep]], {"threshold": None, "merged": 0}
         hits = [fused_hit(f) for f in fused[: keep * NEAR_DUPLICATE_WINDOW]]
-        ids = [h.id for h in hits if h.kind in MERGEABLE_KINDS]
+        # The local context is in no store (and is the caller's: never merged away).
+        ids = [
+            h.id for h in hits if h.kind in MERGEABLE_KINDS and not h.id.startswith(LOCAL_PREFIX)
+        ]
         vectors = await self._guard("vector", self._vector.embeddings(ids)) if ids else {}
         if vectors is None:
             info = {"threshold": threshold, "merged": 0, "skipped": "the vector store failed"}
@@ -385,10 +389,15 @@ class HybridRetriever:
         answer = refined.student_answer if refined else request.student_answer
         graph_text = f"{text} {answer}" if answer and answer not in text else text
         profile = route.profile
+        local = local_items(request.local_context) if "local" in request.sources else []
+        # One query embedding serves the dense search and the local context.
+        query_vector: asyncio.Task[npt.NDArray[np.float32]] | None = None
+        if "vector" in request.sources or local:
+            query_vector = asyncio.create_task(self._embed_query(text, timings))
         vector_task: asyncio.Task[list[ScoredItem]] | None = None
-        if "vector" in request.sources:
+        if "vector" in request.sources and query_vector is not None:
             vector_task = asyncio.create_task(
-                self._vector_search(text, profile.vector_depth, timings)
+                self._vector_search(query_vector, profile.vector_depth, timings)
             )
 
         async def evidence() -> list[IndexItem]:
@@ -428,6 +437,12 @@ class HybridRetriever:
             )
         if "graph" in request.sources:
             jobs["graph"] = run_graph()
+        if local and query_vector is not None:
+            jobs["local"] = self._timed(
+                "local",
+                timings,
+                self._local_search(local, text, query_vector, route.semantic_weight),
+            )
         names = list(jobs)
         outcomes = await asyncio.gather(*(self._guard(n, jobs[n]) for n in names))
         degraded = [n for n, out in zip(names, outcomes, strict=True) if out is None]
@@ -455,16 +470,33 @@ class HybridRetriever:
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
         return task
 
-    async def _vector_search(
-        self, query: str, depth: int, timings: dict[str, float]
-    ) -> list[ScoredItem]:
+    async def _embed_query(self, query: str, timings: dict[str, float]) -> npt.NDArray[np.float32]:
         t = time.perf_counter()
         vec = await embed_async(self._embedder, [query])
         timings["embed"] = _ms(t)
+        first: npt.NDArray[np.float32] = vec[0]
+        return first
+
+    async def _vector_search(
+        self,
+        query_vector: asyncio.Task[npt.NDArray[np.float32]],
+        depth: int,
+        timings: dict[str, float],
+    ) -> list[ScoredItem]:
+        vec = await query_vector
         t = time.perf_counter()
-        out = await self._vector.search(vec[0], depth)
+        out = await self._vector.search(vec, depth)
         timings["vector"] = _ms(t)
         return out
+
+    async def _local_search(
+        self,
+        items: list[IndexItem],
+        query: str,
+        query_vector: asyncio.Task[npt.NDArray[np.float32]],
+        semantic_weight: float,
+    ) -> list[ScoredItem]:
+        return await search_local(items, query, await query_vector, self._embedder, semantic_weight)
 
     async def _guard(self, name: SourceName, aw: Awaitable[T]) -> T | None:
         return await guarded(name, aw, self._config.source_timeout_s)

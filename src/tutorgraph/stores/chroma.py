@@ -221,6 +221,8 @@ class ChromaVectorStore:
 
     def _embeddings(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
         got = self._coll().get(ids=list(ids), include=["embeddings"])
+        if not got["ids"]:
+            return {}
         vectors = np.asarray(got["embeddings"], dtype=np.float32).reshape(len(got["ids"]), -1)
         return dict(zip(got["ids"], vectors, strict=True))
 
