@@ -70,6 +70,9 @@ class Settings(BaseSettings):
     refiner_model: str = "gpt-4o-mini"
     refiner_timeout_s: float = Field(default=1.5, gt=0, le=30)
     refiner_cache_size: int = Field(default=1024, ge=0, le=1_000_000)
+    # `POST /v1/answer` and `tutorgraph answer`: the same OpenAI key or base URL.
+    answer_model: str = "gpt-4o-mini"
+    answer_timeout_s: float = Field(default=20.0, gt=0, le=300)
     api_keys: str = ""
     source_timeout_s: float = Field(default=2.0, gt=0, le=60)
     # Texts per PyTorch forward pass (the ONNX embedder runs batches of 2, measured fastest).

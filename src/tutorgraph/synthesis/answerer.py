@@ -1,0 +1,191 @@
+"""The answerer: an OpenAI-compatible chat model writes a cited answer from a packet.
+
+It streams: `stream(packet)` yields `Delta`s of checked text, then one `AnswerResult`. On
+any failure (no context, a timeout, an HTTP error, a refusal, no text) the result has
+`answer: None` and a reason; text already streamed is then to be discarded.
+
+>>> answerer = OpenAIAnswerer(AsyncOpenAI(base_url="http://127.0.0.1:8080/v1"), model="m")
+... # doctest: +SKIP
+>>> result = await collect(answerer, packet)  # doctest: +SKIP
+>>> result.citations  # doctest: +SKIP
+['eedi:misconception:1667']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from tutorgraph.config import Settings
+from tutorgraph.errors import ConfigurationError
+from tutorgraph.extras import require
+from tutorgraph.models.answer import AnswerResult
+from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph.retrieval.factory import openai_unavailable
+from tutorgraph.synthesis.citations import CitationFilter, citable_ids
+from tutorgraph.synthesis.prompt import PROMPT_VERSION, answer_messages
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
+
+__all__ = [
+    "Answerer",
+    "Delta",
+    "OpenAIAnswerer",
+    "answer_unavailable",
+    "build_answerer",
+    "collect",
+    "no_answer",
+]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Delta:
+    """A piece of the answer's text, its citations already checked."""
+
+    text: str
+
+
+class Answerer(Protocol):
+    """Writes a cited answer from a packet, streamed."""
+
+    @property
+    def model(self) -> str: ...
+
+    def stream(self, packet: ReasoningPacket) -> AsyncIterator[Delta | AnswerResult]: ...
+
+    async def aclose(self) -> None: ...
+
+
+class _Refused(Exception):
+    pass
+
+
+def no_answer(
+    reason: str, *, model: str | None = None, started: float | None = None
+) -> AnswerResult:
+    """A result without an answer, saying why."""
+    ms = round((time.perf_counter() - started) * 1000.0, 3) if started is not None else 0.0
+    return AnswerResult(reason=reason, model=model, prompt_version=PROMPT_VERSION, answer_ms=ms)
+
+
+class OpenAIAnswerer:
+    """An `Answerer` over the chat completions API of the injected client (OpenAI or any
+    compatible server); `timeout_s` bounds the whole answer, first token to last."""
+
+    def __init__(
+        self, client: AsyncOpenAI, *, model: str, timeout_s: float, max_tokens: int = 600
+    ) -> None:
+        self._client = client
+        self._model = model
+        self._timeout_s = timeout_s
+        self._max_tokens = max_tokens
+
+    @property
+    def model(self) -> str:
+        return self._model
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    async def stream(self, packet: ReasoningPacket) -> AsyncIterator[Delta | AnswerResult]:
+        import openai
+
+        started = time.perf_counter()
+        if not packet.context.strip():
+            yield no_answer("the packet has no context to answer from", model=self._model)
+            return
+        checked = CitationFilter(citable_ids(packet))
+        parts: list[str] = []
+        reason: str | None = None
+        try:
+            async with asyncio.timeout(self._timeout_s):
+                async for piece in self._pieces(packet):
+                    if text := checked.feed(piece):
+                        parts.append(text)
+                        yield Delta(text)
+            if text := checked.finish():
+                parts.append(text)
+                yield Delta(text)
+        except TimeoutError:
+            reason = f"the answer model did not finish within {self._timeout_s:g} s"
+        except _Refused as exc:
+            reason = f"the model refused: {exc}"
+        except openai.APIStatusError as exc:
+            reason = f"the answer model failed: HTTP {exc.status_code}"
+        except openai.APIError as exc:
+            reason = f"the answer model failed: {type(exc).__name__}"
+        answer = "".join(parts).strip()
+        if reason is None and not answer:
+            reason = "the model returned no text"
+        if reason is not None:
+            log.warning("no answer: %s", reason)
+            yield no_answer(reason, model=self._model, started=started)
+            return
+        yield AnswerResult(
+            answer=answer,
+            citations=checked.cited,
+            removed_citations=checked.removed,
+            model=self._model,
+            prompt_version=PROMPT_VERSION,
+            answer_ms=round((time.perf_counter() - started) * 1000.0, 3),
+        )
+
+    async def _pieces(self, packet: ReasoningPacket) -> AsyncIterator[str]:
+        stream = await self._client.chat.completions.create(
+            model=self._model,
+            messages=answer_messages(packet),
+            stream=True,
+            temperature=0,
+            max_tokens=self._max_tokens,
+        )
+        try:
+            async for chunk in stream:
+                if not chunk.choices:
+                    continue
+                delta = chunk.choices[0].delta
+                if delta.refusal:
+                    raise _Refused(delta.refusal)
+                if delta.content:
+                    yield delta.content
+        finally:
+            await stream.close()
+
+
+async def collect(answerer: Answerer, packet: ReasoningPacket) -> AnswerResult:
+    """The whole answer at once (the non-streaming form)."""
+    result: AnswerResult | None = None
+    async for event in answerer.stream(packet):
+        if isinstance(event, AnswerResult):
+            result = event
+    assert result is not None  # every stream ends with one
+    return result
+
+
+def answer_unavailable(settings: Settings) -> str | None:
+    """Why no answer model is configured, or None when one is."""
+    reason = openai_unavailable(settings)
+    return None if reason is None else f"no answer model: {reason}"
+
+
+def build_answerer(settings: Settings) -> OpenAIAnswerer:
+    """The configured answerer (no I/O); raises `ConfigurationError` when none is."""
+    if (reason := answer_unavailable(settings)) is not None:
+        raise ConfigurationError(reason)
+    require("openai", "openai", "answers")
+    from openai import AsyncOpenAI
+
+    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+    client = AsyncOpenAI(
+        api_key=key or "no-key",  # a local server may need none; the client insists
+        base_url=settings.openai_base_url,
+        timeout=settings.answer_timeout_s,
+        max_retries=0,
+    )
+    return OpenAIAnswerer(client, model=settings.answer_model, timeout_s=settings.answer_timeout_s)
