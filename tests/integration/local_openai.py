@@ -3,6 +3,11 @@
 It serves `POST /v1/chat/completions` with the wire format the `openai` client parses, and
 its behaviour (a good structured answer, a slow one, a malformed one, a refusal, an HTTP
 error) is switched per test. It records every request body it receives.
+
+A streamed request (`"stream": true`, as the answerer sends) is answered in
+`chat.completion.chunk` Server-Sent Events with text that cites the first two ids of the
+prompt's context (`bad_citation` adds one the context does not hold), a few characters a
+chunk so that citations arrive split across chunks.
 """
 
 from __future__ import annotations
@@ -13,17 +18,21 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import uvicorn
 from fastapi import FastAPI
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-Mode = Literal["valid", "slow", "malformed", "off_schema", "refusal", "unauthorised"]
+Mode = Literal[
+    "valid", "slow", "malformed", "off_schema", "refusal", "unauthorised", "bad_citation"
+]
 _OFFERED = re.compile(r"^- (\S+): ", re.M)
+_CONTEXT_ID = re.compile(r"^\[(\S+)\]", re.M)
+BOGUS_ID = "eedi:misconception:999999"
 
 
 @dataclass
@@ -69,16 +78,53 @@ def _completion(body: dict[str, Any], content: str | None, refusal: str | None) 
     }
 
 
+def _answer_text(body: dict[str, Any], mode: Mode) -> str:
+    ids = _CONTEXT_ID.findall(body["messages"][-1]["content"])[:2]
+    text = "The student most likely compares the denominators instead of the fractions"
+    text += "".join(f" [{i}]" for i in ids[:1]) + ". Rewrite both over a common denominator"
+    text += "".join(f" [{i}]" for i in ids[1:2]) + "."
+    if mode == "bad_citation":
+        text += f" Try a number line [{BOGUS_ID}]."
+    return text
+
+
+def _chunk(body: dict[str, Any], delta: dict[str, Any], finish: str | None = None) -> str:
+    chunk = {
+        "id": "chatcmpl-local",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": body.get("model", "local"),
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}],
+    }
+    return f"data: {json.dumps(chunk)}\n\n"
+
+
+async def _stream(server: LocalOpenAI, body: dict[str, Any]) -> AsyncIterator[str]:
+    yield _chunk(body, {"role": "assistant", "content": ""})
+    if server.mode == "refusal":
+        yield _chunk(body, {"refusal": "I can't help with that."}, "stop")
+    else:
+        text = _answer_text(body, server.mode)
+        for start in range(0, len(text), 7):
+            if server.mode == "slow":
+                await asyncio.sleep(server.delay_s / 10)
+            yield _chunk(body, {"content": text[start : start + 7]})
+        yield _chunk(body, {}, "stop")
+    yield "data: [DONE]\n\n"
+
+
 def _app(server: LocalOpenAI) -> FastAPI:
     app = FastAPI()
 
     @app.post("/v1/chat/completions")
-    async def chat(body: dict[str, Any]) -> JSONResponse:
+    async def chat(body: dict[str, Any]) -> Response:
         server.requests.append(body)
         mode = server.mode
         if mode == "unauthorised":
             error = {"error": {"message": "Incorrect API key", "type": "invalid_request_error"}}
             return JSONResponse(error, status_code=401)
+        if body.get("stream"):
+            return StreamingResponse(_stream(server, body), media_type="text/event-stream")
         if mode == "slow":
             await asyncio.sleep(server.delay_s)
         if mode == "refusal":

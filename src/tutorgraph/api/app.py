@@ -34,10 +34,11 @@ from tutorgraph.api.live_index import LiveIndex, RetrieverOpener
 from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.api.middleware import BodyLimitMiddleware, MetricsMiddleware
 from tutorgraph.api.rate_limit import MEMORY, RateLimiter
-from tutorgraph.api.routes import concepts, health, ingest, retrieve
+from tutorgraph.api.routes import answer, concepts, health, ingest, retrieve
 from tutorgraph.api.routes.docs import install_docs
 from tutorgraph.config import Settings
 from tutorgraph.index.service import SharedModels
+from tutorgraph.synthesis.answerer import answer_unavailable, build_answerer
 
 __all__ = ["app_from_environment", "create_app"]
 
@@ -78,6 +79,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         await state.jobs.aclose()
         await state.live.aclose()
+        if state.answerer is not None:
+            await state.answerer.aclose()
         state.metrics.worker_exited()
         loop.set_default_executor(
             previous if isinstance(previous, ThreadPoolExecutor) else ThreadPoolExecutor()
@@ -98,6 +101,7 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
     keys = ApiKeys.parse(settings.api_keys)
     metrics = ApiMetrics()
     live = LiveIndex(settings, opener or SharedModels(micro_batch=True).open_retriever)
+    unavailable = answer_unavailable(settings)
     state = AppState(
         settings=settings,
         keys=keys,
@@ -107,6 +111,8 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
         metrics=metrics,
         live=live,
         jobs=IngestJobs(settings, live, metrics),
+        answerer=build_answerer(settings) if unavailable is None else None,
+        answerer_unavailable=unavailable or "",
     )
     app = FastAPI(
         title="tutorgraph",
@@ -120,6 +126,7 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(retrieve.router)
+    app.include_router(answer.router)
     app.include_router(concepts.router)
     app.include_router(ingest.router)
     install_docs(app)

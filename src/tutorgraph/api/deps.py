@@ -19,6 +19,7 @@ from tutorgraph.api.live_index import Generation, LiveIndex
 from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.api.rate_limit import RateLimiter
 from tutorgraph.config import Settings
+from tutorgraph.synthesis.answerer import Answerer
 
 __all__ = [
     "AppState",
@@ -42,6 +43,9 @@ class AppState:
     metrics: ApiMetrics
     live: LiveIndex
     jobs: IngestJobs
+    # The answer model (`POST /v1/answer`), or None and why there is none.
+    answerer: Answerer | None = None
+    answerer_unavailable: str = "no answer model configured"
 
 
 async def get_state(request: Request) -> AppState:

@@ -27,6 +27,7 @@ from prometheus_client import (
 from prometheus_client import multiprocess as prometheus_multiprocess
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
+from tutorgraph.models.answer import AnswerResult
 from tutorgraph.models.packet import STAGES, ReasoningPacket
 
 __all__ = ["CONTENT_TYPE", "MULTIPROCESS_ENV", "ApiMetrics"]
@@ -84,6 +85,17 @@ class ApiMetrics:
             ("status",),
             registry=r,
         )
+        self.answers = Counter(
+            "tutorgraph_answers",
+            "POST /v1/answer outcomes: answered, or no answer (any failure, or no model).",
+            ("outcome",),
+            registry=r,
+        )
+        self.removed_citations = Counter(
+            "tutorgraph_answer_removed_citations",
+            "Citations removed from answers because the packet's context did not hold them.",
+            registry=r,
+        )
         self.index_swaps = Counter(
             "tutorgraph_index_swaps",
             "Times a new index generation replaced the live one since start-up.",
@@ -109,6 +121,10 @@ class ApiMetrics:
         for source in packet.degraded_sources:
             self.degraded.labels(source=source).inc()
         self.reranker.labels(applied="true" if packet.reranker.applied else "false").inc()
+
+    def observe_answer(self, result: AnswerResult) -> None:
+        self.answers.labels(outcome="answered" if result.answer else "no_answer").inc()
+        self.removed_citations.inc(len(result.removed_citations))
 
     def observe_swap(self) -> None:
         self.index_swaps.inc()

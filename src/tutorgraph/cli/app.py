@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from tutorgraph.cli import ablate, bench, curriculum, index, query, serve, train
+from tutorgraph.cli import ablate, answer, bench, curriculum, index, query, serve, train
 
 __all__ = ["app", "main"]
 
@@ -18,6 +18,7 @@ app = typer.Typer(
 curriculum.register(app)
 index.register(app)
 query.register(app)
+answer.register(app)
 bench.register(app)
 ablate.register(app)
 train.register(app)

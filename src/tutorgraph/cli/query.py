@@ -78,6 +78,10 @@ def query_cmd(
         float | None,
         typer.Option(help="Cosine in [0.5, 1] at which near-duplicate hits merge (the index's)."),
     ] = None,
+    local_context: Annotated[
+        Path | None,
+        typer.Option(help="A JSON list of your own documents ({id, text, title?, kind?})."),
+    ] = None,
     debug: Annotated[bool, typer.Option(help="Include the debug block.")] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print exactly the packet JSON on stdout.")
@@ -112,6 +116,7 @@ def query_cmd(
         "rerank": rerank,
         "graph_scope": graph_scope,
         "near_duplicate_threshold": near_duplicate_threshold,
+        "local_context": read_local_context(local_context) if local_context else None,
         "sources": [s.strip() for item in sources for s in item.split(",")] if sources else None,
     }
     defaults.update({k: v for k, v in optional.items() if v is not None})
@@ -134,6 +139,17 @@ def query_cmd(
         typer.echo(packet.model_dump_json())
     else:
         print_packet(packet)
+
+
+def read_local_context(path: Path) -> list[Any]:
+    """The documents of a `--local-context` file (checked later, with the request)."""
+    try:
+        docs = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise typer.BadParameter(f"{path}: {exc}", param_hint="--local-context") from None
+    if not isinstance(docs, list):
+        raise typer.BadParameter(f"{path}: not a JSON list", param_hint="--local-context")
+    return docs
 
 
 def _run_file(path: Path, defaults: dict[str, object], settings: Settings) -> None:
@@ -192,6 +208,7 @@ _MATCH_NAMES = {
     "vector": "semantic",
     "lexical": "lexical",
     "graph": "graph",
+    "local": "local context",
     "diagnosis": "diagnosis",
 }
 

@@ -1,0 +1,124 @@
+"""`tutorgraph answer`: retrieve a packet, then stream a cited answer for the tutor.
+
+The answer model is the OpenAI-compatible one of `TUTORGRAPH_OPENAI_BASE_URL` /
+`OPENAI_API_KEY` (`TUTORGRAPH_ANSWER_MODEL`). Without one, or when it fails, it prints the
+packet and says why there is no answer; it never makes one up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+
+from tutorgraph.cli._common import (
+    err_console,
+    fail_on_errors,
+    load_settings,
+    open_retriever,
+)
+from tutorgraph.cli.query import print_packet, read_local_context
+from tutorgraph.models.answer import AnswerRequest, AnswerResponse, AnswerResult
+from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph.synthesis.answerer import (
+    Delta,
+    answer_unavailable,
+    build_answerer,
+    no_answer,
+)
+
+__all__ = ["register"]
+
+
+def answer_cmd(
+    text: Annotated[str, typer.Argument(help="The student's or tutor's question.")],
+    n_results: Annotated[int, typer.Option("--n-results", "-n", help="Hits to retrieve.")] = 10,
+    concept: Annotated[
+        list[str] | None,
+        typer.Option("--concept", "--concept-id", help="A concept the student is on (repeat)."),
+    ] = None,
+    student_answer: Annotated[str | None, typer.Option(help="The student's answer.")] = None,
+    problem: Annotated[str | None, typer.Option(help="The problem the student worked on.")] = None,
+    local_context: Annotated[
+        Path | None,
+        typer.Option(help="A JSON list of your own documents ({id, text, title?, kind?})."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one AnswerResponse JSON instead of streaming.")
+    ] = False,
+    index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
+) -> None:
+    """Retrieve a packet for TEXT and stream an answer that cites only its context."""
+    settings = load_settings(index_dir)
+    try:
+        request = AnswerRequest.model_validate(
+            {
+                "query": text,
+                "n_results": n_results,
+                "concept_ids": concept or [],
+                "student_answer": student_answer,
+                "problem": problem,
+                "local_context": read_local_context(local_context) if local_context else [],
+                "stream": not as_json,
+            }
+        )
+    except ValidationError as exc:
+        for e in exc.errors():
+            loc = ".".join(str(p) for p in e["loc"]) or "request"
+            err_console.print(f"[bold red]invalid request[/]: {loc}: {e['msg']}", highlight=False)
+        raise typer.Exit(2) from None
+    unavailable = answer_unavailable(settings)
+    streamed = False
+
+    async def run() -> tuple[ReasoningPacket, AnswerResult]:
+        nonlocal streamed
+        served = await asyncio.to_thread(open_retriever, settings)
+        async with served:
+            packet = await served.retriever.retrieve(request)
+            if unavailable is not None:
+                return packet, no_answer(unavailable)
+            answerer = build_answerer(settings)
+            try:
+                result: AnswerResult | None = None
+                async for event in answerer.stream(packet):
+                    if isinstance(event, Delta):
+                        if request.stream:
+                            sys.stdout.write(event.text)
+                            sys.stdout.flush()
+                            streamed = True
+                    else:
+                        result = event
+                assert result is not None
+                return packet, result
+            finally:
+                await answerer.aclose()
+
+    with fail_on_errors():
+        packet, result = asyncio.run(run())
+    if as_json:
+        typer.echo(AnswerResponse(packet=packet, **result.model_dump()).model_dump_json())
+        return
+    if result.answer is None:
+        if streamed:
+            sys.stdout.write("\n")
+            err_console.print("[yellow]the answer above was cut off: discard it[/]")
+        print_packet(packet)
+        err_console.print(f"[yellow]no answer[/]: {result.reason}", highlight=False)
+        return
+    sys.stdout.write("\n")
+    cited = ", ".join(result.citations) or "none"
+    err_console.print(f"[dim]cited: {cited}[/]", highlight=False)
+    if result.removed_citations:
+        err_console.print(
+            f"[yellow]removed citations not in the packet[/]: "
+            f"{', '.join(result.removed_citations)}",
+            highlight=False,
+        )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("answer")(answer_cmd)

@@ -1,0 +1,231 @@
+"""Answers with citations: the real `openai` client against a real local OpenAI-compatible
+server (streamed chat completions over loopback HTTP), packets from the real session index,
+and `POST /v1/answer` and `tutorgraph answer` end to end."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from openai import AsyncOpenAI
+from tests.integration.local_openai import BOGUS_ID, LocalOpenAI, local_openai_server
+from tests.integration.test_api import R, running, settings_for
+
+from tutorgraph.models.answer import AnswerResult
+from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.synthesis.answerer import Delta, OpenAIAnswerer, collect
+from tutorgraph.synthesis.citations import citable_ids
+from tutorgraph.synthesis.prompt import PROMPT_VERSION
+
+pytestmark = pytest.mark.integration
+
+QUERY = "why is 3/4 bigger than 2/3?"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LocalOpenAI]:
+    with local_openai_server() as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def packet(retriever) -> ReasoningPacket:  # type: ignore[no-untyped-def]
+    return asyncio.run(retriever.retrieve(RetrievalRequest(query=QUERY)))
+
+
+def _answerer(base_url: str, timeout_s: float = 20.0) -> OpenAIAnswerer:
+    client = AsyncOpenAI(api_key="no-key", base_url=base_url, max_retries=0)
+    return OpenAIAnswerer(client, model="local-model", timeout_s=timeout_s)
+
+
+def _run(answerer: OpenAIAnswerer, packet: ReasoningPacket) -> tuple[list[str], AnswerResult]:
+    async def go() -> tuple[list[str], AnswerResult]:
+        deltas: list[str] = []
+        result = None
+        try:
+            async for event in answerer.stream(packet):
+                if isinstance(event, Delta):
+                    deltas.append(event.text)
+                else:
+                    result = event
+        finally:
+            await answerer.aclose()
+        assert result is not None
+        return deltas, result
+
+    return asyncio.run(go())
+
+
+def test_a_streamed_answer_cites_only_the_packet(
+    server: LocalOpenAI, packet: ReasoningPacket
+) -> None:
+    server.reset("valid")
+    deltas, result = _run(_answerer(server.base_url), packet)
+    assert len(deltas) > 3  # it streamed
+    assert result.answer == "".join(deltas).strip()
+    assert len(result.citations) == 2 and set(result.citations) <= citable_ids(packet)
+    assert all(f"[{c}]" in result.answer for c in result.citations)
+    assert result.removed_citations == [] and result.reason is None
+    assert (result.model, result.prompt_version) == ("local-model", PROMPT_VERSION)
+    sent = server.requests[-1]
+    assert sent["stream"] is True and sent["model"] == "local-model"
+    assert packet.context in sent["messages"][-1]["content"]
+
+
+def test_a_citation_outside_the_packet_is_removed_and_reported(
+    server: LocalOpenAI, packet: ReasoningPacket
+) -> None:
+    server.reset("bad_citation")
+    _, result = _run(_answerer(server.base_url), packet)
+    assert result.answer is not None and BOGUS_ID not in result.answer
+    assert result.answer.endswith("Try a number line.")
+    assert result.removed_citations == [BOGUS_ID] and len(result.citations) == 2
+
+
+def test_a_slow_model_times_out_into_no_answer(
+    server: LocalOpenAI, packet: ReasoningPacket
+) -> None:
+    server.reset("slow")
+    server.delay_s = 3.0  # 0.3 s a chunk
+    _, result = _run(_answerer(server.base_url, timeout_s=1.0), packet)
+    assert result.answer is None and result.reason == "the answer model did not finish within 1 s"
+
+
+def test_a_refusal_is_no_answer(server: LocalOpenAI, packet: ReasoningPacket) -> None:
+    server.reset("refusal")
+    _, result = _run(_answerer(server.base_url), packet)
+    assert result.answer is None and result.reason == "the model refused: I can't help with that."
+
+
+def test_a_server_that_is_down_or_refuses_the_key_is_no_answer(
+    server: LocalOpenAI, packet: ReasoningPacket
+) -> None:
+    with local_openai_server() as gone:
+        url = gone.base_url
+    _, result = _run(_answerer(url), packet)
+    assert result.answer is None and result.reason == "the answer model failed: APIConnectionError"
+    server.reset("unauthorised")
+    _, result = _run(_answerer(server.base_url), packet)
+    assert result.reason == "the answer model failed: HTTP 401"
+
+
+def test_no_context_means_no_call_and_no_answer(
+    server: LocalOpenAI, packet: ReasoningPacket
+) -> None:
+    server.reset("valid")
+    empty = packet.model_copy(update={"context": ""})
+    result = asyncio.run(collect(_answerer(server.base_url), empty))
+    assert result.answer is None and result.reason == "the packet has no context to answer from"
+    assert server.requests == []
+
+
+# -- over HTTP ---------------------------------------------------------------------------------
+
+
+def _sse(text: str) -> list[tuple[str, Any]]:
+    events = []
+    for block in text.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines())
+        events.append((lines["event"], json.loads(lines["data"])))
+    return events
+
+
+@pytest.fixture(scope="module")
+def http(session_index, server: LocalOpenAI) -> Iterator[Any]:  # type: ignore[no-untyped-def]
+    """Runs `fn(client)` on the app with the local server as its answer model."""
+
+    def call(fn: Any, **overrides: Any) -> Any:
+        fields = {"openai_base_url": server.base_url, "answer_model": "local-model"}
+        settings = settings_for(session_index[0], reranker_model="", **(fields | overrides))
+
+        async def go() -> Any:
+            client: httpx.AsyncClient
+            async with running(settings) as client:
+                return await fn(client)
+
+        return asyncio.run(go())
+
+    yield call
+
+
+def test_post_answer_streams_packet_deltas_and_done(http: Any, server: LocalOpenAI) -> None:
+    server.reset("bad_citation")
+
+    async def go(client: httpx.AsyncClient) -> tuple[httpx.Response, str]:
+        resp = await client.post("/v1/answer", json={"query": QUERY}, headers=R)
+        metrics = (await client.get("/metrics")).text
+        return resp, metrics
+
+    resp, metrics = http(go)
+    assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/event-stream")
+    events = _sse(resp.text)
+    names = [e for e, _ in events]
+    assert names[0] == "packet" and names[-1] == "done" and names.count("delta") > 3
+    packet = ReasoningPacket.model_validate(events[0][1])
+    done = AnswerResult.model_validate(events[-1][1])
+    assert done.answer == "".join(d["text"] for e, d in events if e == "delta").strip()
+    assert set(done.citations) <= citable_ids(packet) and done.removed_citations == [BOGUS_ID]
+    assert 'tutorgraph_answers_total{outcome="answered"} 1.0' in metrics
+    assert "tutorgraph_answer_removed_citations_total 1.0" in metrics
+
+
+def test_post_answer_as_one_json_response(http: Any, server: LocalOpenAI) -> None:
+    server.reset("valid")
+
+    async def go(client: httpx.AsyncClient) -> httpx.Response:
+        return await client.post("/v1/answer", json={"query": QUERY, "stream": False}, headers=R)
+
+    body = http(go).json()
+    assert body["answer"] and body["packet"]["query"] == QUERY
+    assert set(body["citations"]) <= citable_ids(ReasoningPacket.model_validate(body["packet"]))
+
+
+def test_without_a_model_the_packet_comes_with_the_reason(http: Any) -> None:
+    async def go(client: httpx.AsyncClient) -> tuple[httpx.Response, httpx.Response]:
+        one = await client.post("/v1/answer", json={"query": QUERY, "stream": False}, headers=R)
+        sse = await client.post("/v1/answer", json={"query": QUERY}, headers=R)
+        return one, sse
+
+    one, sse = http(go, openai_base_url=None)
+    body = one.json()
+    assert body["answer"] is None and body["reason"].startswith("no answer model")
+    assert body["packet"]["results"]
+    assert [e for e, _ in _sse(sse.text)] == ["packet", "done"]
+
+
+# -- the CLI -------------------------------------------------------------------------------------
+
+
+def test_the_cli_streams_an_answer_whose_citations_resolve(
+    run_cli: Any, session_index: tuple[Path, object], server: LocalOpenAI
+) -> None:
+    server.reset("valid")
+    index = str(session_index[0])
+    out = run_cli(
+        "answer", QUERY, "--index-dir", index,
+        TUTORGRAPH_OPENAI_BASE_URL=server.base_url,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "The student most likely compares" in out.stdout and "cited: " in out.stderr
+    as_json = run_cli(
+        "answer", QUERY, "--json", "--index-dir", index,
+        TUTORGRAPH_OPENAI_BASE_URL=server.base_url,
+    )  # fmt: skip
+    body = json.loads(as_json.stdout)
+    packet = ReasoningPacket.model_validate(body["packet"])
+    assert body["citations"] and set(body["citations"]) <= citable_ids(packet)
+
+
+def test_the_cli_without_a_model_prints_the_packet_and_why(
+    run_cli: Any, session_index: tuple[Path, object]
+) -> None:
+    out = run_cli("answer", QUERY, "--index-dir", str(session_index[0]))
+    assert out.returncode == 0, out.stderr
+    assert " 1. " in out.stdout  # the packet, readable
+    assert "no answer: no answer model" in out.stderr.replace("\n", " ")
