@@ -451,6 +451,7 @@ async def test_openapi_lists_every_endpoint(api: Api) -> None:
         "/readyz",
         "/metrics",
         "/v1/retrieve",
+        "/v1/answer",
         "/v1/concepts",
         "/v1/concepts/{concept_id}",
         "/v1/concepts/{concept_id}/prerequisites",
@@ -458,9 +459,18 @@ async def test_openapi_lists_every_endpoint(api: Api) -> None:
         "/v1/ingest",
         "/v1/ingest/{job_id}",
     }
-    assert {"ErrorResponse", "ReasoningPacket", "RetrievalRequest", "IngestJobOut"} <= set(
-        schema["components"]["schemas"]
-    )
+    assert {
+        "ErrorResponse",
+        "ReasoningPacket",
+        "RetrievalRequest",
+        "IngestJobOut",
+        "AnswerRequest",
+        "AnswerResponse",
+        "LocalDocument",
+        "Corroboration",
+    } <= set(schema["components"]["schemas"])
+    answer = schema["paths"]["/v1/answer"]["post"]["responses"]["200"]["content"]
+    assert {"application/json", "text/event-stream"} <= set(answer)
 
 
 # -- ingest jobs ---------------------------------------------------------------------------
