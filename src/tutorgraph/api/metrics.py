@@ -85,6 +85,18 @@ class ApiMetrics:
             ("status",),
             registry=r,
         )
+        self.conflicts = Counter(
+            "tutorgraph_conflicts_detected",
+            "Conflicts found in packets, by kind (factual, temporal).",
+            ("kind",),
+            registry=r,
+        )
+        self.conflicts_resolved = Counter(
+            "tutorgraph_conflicts_resolved",
+            "Conflicts resolved in packets (temporal: the stale copy replaced), by kind.",
+            ("kind",),
+            registry=r,
+        )
         self.answers = Counter(
             "tutorgraph_answers",
             "POST /v1/answer outcomes: answered, or no answer (any failure, or no model).",
@@ -121,6 +133,10 @@ class ApiMetrics:
         for source in packet.degraded_sources:
             self.degraded.labels(source=source).inc()
         self.reranker.labels(applied="true" if packet.reranker.applied else "false").inc()
+        for conflict in packet.conflicts:
+            self.conflicts.labels(kind=conflict.kind).inc()
+            if conflict.kind == "temporal":
+                self.conflicts_resolved.labels(kind=conflict.kind).inc()
 
     def observe_answer(self, result: AnswerResult) -> None:
         self.answers.labels(outcome="answered" if result.answer else "no_answer").inc()

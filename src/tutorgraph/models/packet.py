@@ -12,6 +12,7 @@ from tutorgraph.models.request import SourceName
 __all__ = [
     "STAGES",
     "AnswerCheck",
+    "Conflict",
     "Corroboration",
     "DiagnosisFinding",
     "GraphContext",
@@ -22,6 +23,7 @@ __all__ = [
     "RankerInfo",
     "ReasoningPacket",
     "RerankerInfo",
+    "SupersededCopy",
 ]
 
 # The retrieval sources, and `diagnosis`: a bug rule reproduced the student's answer.
@@ -68,6 +70,32 @@ class Corroboration(BaseModel):
     near_duplicates: list[NearDuplicate] = Field(default_factory=list)
 
 
+class SupersededCopy(BaseModel):
+    """A stale copy of a record that a source returned, and the version that replaced it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: str
+    updated_at: str | None
+    superseded_by: str | None
+
+
+class Conflict(BaseModel):
+    """Hits that disagree. `factual`: the same problem with different stated answers (all
+    kept, each listing the others in `conflicts_with`; `answers` maps id to answer).
+    `temporal`: one id at two versions in two sources (the latest kept, the stale copies in
+    `superseded`). `preferred` is the id (or, temporal, the version) that wins."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["factual", "temporal"]
+    ids: list[str]
+    preferred: str
+    reason: str
+    answers: dict[str, str] = Field(default_factory=dict)
+    superseded: list[SupersededCopy] = Field(default_factory=list)
+
+
 class Hit(BaseModel):
     """One piece of evidence, with where it came from and how it scored."""
 
@@ -93,6 +121,8 @@ class Hit(BaseModel):
     graph_path: list[str] | None = None
     # Set when near-duplicates were merged into this hit (their ids are in `ids` too).
     corroborated_by: Corroboration | None = None
+    # Hits that answer the same problem differently (see `ReasoningPacket.conflicts`).
+    conflicts_with: list[str] = Field(default_factory=list)
 
 
 class GraphContext(BaseModel):
@@ -176,4 +206,6 @@ class ReasoningPacket(BaseModel):
     # answer is right, or when no problem and answer could be read: `answer_check` null).
     diagnosis: list[DiagnosisFinding] = Field(default_factory=list)
     answer_check: AnswerCheck | None = None
+    # Hits that disagree (factual), and stale copies replaced by a newer version (temporal).
+    conflicts: list[Conflict] = Field(default_factory=list)
     debug: dict[str, Any] | None = None

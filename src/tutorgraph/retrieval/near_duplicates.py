@@ -58,6 +58,8 @@ def merge_near_duplicates(
         peers = kept_vectors.setdefault(hit.kind, [])
         best: tuple[float, Hit] | None = None
         for peer, peer_vector in peers:
+            if peer.id in hit.conflicts_with:
+                continue  # a factual conflict: both stay, for the tutor to see
             similarity = float(np.dot(unit, peer_vector))
             if similarity >= threshold and (best is None or similarity > best[0]):
                 best = (similarity, peer)

@@ -25,6 +25,7 @@ from tutorgraph.errors import SourceUnavailableError, UnknownConceptError
 from tutorgraph.models.packet import (
     STAGES,
     AnswerCheck,
+    Conflict,
     DiagnosisFinding,
     GraphContext,
     Hit,
@@ -38,6 +39,7 @@ from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.batching import embed_async, rerank_async
 from tutorgraph.retrieval.candidates import Candidate
+from tutorgraph.retrieval.conflicts import factual_conflicts
 from tutorgraph.retrieval.context import assemble_context
 from tutorgraph.retrieval.diagnosis_stage import diagnose_hits
 from tutorgraph.retrieval.fusion import RRF_K, FusedHit, fuse, source_weights
@@ -122,6 +124,23 @@ def _scoped(results: list[ScoredItem], scope: set[str]) -> list[ScoredItem]:
         for r in results
     ]
     return sorted(boosted, key=lambda r: (-r.score, r.item.id))
+
+
+def _kept_conflicts(hits: list[Hit], conflicts: list[Conflict]) -> list[Conflict]:
+    """The conflicts with two or more hits left in the packet, told only of those."""
+    kept = {h.id for h in hits}
+    for hit in hits:
+        hit.conflicts_with = [i for i in hit.conflicts_with if i in kept]
+    out = []
+    for c in conflicts:
+        ids = [i for i in c.ids if i in kept]
+        if len(ids) > 1:
+            answers = {i: a for i, a in c.answers.items() if i in kept}
+            preferred = c.preferred if c.preferred in kept else ids[0]
+            out.append(
+                c.model_copy(update={"ids": ids, "answers": answers, "preferred": preferred})
+            )
+    return out
 
 
 class HybridRetriever:
@@ -229,7 +248,7 @@ class HybridRetriever:
         rerank_on = route.rerank and self._reranker is not None
         keep = max(request.n_results, self._config.rerank_depth if rerank_on else 0)
         t = time.perf_counter()
-        hits, near_duplicates = await self._near_duplicates(request, fused, keep)
+        hits, near_duplicates, conflicts = await self._near_duplicates(request, fused, keep)
         timings["merge"] = round(timings["merge"] + _ms(t), 3)
         t = time.perf_counter()
         hits, reranker_info = await self._rerank(request.query, hits, route.rerank)
@@ -296,11 +315,14 @@ class HybridRetriever:
             ranker=ranker_info,
             diagnosis=diagnosis,
             answer_check=check,
+            conflicts=conflicts,
             debug=(
                 {
                     **self._debug(request, route, results, fused, scope),
                     "learned_score": contributions,
                     "near_duplicates": near_duplicates,
+                    "conflicts_detected": len(conflicts),
+                    "conflicts_resolved": sum(c.kind == "temporal" for c in conflicts),
                 }
                 if request.debug
                 else None
@@ -320,16 +342,19 @@ class HybridRetriever:
 
     async def _near_duplicates(
         self, request: RetrievalRequest, fused: list[FusedHit], keep: int
-    ) -> tuple[list[Hit], dict[str, Any]]:
+    ) -> tuple[list[Hit], dict[str, Any], list[Conflict]]:
         """The first `keep` fused hits after near-duplicates are merged, drawn from a window
-        of `NEAR_DUPLICATE_WINDOW` times as many; and what the merge did (for `debug`).
+        of `NEAR_DUPLICATE_WINDOW` times as many; what the merge did (for `debug`); and the
+        factual conflicts among them (conflicting hits are never merged).
 
         The vectors come from the vector store; when it fails, the hits stay unmerged.
         """
         threshold = request.near_duplicate_threshold or self._config.near_duplicate_threshold
         if threshold is None:
-            return [fused_hit(f) for f in fused[:keep]], {"threshold": None, "merged": 0}
+            hits = [fused_hit(f) for f in fused[:keep]]
+            return hits, {"threshold": None, "merged": 0}, factual_conflicts(hits)
         hits = [fused_hit(f) for f in fused[: keep * NEAR_DUPLICATE_WINDOW]]
+        conflicts = factual_conflicts(hits)
         # The local context is in no store (and is the caller's: never merged away).
         ids = [
             h.id for h in hits if h.kind in MERGEABLE_KINDS and not h.id.startswith(LOCAL_PREFIX)
@@ -337,9 +362,10 @@ class HybridRetriever:
         vectors = await self._guard("vector", self._vector.embeddings(ids)) if ids else {}
         if vectors is None:
             info = {"threshold": threshold, "merged": 0, "skipped": "the vector store failed"}
-            return hits[:keep], info
-        hits, merged = merge_near_duplicates(hits, vectors, threshold)
-        return hits[:keep], {"threshold": threshold, "merged": merged}
+        else:
+            hits, merged = merge_near_duplicates(hits, vectors, threshold)
+            info = {"threshold": threshold, "merged": merged}
+        return hits[:keep], info, _kept_conflicts(hits[:keep], conflicts)
 
     async def _rerank(
         self, query: str, hits: list[Hit], wanted: bool
