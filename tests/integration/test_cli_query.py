@@ -40,6 +40,7 @@ PACKET_FIELDS = {
     "ranker",
     "diagnosis",
     "answer_check",
+    "conflicts",
     "debug",
 }
 HIT_FIELDS = {
@@ -59,6 +60,8 @@ HIT_FIELDS = {
     "rerank_score",
     "learned_score",
     "graph_path",
+    "corroborated_by",
+    "conflicts_with",
 }
 
 

@@ -32,6 +32,8 @@ def test_defaults_follow_the_design_table() -> None:
         "graph_scope": None,
         "prerequisite_hops": None,  # the query type's graph plan
         "max_context_tokens": 1500,
+        "near_duplicate_threshold": None,  # the index's (0.85)
+        "local_context": [],
         "debug": False,
     }
 
@@ -60,7 +62,7 @@ def _reject(**fields: Any) -> ValidationError:
         ({"semantic_weight": -0.01}, "semantic_weight", "greater than or equal to 0"),
         ({"semantic_weight": 1.5}, "semantic_weight", "less than or equal to 1"),
         ({"sources": []}, "sources", "at least 1 item"),
-        ({"sources": ["vector", "web"]}, "sources.1", "'vector', 'lexical' or 'graph'"),
+        ({"sources": ["vector", "web"]}, "sources.1", "'vector', 'lexical', 'graph' or 'local'"),
         ({"fusion": "borda"}, "fusion", "'rrf' or 'weighted'"),
         ({"retrieval_profile": "fast"}, "retrieval_profile", "'auto'"),
         ({"student_answer": "x" * 501}, "student_answer", "at most 500 characters"),
@@ -120,9 +122,10 @@ def test_packet_defaults_always_carry_degraded_sources_and_reranker() -> None:
     assert data["ranker"] == {"applied": False, "model": None, "reason": None, "proposed": 0}
     assert data["graph_context"] == {"concepts": [], "prerequisites": [], "misconceptions": []}
     assert data["diagnosis"] == [] and data["answer_check"] is None
+    assert data["conflicts"] == []
     assert list(data["timings_ms"]) == [
-        "refine", "embed", "vector", "lexical", "graph", "merge", "fuse", "rerank", "rank",
-        "diagnose", "total",
+        "refine", "embed", "vector", "lexical", "graph", "local", "merge", "fuse", "rerank",
+        "rank", "diagnose", "total",
     ]  # fmt: skip
 
 

@@ -20,6 +20,7 @@ __all__ = [
     "MAX_LOCAL_CHARS",
     "MAX_LOCAL_DOCUMENTS",
     "MAX_QUERY_CHARS",
+    "STORE_SOURCES",
     "Fusion",
     "LocalDocument",
     "RetrievalProfile",
@@ -30,11 +31,14 @@ __all__ = [
 MAX_QUERY_CHARS = 2000
 MAX_PROBLEM_CHARS = 2000
 
-# `local`: the request's own `local_context`, searched in memory (it runs only when given).
+# `local`: the request's own `local_context`, searched in memory whenever it is given.
 SourceName = Literal["vector", "lexical", "graph", "local"]
 RetrievalProfile = Literal["auto", "exact", "balanced", "semantic"]
 Fusion = Literal["rrf", "weighted"]
-ALL_SOURCES: tuple[SourceName, ...] = ("vector", "lexical", "graph", "local")
+# The sources a request searches by default: the index's stores.
+STORE_SOURCES: tuple[SourceName, ...] = ("vector", "lexical", "graph")
+# Every source, in the order packets list them.
+ALL_SOURCES: tuple[SourceName, ...] = (*STORE_SOURCES, "local")
 MAX_LOCAL_DOCUMENTS = 20
 MAX_LOCAL_CHARS = 2000
 _MAX_LOCAL_ID = 100
@@ -99,7 +103,9 @@ class RetrievalRequest(BaseModel):
     retrieval_profile: RetrievalProfile | None = None
     semantic_weight: float | None = Field(default=None, ge=0.0, le=1.0)
     fusion: Fusion = "rrf"
-    sources: list[SourceName] = Field(default_factory=lambda: list(ALL_SOURCES), min_length=1)
+    # The stores to search; the local context is searched whenever it is given, and
+    # `["local"]` searches it alone.
+    sources: list[SourceName] = Field(default_factory=lambda: list(STORE_SOURCES), min_length=1)
     concept_ids: list[str] = Field(default_factory=list, max_length=50)
     student_answer: str | None = Field(default=None, max_length=500)
     use_refinement: StrictBool = True

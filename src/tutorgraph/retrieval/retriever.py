@@ -415,7 +415,7 @@ class HybridRetriever:
         answer = refined.student_answer if refined else request.student_answer
         graph_text = f"{text} {answer}" if answer and answer not in text else text
         profile = route.profile
-        local = local_items(request.local_context) if "local" in request.sources else []
+        local = local_items(request.local_context)
         # One query embedding serves the dense search and the local context.
         query_vector: asyncio.Task[npt.NDArray[np.float32]] | None = None
         if "vector" in request.sources or local:

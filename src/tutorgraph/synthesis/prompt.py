@@ -7,9 +7,12 @@
 
 from __future__ import annotations
 
-from openai.types.chat import ChatCompletionMessageParam
+from typing import TYPE_CHECKING
 
 from tutorgraph.models.packet import ReasoningPacket
+
+if TYPE_CHECKING:  # the openai extra is needed only to call a model
+    from openai.types.chat import ChatCompletionMessageParam
 
 __all__ = ["PROMPT_VERSION", "SYSTEM_PROMPT", "answer_messages"]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from tutorgraph.models.request import ALL_SOURCES, SourceName
+from tutorgraph.models.request import STORE_SOURCES, SourceName
 
 __all__ = [
     "BEST",
@@ -54,7 +54,7 @@ class RunConfig:
 
     name: str
     factor: str = "best"
-    sources: tuple[SourceName, ...] = ALL_SOURCES
+    sources: tuple[SourceName, ...] = STORE_SOURCES
     profile: str | None = "semantic"
     fusion: Literal["rrf", "weighted"] = "weighted"
     graph_scope: bool | None = True
@@ -102,9 +102,9 @@ def ablation_grid(best: RunConfig = BEST) -> list[RunConfig]:
     def vary(factor: str, label: str, **change: Any) -> None:
         out.append(replace(best, name=f"{factor}={label}", factor=factor, **change))
 
-    for s in ALL_SOURCES:
+    for s in STORE_SOURCES:
         vary("sources", f"{s}-only", sources=(s,))
-    for s in ALL_SOURCES:
+    for s in STORE_SOURCES:
         vary("sources", f"no-{s}", sources=tuple(x for x in best.sources if x != s))
     vary(
         "fusion",
