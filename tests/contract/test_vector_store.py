@@ -4,6 +4,7 @@ server on a free loopback port (the HTTP client that `TUTORGRAPH_CHROMA_HOST` se
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,14 @@ async def test_search_ranks_by_cosine_similarity(store: VectorStore) -> None:
     for h in hits:
         i = ITEMS.index(h.item)
         assert h.score == pytest.approx(float(EMBEDDINGS[i] @ query), abs=1e-4)
+
+
+async def test_a_version_is_kept_and_returned(store: VectorStore) -> None:
+    stamped = dataclasses.replace(ITEMS[5], updated_at="2026-11-20T09:30:00+00:00")
+    await store.upsert([stamped, ITEMS[6]], EMBEDDINGS[5:7], HASHES[5:7])
+    found = {r.item.id: r.item for r in await store.search(EMBEDDINGS[5], 2)}
+    assert found[ITEMS[5].id].updated_at == "2026-11-20T09:30:00+00:00"
+    assert found[ITEMS[6].id].updated_at is None
 
 
 async def test_embeddings_returns_the_stored_vectors_of_known_ids(store: VectorStore) -> None:

@@ -117,6 +117,8 @@ class IngestReport:
 
 def _item_hash(item: IndexItem) -> str:
     row = [item.kind, item.title, item.text, list(item.concept_ids)]
+    if item.updated_at:  # a new version is written again (without one, the hash is as before)
+        row.append(item.updated_at)
     return hashlib.sha256(json.dumps(row, ensure_ascii=False).encode("utf-8")).hexdigest()
 
 

@@ -60,7 +60,11 @@ def _sort_key(record: BaseModel) -> tuple[str, ...]:
 
 
 def _dump(record: BaseModel) -> str:
-    return json.dumps(record.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+    # A record without `updated_at` is written as before it existed (the same bytes, hash).
+    row = record.model_dump(mode="json")
+    if row.get("updated_at") is None:
+        row.pop("updated_at", None)
+    return json.dumps(row, ensure_ascii=False, separators=(",", ":"))
 
 
 def write_bundle(records: SourceRecords, out_dir: Path) -> dict[str, int]:

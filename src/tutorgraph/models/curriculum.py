@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 __all__ = [
     "CURRICULUM_ID_PATTERN",
@@ -40,6 +40,10 @@ DocumentKind = Literal["explanation", "worked_example", "exercise", "question"]
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+    # When the source last changed the record (with a time zone); every store keeps it, and
+    # two stores returning one id at two versions is a temporal conflict (the latest wins).
+    updated_at: AwareDatetime | None = None
 
 
 class Concept(_Record):

@@ -31,9 +31,11 @@ from fractions import Fraction
 from itertools import combinations
 
 from tutorgraph.mathtext.spans import canonical_math
-from tutorgraph.models.packet import Conflict, Hit
+from tutorgraph.models.packet import Conflict, Hit, SupersededCopy
+from tutorgraph.models.request import ALL_SOURCES, SourceName
+from tutorgraph.retrieval.candidates import Candidate
 
-__all__ = ["SOURCE_PRIORITY", "factual_conflicts", "stated_answer"]
+__all__ = ["SOURCE_PRIORITY", "factual_conflicts", "latest_versions", "stated_answer"]
 
 # Which source a conflict prefers, by id prefix: the caller's own documents, then Eedi's
 # (diagnostic questions whose answers teachers check), then the OpenStax textbooks.
@@ -129,6 +131,47 @@ def factual_conflicts(hits: Sequence[Hit]) -> list[Conflict]:
             )
         )
     return out
+
+
+def latest_versions(
+    results: dict[SourceName, list[Candidate]],
+) -> tuple[dict[SourceName, list[Candidate]], list[Conflict]]:
+    """Each source's candidates without the copies of an id that another source returned
+    at a later `updated_at` (a copy without one is the oldest); and a temporal conflict per
+    id so resolved, naming the copies it superseded."""
+    versions: dict[str, dict[SourceName, str | None]] = defaultdict(dict)
+    for source in ALL_SOURCES:
+        for cand in results.get(source, ()):
+            versions[cand.item.id].setdefault(source, cand.item.updated_at)
+    latest: dict[str, str] = {}
+    conflicts = []
+    for item_id, seen in versions.items():
+        if len(set(seen.values())) < 2:
+            continue
+        winner = max(v for v in seen.values() if v is not None)
+        latest[item_id] = winner
+        conflicts.append(
+            Conflict(
+                kind="temporal",
+                ids=[item_id],
+                preferred=winner,
+                reason="sources returned different versions of one record; the latest wins",
+                superseded=[
+                    SupersededCopy(source=s, updated_at=v, superseded_by=winner)
+                    for s, v in seen.items()
+                    if v != winner
+                ],
+            )
+        )
+    if not latest:
+        return results, []
+    kept = {
+        source: [
+            c for c in cands if c.item.id not in latest or c.item.updated_at == latest[c.item.id]
+        ]
+        for source, cands in results.items()
+    }
+    return kept, conflicts
 
 
 def _solution(text: str) -> str:

@@ -39,7 +39,7 @@ from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.batching import embed_async, rerank_async
 from tutorgraph.retrieval.candidates import Candidate
-from tutorgraph.retrieval.conflicts import factual_conflicts
+from tutorgraph.retrieval.conflicts import factual_conflicts, latest_versions
 from tutorgraph.retrieval.context import assemble_context
 from tutorgraph.retrieval.diagnosis_stage import diagnose_hits
 from tutorgraph.retrieval.fusion import RRF_K, FusedHit, fuse, source_weights
@@ -238,6 +238,7 @@ class HybridRetriever:
         }
         if graph is not None:
             results["graph"] = graph.candidates
+        results, stale = latest_versions(results)
         merged = merge_candidates(results)
         timings["merge"] = _ms(t)
         t = time.perf_counter()
@@ -249,6 +250,7 @@ class HybridRetriever:
         keep = max(request.n_results, self._config.rerank_depth if rerank_on else 0)
         t = time.perf_counter()
         hits, near_duplicates, conflicts = await self._near_duplicates(request, fused, keep)
+        conflicts = stale + conflicts
         timings["merge"] = round(timings["merge"] + _ms(t), 3)
         t = time.perf_counter()
         hits, reranker_info = await self._rerank(request.query, hits, route.rerank)

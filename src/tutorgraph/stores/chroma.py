@@ -153,6 +153,7 @@ class ChromaVectorStore:
                         "title": it.title,
                         "concept_ids": json.dumps(list(it.concept_ids)),
                         "content_hash": h,
+                        **({"updated_at": it.updated_at} if it.updated_at else {}),
                     }
                     for it, h in zip(chunk, hashes[start : start + _UPSERT_BATCH], strict=True)
                 ],
@@ -210,6 +211,7 @@ class ChromaVectorStore:
                 title=str(meta.get("title", "")),
                 text=doc or "",
                 concept_ids=tuple(json.loads(str(meta.get("concept_ids", "[]")))),
+                updated_at=str(meta["updated_at"]) if meta.get("updated_at") else None,
             )
             # Cosine distance -> similarity; rounded so that float noise cannot reorder ties.
             out.append(ScoredItem(item, round(1.0 - float(dist), 6)))

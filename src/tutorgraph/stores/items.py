@@ -6,6 +6,7 @@ import hashlib
 import json
 import unicodedata
 from collections.abc import Iterable, Iterator
+from datetime import UTC
 from pathlib import Path
 
 from tutorgraph.models.curriculum import Concept, Document, Misconception
@@ -34,23 +35,43 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(normalise_text(text).encode("utf-8")).hexdigest()
 
 
+def _version(record: Concept | Misconception | Document) -> str | None:
+    stamp = record.updated_at
+    return stamp.astimezone(UTC).isoformat() if stamp is not None else None
+
+
 def concept_item(c: Concept) -> IndexItem:
     """A concept as a searchable item. The graph builds its hits with the same functions, so
     that a concept (or misconception, or document) found by several sources merges into one."""
     return IndexItem(
-        id=c.id, kind="concept", title=c.name, text=c.description or c.name, concept_ids=(c.id,)
+        id=c.id,
+        kind="concept",
+        title=c.name,
+        text=c.description or c.name,
+        concept_ids=(c.id,),
+        updated_at=_version(c),
     )
 
 
 def misconception_item(m: Misconception) -> IndexItem:
     return IndexItem(
-        id=m.id, kind="misconception", title="", text=m.text, concept_ids=tuple(m.concept_ids)
+        id=m.id,
+        kind="misconception",
+        title="",
+        text=m.text,
+        concept_ids=tuple(m.concept_ids),
+        updated_at=_version(m),
     )
 
 
 def document_item(d: Document) -> IndexItem:
     return IndexItem(
-        id=d.id, kind=d.kind, title=d.title, text=d.text, concept_ids=tuple(d.concept_ids)
+        id=d.id,
+        kind=d.kind,
+        title=d.title,
+        text=d.text,
+        concept_ids=tuple(d.concept_ids),
+        updated_at=_version(d),
     )
 
 
@@ -73,6 +94,8 @@ def write_items(items: Iterable[IndexItem], path: Path) -> None:
                 "text": it.text,
                 "concept_ids": list(it.concept_ids),
             }
+            if it.updated_at:
+                row["updated_at"] = it.updated_at
             fh.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
@@ -86,4 +109,5 @@ def read_items(path: Path) -> Iterator[IndexItem]:
                 title=row["title"],
                 text=row["text"],
                 concept_ids=tuple(row["concept_ids"]),
+                updated_at=row.get("updated_at"),
             )

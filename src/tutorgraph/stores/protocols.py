@@ -46,6 +46,8 @@ class IndexItem:
     title: str
     text: str
     concept_ids: tuple[str, ...] = ()
+    # The record's `updated_at` in UTC ISO 8601 (comparable as text), when it has one.
+    updated_at: str | None = None
 
     @property
     def search_text(self) -> str:
