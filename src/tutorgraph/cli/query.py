@@ -295,6 +295,14 @@ def print_packet(packet: ReasoningPacket) -> None:
         f"{packet.lexical_count}, graph {packet.graph_count}); reranker: "
         f"{'applied' if packet.reranker.applied else packet.reranker.reason}[/]"
     )
+    for c in packet.conflicts:
+        if c.kind == "factual":
+            answers = "; ".join(f"{i}: {escape(_snippet(a, 60))}" for i, a in c.answers.items())
+            line = f"conflict: {answers} (preferred {c.preferred})"
+        else:
+            stale = ", ".join(f"{s.source} {s.updated_at or 'unversioned'}" for s in c.superseded)
+            line = f"stale copy of {c.ids[0]} replaced by {c.preferred}: {stale}"
+        console.print(f"[yellow]{line}[/]", highlight=False)
     if packet.degraded_sources:
         console.print(f"[yellow]degraded sources: {', '.join(packet.degraded_sources)}[/]")
 
