@@ -46,12 +46,11 @@ async def _repeats(packet: ReasoningPacket, vector: VectorStore) -> dict[float, 
     return out
 
 
-async def _run(thresholds: list[float]) -> dict[str, Any]:
+async def _run(queries: list[str], thresholds: list[float]) -> dict[str, Any]:
     settings = Settings()
     models = await asyncio.to_thread(load_models, settings)
     index = await asyncio.to_thread(open_index, settings)
     setup = RetrieverSetup.from_settings(settings)
-    queries = [json.loads(line)["query"] for line in QUERIES.open(encoding="utf-8")]
     runs: dict[str, Any] = {}
     examples: list[dict[str, Any]] = []
     try:
@@ -100,7 +99,8 @@ def main() -> None:
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args()
     thresholds = [float(t) for t in args.thresholds.split(",")]
-    report = asyncio.run(_run(thresholds))
+    queries = [json.loads(line)["query"] for line in QUERIES.open(encoding="utf-8")]
+    report = asyncio.run(_run(queries, thresholds))
     report["_meta"] = {
         "command": "scripts/near_duplicates.py",
         "judges": list(JUDGES),
