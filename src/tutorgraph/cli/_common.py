@@ -27,9 +27,10 @@ __all__ = [
 ]
 
 # soft_wrap: a line such as `file:line: reason` must stay one line in pipes and logs.
-console = Console(soft_wrap=True)
+# emoji=False: ids such as eedi:question:529 hold rich's emoji codes (`:question:`).
+console = Console(soft_wrap=True, emoji=False)
 # Progress, warnings and errors go to stderr so `--json` output stays clean on stdout.
-err_console = Console(stderr=True, soft_wrap=True)
+err_console = Console(stderr=True, soft_wrap=True, emoji=False)
 
 
 def load_settings(index_dir: Path | None = None) -> Settings:
