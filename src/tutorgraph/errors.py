@@ -27,16 +27,28 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "APIConnectionError",
+    "APITimeoutError",
+    "AuthenticationError",
     "BundleError",
     "BundleRecordError",
+    "ConceptNotFoundError",
     "ConfigurationError",
+    "ConflictError",
     "EmbedderMismatchError",
     "IndexNotFoundError",
     "InvalidRequestError",
+    "JobNotFoundError",
+    "NotFoundError",
+    "PayloadTooLargeError",
+    "PermissionDeniedError",
+    "RateLimitedError",
+    "ServerError",
     "SourceUnavailableError",
     "StoreError",
     "TutorGraphError",
     "UnknownConceptError",
+    "error_from_wire",
 ]
 
 
@@ -44,6 +56,8 @@ class TutorGraphError(Exception):
     """Base class of every error tutorgraph raises on purpose."""
 
     code = "tutorgraph_error"
+    # The HTTP status, when the error came over HTTP (`tutorgraph.client`), else None.
+    status_code: int | None = None
 
     def __init__(self, message: str, *, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
@@ -127,3 +141,125 @@ class SourceUnavailableError(StoreError):
     """No retrieval source could answer at all."""
 
     code = "source_unavailable"
+
+
+# -- errors of the HTTP API: the server raises them, the client (`tutorgraph.client`) too --
+
+
+class AuthenticationError(TutorGraphError):
+    """A request without an API key, or with a key that is not configured (401)."""
+
+    code = "unauthenticated"
+
+
+class PermissionDeniedError(TutorGraphError):
+    """A valid key whose role does not allow the route, e.g. a read key on ingest (403)."""
+
+    code = "permission_denied"
+
+
+class NotFoundError(TutorGraphError):
+    """Something the request names does not exist (404)."""
+
+    code = "not_found"
+
+
+class ConceptNotFoundError(NotFoundError):
+    """A concept id in a URL that the graph does not hold (404)."""
+
+    code = "concept_not_found"
+
+    def __init__(self, concept_id: str) -> None:
+        super().__init__(f"unknown concept id: {concept_id}", details={"concept_id": concept_id})
+        self.concept_id = concept_id
+
+
+class JobNotFoundError(NotFoundError):
+    """An ingest job id this server does not know (jobs live in memory only) (404)."""
+
+    code = "job_not_found"
+
+    def __init__(self, job_id: str) -> None:
+        super().__init__(f"unknown ingest job: {job_id}", details={"job_id": job_id})
+        self.job_id = job_id
+
+
+class ConflictError(TutorGraphError):
+    """A request the server cannot take in its current state, e.g. a second ingest job (409)."""
+
+    code = "conflict"
+
+
+class PayloadTooLargeError(TutorGraphError):
+    """A request body (or an unpacked bundle) over the configured size limit (413)."""
+
+    code = "payload_too_large"
+
+    def __init__(self, limit_bytes: int, what: str = "request body") -> None:
+        super().__init__(
+            f"{what} is larger than the limit of {limit_bytes:,} bytes",
+            details={"limit_bytes": limit_bytes},
+        )
+        self.limit_bytes = limit_bytes
+
+
+class RateLimitedError(TutorGraphError):
+    """Too many requests for one API key; `retry_after` seconds until one is allowed (429)."""
+
+    code = "rate_limited"
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(
+            "rate limit exceeded; retry later",
+            details={"retry_after_s": round(retry_after, 3)},
+        )
+        self.retry_after = retry_after
+
+
+# -- errors only a client sees --
+
+
+class APIConnectionError(TutorGraphError):
+    """The server could not be reached, or the connection broke."""
+
+    code = "connection_error"
+
+
+class APITimeoutError(APIConnectionError):
+    """The server did not answer within the client's timeout."""
+
+    code = "timeout"
+
+
+class ServerError(TutorGraphError):
+    """The server failed (a 5xx whose error code this library does not know)."""
+
+    code = "internal_error"
+
+
+def _by_code(cls: type[TutorGraphError]) -> dict[str, type[TutorGraphError]]:
+    out = {cls.code: cls}
+    for sub in cls.__subclasses__():
+        out.update(_by_code(sub))
+    return out
+
+
+def error_from_wire(
+    status: int, code: str, message: str, details: dict[str, Any] | None = None
+) -> TutorGraphError:
+    """The library error an API error body stands for (`{"error": {"code", ...}}`).
+
+    >>> e = error_from_wire(422, "unknown_concept", "unknown concept id(s): x", {})
+    >>> type(e).__name__, e.status_code
+    ('UnknownConceptError', 422)
+    """
+    cls = _by_code(TutorGraphError).get(code)
+    if cls is None:
+        cls = ServerError if status >= 500 else TutorGraphError
+    # Built without the subclass's own constructor: the wire gives message and details.
+    exc = cls.__new__(cls)
+    TutorGraphError.__init__(exc, message, details=details)
+    exc.status_code = status
+    if isinstance(exc, RateLimitedError):
+        exc.retry_after = float((details or {}).get("retry_after_s", 1.0))
+    return exc

@@ -24,13 +24,21 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from tutorgraph.api.schemas import ErrorBody, ErrorResponse
 from tutorgraph.errors import (
+    AuthenticationError,
     BundleError,
+    ConceptNotFoundError,
+    ConflictError,
     InvalidRequestError,
+    JobNotFoundError,
+    NotFoundError,
+    PayloadTooLargeError,
+    PermissionDeniedError,
+    RateLimitedError,
     SourceUnavailableError,
     TutorGraphError,
 )
+from tutorgraph.models.api import ErrorBody, ErrorResponse
 
 __all__ = [
     "ERROR_RESPONSES",
@@ -50,79 +58,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-
-# -- errors of the HTTP API only; each maps to one status code below --
-
-
-class AuthenticationError(TutorGraphError):
-    """A request without an API key, or with a key that is not configured (401)."""
-
-    code = "unauthenticated"
-
-
-class PermissionDeniedError(TutorGraphError):
-    """A valid key whose role does not allow the route, e.g. a read key on ingest (403)."""
-
-    code = "permission_denied"
-
-
-class NotFoundError(TutorGraphError):
-    """Something the request names does not exist (404)."""
-
-    code = "not_found"
-
-
-class ConceptNotFoundError(NotFoundError):
-    """A concept id in a URL that the graph does not hold (404)."""
-
-    code = "concept_not_found"
-
-    def __init__(self, concept_id: str) -> None:
-        super().__init__(f"unknown concept id: {concept_id}", details={"concept_id": concept_id})
-        self.concept_id = concept_id
-
-
-class JobNotFoundError(NotFoundError):
-    """An ingest job id this server does not know (jobs live in memory only) (404)."""
-
-    code = "job_not_found"
-
-    def __init__(self, job_id: str) -> None:
-        super().__init__(f"unknown ingest job: {job_id}", details={"job_id": job_id})
-        self.job_id = job_id
-
-
-class ConflictError(TutorGraphError):
-    """A request the server cannot take in its current state, e.g. a second ingest job (409)."""
-
-    code = "conflict"
-
-
-class PayloadTooLargeError(TutorGraphError):
-    """A request body (or an unpacked bundle) over the configured size limit (413)."""
-
-    code = "payload_too_large"
-
-    def __init__(self, limit_bytes: int, what: str = "request body") -> None:
-        super().__init__(
-            f"{what} is larger than the limit of {limit_bytes:,} bytes",
-            details={"limit_bytes": limit_bytes},
-        )
-        self.limit_bytes = limit_bytes
-
-
-class RateLimitedError(TutorGraphError):
-    """Too many requests for one API key; `retry_after` seconds until one is allowed (429)."""
-
-    code = "rate_limited"
-
-    def __init__(self, retry_after: float) -> None:
-        super().__init__(
-            "rate limit exceeded; retry later",
-            details={"retry_after_s": round(retry_after, 3)},
-        )
-        self.retry_after = retry_after
 
 
 # Where `BodyLimitMiddleware` leaves the request's body limit, for the 413 details.

@@ -33,11 +33,11 @@ from typing import Any
 from tutorgraph.api.errors import ConflictError, JobNotFoundError, PayloadTooLargeError
 from tutorgraph.api.live_index import LiveIndex, generation_dir
 from tutorgraph.api.metrics import ApiMetrics
-from tutorgraph.api.schemas import ErrorBody, IngestJobOut, IngestJobReport, JobStatus
 from tutorgraph.config import Settings
 from tutorgraph.errors import BundleError, TutorGraphError
 from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_records
 from tutorgraph.ingest.bundle import BUNDLE_FILES, ValidationReport, bundle_hash, validate_bundle
+from tutorgraph.models.api import ErrorBody, IngestJobOut, IngestJobReport, JobStatus
 
 __all__ = ["MAX_JOBS", "IngestJob", "IngestJobs", "extract_bundle"]
 

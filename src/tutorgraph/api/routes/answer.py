@@ -23,8 +23,8 @@ from fastapi.responses import StreamingResponse
 
 from tutorgraph.api.deps import AppState, GenerationDep, StateDep, require_read
 from tutorgraph.api.errors import ERROR_RESPONSES
-from tutorgraph.api.schemas import ErrorResponse
 from tutorgraph.models.answer import AnswerRequest, AnswerResponse, AnswerResult
+from tutorgraph.models.api import ErrorResponse
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.synthesis.answerer import Delta, collect, no_answer
 

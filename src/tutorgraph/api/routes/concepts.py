@@ -17,7 +17,8 @@ from fastapi import APIRouter, Depends, Path, Query
 
 from tutorgraph.api.deps import GenerationDep, StateDep, require_read
 from tutorgraph.api.errors import ERROR_RESPONSES, ConceptNotFoundError
-from tutorgraph.api.schemas import (
+from tutorgraph.errors import InvalidRequestError, SourceUnavailableError
+from tutorgraph.models.api import (
     ConceptMatchOut,
     ConceptSearchResponse,
     ErrorResponse,
@@ -26,7 +27,6 @@ from tutorgraph.api.schemas import (
     PrerequisitePathOut,
     PrerequisitesResponse,
 )
-from tutorgraph.errors import InvalidRequestError, SourceUnavailableError
 from tutorgraph.models.curriculum import Concept
 from tutorgraph.models.request import MAX_QUERY_CHARS
 from tutorgraph.stores.guard import guarded

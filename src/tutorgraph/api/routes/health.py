@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from tutorgraph.api.deps import StateDep
 from tutorgraph.api.live_index import Generation
 from tutorgraph.api.metrics import CONTENT_TYPE
-from tutorgraph.api.schemas import DependencyState, Health, Readiness
+from tutorgraph.models.api import DependencyState, Health, Readiness
 
 __all__ = ["router"]
 

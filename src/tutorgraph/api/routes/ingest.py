@@ -27,8 +27,8 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from tutorgraph.api.deps import StateDep, require_admin
 from tutorgraph.api.errors import ERROR_RESPONSES, PayloadTooLargeError
 from tutorgraph.api.ingest_jobs import extract_bundle
-from tutorgraph.api.schemas import ErrorResponse, IngestJobOut
 from tutorgraph.errors import InvalidRequestError
+from tutorgraph.models.api import ErrorResponse, IngestJobOut
 
 __all__ = ["router"]
 

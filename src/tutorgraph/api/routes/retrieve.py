@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends, Response
 
 from tutorgraph.api.deps import GenerationDep, StateDep, require_read
 from tutorgraph.api.errors import ERROR_RESPONSES
-from tutorgraph.api.schemas import ErrorResponse
+from tutorgraph.models.api import ErrorResponse
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.request import RetrievalRequest
 
