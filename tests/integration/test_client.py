@@ -1,0 +1,158 @@
+"""`tutorgraph.client` against the real served app: uvicorn on a free loopback port over a
+copy of the session index (real MiniLM, Chroma, BM25, graph), a real OpenAI-compatible
+answer model on another port, and real HTTP in between."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import uvicorn
+from tests.contract.chroma_server import free_port
+from tests.integration.local_openai import LocalOpenAI, local_openai_server
+from tests.integration.test_api import ADMIN, LIMITED, READ, settings_for, tar_gz
+
+from tutorgraph.api import create_app
+from tutorgraph.client import AsyncTutorGraph, TutorGraph
+from tutorgraph.errors import (
+    APIConnectionError,
+    AuthenticationError,
+    ConceptNotFoundError,
+    PermissionDeniedError,
+    RateLimitedError,
+    UnknownConceptError,
+)
+from tutorgraph.models.answer import AnswerResult
+from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.synthesis.citations import citable_ids
+
+pytestmark = pytest.mark.integration
+
+QUERY = "why is 3/4 bigger than 2/3?"
+
+
+@dataclass
+class Served:
+    url: str
+    answer_model: LocalOpenAI
+    index_dir: Path
+
+
+@pytest.fixture(scope="module")
+def served(session_index, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:  # type: ignore[no-untyped-def]
+    index_dir = tmp_path_factory.mktemp("client") / "index"
+    shutil.copytree(session_index[0], index_dir)
+    with local_openai_server() as model:
+        settings = settings_for(
+            index_dir,
+            reranker_model="",
+            rate_limit_per_minute=2000,
+            openai_base_url=model.base_url,
+            answer_model="local-model",
+        )
+        port = free_port()
+        server = uvicorn.Server(
+            uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+        )
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 300
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "the app did not start"
+            time.sleep(0.1)
+        try:
+            yield Served(f"http://127.0.0.1:{port}", model, index_dir)
+        finally:
+            server.should_exit = True
+            thread.join(timeout=30)
+
+
+def test_sync_retrieve_is_the_library_packet(served: Served, retriever) -> None:  # type: ignore[no-untyped-def]
+    request = RetrievalRequest(query=QUERY, use_refinement=False, n_results=15)
+    with TutorGraph(served.url, api_key=READ) as tg:
+        over_http = tg.retrieve(request)
+        by_fields = tg.retrieve(QUERY, use_refinement=False, n_results=15)
+    direct = asyncio.run(retriever.retrieve(request))
+    assert isinstance(over_http, ReasoningPacket)
+    assert [h.id for h in over_http.results] == [h.id for h in direct.results]
+    assert [h.id for h in by_fields.results] == [h.id for h in direct.results]
+
+
+def test_async_answer_stream_and_json(served: Served) -> None:
+    served.answer_model.reset("bad_citation")
+
+    async def go() -> tuple[list[object], object]:
+        async with AsyncTutorGraph(served.url, api_key=READ) as tg:
+            events = [e async for e in tg.answer_stream(QUERY)]
+            one = await tg.answer(QUERY)
+            return events, one
+
+    events, one = asyncio.run(go())
+    packet, *pieces, result = events
+    assert isinstance(packet, ReasoningPacket) and isinstance(result, AnswerResult)
+    assert len(pieces) > 3 and all(isinstance(p, str) for p in pieces)
+    assert result.answer == "".join(pieces).strip()  # type: ignore[arg-type]
+    assert set(result.citations) <= citable_ids(packet) and result.removed_citations
+    assert one.answer and set(one.citations) <= citable_ids(one.packet)  # type: ignore[attr-defined]
+
+
+def test_sync_answer_stream(served: Served) -> None:
+    served.answer_model.reset("valid")
+    with TutorGraph(served.url, api_key=READ) as tg:
+        events = list(tg.answer_stream(QUERY))
+    assert isinstance(events[0], ReasoningPacket) and isinstance(events[-1], AnswerResult)
+    assert events[-1].answer and events[-1].citations
+
+
+def test_graph_calls(served: Served, retriever) -> None:  # type: ignore[no-untyped-def]
+    with TutorGraph(served.url, api_key=READ) as tg:
+        found = tg.concepts("fractions", limit=3)
+        assert 0 < len(found.results) <= 3
+        first = found.results[0].concept.id
+        assert tg.concept(first).id == first
+        assert tg.prerequisites(first, depth=2).concept_id == first
+        assert tg.misconceptions(first).concept_id == first
+
+
+def test_error_bodies_become_the_library_errors(served: Served) -> None:
+    with TutorGraph(served.url, api_key=READ) as tg:
+        with pytest.raises(UnknownConceptError) as unknown:
+            tg.retrieve("q", concept_ids=["ccss:9.ZZ.Z.9"])
+        assert unknown.value.status_code == 422
+        assert unknown.value.details == {"unknown_concept_ids": ["ccss:9.ZZ.Z.9"]}
+        with pytest.raises(ConceptNotFoundError):
+            tg.concept("ccss:9.ZZ.Z.9")
+        with pytest.raises(PermissionDeniedError):
+            tg.job("nope")
+    with TutorGraph(served.url, api_key="wrong-key-0123456789") as tg:
+        with pytest.raises(AuthenticationError) as auth:
+            tg.retrieve(QUERY)
+        assert auth.value.status_code == 401
+    gone = f"http://127.0.0.1:{free_port()}"
+    with TutorGraph(gone, api_key=READ) as tg, pytest.raises(APIConnectionError):
+        tg.retrieve(QUERY)
+
+
+def test_a_rate_limit_outlasting_the_retries_is_raised_with_retry_after(served: Served) -> None:
+    # The LIMITED key shares the server's limit (2,000 a minute): spend it without retries.
+    tg = TutorGraph(served.url, api_key=LIMITED, max_retries=0)
+    with tg, pytest.raises(RateLimitedError) as limited:
+        for _ in range(2100):
+            tg.concepts("x", limit=1)
+    assert limited.value.status_code == 429 and limited.value.retry_after >= 1
+
+
+def test_ingest_and_wait_for_the_job(served: Served, slice_bundle: Path) -> None:
+    with TutorGraph(served.url, api_key=ADMIN) as tg:
+        job = tg.ingest(tar_gz(slice_bundle))
+        assert job.status in ("queued", "running")
+        done = tg.wait_for_job(job.job_id, poll_s=0.5, timeout_s=600)
+    assert done.status == "succeeded", done.error
+    assert done.report is not None and done.report.counts["items"] > 0
