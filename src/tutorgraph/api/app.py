@@ -35,7 +35,7 @@ from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.api.middleware import BodyLimitMiddleware, MetricsMiddleware
 from tutorgraph.api.rate_limit import MEMORY, RateLimiter
 from tutorgraph.api.routes import answer, concepts, health, ingest, retrieve
-from tutorgraph.api.routes.docs import install_docs
+from tutorgraph.api.routes.docs import install_docs, install_ui
 from tutorgraph.config import Settings
 from tutorgraph.index.service import SharedModels
 from tutorgraph.synthesis.answerer import answer_unavailable, build_answerer
@@ -130,6 +130,7 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
     app.include_router(concepts.router)
     app.include_router(ingest.router)
     install_docs(app)
+    install_ui(app)
 
     def limit_for(path: str) -> int:
         if path == _INGEST_PATH:

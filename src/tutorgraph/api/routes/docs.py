@@ -12,10 +12,10 @@ from fastapi.openapi.docs import (
     get_swagger_ui_html,
     get_swagger_ui_oauth2_redirect_html,
 )
-from fastapi.responses import HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-__all__ = ["ASSETS_PATH", "install_docs"]
+__all__ = ["ASSETS_PATH", "UI_PATH", "install_docs", "install_ui"]
 
 ASSETS_PATH = "/docs-assets"
 
@@ -52,3 +52,18 @@ def install_docs(app: FastAPI) -> None:
             redoc_favicon_url=f"{ASSETS_PATH}/favicon.png",
             with_google_fonts=False,
         )
+
+
+UI_PATH = "/ui"
+
+
+def install_ui(app: FastAPI) -> None:
+    """The packet explorer at `/ui`: plain HTML, CSS and JavaScript packaged with tutorgraph
+    (no CDN, no build step). It calls `POST /v1/retrieve` with the key typed into the page."""
+    ui = files("tutorgraph.api") / "ui"
+    app.mount(f"{UI_PATH}/assets", StaticFiles(directory=str(ui)), name="ui-assets")
+    page = str(ui / "index.html")
+
+    @app.get(UI_PATH, include_in_schema=False)
+    async def explorer() -> FileResponse:
+        return FileResponse(page, media_type="text/html")
