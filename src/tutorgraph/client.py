@@ -168,7 +168,7 @@ class AsyncTutorGraph(_Base):
         method: str,
         path: str,
         *,
-        retry: bool = True,
+        retry_on: frozenset[int] = _RETRY_STATUSES,
         headers: Mapping[str, str] | None = None,
         **kw: Any,
     ) -> httpx.Response:
@@ -190,7 +190,7 @@ class AsyncTutorGraph(_Base):
                 raise APIConnectionError(f"{method} {path}: {type(exc).__name__}: {exc}") from exc
             if response.status_code < 400:
                 return response
-            if retry and response.status_code in _RETRY_STATUSES and attempt < self._max_retries:
+            if response.status_code in retry_on and attempt < self._max_retries:
                 await asyncio.sleep(self._delay(attempt, response))
                 attempt += 1
                 continue
@@ -265,7 +265,7 @@ class AsyncTutorGraph(_Base):
         response = await self._send(
             "POST",
             "/v1/ingest",
-            retry=False,
+            retry_on=frozenset({429}),
             content=data,
             params={"prune": str(prune).lower()},
             headers={"Content-Type": "application/gzip"},

@@ -88,3 +88,25 @@ def test_a_timeout_is_api_timeout_error() -> None:
 
     with pytest.raises(APITimeoutError, match=r"no answer within 0\.5 s"):
         asyncio.run(go())
+
+
+def test_an_ingest_is_retried_on_429_only() -> None:
+    job = {
+        "job_id": "j1",
+        "status": "queued",
+        "prune": False,
+        "created_at": "2026-11-25T16:00:00Z",
+        "upload_bytes": 3,
+    }
+
+    async def ingest(script: list[httpx.Response], seen: list[float]) -> object:
+        return await _client(script, seen, backoff_s=0.0).ingest(b"tar")
+
+    seen: list[float] = []
+    limited = [_error(429, "rate_limited", {"Retry-After": "0"}), httpx.Response(202, json=job)]
+    assert asyncio.run(ingest(limited, seen)).job_id == "j1"  # type: ignore[attr-defined]
+    assert len(seen) == 2
+    seen.clear()
+    with pytest.raises(SourceUnavailableError):
+        asyncio.run(ingest([_error(503, "source_unavailable")], seen))
+    assert len(seen) == 1  # a job the server may have taken is not sent again
