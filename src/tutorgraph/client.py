@@ -52,7 +52,7 @@ AnswerEvent = ReasoningPacket | str | AnswerResult
 
 API_KEY_HEADER = "X-API-Key"
 _RETRY_STATUSES = frozenset({429, 503})
-_FINISHED = frozenset({"succeeded", "failed", "cancelled"})
+_FINISHED = frozenset({"succeeded", "failed"})
 
 
 def _request(model: type[M], query: str | M | Mapping[str, Any], fields: dict[str, Any]) -> M:
@@ -278,7 +278,7 @@ class AsyncTutorGraph(_Base):
     async def wait_for_job(
         self, job_id: str, *, poll_s: float = 1.0, timeout_s: float = 3600.0
     ) -> IngestJobOut:
-        """Poll the job until it has finished (succeeded, failed or cancelled)."""
+        """Poll the job until it has finished (succeeded or failed)."""
         deadline = time.monotonic() + timeout_s
         while (job := await self.job(job_id)).status not in _FINISHED:
             if time.monotonic() > deadline:
