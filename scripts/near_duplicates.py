@@ -55,15 +55,14 @@ async def _run(queries: list[str], thresholds: list[float]) -> dict[str, Any]:
     examples: list[dict[str, Any]] = []
     try:
         for name, threshold in [("off", None), *((str(t), t) for t in thresholds)]:
+            # None: the index's threshold (the README's index has none: the merge is off).
             retriever = build_retriever(
-                index, models, replace(setup, near_duplicates=threshold is not None)
+                index, models, replace(setup, near_duplicate_threshold=threshold)
             )
             repeats = {j: 0 for j in JUDGES}
             ids, merge_ms, merged = 0, [], 0
             for q in queries:
-                packet = await retriever.retrieve(
-                    RetrievalRequest(query=q, near_duplicate_threshold=threshold, debug=True)
-                )
+                packet = await retriever.retrieve(RetrievalRequest(query=q, debug=True))
                 for judge, n in (await _repeats(packet, index.vector)).items():
                     repeats[judge] += n
                 ids += sum(len(h.ids) for h in packet.results)

@@ -110,12 +110,12 @@ def test_benchmark_config_names() -> None:
     # fusion) also comes with each of 3 rerankers, with the local refiner and with the
     # learned ranker; the 2 plain ones with refiner and ranker, and with the local refiner
     # (with and without the ranker) and the diagnosis; and default/<context>; then the
-    # diagnosis and default rows again without the near-duplicate merge.
+    # diagnosis and default rows again with the near-duplicate merge.
     assert len(names) == 8 + 2 * 4 * 2 + (2 + 2 * 4 * 2) * (3 + 1 + 1) + 2 + 2 * 2 + 2 + 6
     assert "hybrid/text/refine-local/ranker/diagnosis" in names
     assert "hybrid/construct/refine-local/ranker" in names
     assert names[-8:-6] == ["default/text", "default/construct"]
-    assert names[-2:] == ["default/text/no-merge", "default/construct/no-merge"]
+    assert names[-2:] == ["default/text/merge", "default/construct/merge"]
     assert "hybrid/text/refine-local" in names
     assert "hybrid/construct/semantic-weighted" in names
     assert config_names("hybrid/*-rrf") == [

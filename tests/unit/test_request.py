@@ -32,7 +32,7 @@ def test_defaults_follow_the_design_table() -> None:
         "graph_scope": None,
         "prerequisite_hops": None,  # the query type's graph plan
         "max_context_tokens": 1500,
-        "near_duplicate_threshold": None,  # the index's (0.85)
+        "near_duplicate_threshold": None,  # the index's (off unless its ingest set one)
         "local_context": [],
         "debug": False,
     }

@@ -26,7 +26,6 @@ from typing import TypedDict, Unpack
 
 import numpy as np
 
-from tutorgraph.config import NEAR_DUPLICATE_THRESHOLD
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.stored_vectors import StoredVectors, as_stored, model_fingerprint
 from tutorgraph.errors import BundleRecordError, ConfigurationError
@@ -74,7 +73,7 @@ class IngestOptions:
     progress: ProgressCallback | None = None
     default_retrieval_profile: str | None = None
     default_semantic_weight: float | None = None
-    # None keeps the index's (0.85 for a new index); 1.0 merges identical vectors only.
+    # None keeps the index's (off for a new index); 1.0 merges identical vectors only.
     near_duplicate_threshold: float | None = None
 
     def check(self) -> None:
@@ -194,7 +193,7 @@ async def ingest_records(
         if options.default_semantic_weight is not None
         else (manifest.default_semantic_weight if manifest else None),
         near_duplicate_threshold=options.near_duplicate_threshold
-        or (manifest.near_duplicate_threshold if manifest else NEAR_DUPLICATE_THRESHOLD),
+        or (manifest.near_duplicate_threshold if manifest else None),
     )
     await asyncio.to_thread(new_manifest.write, index_dir)
     report.seconds = time.perf_counter() - started

@@ -180,8 +180,8 @@ class RetrieverSetup:
     source_timeout_s: float = 2.0
     refiner: RefinerKind = "local"
     diagnosis: bool = False
-    # Off: no near-duplicate merge, whatever the index's threshold.
-    near_duplicates: bool = True
+    # The near-duplicate threshold to use instead of the index's (None: the index's).
+    near_duplicate_threshold: float | None = None
     settings: Settings | None = None
 
     @classmethod
@@ -246,9 +246,8 @@ def build_retriever(
         RetrieverConfig(
             default_retrieval_profile=index.manifest.default_retrieval_profile,
             default_semantic_weight=index.manifest.default_semantic_weight,
-            near_duplicate_threshold=index.manifest.near_duplicate_threshold
-            if setup.near_duplicates
-            else None,
+            near_duplicate_threshold=setup.near_duplicate_threshold
+            or index.manifest.near_duplicate_threshold,
             rerank_depth=setup.rerank_depth,
             source_timeout_s=setup.source_timeout_s,
         ),

@@ -18,7 +18,6 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from tutorgraph.config import NEAR_DUPLICATE_THRESHOLD
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError, UnknownConceptError
@@ -94,7 +93,7 @@ class RetrieverConfig:
     # How many misconceptions each of the learned ranker's lists may propose.
     ranker_proposals: int = 40
     # The index's near-duplicate threshold (a request may set its own); None: no merge.
-    near_duplicate_threshold: float | None = NEAR_DUPLICATE_THRESHOLD
+    near_duplicate_threshold: float | None = None
 
 
 def _ms(start: float) -> float:

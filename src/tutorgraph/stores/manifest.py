@@ -10,7 +10,6 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from tutorgraph.config import NEAR_DUPLICATE_THRESHOLD
 from tutorgraph.errors import EmbedderMismatchError, IndexNotFoundError, StoreError
 
 __all__ = ["MANIFEST_FILE", "Manifest", "check_embedder", "library_versions", "require_manifest"]
@@ -49,8 +48,8 @@ class Manifest(BaseModel):
     versions: dict[str, str] = Field(default_factory=library_versions)
     default_retrieval_profile: str = "auto"
     default_semantic_weight: float | None = None
-    # Cosine at which two hits of a content kind merge; None: no near-duplicate merge.
-    near_duplicate_threshold: float | None = NEAR_DUPLICATE_THRESHOLD
+    # Cosine at which two hits of a content kind merge; None (the default): no merge.
+    near_duplicate_threshold: float | None = None
 
     @classmethod
     def read(cls, index_dir: Path) -> Manifest | None:

@@ -50,7 +50,7 @@ class RunConfig:
     1 for a concept lookup and 2 for a prerequisite question). A None `profile` or
     `graph_scope` leaves the request's default. `context` passes the item's concept ids
     with the request; `ranker` adds the learned final score (a task trains it per fold);
-    `diagnosis` the bug rules; `near_duplicates` off leaves near-duplicate hits unmerged."""
+    `diagnosis` the bug rules; `near_duplicate_threshold` turns the near-duplicate merge on."""
 
     name: str
     factor: str = "best"
@@ -64,7 +64,7 @@ class RunConfig:
     context: bool = True
     ranker: bool = False
     diagnosis: bool = False
-    near_duplicates: bool = True
+    near_duplicate_threshold: float | None = None
 
     def request_fields(self) -> dict[str, Any]:
         """`RetrievalRequest` keyword arguments for this configuration."""

@@ -210,7 +210,7 @@ class _FoldRetrievers:
                 # leaves the local refiner unused.
                 refiner="local" if cfg.refiner == "none" else cfg.refiner,
                 diagnosis=cfg.diagnosis,
-                near_duplicates=cfg.near_duplicates,
+                near_duplicate_threshold=cfg.near_duplicate_threshold,
                 settings=self._resources.settings,
             )
             self._made[key] = build_retriever(self._index, models, setup)

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER
+from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER, NEAR_DUPLICATE_THRESHOLD
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.harness.configs import RerankerName, RunConfig
@@ -64,8 +64,8 @@ REFINERS = ("local",)
 # auto, RRF, the local refiner) with the shipped models and the diagnosis. Keep it equal
 # to what ships.
 DEFAULT_CONFIG = "refine-local/ranker/diagnosis"
-# A last segment that turns the near-duplicate merge off (compared with the same name without it).
-NO_MERGE = "no-merge"
+# A last segment that turns the near-duplicate merge on (compared with the same name without it).
+MERGE = "merge"
 
 # (done, total) over all retrievals of the run.
 BenchProgress = Callable[[int, int], None]
@@ -100,7 +100,7 @@ def config_names(pattern: str = "*") -> list[str]:
     each hybrid one again with `/rerank-<model>`, with `/refine-<refiner>` and with
     `/ranker` (the learned final score, trained per fold); `default/<context>` is what a
     request with the shipped settings runs (`DEFAULT_CONFIG`); the diagnosis and default
-    rows again with `/no-merge` (no near-duplicate merge). `pattern`: comma-separated
+    rows again with `/merge` (the near-duplicate merge on). `pattern`: comma-separated
     globs."""
     names = [f"{s}/{c}" for s in CONFIG_SOURCES for c in CONTEXTS]
     hybrid = [f"hybrid/{c}" for c in CONTEXTS]
@@ -114,9 +114,7 @@ def config_names(pattern: str = "*") -> list[str]:
         f"{h}/refine-local{r}/diagnosis" for h in hybrid[: len(CONTEXTS)] for r in ("", "/ranker")
     ]
     names += [f"default/{c}" for c in CONTEXTS]
-    names += [
-        f"{n}/{NO_MERGE}" for n in names if n.endswith("/diagnosis") or n.startswith("default/")
-    ]
+    names += [f"{n}/{MERGE}" for n in names if n.endswith("/diagnosis") or n.startswith("default/")]
     globs = [g.strip() for g in pattern.split(",") if g.strip()]
     chosen = [n for n in names if any(fnmatch.fnmatchcase(n, g) for g in globs)]
     if not chosen:
@@ -127,9 +125,9 @@ def config_names(pattern: str = "*") -> list[str]:
 def bench_config(name: str) -> RunConfig:
     """The `RunConfig` a bench name stands for: what it does not name (profile, graph
     scope, hops) is the request's default."""
-    if name.endswith(f"/{NO_MERGE}"):
-        inner = bench_config(name.removesuffix(f"/{NO_MERGE}"))
-        return replace(inner, name=name, near_duplicates=False)
+    if name.endswith(f"/{MERGE}"):
+        inner = bench_config(name.removesuffix(f"/{MERGE}"))
+        return replace(inner, name=name, near_duplicate_threshold=NEAR_DUPLICATE_THRESHOLD)
     sources, context, *rest = name.split("/")
     if sources == "default":
         return replace(bench_config(f"hybrid/{context}/{DEFAULT_CONFIG}"), name=name)
@@ -229,9 +227,9 @@ def _report(
 def _first_stage(name: str) -> str:
     """The configuration a row is compared with: the same sources and context, request
     defaults, no refiner, reranker or learned ranker (`hybrid/construct` for
-    `default/construct`); for a `/diagnosis` or `/no-merge` row, the same row without it."""
-    if name.endswith(f"/{NO_MERGE}"):
-        return name.removesuffix(f"/{NO_MERGE}")
+    `default/construct`); for a `/diagnosis` or `/merge` row, the same row without it."""
+    if name.endswith(f"/{MERGE}"):
+        return name.removesuffix(f"/{MERGE}")
     if name.endswith("/diagnosis"):
         return name.removesuffix("/diagnosis")
     sources, context, *_ = name.split("/")
