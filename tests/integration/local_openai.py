@@ -146,21 +146,27 @@ def _free_port() -> int:
 
 
 @contextmanager
-def local_openai_server() -> Iterator[LocalOpenAI]:
+def serving(app: Any, *, start_timeout_s: float = 20.0) -> Iterator[str]:
+    """Run an ASGI app with uvicorn in a thread on a free loopback port; yields its URL."""
     port = _free_port()
-    server = LocalOpenAI(base_url=f"http://127.0.0.1:{port}/v1")
-    uv = uvicorn.Server(
-        uvicorn.Config(_app(server), host="127.0.0.1", port=port, log_level="warning")
-    )
+    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=uv.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + start_timeout_s
     while not uv.started:
         if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the local OpenAI-compatible server did not start")
+            raise RuntimeError("the app did not start")
         time.sleep(0.05)
     try:
-        yield server
+        yield f"http://127.0.0.1:{port}"
     finally:
         uv.should_exit = True
-        thread.join(timeout=10)
+        thread.join(timeout=30)
+
+
+@contextmanager
+def local_openai_server() -> Iterator[LocalOpenAI]:
+    server = LocalOpenAI(base_url="")
+    with serving(_app(server)) as url:
+        server.base_url = f"{url}/v1"
+        yield server

@@ -329,6 +329,22 @@ def _chromium() -> str | None:
     )
 
 
+def _headless(tmp_path: Path, *, budget_ms: int, size: str) -> list[str]:
+    """Headless Chromium with every host but the loopback unresolvable (offline but for the
+    server), `budget_ms` of virtual time for the page's scripts, and a profile of its own."""
+    return [
+        str(_chromium()),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+        f"--virtual-time-budget={budget_ms}",
+        f"--window-size={size}",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]
+
+
 @pytest.mark.skipif(
     _chromium() is None, reason="no headless Chromium (Debian: apt install chromium)"
 )
@@ -336,17 +352,7 @@ def test_swagger_ui_renders_its_operations_offline(server: Server, tmp_path: Pat
     """`/docs` (and `/redoc`) in headless Chromium with every host but the server
     unresolvable: the pages must render the operations from packaged assets, not a CDN."""
     shot = tmp_path / "docs.png"
-    common = [
-        _chromium(),
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-        "--virtual-time-budget=15000",
-        "--window-size=1280,1600",
-        f"--user-data-dir={tmp_path / 'profile'}",
-    ]
+    common = _headless(tmp_path, budget_ms=15000, size="1280,1600")
 
     def rendered(path: str) -> str:
         """The page's DOM once its scripts ran."""
@@ -389,17 +395,7 @@ def test_the_packet_explorer_renders_a_query_offline(
         return f"{server.url}/ui#{fragment}"
 
     shot = tmp_path / "packet_explorer.png"
-    common = [
-        _chromium(),
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-        "--virtual-time-budget=30000",
-        "--window-size=1200,1800",
-        f"--user-data-dir={tmp_path / 'profile'}",
-    ]
+    common = _headless(tmp_path, budget_ms=30000, size="1200,1800")
 
     def rendered(query: str) -> str:
         run = [*common, "--dump-dom", url(query)]

@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import uvicorn
 from tests.contract.chroma_server import free_port
-from tests.integration.local_openai import LocalOpenAI, local_openai_server
+from tests.integration.local_openai import LocalOpenAI, local_openai_server, serving
 from tests.integration.test_api import ADMIN, LIMITED, READ, settings_for, tar_gz
 
 from tutorgraph.api import create_app
@@ -57,21 +54,9 @@ def served(session_index, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             openai_base_url=model.base_url,
             answer_model="local-model",
         )
-        port = free_port()
-        server = uvicorn.Server(
-            uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
-        )
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 300
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "the app did not start"
-            time.sleep(0.1)
-        try:
-            yield Served(f"http://127.0.0.1:{port}", model, index_dir)
-        finally:
-            server.should_exit = True
-            thread.join(timeout=30)
+        # Models load at start-up: a generous start timeout on a busy 2-core runner.
+        with serving(create_app(settings), start_timeout_s=300) as url:
+            yield Served(url, model, index_dir)
 
 
 def test_sync_retrieve_is_the_library_packet(served: Served, retriever) -> None:  # type: ignore[no-untyped-def]

@@ -21,7 +21,7 @@ from tutorgraph.cli._common import (
     load_settings,
     open_retriever,
 )
-from tutorgraph.cli.query import print_packet, read_local_context
+from tutorgraph.cli.query import print_packet, read_local_context, request_errors
 from tutorgraph.models.answer import AnswerRequest, AnswerResponse, AnswerResult
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.synthesis.answerer import (
@@ -67,9 +67,8 @@ def answer_cmd(
             }
         )
     except ValidationError as exc:
-        for e in exc.errors():
-            loc = ".".join(str(p) for p in e["loc"]) or "request"
-            err_console.print(f"[bold red]invalid request[/]: {loc}: {e['msg']}", highlight=False)
+        for line in request_errors(exc):
+            err_console.print(f"[bold red]invalid request[/]: {line}", highlight=False)
         raise typer.Exit(2) from None
     unavailable = answer_unavailable(settings)
     streamed = False

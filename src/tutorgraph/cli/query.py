@@ -32,7 +32,8 @@ __all__ = ["register"]
 T = TypeVar("T")
 
 
-def _request_errors(exc: ValidationError) -> list[str]:
+def request_errors(exc: ValidationError) -> list[str]:
+    """Each validation error of a request as `field: message`."""
     return [f"{'.'.join(str(p) for p in e['loc']) or 'request'}: {e['msg']}" for e in exc.errors()]
 
 
@@ -126,7 +127,7 @@ def query_cmd(
     try:
         request = RetrievalRequest.model_validate({**defaults, "query": text or ""})
     except ValidationError as exc:
-        for line in _request_errors(exc):
+        for line in request_errors(exc):
             err_console.print(f"[bold red]invalid request[/]: {line}", highlight=False)
         raise typer.Exit(2) from None
 
@@ -172,7 +173,7 @@ def _run_file(path: Path, defaults: dict[str, object], settings: Settings) -> No
                     request = RetrievalRequest.model_validate({**defaults, **fields})
                     packet = await retriever.retrieve(request)
                 except ValidationError as exc:
-                    reason = "; ".join(_request_errors(exc))
+                    reason = "; ".join(request_errors(exc))
                 except (ValueError, TutorGraphError) as exc:
                     reason = str(exc)
                 else:
