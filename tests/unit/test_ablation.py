@@ -65,7 +65,7 @@ class FakeTask:
                 if self.fail_after is not None and len(self.ran) == self.fail_after:
                     raise Interrupted
                 self.ran.append(unit)
-                value = 1.0 if cfg.name == "best" else 0.0
+                value = 1.0 if cfg.name == "default" else 0.0
                 record(
                     [
                         ItemScore(self.name, cfg.name, fold, f"{fold}-{i}", qt, {"hit@1": value})
@@ -84,7 +84,7 @@ def spec(tmp_path: Path, **kw: Any) -> AblationSpec:
         "data": DATA,
         "out": tmp_path / "ablations.jsonl",
         "work": tmp_path / "work",
-        "configs": "best,fusion=rrf,reranker=msmarco",
+        "configs": "default,fusion=weighted,reranker=msmarco",
         "resamples": 200,
     }
     return AblationSpec(**{**base, **kw})
@@ -115,17 +115,26 @@ async def test_rows_carry_the_protocol_fields_and_not_measured_rows(tmp_path: Pa
         assert r["config_detail"]["sources"] == ["vector", "lexical", "graph"]
         assert r["ci95"][0] <= r["value"] <= r["ci95"][1]
         assert r["quick"] is False
-    best = {(r["fold"], r["query_type"]): r for r in ok if r["config"] == "best"}
+    best = {(r["fold"], r["query_type"]): r for r in ok if r["config"] == "default"}
     assert best[("all", "all")]["n"] == 6 and best[("all", "all")]["value"] == 1.0
     assert best[(0, "all")]["n"] == 3
     assert best[("all", "misconception")]["n"] == 2
-    assert {r["factor"] for r in ok if r["config"] == "fusion=rrf"} == {"fusion"}
+    assert {r["factor"] for r in ok if r["config"] == "fusion=weighted"} == {"fusion"}
+    # Each overall row of a change carries its paired difference from the reference.
+    (rrf,) = [
+        r
+        for r in ok
+        if r["config"] == "fusion=weighted" and (r["fold"], r["query_type"]) == ("all", "all")
+    ]
+    assert rrf["paired"]["versus"] == "default" and rrf["paired"]["diff"] == -1.0
+    assert rrf["paired"]["n"] == 6 and rrf["paired"]["ci95"] == [-1.0, -1.0]
+    assert "paired" not in best[("all", "all")]
     (missing,) = [r for r in rows if r["status"] != "ok"]
     assert missing["config"] == "reranker=msmarco" and missing["factor"] == "reranker"
     assert missing["status"] == "not measured: no model hub here"
     assert missing["value"] is None and missing["n"] == 0
-    # Grid order: best, then the fusion change, then the reranker change.
-    assert rows[0]["config"] == "best"
+    # Grid order: default, then the fusion change, then the reranker change.
+    assert rows[0]["config"] == "default"
     assert rows[-1]["config"] == "reranker=msmarco"
 
 
@@ -137,8 +146,12 @@ async def test_resume_skips_recorded_units(tmp_path: Path) -> None:
     assert len(read_items(s.items_path)) == 9  # three units of three items
     again = FakeTask()
     rows = await run(s, again)
-    assert first.ran[:3] == [("fake", "best", 0), ("fake", "fusion=rrf", 0), ("fake", "best", 1)]
-    assert again.ran == [("fake", "fusion=rrf", 1)]
+    assert first.ran[:3] == [
+        ("fake", "default", 0),
+        ("fake", "fusion=weighted", 0),
+        ("fake", "default", 1),
+    ]
+    assert again.ran == [("fake", "fusion=weighted", 1)]
     assert len(read_items(s.items_path)) == 12
     # A finished run resumed does nothing and writes the same rows.
     before = s.items_path.read_bytes()
@@ -148,7 +161,7 @@ async def test_resume_skips_recorded_units(tmp_path: Path) -> None:
 
 
 async def test_a_unit_cut_short_by_a_kill_is_redone_not_half_counted(tmp_path: Path) -> None:
-    s = spec(tmp_path, configs="best")
+    s = spec(tmp_path, configs="default")
     await run(s, FakeTask())
     lines = s.items_path.read_text().splitlines(keepends=True)
     # Fold 1's unit: three item rows then its marker. Keep one item row and half of another.
@@ -157,7 +170,7 @@ async def test_a_unit_cut_short_by_a_kill_is_redone_not_half_counted(tmp_path: P
     assert len(read_items(s.items_path)) == 3
     task = FakeTask()
     await run(s, task)
-    assert task.ran == [("fake", "best", 1)]
+    assert task.ran == [("fake", "default", 1)]
     items = read_items(s.items_path)
     assert sorted(i.item for i in items) == ["0-0", "0-1", "0-2", "1-0", "1-1", "1-2"]
     assert all(json.loads(line) for line in s.items_path.read_text().splitlines())
@@ -176,18 +189,18 @@ async def test_quick_and_full_runs_do_not_mix(tmp_path: Path) -> None:
 
 
 async def test_a_changed_configuration_is_refused(tmp_path: Path) -> None:
-    s = spec(tmp_path, configs="best")
+    s = spec(tmp_path, configs="default")
     await run(s, FakeTask())
-    text = s.items_path.read_text().replace('"profile": "semantic"', '"profile": "balanced"')
+    text = s.items_path.read_text().replace('"profile": null', '"profile": "balanced"')
     s.items_path.write_text(text)
-    with pytest.raises(ConfigurationError, match="'best' was recorded as"):
+    with pytest.raises(ConfigurationError, match="'default' was recorded as"):
         await run(s, FakeTask())
 
 
 async def test_output_is_replaced_atomically(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    s = spec(tmp_path, configs="best")
+    s = spec(tmp_path, configs="default")
     await run(s, FakeTask())
     good = s.out.read_bytes()
 
@@ -196,7 +209,7 @@ async def test_output_is_replaced_atomically(
 
     monkeypatch.setattr(ablation, "_summary", broken)
     with pytest.raises(TypeError):
-        await run(spec(tmp_path, configs="best,fusion=rrf"), FakeTask())
+        await run(spec(tmp_path, configs="default,fusion=weighted"), FakeTask())
     assert s.out.read_bytes() == good  # the old summary, whole
     assert sorted(os.listdir(tmp_path)) == [
         "ablations.items.jsonl",
@@ -210,9 +223,9 @@ def test_select_configs_globs_and_errors() -> None:
         "sources=no-lexical",
         "sources=no-graph",
     ]
-    assert len(select_configs()) == 20
+    assert len(select_configs()) == 25
     assert [c.name for c in select_configs("hops=*")] == ["hops=0", "hops=1", "hops=2"]
-    with pytest.raises(ConfigurationError, match="matches none of best"):
+    with pytest.raises(ConfigurationError, match="matches none of default"):
         select_configs("nothing")
 
 

@@ -1,6 +1,6 @@
-"""The paper reproduction's phase bookkeeping (`tutorgraph.eval.reproduce.run`): time adds
-up over resumed and killed runs, and a phase is done only when finished with the same
-settings."""
+"""The paper reproduction's phase bookkeeping (`tutorgraph.eval.reproduce.run`): a phase
+records the run that finished it and the time earlier, killed runs spent on it, and is
+done only when finished with the same settings."""
 
 from __future__ import annotations
 
@@ -44,12 +44,19 @@ def test_a_killed_phase_keeps_the_time_it_banked(
     first = _phases(tmp_path)["ablations"]
     assert first["complete"] is False and first["seconds"] >= 0.0
 
-    resumed = script.PhaseClock(run, "ablations", settings)
+    again = _run(script, tmp_path)  # a second invocation resumes the phase
+    assert again.run_id != run.run_id
+    resumed = script.PhaseClock(again, "ablations", settings)
     resumed.unbanked -= 30.0  # the resumed run worked 30 s
     resumed.bank(complete=True, final=True)
-    entry = _phases(tmp_path)["ablations"]
+    phases = _phases(tmp_path)
+    entry = phases["ablations"]
     assert entry["complete"] is True and entry["settings"] == settings
-    assert entry["seconds"] == pytest.approx(first["seconds"] + 30.0, abs=0.2)
+    # The phase belongs to the run that finished it; the killed run's time is kept apart.
+    assert entry["run_id"] == again.run_id
+    assert entry["seconds"] == pytest.approx(30.0, abs=0.2)
+    assert entry["earlier_seconds"] == pytest.approx(first["seconds"], abs=0.1)
+    assert set(phases["runs"]) == {run.run_id, again.run_id}
     rows = tmp_path / "results" / "ablations.jsonl"
     rows.write_text("{}\n", encoding="utf-8")
     assert run.done("ablations", rows, settings)
@@ -61,7 +68,20 @@ def test_other_settings_restart_the_clock(script: ModuleType, tmp_path: Path) ->
     run.record("index", 100.0, {"quick": True}, True)
     run.record("index", 5.0, {"quick": False}, False)
     assert _phases(tmp_path)["index"] == {
+        "run_id": run.run_id,
         "seconds": 5.0,
+        "earlier_seconds": 0.0,
         "settings": {"quick": False},
         "complete": False,
     }
+
+
+def test_one_sitting_keeps_one_run_id_and_its_wall_time(script: ModuleType, tmp_path: Path) -> None:
+    run = _run(script, tmp_path)
+    for name in ("index", "ablations", "render"):
+        run.record(name, 1.0, {"quick": False}, True)
+    phases = _phases(tmp_path)
+    assert {phases[n]["run_id"] for n in ("index", "ablations", "render")} == {run.run_id}
+    sitting = phases["runs"][run.run_id]
+    assert sitting["phases"] == ["index", "ablations", "render"]
+    assert sitting["wall_seconds"] >= 0.0 and sitting["started"] <= sitting["last_update"]

@@ -26,7 +26,7 @@ import functools
 import json
 import os
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,7 +36,13 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.harness.configs import RunConfig, ablation_grid
 from tutorgraph.eval.harness.provenance import git_commit, hardware
-from tutorgraph.eval.harness.results import ItemScore, JsonlFile, UnitKey, summary_rows
+from tutorgraph.eval.harness.results import (
+    ItemScore,
+    JsonlFile,
+    UnitKey,
+    bootstrap_ci,
+    summary_rows,
+)
 from tutorgraph.eval.harness.task import TASK_NAMES, BenchmarkTask
 from tutorgraph.eval.tasks.eedi import EediMisconceptionTask
 from tutorgraph.eval.tasks.linking import EediLinkingTask, OpenStaxLinkingTask
@@ -63,7 +69,9 @@ AblationStatus = Callable[[str, str], None]
 class AblationSpec:
     """What to run. `data` is laid out like `../shared/data` (`eedi/`, `eedi-subjects/`,
     `openstax/`, `learning-commons/`, `mae/`); `work` keeps what survives an interruption
-    (trained fold rerankers); `configs` is comma-separated globs over grid names."""
+    (trained fold rerankers); `configs` is comma-separated globs over grid names;
+    `per_fold` caps the items a task scores per fold (a stable sample, by task name; a task
+    not named scores all of them). Training data is never sampled."""
 
     data: Path
     out: Path
@@ -73,6 +81,7 @@ class AblationSpec:
     quick: bool = False
     seed: int = 0
     resamples: int = 1000
+    per_fold: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def items_path(self) -> Path:
@@ -81,14 +90,17 @@ class AblationSpec:
 
     def run_tag(self) -> dict[str, Any]:
         """The settings items depend on; a resumed run must have the same."""
-        return {"quick": self.quick, "data": str(self.data.resolve())}
+        tag: dict[str, Any] = {"quick": self.quick, "data": str(self.data.resolve())}
+        if self.per_fold:
+            tag["per_fold"] = dict(sorted(self.per_fold.items()))
+        return tag
 
 
 def select_configs(pattern: str = "*") -> list[RunConfig]:
     """The grid configurations whose names match any of the comma-separated globs.
 
-    >>> [c.name for c in select_configs("best,fusion=*")]
-    ['best', 'fusion=rrf']
+    >>> [c.name for c in select_configs("default,fusion=*")]
+    ['default', 'fusion=weighted']
     """
     grid = ablation_grid()
     globs = [g.strip() for g in pattern.split(",") if g.strip()]
@@ -120,9 +132,15 @@ def _eedi_subjects(data: Path) -> Path | None:
 
 
 def build_task(
-    name: str, data: Path, *, quick: bool = False, work: Path | None = None
+    name: str,
+    data: Path,
+    *,
+    quick: bool = False,
+    work: Path | None = None,
+    per_fold: int | None = None,
 ) -> BenchmarkTask:
-    """The task called `name`, reading its files under `data` (checked here, not later).
+    """The task called `name`, reading its files under `data` (checked here, not later);
+    `per_fold` caps the items it scores per fold (MaE, which has no folds: in all).
 
     >>> build_task("eedi-misconceptions", Path("tests/data")).name  # doctest: +SKIP
     'eedi-misconceptions'
@@ -136,15 +154,19 @@ def build_task(
             _eedi_subjects(data),
             quick=quick,
             work=work,
+            per_fold=per_fold,
         )
     if name == "linking-openstax":
-        return OpenStaxLinkingTask(_need(data / "openstax", name), quick=quick, work=work)
+        return OpenStaxLinkingTask(
+            _need(data / "openstax", name), quick=quick, work=work, per_fold=per_fold
+        )
     if name == "prerequisites":
         return PrerequisiteTask(
             _need(data / "openstax", name),
             _need(data / "learning-commons", name),
             quick=quick,
             work=work,
+            per_fold=per_fold,
         )
     if name == "mae":
         return MaeTask(
@@ -152,6 +174,7 @@ def build_task(
             _need(eedi / "misconception_mapping.csv", name),
             quick=quick,
             work=work,
+            limit=per_fold,
         )
     raise ConfigurationError(f"unknown task {name!r}; the tasks are {', '.join(TASK_NAMES)}")
 
@@ -262,6 +285,13 @@ def _summary(
         return (task_order.get(task, 99), task, config_order.get(config, 99), config)
 
     machine = hardware()
+    # Every row is compared with the grid's reference (its first configuration), item by item.
+    reference = next(iter(grid), "")
+    reference_items: dict[str, dict[tuple[int, str], ItemScore]] = defaultdict(dict)
+    for unit, unit_items in recorded.items.items():
+        if unit[1] == reference:
+            for i in unit_items:
+                reference_items[unit[0]][(i.fold, i.item)] = i
     rows: list[dict[str, Any]] = []
     for pair in sorted({*by_pair, *recorded.not_measured}, key=order):
         cfg = grid.get(pair[1])
@@ -297,14 +327,46 @@ def _summary(
             "hardware": machines[0] if all(h == machines[0] for h in machines) else machines,
             "quick": spec.quick,
         }
-        rows += summary_rows(
-            [i for u in units for i in recorded.items[u]],
+        items = [i for u in units for i in recorded.items[u]]
+        block = summary_rows(
+            items,
             factor=cfg.factor if cfg else None,
             seed=spec.seed,
             resamples=spec.resamples,
             extra=extra,
         )
+        if pair[1] != reference:
+            _add_paired(block, items, reference_items.get(pair[0], {}), reference, spec)
+        rows += block
     return rows
+
+
+def _add_paired(
+    rows: list[dict[str, Any]],
+    items: list[ItemScore],
+    reference_items: dict[tuple[int, str], ItemScore],
+    reference: str,
+    spec: AblationSpec,
+) -> None:
+    """Give each overall row the paired difference from the reference configuration over
+    the items both scored (mean of per-item differences, 95% bootstrap interval)."""
+    for row in rows:
+        if (row["fold"], row["query_type"], row.get("subset")) != ("all", "all", "all"):
+            continue
+        metric = row["metric"]
+        diffs = [
+            i.metrics[metric] - ref.metrics[metric]
+            for i in items
+            if (ref := reference_items.get((i.fold, i.item))) is not None and metric in ref.metrics
+        ]
+        if diffs:
+            lo, hi = bootstrap_ci(diffs, resamples=spec.resamples, seed=spec.seed)
+            row["paired"] = {
+                "versus": reference,
+                "diff": round(sum(diffs) / len(diffs), 6),
+                "ci95": [lo, hi],
+                "n": len(diffs),
+            }
 
 
 # -- the run ---------------------------------------------------------------------------------
@@ -328,7 +390,12 @@ async def run_ablations(
     todo = (
         list(tasks)
         if tasks is not None
-        else [build_task(n, spec.data, quick=spec.quick, work=spec.work) for n in spec.tasks]
+        else [
+            build_task(
+                n, spec.data, quick=spec.quick, work=spec.work, per_fold=spec.per_fold.get(n)
+            )
+            for n in spec.tasks
+        ]
     )
     run = _Run(spec, grid)
     # One vector per text for the whole run: the tasks index many of the same texts.

@@ -1,14 +1,17 @@
 """Retrieval configurations for the research benchmarks, and the one-factor-at-a-time grid.
 
-`BEST` is the best configuration measured on Eedi MAP@25 (`results/eedi_rerank_cv.json`:
-hybrid sources, semantic profile, weighted fusion, construct context, no reranker;
-`results/eedi_refine_cv.json`: no refiner). `ablation_grid()` changes one factor of it at
-a time, so every row of an ablation table differs from `BEST` in exactly one place.
+`DEFAULT` is what a request runs with the shipped settings: hybrid sources, the request's
+own profile and fusion (auto, RRF), the local refiner, the bundled learned final score
+(trained per fold in the benchmarks), the diagnosis bug rules, no reranker and no
+near-duplicate merge. `BEST` is the best configuration measured on Eedi MAP@25 before the
+learned ranker existed (`results/eedi_rerank_cv.json`: semantic profile, weighted fusion,
+no refiner). `ablation_grid()` changes one factor of `DEFAULT` at a time, so every row of
+an ablation table differs from the shipped default in exactly one place.
 
 >>> [c.name for c in ablation_grid() if c.factor == "fusion"]
-['fusion=rrf']
->>> BEST.request_fields()["fusion"]
-'weighted'
+['fusion=weighted']
+>>> DEFAULT.request_fields()["fusion"]
+'rrf'
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from tutorgraph.models.request import STORE_SOURCES, SourceName
 
 __all__ = [
     "BEST",
+    "DEFAULT",
     "FACTORS",
     "RefinerName",
     "RerankerName",
@@ -38,7 +42,12 @@ FACTORS = (
     "hops",
     "refiner",
     "reranker",
+    "ranker",
+    "diagnosis",
+    "merge",
 )
+# The near-duplicate merge thresholds the grid tries (0.85 is `NEAR_DUPLICATE_THRESHOLD`).
+MERGE_THRESHOLDS = (0.85, 0.95)
 
 
 @dataclass(frozen=True)
@@ -80,7 +89,7 @@ class RunConfig:
 
     def describe(self) -> dict[str, Any]:
         """The configuration as a JSON-ready mapping (for results rows). `hops` appears only
-        when fixed: without it, rows recorded before the factor existed still match."""
+        when fixed."""
         out: dict[str, Any] = {
             "sources": list(self.sources),
             "profile": self.profile,
@@ -89,14 +98,29 @@ class RunConfig:
         }
         if self.hops is not None:
             out["hops"] = self.hops
-        return out | {"refiner": self.refiner, "reranker": self.reranker}
+        return out | {
+            "refiner": self.refiner,
+            "reranker": self.reranker,
+            "ranker": self.ranker,
+            "diagnosis": self.diagnosis,
+            "near_duplicate_threshold": self.near_duplicate_threshold,
+        }
 
 
 BEST = RunConfig("best")
+DEFAULT = RunConfig(
+    "default",
+    profile=None,
+    fusion="rrf",
+    graph_scope=None,
+    refiner="local",
+    ranker=True,
+    diagnosis=True,
+)
 
 
-def ablation_grid(best: RunConfig = BEST) -> list[RunConfig]:
-    """`best`, then every one-factor change of it, in table order."""
+def ablation_grid(best: RunConfig = DEFAULT) -> list[RunConfig]:
+    """`best` (the shipped default), then every one-factor change of it, in table order."""
     out = [best]
 
     def vary(factor: str, label: str, **change: Any) -> None:
@@ -112,17 +136,26 @@ def ablation_grid(best: RunConfig = BEST) -> list[RunConfig]:
         fusion="rrf" if best.fusion == "weighted" else "weighted",
     )
     for p in ("auto", "exact", "balanced", "semantic"):
-        if p != best.profile:
+        if p != (best.profile or "auto"):
             vary("profile", p, profile=p)
-    vary("graph_scope", "off" if best.graph_scope else "on", graph_scope=not best.graph_scope)
+    for scope in (False, True):
+        if scope != best.graph_scope:
+            vary("graph_scope", "on" if scope else "off", graph_scope=scope)
     # Min et al. (arXiv:2507.03226) evaluate 1-hop traversal only: is one hop enough?
     for h in (0, 1, 2):
         if h != best.hops:
             vary("hops", str(h), hops=h)
-    for r in ("local", "openai"):
+    for r in ("none", "local", "openai"):
         if r != best.refiner:
             vary("refiner", r, refiner=r)
-    for m in ("domain", "domain-int8", "msmarco"):
+    for m in ("none", "domain", "domain-int8", "msmarco"):
         if m != best.reranker:
             vary("reranker", m, reranker=m)
+    vary("ranker", "off" if best.ranker else "on", ranker=not best.ranker)
+    vary("diagnosis", "off" if best.diagnosis else "on", diagnosis=not best.diagnosis)
+    for t in MERGE_THRESHOLDS:
+        if t != best.near_duplicate_threshold:
+            vary("merge", f"{t:.2f}", near_duplicate_threshold=t)
+    if best.near_duplicate_threshold is not None:
+        vary("merge", "off", near_duplicate_threshold=None)
     return out

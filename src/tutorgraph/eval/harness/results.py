@@ -21,7 +21,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ItemScore", "JsonlFile", "UnitKey", "bootstrap_ci", "summary_rows"]
+__all__ = [
+    "SUBSET_FLAGS",
+    "ItemScore",
+    "JsonlFile",
+    "UnitKey",
+    "bootstrap_ci",
+    "summary_rows",
+]
 
 # (task, config, fold): the unit a run records as done.
 UnitKey = tuple[str, str, int]
@@ -72,6 +79,11 @@ def bootstrap_ci(
     return round(float(lo), 6), round(float(hi), 6)
 
 
+# Item metrics that say which subset an item is in (1.0 or 0.0), not how well it did: each
+# splits the other metrics into a "seen <what>" and an "unseen <what>" subset.
+SUBSET_FLAGS = {"seen_construct": "construct", "seen_misconception": "misconception"}
+
+
 def summary_rows(
     items: Iterable[ItemScore],
     *,
@@ -80,20 +92,30 @@ def summary_rows(
     resamples: int = 1000,
     extra: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """Tidy rows for every (task, config, metric) in `items`: over all folds, per fold, and
-    per query type, each with its mean, n and 95% bootstrap interval.
+    """Tidy rows for every (task, config, metric) in `items`: over all folds, per fold, per
+    query type, and per subset (`SUBSET_FLAGS`: e.g. "unseen construct", the items whose
+    construct no training question of their fold has), each with its mean, n and 95%
+    bootstrap interval. Rows that are not a subset have `subset` "all".
 
     `factor` names the ablation factor the configuration varies; `extra` (git commit,
     hardware) is copied into every row.
     """
-    groups: dict[tuple[str, str, str, str, str], list[float]] = defaultdict(list)
+    groups: dict[tuple[str, str, str, str, str, str], list[float]] = defaultdict(list)
     for it in items:
+        subsets = [
+            f"{'seen' if it.metrics[flag] else 'unseen'} {what}"
+            for flag, what in SUBSET_FLAGS.items()
+            if flag in it.metrics
+        ]
         for metric, value in it.metrics.items():
             for fold in ("all", str(it.fold)):
-                groups[(it.task, it.config, metric, fold, "all")].append(value)
-            groups[(it.task, it.config, metric, "all", it.query_type)].append(value)
+                groups[(it.task, it.config, metric, fold, "all", "all")].append(value)
+            groups[(it.task, it.config, metric, "all", it.query_type, "all")].append(value)
+            if metric not in SUBSET_FLAGS:
+                for subset in subsets:
+                    groups[(it.task, it.config, metric, "all", "all", subset)].append(value)
     rows = []
-    for (task, config, metric, fold, qtype), values in sorted(groups.items()):
+    for (task, config, metric, fold, qtype, subset), values in sorted(groups.items()):
         lo, hi = bootstrap_ci(values, resamples=resamples, seed=seed)
         rows.append(
             {
@@ -106,6 +128,7 @@ def summary_rows(
                 "n": len(values),
                 "fold": fold if fold == "all" else int(fold),
                 "query_type": qtype,
+                "subset": subset,
                 "seed": seed,
                 "status": "ok",
                 **(extra or {}),

@@ -192,10 +192,12 @@ class _FoldRetrievers:
     _resources: TaskResources
     _models: FoldModels
     _depth: int
-    _made: dict[tuple[str, str, bool, bool], HybridRetriever] = field(default_factory=dict)
+    _made: dict[tuple[str, str, bool, bool, float | None], HybridRetriever] = field(
+        default_factory=dict
+    )
 
     def get(self, cfg: RunConfig) -> HybridRetriever:
-        key = (cfg.reranker, cfg.refiner, cfg.ranker, cfg.diagnosis)
+        key = (cfg.reranker, cfg.refiner, cfg.ranker, cfg.diagnosis, cfg.near_duplicate_threshold)
         if key not in self._made:
             reranker = self._models.rerankers.get(cfg.reranker) or self._resources.rerankers.get(
                 cfg.reranker
@@ -257,6 +259,10 @@ class FoldTask:
     rerank_reason: str | None = None
     work: Path | None = None
     fold_trained: frozenset[str] = frozenset()
+    # Why no configuration of this task runs the learned ranker (None: it trains one per
+    # fold): a configuration that differs from another only by having it off would repeat
+    # that one's numbers, so it is not measured.
+    ranker_reason: str | None = "this task trains no learned ranker, so no row of it runs one"
     fresh_index: bool = False
     rerank_depth: int = RERANK_DEPTH
     msmarco_model: str = MSMARCO_RERANKER
@@ -352,6 +358,11 @@ async def run_folds(
         fold_trained=task.fold_trained,
         settings=settings,
     )
+    if task.ranker_reason:
+        with_ranker = [c.describe() for c in needed if c.ranker]
+        for c in needed:
+            if not c.ranker and {**c.describe(), "ranker": True} in with_ranker:
+                resources.not_measured[c.name] = f"not measured: {task.ranker_reason}"
     todo = [(f, [c for c in cs if c.name not in resources.not_measured]) for f, cs in pending]
     total = sum(len(f.items) * len(cs) for f, cs in todo)
     done = 0

@@ -18,6 +18,9 @@ from tutorgraph.eval.report._format import (
 )
 from tutorgraph.eval.report._table import Cell, Note
 
+# The configuration every ablation row is compared with: the shipped default.
+REFERENCE = "default"
+
 # -- loading -----------------------------------------------------------------------------------
 
 
@@ -62,16 +65,17 @@ def load_results(folder: Path) -> Results:
 
 
 class Ablations:
-    """Index of the ablation rows: (task, config, metric, fold, query_type) -> row."""
+    """Index of the ablation rows: (task, config, metric, fold, query_type, subset) -> row."""
 
     def __init__(self, rows: list[dict[str, Any]]) -> None:
-        self.rows: dict[tuple[str, str, str, str, str], dict[str, Any]] = {}
+        self.rows: dict[tuple[str, str, str, str, str, str], dict[str, Any]] = {}
         self.not_measured: dict[tuple[str, str], str] = {}
         self.factor: dict[str, str] = {}
         tasks: list[str] = []
         configs: list[str] = []
         self.metrics: dict[str, set[str]] = defaultdict(set)
         self.query_types: dict[str, set[str]] = defaultdict(set)
+        self.subsets: dict[str, set[str]] = defaultdict(set)
         for r in rows:
             task, config = str(r["task"]), str(r["config"])
             if task not in tasks:
@@ -89,17 +93,24 @@ class Ablations:
             qtype = str(r.get("query_type", "all"))
             if qtype != "all":
                 self.query_types[task].add(qtype)
-            key = (task, config, metric, str(r.get("fold", "all")), qtype)
+            subset = str(r.get("subset", "all"))
+            if subset != "all":
+                self.subsets[task].add(subset)
+            key = (task, config, metric, str(r.get("fold", "all")), qtype, subset)
             self.rows[key] = r
         order = {t: i for i, t in enumerate(TASK_TITLES)}
         self.tasks = sorted(tasks, key=lambda t: (order.get(t, len(order)), t))
         self.configs = _grid_order(configs)
 
-    def get(self, task: str, config: str, metric: str, qtype: str = "all") -> dict[str, Any] | None:
-        return self.rows.get((task, config, metric, "all", qtype))
+    def get(
+        self, task: str, config: str, metric: str, qtype: str = "all", subset: str = "all"
+    ) -> dict[str, Any] | None:
+        return self.rows.get((task, config, metric, "all", qtype, subset))
 
-    def cell(self, task: str, config: str, metric: str, qtype: str = "all") -> Cell:
-        row = self.get(task, config, metric, qtype)
+    def cell(
+        self, task: str, config: str, metric: str, qtype: str = "all", subset: str = "all"
+    ) -> Cell:
+        row = self.get(task, config, metric, qtype, subset)
         if row is not None and row.get("value") is not None:
             return fmt_ci(row["value"], row.get("ci95"))
         if (task, config) in self.not_measured:
@@ -118,9 +129,9 @@ class Ablations:
         ordered = metrics_in_order(self.metrics[task])
         return ordered[0] if ordered else ""
 
-    def n(self, task: str, config: str, qtype: str = "all") -> str:
+    def n(self, task: str, config: str, qtype: str = "all", subset: str = "all") -> str:
         for metric in metrics_in_order(self.metrics[task]):
-            row = self.get(task, config, metric, qtype)
+            row = self.get(task, config, metric, qtype, subset)
             if row is not None:
                 return fmt_int(row["n"])
         return "–"
@@ -135,7 +146,7 @@ def _grid_order(configs: Sequence[str]) -> list[str]:
 
 
 def describe_config(config: str) -> str:
-    return "best (reference)" if config == "best" else config
+    return f"{REFERENCE} (reference)" if config == REFERENCE else config
 
 
 def not_measured_reason(status: str) -> str:

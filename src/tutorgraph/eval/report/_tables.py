@@ -33,6 +33,7 @@ from tutorgraph.eval.report._system_tables import (
     latency_configs,
     latency_stages,
     phases_table,
+    scale_fit_table,
     scale_table,
 )
 from tutorgraph.eval.report._table import Cell, Table, tex_escape
@@ -270,7 +271,7 @@ def _numbers(res: Results, ab: Ablations) -> dict[str, str]:
     out["ScaleMaxRatio"] = f"{sizes[-1]['ratio']:.2f}" if sizes else "n/a"
     commits = sorted({str(r.get("git_commit")) for r in res.ablations if r.get("git_commit")})
     out["GitCommit"] = ", ".join(c[:12] for c in commits) if commits else "n/a"
-    total = sum(float(p.get("seconds", 0.0)) for p in res.phases.values())
+    total = sum(float(p.get("seconds", 0.0)) for k, p in res.phases.items() if k != "runs")
     out["ReproMinutes"] = f"{total / 60:.0f}" if res.phases else "n/a"
     out["BestConfig"] = _best_config_text(res.ablations)
     out["NTasks"] = str(len(ab.tasks))
@@ -318,6 +319,7 @@ def build_tables(res: Results) -> list[Table]:
         latency_stages(res.latency),
         latency_configs(res.latency),
         scale_table(res.scale),
+        scale_fit_table(res.scale),
         phases_table(res.phases),
     ]
     return tables

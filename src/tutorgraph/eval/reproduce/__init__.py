@@ -39,6 +39,7 @@ from tutorgraph.eval.reproduce.phases import (
     phase_scale,
 )
 from tutorgraph.eval.reproduce.run import (
+    PAPER_PER_FOLD,
     PHASES,
     QUICK_QUERIES,
     QUICK_SLICE,
@@ -126,17 +127,20 @@ def main(argv: list[str] | None = None) -> int:
         TimeElapsedColumn,
     )
 
-    from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
-    from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
+    from tutorgraph.config import Settings
     from tutorgraph.ingest.bundle import bundle_hash
+    from tutorgraph.retrieval.factory import make_embedder
     from tutorgraph.stores.manifest import Manifest
 
     run = Run(args)
     console = Console(stderr=True, soft_wrap=True)
-    embedder = SentenceTransformerEmbedder(DEFAULT_EMBEDDING_MODEL)
+    # The shipped embedder (ONNX Runtime unless TUTORGRAPH_EMBEDDER_BACKEND says otherwise):
+    # the bundle's stored vectors are its vectors, so the index phase embeds nothing.
+    embedder = make_embedder(Settings())
     mode = "quick" if run.quick else "full"
     console.print(
-        f"[bold]reproduce_paper[/] ({mode}): results {run.results}, out {run.out}, work {run.work}",
+        f"[bold]reproduce_paper[/] ({mode}, run {run.run_id}): results {run.results}, "
+        f"out {run.out}, work {run.work}",
         highlight=False,
     )
     started = time.perf_counter()
@@ -157,7 +161,11 @@ def main(argv: list[str] | None = None) -> int:
 
     plan: list[tuple[str, Path, dict[str, Any]]] = [
         ("index", run.results / "bundle.json", index_settings),
-        ("ablations", run.results / "ablations.jsonl", run.settings(data=run.data.name)),
+        (
+            "ablations",
+            run.results / "ablations.jsonl",
+            run.settings(data=run.data.name, per_fold=None if run.quick else PAPER_PER_FOLD),
+        ),
         (
             "latency",
             run.results / "latency.json",
@@ -233,17 +241,19 @@ def main(argv: list[str] | None = None) -> int:
             timings.append((name, f"{seconds / 60:.1f} min"))
 
     if "render" in run.phases:
-        t = time.perf_counter()
+        clock = PhaseClock(run, "render", run.settings())
         written = phase_render(run)
-        timings.append(("render", f"{time.perf_counter() - t:.1f} s, {len(written)} files"))
+        seconds = clock.bank(complete=True, final=True)
+        timings.append(("render", f"{seconds:.1f} s, {len(written)} files"))
         console.print(f"[green]render[/]: {len(written)} files under {run.out}", highlight=False)
     if "pdf" in run.phases:
-        t = time.perf_counter()
+        clock = PhaseClock(run, "pdf", run.settings())
         what = phase_pdf(run)
-        timings.append(("pdf", f"{time.perf_counter() - t:.1f} s: {what}"))
+        seconds = clock.bank(complete=True, final=True)
+        timings.append(("pdf", f"{seconds:.1f} s: {what}"))
         console.print(f"[green]pdf[/]: {what}", highlight=False)
 
-    console.print("\n[bold]phase times[/]", highlight=False)
+    console.print(f"\n[bold]phase times[/] (run {run.run_id})", highlight=False)
     for name, text in timings:
         console.print(f"  {name:10} {text}", highlight=False)
     console.print(f"  {'total':10} {(time.perf_counter() - started) / 60:.1f} min", highlight=False)

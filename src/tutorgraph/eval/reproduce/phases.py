@@ -11,7 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tutorgraph.eval.reproduce.run import QUICK_QUERIES, QUICK_SLICE, WARMUP, Run, write_json
+from tutorgraph.eval.reproduce.run import (
+    PAPER_PER_FOLD,
+    QUICK_QUERIES,
+    QUICK_SLICE,
+    WARMUP,
+    Run,
+    write_json,
+)
 
 __all__ = [
     "phase_ablations",
@@ -93,7 +100,13 @@ async def phase_ablations(
     out = work / "ablations.jsonl"
     if "ablations" in run.force:  # start over rather than resume
         shutil.rmtree(work, ignore_errors=True)
-    spec = AblationSpec(data=run.data, out=out, work=work / "models", quick=run.quick)
+    spec = AblationSpec(
+        data=run.data,
+        out=out,
+        work=work / "models",
+        quick=run.quick,
+        per_fold={} if run.quick else PAPER_PER_FOLD,
+    )
 
     def progress(task: str, done: int, total: int) -> None:
         say(f"ablations: {task}")

@@ -1,6 +1,11 @@
-"""One reproduction's paths, settings and per-phase bookkeeping (`phases.json`): time adds
-up over resumed and killed runs, and a phase is done only when it finished with the same
-settings. Paths are relative to the checkout the run starts in.
+"""One reproduction's paths, settings and per-phase bookkeeping (`phases.json`).
+
+Every invocation has a `run_id`. A phase records the `run_id` of the invocation that
+worked on it last (so a run in one sitting has one `run_id` throughout), that
+invocation's seconds on it, and the seconds earlier, interrupted invocations spent on it
+(`earlier_seconds`); a phase is done only when it finished with the same settings.
+`phases.json` also holds each invocation's start, end and wall time under `runs`. Paths
+are relative to the checkout the run starts in.
 
 >>> Run(parse_args(["--quick"])).results  # doctest: +SKIP
 PosixPath('results/paper-quick')
@@ -11,11 +16,14 @@ from __future__ import annotations
 import argparse
 import json
 import time
+import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 __all__ = [
     "BANK_EVERY_S",
+    "PAPER_PER_FOLD",
     "PHASES",
     "QUICK_QUERIES",
     "QUICK_SLICE",
@@ -31,6 +39,10 @@ PHASES = ("index", "ablations", "latency", "scale", "render", "pdf")
 # Quick runs: small samples everywhere (the ablation runner picks its own with quick=True).
 QUICK_SLICE = {"misconceptions": 200, "documents": 200, "exercises": 600, "concepts": 200}
 QUICK_QUERIES = 30
+# The full run scores a stable sample of this many items per fold of these tasks (the
+# others: all of them), so that it fits in about 2 h on 2 cores with every fold model
+# trained on all of its fold's training data (`AblationSpec.per_fold`).
+PAPER_PER_FOLD = {"eedi-misconceptions": 200, "linking-eedi": 100, "prerequisites": 100}
 WARMUP = 10
 BANK_EVERY_S = 60.0  # how often a running phase writes its time so far to phases.json
 
@@ -89,6 +101,8 @@ class Run:
             raise SystemExit(f"unknown phase(s): {', '.join(sorted(unknown))}")
         self.results.mkdir(parents=True, exist_ok=True)
         self.work.mkdir(parents=True, exist_ok=True)
+        self.started, self.started_at = time.perf_counter(), _now()
+        self.run_id = f"{self.started_at[:19].replace(':', '')}-{uuid.uuid4().hex[:8]}"
 
     def settings(self, **extra: Any) -> dict[str, Any]:
         return {"quick": self.quick, **extra}
@@ -107,19 +121,40 @@ class Run:
         return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
     def record(self, name: str, seconds: float, settings: dict[str, Any], complete: bool) -> None:
+        """Add `seconds` of this invocation to phase `name` (and its wall time so far)."""
         phases = self._phases()
         entry = phases.get(name, {})
-        # Time adds up over resumed runs; a finished run's settings are what it was run with.
         if entry.get("settings") != settings:
-            entry = {}
-        entry = {
-            "seconds": round(float(entry.get("seconds", 0.0)) + seconds, 1),
+            entry = {}  # time under other settings is another experiment's
+        earlier = float(entry.get("earlier_seconds", 0.0))
+        mine = float(entry.get("seconds", 0.0))
+        if entry and entry.get("run_id") != self.run_id:
+            earlier, mine = earlier + mine, 0.0  # an earlier invocation's time
+        phases[name] = {
+            "run_id": self.run_id,
+            "seconds": round(mine + seconds, 1),
+            "earlier_seconds": round(earlier, 1),
             "settings": settings,
             "complete": complete,
         }
-        phases[name] = entry
+        runs = phases.get("runs", {})
+        run = runs.get(self.run_id, {"started": self.started_at})
+        run.update(
+            last_update=_now(),
+            wall_seconds=round(time.perf_counter() - self.started, 1),
+            phases=sorted({*run.get("phases", []), name}, key=_phase_order),
+        )
+        runs[self.run_id] = run
         ordered = {k: phases[k] for k in PHASES if k in phases}
-        write_json(self.results / "phases.json", ordered)
+        write_json(self.results / "phases.json", {**ordered, "runs": runs})
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _phase_order(name: str) -> int:
+    return PHASES.index(name) if name in PHASES else len(PHASES)
 
 
 def write_json(path: Path, data: Any) -> None:

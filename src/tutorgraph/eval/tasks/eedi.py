@@ -24,7 +24,7 @@ from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.harness.configs import RunConfig
-from tutorgraph.eval.harness.folds import EvalItem, Fold
+from tutorgraph.eval.harness.folds import EvalItem, Fold, stable_sample
 from tutorgraph.eval.harness.runner import BENCH_SOURCE_TIMEOUT_S, FoldModels, FoldTask
 from tutorgraph.eval.tasks.eedi_models import FoldTrainer
 from tutorgraph.eval.tasks.messages import StudentMessage
@@ -202,6 +202,7 @@ class EediMisconceptionTask(FoldTask):
     name = "eedi-misconceptions"
     metrics: tuple[str, ...] = METRICS
     fold_trained = frozenset(_DOMAIN_BACKENDS)
+    ranker_reason = None
     # A new index per fold: each fold indexes most of the questions.
     fresh_index = True
 
@@ -221,6 +222,7 @@ class EediMisconceptionTask(FoldTask):
         test: Path | None = None,
         messages: Sequence[StudentMessage] | None = None,
         limit: int | None = None,
+        per_fold: int | None = None,
     ) -> None:
         self.train = train
         self.misconceptions = misconceptions
@@ -235,6 +237,7 @@ class EediMisconceptionTask(FoldTask):
         self.test = test
         self.messages = messages
         self.limit = limit
+        self.per_fold = per_fold
         # Filled while running: the pairs scored, how many had no construct context, and
         # what the fold models were trained on.
         self.info: dict[str, PairInfo] = {}
@@ -244,8 +247,9 @@ class EediMisconceptionTask(FoldTask):
 
     def fold_plan(self) -> list[EediFold]:
         """The folds and the pairs each scores: a train/test split, or cross-validation
-        folds (a quick run: the first `QUICK_FOLDS`, an even sample of each; `limit`: at
-        most that many pairs, spread over every fold)."""
+        folds (a quick run: the first `QUICK_FOLDS`, an even sample of each; `per_fold`: a
+        stable sample of that many pairs per fold; `limit`: at most that many pairs, spread
+        over every fold)."""
         train = read_eedi_questions(self.train)
         if self.test is not None:
             folds = [EediFold(0, 1, train, eedi_pairs(read_eedi_questions(self.test)))]
@@ -253,6 +257,11 @@ class EediMisconceptionTask(FoldTask):
             folds = eedi_folds(train, self.folds)
         if self.messages is not None:
             folds = message_folds(folds, self.messages)
+        if self.per_fold is not None:
+            folds = [
+                replace(f, pairs=stable_sample(f.pairs, self.per_fold, key=lambda p: p.item_id))
+                for f in folds
+            ]
         if self.limit is not None:
             per_fold = max(1, self.limit // len(folds))
             folds = [replace(f, pairs=f.pairs[:per_fold]) for f in folds]
