@@ -6,13 +6,19 @@
 (`scripts/reproduce_paper.py` runs `main` from the checkout's root.)
 
 Phases, each skipped when its output exists for the same settings, so an interrupted run
-resumes (the ablation phase also resumes inside itself, unit by unit):
+resumes (the ablation phase also resumes inside itself, unit by unit). Every phase records
+in `phases.json` the `run_id` of the invocation that finished it and its minutes, so a run
+in one sitting shows one `run_id` throughout, with its wall time under `runs`:
 
 1. index      the bundled curriculum (`data/curriculum`; `--quick`: a small slice of it)
-              ingested into a work index -> `bundle.json`
-2. ablations  `tutorgraph.eval.ablation.run_ablations` over `--data` -> `ablations.jsonl`
-3. latency    warm per-stage latency of every configuration -> `latency.json`
-4. scale      the x1/x2/x4 sweep -> `scale.json`
+              ingested into a work index, from its stored vectors -> `bundle.json`
+2. ablations  `tutorgraph.eval.ablation.run_ablations` over `--data`, one factor at a time
+              around the shipped default; fold models trained on each fold's training
+              data; the full run scores a stable sample of items per fold of three tasks
+              (`PAPER_PER_FOLD`) -> `ablations.jsonl`
+3. latency    warm per-stage latency of every configuration, and the graph stage over
+              Bolt (ArcadeDB standing in for Neo4j) -> `latency.json`
+4. scale      the x1/x2/x4 sweep and all real documents, with a fit per stage -> `scale.json`
 5. render     `paper/tables/*`, `paper/figures/*.png` and `paper/paper.md`
 6. pdf        `latexmk -pdf paper.tex` when latexmk is installed (else skipped, and said)
 

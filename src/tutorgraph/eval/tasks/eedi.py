@@ -70,7 +70,7 @@ METRICS = (f"map@{K}", f"recall@{K}")
 _DOMAIN_BACKENDS: dict[str, Backend] = {"domain": "onnx", "domain-int8": "onnx-int8"}
 
 # A quick run (`--quick`, minutes): the first QUICK_FOLDS folds of the same 5-fold rule,
-# QUICK_PAIRS_PER_FOLD test pairs spread over each, and fold rerankers trained (same recipe)
+# QUICK_PAIRS_PER_FOLD test pairs spread over each, and fold models trained (same recipes)
 # on QUICK_TRAIN_QUESTIONS of the fold's training questions.
 QUICK_FOLDS = 1
 QUICK_PAIRS_PER_FOLD = 30

@@ -50,7 +50,7 @@ class FoldTrainer:
     reranker_base: str = DEFAULT_EMBEDDING_MODEL
     # Where fold rerankers persist between runs; None: a temporary folder per run.
     work: Path | None = None
-    # Train fold rerankers on at most this many training questions (quick runs).
+    # Train fold models on at most this many training questions (quick runs).
     train_limit: int | None = None
     say: Callable[[str], None] = lambda _line: None
     trained: list[dict[str, Any]] = field(default_factory=list)
@@ -70,7 +70,7 @@ class FoldTrainer:
         self.say(f"{label}: training the learned ranker")
         started = time.perf_counter()
         ranker = await train_eedi_ranker(
-            train,
+            self._limited(train),
             self.misconceptions,
             graph,
             embedder,
@@ -95,10 +95,7 @@ class FoldTrainer:
     ) -> Path:
         """The fold's trained reranker: reused from the work folder when a finished model
         with the same inputs is there, else mined, trained and (atomically) saved."""
-        questions = train
-        if self.train_limit is not None and len(questions) > self.train_limit:
-            step = len(questions) / self.train_limit
-            questions = [questions[int(i * step)] for i in range(self.train_limit)]
+        questions = self._limited(train)
         if self.work is None:
             if self._scratch is None:
                 self._scratch = Path(tempfile.mkdtemp(prefix="tutorgraph-rerankers-"))
@@ -129,6 +126,13 @@ class FoldTrainer:
         partial.rename(final)
         self.trained.append(info)
         return final
+
+    def _limited(self, questions: list[EediQuestion]) -> list[EediQuestion]:
+        """At most `train_limit` of the questions, spread evenly (quick runs)."""
+        if self.train_limit is None or len(questions) <= self.train_limit:
+            return questions
+        step = len(questions) / self.train_limit
+        return [questions[int(i * step)] for i in range(self.train_limit)]
 
     def _fingerprint(self, questions: Sequence[EediQuestion]) -> str:
         """A hash of everything a fold reranker depends on (a changed input retrains it)."""

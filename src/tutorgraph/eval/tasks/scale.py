@@ -1,17 +1,23 @@
 """Scale sweep: end-to-end latency, build time, disk and memory as the indexed corpus grows.
 
-Real documents only. Size x1 is the bundle without its exercise documents; x2 and x4 add
-the bundle's OpenStax exercises (in a fixed order: sha256 of the id) until the document
-count is twice or four times that of x1. When there are not enough exercises, a size
-takes them all and reports its real ratio. Every size keeps all concepts, prerequisite
-edges and misconceptions, so the graph is the same and only the searchable text grows.
+Real documents only. Size x1 is the bundle without its exercise documents; xk adds the
+bundle's OpenStax exercises (in a fixed order: sha256 of the id) until the document count
+is k times that of x1. When there are not enough exercises, a size takes them all and
+reports its real ratio; a size that would add nothing over the one before is left out.
+The full bundle holds 6,210 non-exercise documents and 22,520 exercises (every document
+the ingest code makes of the shared data: the loaders skip only OpenStax's 539
+readiness-quiz and 356 empty exercises), so x8 is all 28,730 real documents, a ratio of
+4.63. Every size keeps all concepts, prerequisite edges and misconceptions, so the graph
+is the same and only the searchable text grows.
 
 Each size is ingested into its own index. Vectors are taken from an index that already
 holds them (the bundled index of the reproduction), so a size's build time is the stores'
 build (Chroma upsert, BM25, catalogue), not embedding; texts it lacks are embedded. Each
 size is then served by a fresh subprocess (`python -m tutorgraph.eval.tasks.scale`), which opens
-the index, loads MiniLM and times the fixed query set warm under `BEST`, so its memory is
-that size's alone: RSS after loading, and the peak (`VmHWM`) after the queries.
+the index, loads the shipped embedder (`make_embedder`) and the models the reference
+configuration needs, and times the fixed query set warm under it, so its memory is that
+size's alone: RSS after loading, and the peak (`VmHWM`) after the queries. `scale_fits`
+then fits each stage's p50, the build time, disk and memory against the indexed items.
 
 >>> report = await run_scale_sweep(ScaleSpec(bundle=Path("data/curriculum"), work=Path("w")),
 ...                               embedder)  # doctest: +SKIP
@@ -30,7 +36,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -40,20 +46,35 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.eval.tasks.latency import LATENCY_QUERIES, WARMUP_QUERIES
 from tutorgraph.models.records import SourceRecords
 
+if TYPE_CHECKING:
+    from tutorgraph.eval.harness.configs import RunConfig
+
 __all__ = [
     "SCALE_FACTORS",
     "ScaleSize",
     "ScaleSpec",
     "bundle_counts",
+    "fit_growth",
     "measure_serving",
     "run_scale_sweep",
     "sample_records",
+    "scale_fits",
     "scale_sizes",
     "vectors_from_index",
 ]
 
-SCALE_FACTORS = (1, 2, 4)
+# x8 runs out of real exercises on the full bundle (see above): it is all of them.
+SCALE_FACTORS = (1, 2, 4, 8)
 _MB = 1024 * 1024
+# What `scale_fits` fits against size, besides each stage's p50 (keys of a size's row).
+_FITTED = ("build_s", "disk_mb", "rss_loaded_mb", "rss_peak_mb")
+
+
+def _reference_config() -> RunConfig:
+    """The configuration the sweep times: the one place that names it."""
+    from tutorgraph.eval.harness.configs import DEFAULT
+
+    return DEFAULT
 
 
 @dataclass
@@ -108,18 +129,21 @@ def _id_order(record_id: str) -> str:
 
 def scale_sizes(records: SourceRecords, factors: Sequence[int] = SCALE_FACTORS) -> list[ScaleSize]:
     """x1 = `records` without exercises; xk adds exercises until k times x1's documents
-    (nested: every size holds the smaller ones). Counts are the real ones.
+    (nested: every size holds the smaller ones). Counts are the real ones. A size with no
+    more documents than the one before (the exercises ran out) is left out.
 
     >>> [s.factor for s in scale_sizes(SourceRecords(), (1, 2))]
-    [1, 2]
+    [1]
     """
     base = [d for d in records.documents if d.kind != "exercise"]
     exercises = sorted(
         (d for d in records.documents if d.kind == "exercise"), key=lambda d: _id_order(d.id)
     )
-    out = []
+    out: list[ScaleSize] = []
     for k in factors:
         extra = exercises[: max(0, (k - 1) * len(base))]
+        if out and len(base) + len(extra) == out[-1].counts["documents"]:
+            continue  # it would time the previous size again
         size = SourceRecords(
             concepts=list(records.concepts),
             prerequisites=list(records.prerequisites),
@@ -175,6 +199,60 @@ def sample_records(
     )
 
 
+def _r2(y: npt.NDArray[np.float64], fitted: npt.NDArray[np.float64]) -> float | None:
+    total = float(np.sum((y - y.mean()) ** 2))
+    if total == 0.0:
+        return None  # a constant explains nothing: R^2 is undefined
+    return round(1.0 - float(np.sum((y - fitted) ** 2)) / total, 3) + 0.0
+
+
+def fit_growth(sizes: Sequence[float], values: Sequence[float]) -> dict[str, float | None]:
+    """How `values` grow with `sizes`, by least squares: `exponent` b of values ~ size^b
+    (the slope of log value against log size; None when a value is not positive) with its
+    `r2`, and the straight line's slope per 1,000 of size (`per_1000`) with its
+    `linear_r2`. R^2 is None where the values do not vary.
+
+    >>> fit_growth([1000, 2000, 4000], [10.0, 20.0, 40.0])
+    {'exponent': 1.0, 'r2': 1.0, 'per_1000': 10.0, 'linear_r2': 1.0}
+    """
+    x = np.asarray(sizes, dtype=np.float64)
+    y = np.asarray(values, dtype=np.float64)
+    if len(x) != len(y) or len(np.unique(x)) < 2:
+        raise ValueError("a fit needs a value for each of at least two different sizes")
+    slope, intercept = np.polyfit(x, y, 1)
+    out: dict[str, float | None] = {"exponent": None, "r2": None}
+    if bool(np.all(y > 0)):
+        lx, ly = np.log(x), np.log(y)
+        b, a = np.polyfit(lx, ly, 1)
+        out = {"exponent": round(float(b), 3) + 0.0, "r2": _r2(ly, a + b * lx)}
+    return out | {
+        "per_1000": round(float(slope) * 1000, 4) + 0.0,
+        "linear_r2": _r2(y, intercept + slope * x),
+    }
+
+
+def scale_fits(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """`fit_growth` of the sizes' measurements against their indexed items: each stage's
+    p50 (ms), the build time (s), the index on disk and memory (MiB). Empty with fewer than
+    two sizes.
+
+    >>> scale_fits([])
+    {}
+    """
+    items = [r["counts"]["items"] for r in rows]
+    if len(set(items)) < 2:
+        return {}
+    stages = [s for s in rows[0]["stages_ms"] if all(r["stages_ms"].get(s) for r in rows)]
+    return {
+        "against": "items",
+        "items": items,
+        "stages_p50_ms": {
+            s: fit_growth(items, [r["stages_ms"][s]["p50"] for r in rows]) for s in stages
+        },
+        **{key: fit_growth(items, [r[key] for r in rows]) for key in _FITTED},
+    }
+
+
 def vectors_from_index(index_dir: Path) -> dict[str, npt.NDArray[np.float32]]:
     """Every vector an index holds, keyed by the text it was computed from (`search_text`)."""
     from tutorgraph.index.layout import IndexLayout, load_catalogue
@@ -213,32 +291,55 @@ def _status_mb(field_name: str) -> float:
 async def _serve_and_time(
     index_dir: Path, queries: Path, n_queries: int | None, warmup_file: Path, warmup: int
 ) -> dict[str, Any]:
-    """The subprocess's work: load, then time `BEST` over the query set."""
-    from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
-    from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
-    from tutorgraph.eval.harness.configs import BEST
+    """The subprocess's work: load, then time the reference configuration over the query
+    set, with the models it needs (the shipped embedder; the bundled learned ranker when it
+    ranks)."""
+    from tutorgraph.config import Settings
+    from tutorgraph.errors import ConfigurationError
     from tutorgraph.eval.tasks.latency import latency_by_config, load_query_set
     from tutorgraph.index.local import LocalIndex
-    from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
+    from tutorgraph.retrieval.factory import (
+        Models,
+        RetrieverSetup,
+        build_retriever,
+        load_ranker,
+        make_embedder,
+    )
 
+    config = _reference_config()
+    if config.reranker != "none":
+        raise ConfigurationError(f"the scale sweep does not load rerankers ({config.name})")
+    settings = Settings()
     rss_start = _status_mb("VmRSS")
     t = time.perf_counter()
-    embedder = SentenceTransformerEmbedder(DEFAULT_EMBEDDING_MODEL)
+    embedder = make_embedder(settings)
     embedder.load()
+    ranker = None
+    if config.ranker:
+        ranker, why_not = load_ranker(settings)
+        if ranker is None:  # timing the configuration without it would mislabel the row
+            raise ConfigurationError(f"{config.name} needs the learned ranker: {why_not}")
     index = LocalIndex.load(index_dir, embedder=embedder.name)
-    setup = RetrieverSetup(source_timeout_s=60.0, refiner="none")
-    retriever = build_retriever(index, Models(embedder), setup)
+    setup = RetrieverSetup(
+        source_timeout_s=60.0,
+        refiner=config.refiner,
+        diagnosis=config.diagnosis,
+        near_duplicate_threshold=config.near_duplicate_threshold,
+        settings=settings,
+    )
+    retriever = build_retriever(index, Models(embedder, ranker=ranker), setup)
     load_s = time.perf_counter() - t
     rss_loaded = _status_mb("VmRSS")
     qs = load_query_set(queries, limit=n_queries)
     warm = [q.query for q in load_query_set(warmup_file)][:warmup]
     try:
-        rows = await latency_by_config({BEST.name: retriever}, [BEST], qs, warmup=warm)
+        rows = await latency_by_config({config.name: retriever}, [config], qs, warmup=warm)
     finally:
         await retriever.aclose()
         await index.aclose()
     return {
-        "config": BEST.name,
+        "config": config.name,
+        "embedder": type(embedder).__name__,
         "n_queries": len(qs),
         "warmup": len(warm),
         "load_s": round(load_s, 2),
@@ -317,7 +418,15 @@ async def run_scale_sweep(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Build and serve every size; a size whose result is already in `spec.work` is kept
-    (an interrupted sweep resumes at the next size). Returns the report for `scale.json`.
+    (an interrupted sweep resumes at the next size) when it was measured under the same
+    configuration with the shipped embedder. Returns the report for `scale.json`:
+    its `sizes` (one row each, with `wall_s`, the size's build and serving time) and their
+    `fits` (`scale_fits`).
+
+    >>> report = await run_scale_sweep(ScaleSpec(Path("data/curriculum"), Path("w")), embedder)
+    ... # doctest: +SKIP
+    >>> report["fits"]["stages_p50_ms"]["lexical"]["exponent"]  # doctest: +SKIP
+    0.62
     """
     import shutil
 
@@ -328,12 +437,15 @@ async def run_scale_sweep(
     spec.work.mkdir(parents=True, exist_ok=True)
     records = await asyncio.to_thread(read_bundle, spec.bundle)
     sizes = scale_sizes(records, spec.factors)
+    config = _reference_config().name
     lookup: CachingEmbedder | None = None
     rows = []
     for n, size in enumerate(sizes):
         done_file = spec.work / f"x{size.factor}.json"
-        if done_file.is_file():
-            rows.append(json.loads(done_file.read_text(encoding="utf-8")))
+        kept = json.loads(done_file.read_text(encoding="utf-8")) if done_file.is_file() else {}
+        # Rows without `embedder` were served before the sweep used the shipped embedder.
+        if kept.get("config") == config and "embedder" in kept:
+            rows.append(kept)
             if progress:
                 progress(n + 1, len(sizes))
             continue
@@ -347,6 +459,7 @@ async def run_scale_sweep(
         if index_dir.exists():
             shutil.rmtree(index_dir)  # a build cut short: start it again
         say(f"scale x{size.factor}: building ({size.counts['items']} items)")
+        started = time.perf_counter()
         built = await _build(size, index_dir, lookup)
         say(f"scale x{size.factor}: serving in a fresh process")
         served = await asyncio.to_thread(
@@ -364,6 +477,7 @@ async def run_scale_sweep(
             "counts": size.counts,
             **built,
             **served,
+            "wall_s": round(time.perf_counter() - started, 1),
         }
         tmp = done_file.with_suffix(".tmp")
         tmp.write_text(json.dumps(row, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -374,13 +488,18 @@ async def run_scale_sweep(
             progress(n + 1, len(sizes))
     return {
         "hardware": hardware(),
-        "config": "best",
+        "config": config,
         "vectors_from": str(spec.vectors_from) if spec.vectors_from else None,
-        "memory": "VmRSS after opening the index and loading MiniLM, and VmHWM (peak RSS) "
-        "after the timed queries, of a fresh process per size (/proc/self/status)",
+        "memory": "VmRSS after opening the index and loading the embedder (and the "
+        "configuration's models), and VmHWM (peak RSS) after the timed queries, of a fresh "
+        "process per size (/proc/self/status)",
         "build": "ingest into an empty index with stored vectors reused: Chroma upsert, "
         "BM25 and catalogue; embedding is not included",
+        "fit": "least squares against indexed items: exponent b of value ~ items^b (slope "
+        "of log value on log items) with its R^2, and the straight line's slope per 1,000 "
+        "items with its R^2; only documents grow, so per 1,000 items = per 1,000 documents",
         "sizes": rows,
+        "fits": scale_fits(rows),
     }
 
 
