@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tutorgraph.eval.harness.configs import BEST, ablation_grid
@@ -9,6 +11,7 @@ from tutorgraph.eval.tasks.latency import (
     LATENCY_QUERIES,
     LATENCY_STAGES,
     WARMUP_QUERIES,
+    LatencyQuery,
     latency_by_config,
     load_query_set,
     run_latency_harness,
@@ -76,6 +79,7 @@ async def test_latency_by_config_reports_ordered_percentiles(  # type: ignore[no
         for stage, p in row["stages_ms"].items():
             assert 0.0 <= p["p50"] <= p["p95"] <= p["p99"], stage
         assert row["stages_ms"]["serialise"]["p50"] > 0.0
+        assert row["n_degraded"] == 0 and row["ran_ms"]["total"]["n"] == 8
         assert row["stages_ms"]["wall"]["p50"] >= row["stages_ms"]["total"]["p50"] * 0.99
         assert set(row["total_by_query_type"]) <= {q.query_type for q in queries}
         assert row["hardware"]["cores"] and "onnxruntime" in row["hardware"]
@@ -84,50 +88,158 @@ async def test_latency_by_config_reports_ordered_percentiles(  # type: ignore[no
     best, no_graph, reranked, msmarco = rows
     assert no_graph["stages_ms"]["graph"]["p99"] == 0.0 < best["stages_ms"]["graph"]["p50"]
     assert best["stages_ms"]["rerank"]["p99"] < 1.0 < reranked["stages_ms"]["rerank"]["p50"]
+    assert no_graph["ran_ms"]["graph"] == {"n": 0}
     assert msmarco["status"] == "not measured: no hub" and msmarco["stages_ms"] is None
+    assert msmarco["ran_ms"] is None and msmarco["n_degraded"] is None
 
 
-async def test_the_harness_names_what_it_could_not_measure(  # type: ignore[no-untyped-def]
-    session_index, embedder, monkeypatch: pytest.MonkeyPatch
+def _empty(folder: Path) -> bool:
+    return not any(folder.iterdir())
+
+
+# A query whose stated answer the local refiner finds, so the diagnosis runs on it.
+DIAGNOSED = LatencyQuery("i got 2/6 for 1/2 + 1/4 why is it wrong", "misconception", "written")
+
+
+async def test_the_harness_serves_each_configuration_as_it_says_and_names_the_rest(  # type: ignore[no-untyped-def]
+    session_index, embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tutorgraph.config import Settings
+    from tutorgraph.eval.harness import bolt_server
+    from tutorgraph.retrieval import factory
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the MS MARCO model cannot be fetched here
-    grid = {c.name: c for c in ablation_grid()}
-    configs = [grid[n] for n in ("best", "refiner=openai", "reranker=domain", "reranker=msmarco")]
+    # No Java runtime where the Bolt server's should be: the server cannot start.
+    monkeypatch.setattr(bolt_server, "arcadedb_home", lambda: tmp_path / "no-java")
+    built: list[tuple[bool, bool, float | None]] = []
+    real_build = factory.build_retriever
+
+    def spy(index, models, setup):  # type: ignore[no-untyped-def]
+        built.append((models.ranker is not None, setup.diagnosis, setup.near_duplicate_threshold))
+        return real_build(index, models, setup)
+
+    monkeypatch.setattr(factory, "build_retriever", spy)
+    grid = ablation_grid()
+    by_name = {c.name: c for c in grid}
+    reference = grid[0]
+    names = ("refiner=openai", "reranker=domain", "reranker=msmarco", "ranker=off")
+    configs = [reference, *(by_name[n] for n in names), by_name["diagnosis=off"]]
+    configs.append(by_name["merge=0.85"])
+    configs.append(by_name["fusion=weighted"])  # served by the reference's retriever
     report = await run_latency_harness(
         session_index[0],
         configs,
-        load_query_set(limit=4),
+        [*load_query_set(limit=3), DIAGNOSED],
         ["what is a fraction?"],
         settings=Settings(openai_api_key=None, openai_base_url=None, neo4j_uri=None),
         embedder=embedder,
+        diagnosis_queries=[DIAGNOSED, DIAGNOSED],
+        bolt_work=tmp_path / "bolt",
     )
-    status = {r["config"]: r["status"] for r in report["rows"]}
-    assert status["best"] == "ok"
-    assert status["refiner=openai"].startswith("not measured: no OpenAI key")
-    assert status["reranker=domain"].startswith("not measured: the package ships only")
-    assert status["reranker=msmarco"].startswith("not measured:")
-    assert "\n" not in status["reranker=msmarco"]
-    assert report["not_measured"]["graph backend neo4j"] == "not measured: no Neo4j server here"
+    rows = {r["config"]: r for r in report["rows"]}
+    assert rows[reference.name]["status"] == "ok"
+    assert rows["refiner=openai"]["status"].startswith("not measured: no OpenAI key")
+    assert rows["reranker=domain"]["status"].startswith("not measured: the package ships only")
+    assert rows["reranker=msmarco"]["status"].startswith("not measured:")
+    assert "\n" not in rows["reranker=msmarco"]["status"]
+    # One retriever per distinct (ranker, diagnosis, merge), built as the configuration says.
+    on = reference.ranker, reference.diagnosis, reference.near_duplicate_threshold
+    assert on == (True, True, None) and report["learned_ranker"] == "tutorgraph/eedi-ranker"
+    assert sorted(built, key=str) == sorted(
+        [on, (False, True, None), (True, False, None), (True, True, 0.85)], key=str
+    )
+    # The diagnosis ran on the query with a stated answer, and only where it is on.
+    assert rows[reference.name]["ran_ms"]["diagnose"]["n"] == 1
+    assert rows["diagnosis=off"]["ran_ms"]["diagnose"] == {"n": 0}
+    diagnosis = report["diagnosis"]  # the reference again, on the given student messages
+    assert diagnosis["config"] == reference.name and diagnosis["queries"] == "the caller's"
+    assert diagnosis["row"]["ran_ms"]["diagnose"]["n"] == 2 == diagnosis["n_queries"]
+    assert report["reference"] == reference.name
+    bolt = report["bolt_graph"]
+    assert bolt["status"].startswith("not measured: the ArcadeDB Bolt server could not start")
+    assert bolt["neo4j_run"] is False and bolt["stands_in_for"] == "neo4j" and "row" not in bolt
+    assert report["not_measured"]["graph on a Bolt server (ArcadeDB for Neo4j)"] == bolt["status"]
+    neo4j = report["not_measured"]["graph backend neo4j"]
+    assert neo4j.startswith("not measured: Neo4j itself was never run")
     assert report["queries"]["n"] == 4 and report["hardware"]["cpu"]
+    assert _empty(tmp_path / "bolt")  # its temporary folder is gone
+
+
+async def test_the_harness_times_the_reference_with_the_graph_on_a_bolt_server(  # type: ignore[no-untyped-def]
+    session_index, embedder, tmp_path: Path
+) -> None:
+    """ArcadeDB (a real Bolt server, started by the harness) stands in for Neo4j: the
+    reference configuration runs again with the graph there; skips only without Java."""
+    from tutorgraph.config import Settings
+    from tutorgraph.index.layout import IndexLayout, load_catalogue
+    from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
+
+    reference = ablation_grid()[0]
+    queries = [*load_query_set(limit=3), DIAGNOSED]
+    warm = ["what is a fraction?", "what is a ratio?"]
+    seen: list[tuple[int, int]] = []
+    report = await run_latency_harness(
+        session_index[0],
+        [reference],
+        queries,
+        warm,
+        settings=Settings(neo4j_uri=None),
+        embedder=embedder,
+        progress=lambda d, t: seen.append((d, t)),
+        bolt_work=tmp_path,
+    )
+    bolt = report["bolt_graph"]
+    if bolt["status"].startswith("not measured: the ArcadeDB Bolt server could not start"):
+        pytest.skip(f"no Bolt server: {bolt['status']}")
+    assert bolt["status"] == "ok", bolt["status"]
+    assert bolt["neo4j_run"] is False and "standing in for Neo4j" in bolt["server"]
+    assert "ArcadeDB" in bolt["agent"] and bolt["config"] == reference.name
+    want = await EmbeddedGraphStore(load_catalogue(IndexLayout(session_index[0]))).stats()
+    assert bolt["graph_counts"] == want
+    # The diagnosis on as many real student messages as timed queries.
+    diagnosis = report["diagnosis"]
+    assert diagnosis["status"] == "ok" and diagnosis["row"]["n_queries"] == 4
+    assert diagnosis["queries"] == "student messages (data/benchmarks/student_messages.jsonl)"
+    assert diagnosis["row"]["total_by_query_type"].keys() == {"misconception"}
+    row = bolt["row"]
+    assert row["config"] == reference.name and row["n_degraded"] == 0
+    assert row["n_queries"] == 4 and row["warmup"] == 3 * len(warm)  # the JVM warms longer
+    for stage in ("graph", "merge", "total"):
+        p = row["stages_ms"][stage]
+        assert 0.0 < p["p50"] <= p["p95"] <= p["p99"], stage
+    assert row["ran_ms"]["diagnose"]["n"] == 1  # the bug rules fetch from the Bolt graph too
+    # The grid, the diagnosis, then the Bolt run: one progress count over all three.
+    total = 2 * (len(warm) + 4) + (3 * len(warm) + 4)
+    assert seen[-1] == (total, total)
+    assert "graph on a Bolt server (ArcadeDB for Neo4j)" not in report["not_measured"]
+    assert _empty(tmp_path)  # the server's temporary folder is gone
 
 
 # -- the scale sweep's parts ---------------------------------------------------------------------
 
 
 def test_scale_sizes_nest_and_count_real_documents(index_records) -> None:  # type: ignore[no-untyped-def]
-    from tutorgraph.eval.tasks.scale import bundle_counts, sample_records, scale_sizes
+    from itertools import pairwise
+
+    from tutorgraph.eval.tasks.scale import (
+        SCALE_FACTORS,
+        bundle_counts,
+        sample_records,
+        scale_sizes,
+    )
 
     exercises = [d for d in index_records.documents if d.kind == "exercise"]
     if not exercises:
         pytest.skip("the OpenStax slice did not load (no exercises to add)")
     sizes = scale_sizes(index_records)
-    assert [s.factor for s in sizes] == [1, 2, 4]
-    x1, x2, x4 = sizes
-    assert x1.counts["exercises"] == 0 and x1.ratio == 1.0
+    x1 = sizes[0]
+    assert x1.factor == 1 and x1.counts["exercises"] == 0 and x1.ratio == 1.0
     base = x1.counts["documents"]
-    for size in (x2, x4):
+    # A factor is left out exactly when the exercises ran out before it: it would add nothing.
+    before = {k: prev for prev, k in pairwise(SCALE_FACTORS)}
+    wanted = [k for k in SCALE_FACTORS if k == 1 or (before[k] - 1) * base < len(exercises)]
+    assert [s.factor for s in sizes] == wanted and len(wanted) >= 2
+    for size in sizes[1:]:
         # Never more than asked; all exercises when there are too few, with the real ratio.
         extra = min((size.factor - 1) * base, len(exercises))
         assert size.counts["exercises"] == extra
@@ -135,8 +247,8 @@ def test_scale_sizes_nest_and_count_real_documents(index_records) -> None:  # ty
         assert size.counts["concepts"] == x1.counts["concepts"]
         assert size.counts["prerequisites"] == x1.counts["prerequisites"]
     ids = [{d.id for d in s.records.documents} for s in sizes]
-    assert ids[0] <= ids[1] <= ids[2]
-    assert bundle_counts(x4.records) == x4.counts
+    assert all(a < b for a, b in pairwise(ids))
+    assert bundle_counts(sizes[-1].records) == sizes[-1].counts
     # A quick slice keeps its references closed (a valid bundle) and is deterministic.
     a = sample_records(index_records, misconceptions=5, documents=5, exercises=5, concepts=5)
     b = sample_records(index_records, misconceptions=5, documents=5, exercises=5, concepts=5)
@@ -152,9 +264,11 @@ def test_serving_a_size_in_a_fresh_process_reports_latency_and_memory(  # type: 
 ) -> None:
     import numpy as np
 
+    from tutorgraph.config import Settings
     from tutorgraph.embedding.cached_embedder import CachingEmbedder
     from tutorgraph.eval.tasks.scale import measure_serving, vectors_from_index
     from tutorgraph.index.layout import IndexLayout, load_catalogue
+    from tutorgraph.retrieval.factory import make_embedder
     from tutorgraph.stores.items import items_from_records
 
     vectors = vectors_from_index(session_index[0])
@@ -168,6 +282,8 @@ def test_serving_a_size_in_a_fresh_process_reports_latency_and_memory(  # type: 
 
     report = measure_serving(session_index[0], n_queries=6, warmup=2, timeout_s=300)
     assert report["n_queries"] == 6 and report["warmup"] == 2
+    # The shipped embedder (ONNX Runtime unless the environment says otherwise).
+    assert report["embedder"] == type(make_embedder(Settings())).__name__
     assert 0 < report["rss_start_mb"] < report["rss_loaded_mb"] <= report["rss_peak_mb"]
     wall = report["stages_ms"]["wall"]
     assert 0.0 < wall["p50"] <= wall["p95"] <= wall["p99"]

@@ -181,6 +181,62 @@ def test_missing_results_render_tables_that_say_so(tmp_path: Path) -> None:
     assert "not run" in (tmp_path / "tables" / "scale.md").read_text(encoding="utf-8")
     numbers = (tmp_path / "tables" / "numbers.tex").read_text(encoding="utf-8")
     assert "\\newcommand{\\LatBestPfifty}{n/a}" in numbers
+    assert "not run" in (tmp_path / "tables" / "scale-fit.md").read_text(encoding="utf-8")
+
+
+def _scale_size(factor: int, documents: int) -> dict[str, object]:
+    items = 1000 + documents
+    ms = {"p50": 0.0, "p95": 0.0, "p99": 0.0, "mean": 0.0}
+    return {
+        "factor": factor,
+        "ratio": documents / 1000,
+        "counts": {
+            "documents": documents,
+            "exercises": documents - 1000,
+            "items": items,
+            "concepts": 600,
+            "misconceptions": 400,
+            "prerequisites": 50,
+        },
+        "build_s": items / 1000,
+        "disk_mb": items / 100,
+        "rss_loaded_mb": 300.0,
+        "rss_peak_mb": 300.0 + items / 1000,
+        "n_queries": 20,
+        "stages_ms": {
+            "refine": ms,
+            "lexical": ms | {"p50": items / 1000},
+            "wall": {"p50": 40.0, "p95": 50.0, "p99": 60.0, "mean": 42.0},
+        },
+    }
+
+
+def test_the_scale_tables_name_the_hardware_a_short_size_and_each_stage_fit(
+    tmp_path: Path,
+) -> None:
+    results = tmp_path / "results"
+    results.mkdir()
+    scale = {
+        "hardware": {"cpu": "Test CPU", "cores": 2, "python": "3.11.7"},
+        "config": "best",
+        # x4 asked for 4,000 documents; only 2,500 real ones exist.
+        "sizes": [_scale_size(1, 1000), _scale_size(2, 2000), _scale_size(4, 2500)],
+    }
+    (results / "scale.json").write_text(json.dumps(scale), encoding="utf-8")
+    render_tables(results, tmp_path / "t")
+    table = (tmp_path / "t" / "scale.md").read_text(encoding="utf-8")
+    assert "| x2 (2.00) | 2,000 | 1,000 | 3,000 |" in table
+    assert "| all (2.50) | 2,500 | 1,500 | 3,500 |" in table
+    fit = (tmp_path / "t" / "scale-fit.md").read_text(encoding="utf-8")
+    for text in (table, fit):
+        assert "Test CPU, 2 cores, Python 3.11.7" in text
+    # Fitted here from the sizes (the file has no `fits`): 2,000 to 3,500 items.
+    assert "3 sizes of the scale sweep (2,000 to 3,500 indexed items)" in fit
+    assert "| refine | n/a | n/a | 0.000 ms | n/a |" in fit
+    assert "| wall | 0.00 | n/a | 0.000 ms | n/a |" in fit
+    assert "| lexical | 1.00 | 1.00 | 1.000 ms | 1.00 |" in fit
+    assert "| build | 1.00 | 1.00 | 1.000 s | 1.00 |" in fit
+    assert "| index on disk | 1.00 | 1.00 | 10.000 MB | 1.00 |" in fit
 
 
 # -- paper.tex -> paper.md ------------------------------------------------------------------------

@@ -148,11 +148,13 @@ def _ablation_figure(ab: Ablations, path: Path) -> Path:
 def _latency_figure(lat: dict[str, Any], path: Path) -> Path:
     plt = _pyplot()
     ok = latency_ok(lat)
-    fig, ax = plt.subplots(figsize=(6.5, 0.25 * max(len(ok), 4) + 1.0))
+    fig, ax = plt.subplots(figsize=(6.5, 0.25 * max(len(ok) + 1, 4) + 1.2))
     if not ok:
         ax.text(0.5, 0.5, "latency not run", ha="center", va="center")
         ax.set_axis_off()
         return _save(fig, path)
+    from tutorgraph.eval.report._system_tables import hardware_line
+
     stages = (
         "refine",
         "embed",
@@ -162,35 +164,57 @@ def _latency_figure(lat: dict[str, Any], path: Path) -> Path:
         "merge",
         "fuse",
         "rerank",
+        "rank",
+        "diagnose",
         "serialise",
     )
-    colours = plt.get_cmap("tab10")
-    ys = list(range(len(ok)))[::-1]
+    bars = [(r["config"], r["stages_ms"]) for r in ok]
+    bolt = lat.get("bolt_graph") or {}
+    if bolt.get("status") == "ok":
+        bars.append((f"{bolt['config']}, graph on ArcadeDB (Bolt)", bolt["row"]["stages_ms"]))
+
+    def p50(st: dict[str, Any], stage: str) -> float:
+        # Results from before a stage existed count it 0.
+        return float(st.get(stage, {}).get("p50", 0.0))
+
+    colours = plt.get_cmap("tab20")
+    ys = list(range(len(bars)))[::-1]
     for i, stage in enumerate(stages):
-        left = [sum(r["stages_ms"][s]["p50"] for s in stages[:i]) for r in ok]
         ax.barh(
             ys,
-            [r["stages_ms"][stage]["p50"] for r in ok],
-            left=left,
-            color=colours(i),
+            [p50(st, stage) for _, st in bars],
+            left=[sum(p50(st, s) for s in stages[:i]) for _, st in bars],
+            # tab20's ten dark shades first, so neighbouring stages never share a hue.
+            color=colours(2 * i % 20 + 2 * i // 20),
             label=stage,
             height=0.7,
         )
     ax.set_yticks(ys)
-    ax.set_yticklabels([r["config"] for r in ok], fontsize=6)
-    ax.set_title("p50 ms per stage (the three searches run concurrently)", fontsize=7)
-    ax.legend(fontsize=6, ncol=9, loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False)
+    ax.set_yticklabels([name for name, _ in bars], fontsize=6)
+    ax.set_title(
+        "p50 ms per stage (the three searches run concurrently)\n"
+        f"{hardware_line(lat.get('hardware', {}))}",
+        fontsize=6,
+    )
+    ax.legend(fontsize=6, ncol=6, loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False)
     ax.grid(axis="x", linewidth=0.3)
     fig.tight_layout()
     return _save(fig, path)
 
 
 def _scale_figure(scale: dict[str, Any], path: Path) -> Path:
+    from tutorgraph.eval.tasks.latency import LATENCY_STAGES
+    from tutorgraph.eval.tasks.scale import scale_fits
+
     plt = _pyplot()
+    from matplotlib.ticker import NullLocator
+
     sizes = scale.get("sizes", [])
-    fig, (a, b) = plt.subplots(1, 2, figsize=(6.5, 2.6))
+    # The stage panel's legend takes the fourth cell.
+    fig, ((a, b), (c, key)) = plt.subplots(2, 2, figsize=(6.5, 4.8))
+    key.set_axis_off()
     if not sizes:
-        for ax in (a, b):
+        for ax in (a, b, c):
             ax.text(0.5, 0.5, "scale sweep not run", ha="center", va="center")
             ax.set_axis_off()
         return _save(fig, path)
@@ -210,6 +234,23 @@ def _scale_figure(scale: dict[str, Any], path: Path) -> Path:
     b.grid(linewidth=0.3)
     for ax in (a, b):
         ax.set_ylim(bottom=0)
+    # Each stage's growth on log-log axes, its fitted exponent in the legend. Stages under
+    # 0.1 ms at some size (did not run, or timer noise) are left out, and so is `total`,
+    # which is `wall` less serialising.
+    fits = (scale.get("fits") or scale_fits(sizes)).get("stages_p50_ms", {})
+    for stage in LATENCY_STAGES:
+        p50 = [s["stages_ms"].get(stage, {}).get("p50", 0.0) for s in sizes]
+        if stage in fits and min(p50) >= 0.1 and stage != "total":
+            c.plot(items, p50, "o-", label=f"{stage} b={fits[stage]['exponent']:.2f}", ms=2)
+    c.set_xscale("log")
+    c.set_yscale("log")
+    c.xaxis.set_minor_locator(NullLocator())
+    c.set_xticks(items, [f"{n / 1000:.1f}k" for n in items], fontsize=5)
+    c.set_xlabel("indexed items (log)")
+    c.set_ylabel("p50 ms by stage (log)")
+    if c.lines:  # one size has no fit to show
+        key.legend(*c.get_legend_handles_labels(), fontsize=6, loc="center left")
+    c.grid(linewidth=0.3, which="both")
     fig.tight_layout()
     return _save(fig, path)
 

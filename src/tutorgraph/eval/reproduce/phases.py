@@ -151,6 +151,7 @@ async def phase_latency(
         settings=Settings(),
         embedder=embedder,
         progress=tick,
+        bolt_work=run.work / "latency-bolt",
     )
 
 
