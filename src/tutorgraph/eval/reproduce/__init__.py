@@ -134,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     from tutorgraph.config import Settings
+    from tutorgraph.eval.harness.configs import DEFAULT
+    from tutorgraph.eval.tasks.scale import SCALE_FACTORS
     from tutorgraph.ingest.bundle import bundle_hash
     from tutorgraph.retrieval.factory import make_embedder
     from tutorgraph.stores.manifest import Manifest
@@ -182,7 +184,13 @@ def main(argv: list[str] | None = None) -> int:
         (
             "scale",
             run.results / "scale.json",
-            run.settings(index=index_settings, queries=n_queries, warmup=WARMUP),
+            run.settings(
+                index=index_settings,
+                queries=n_queries,
+                warmup=WARMUP,
+                factors=list(SCALE_FACTORS),
+                config=DEFAULT.name,
+            ),
         ),
     ]
     needs_index = any(
