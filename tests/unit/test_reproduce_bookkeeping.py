@@ -76,6 +76,14 @@ def test_other_settings_restart_the_clock(script: ModuleType, tmp_path: Path) ->
     }
 
 
+def test_a_finished_phase_done_again_starts_over(script: ModuleType, tmp_path: Path) -> None:
+    _run(script, tmp_path).record("index", 100.0, {"quick": False}, True)
+    again = _run(script, tmp_path)
+    again.record("index", 5.0, {"quick": False}, True)
+    entry = _phases(tmp_path)["index"]
+    assert (entry["run_id"], entry["seconds"], entry["earlier_seconds"]) == (again.run_id, 5.0, 0.0)
+
+
 def test_one_sitting_keeps_one_run_id_and_its_wall_time(script: ModuleType, tmp_path: Path) -> None:
     run = _run(script, tmp_path)
     for name in ("index", "ablations", "render"):

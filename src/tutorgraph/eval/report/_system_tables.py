@@ -47,7 +47,9 @@ def _merge_and_diagnosis_rows(
 ) -> list[list[Cell] | str]:
     """The merge stage of every configuration with the near-duplicate merge on, and the
     diagnosis on student messages over those it ran on."""
-    rows: list[list[Cell] | str] = ["Near-duplicate merge on; the diagnosis on student messages"]
+    rows: list[list[Cell] | str] = [
+        "Near-duplicate merge on; the diagnosis and the learned ranker on student messages"
+    ]
     merged = [r for r in ok if r["config_detail"].get("near_duplicate_threshold") is not None]
     for r in merged:
         threshold = r["config_detail"]["near_duplicate_threshold"]
@@ -67,12 +69,14 @@ def _merge_and_diagnosis_rows(
         rows.append(["diagnose", *_not_measured_cells(reason)])
         return rows
     row = diagnosis["row"]
-    ran = row["ran_ms"]["diagnose"]
-    label = f"diagnose where it ran, {ran['n']} of {row['n_queries']} ({row['config']})"
-    if ran["n"]:
-        rows.append([label, *_pcts(ran)])
-    else:
-        rows.append([label, *_not_measured_cells("no message gave the diagnosis an answer")])
+    # The messages carry their question's construct, so the learned ranker runs on them too.
+    for stage, why in (
+        ("diagnose", "no message gave the diagnosis an answer"),
+        ("rank", "no message reached the learned ranker"),
+    ):
+        ran = row["ran_ms"][stage]
+        label = f"{stage} where it ran, {ran['n']} of {row['n_queries']} ({row['config']})"
+        rows.append([label, *(_pcts(ran) if ran["n"] else _not_measured_cells(why))])
     rows.append([f"total, the same {row['n_queries']} messages", *_pcts(row["stages_ms"]["total"])])
     return rows
 

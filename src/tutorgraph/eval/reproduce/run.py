@@ -124,12 +124,16 @@ class Run:
         """Add `seconds` of this invocation to phase `name` (and its wall time so far)."""
         phases = self._phases()
         entry = phases.get(name, {})
-        if entry.get("settings") != settings:
-            entry = {}  # time under other settings is another experiment's
+        if entry.get("settings") != settings or (
+            entry.get("run_id") != self.run_id and entry.get("complete")
+        ):
+            # Time under other settings is another experiment's, and a finished phase done
+            # again (forced, or its index gone) starts over.
+            entry = {}
         earlier = float(entry.get("earlier_seconds", 0.0))
         mine = float(entry.get("seconds", 0.0))
         if entry and entry.get("run_id") != self.run_id:
-            earlier, mine = earlier + mine, 0.0  # an earlier invocation's time
+            earlier, mine = earlier + mine, 0.0  # time of a run that was cut short
         phases[name] = {
             "run_id": self.run_id,
             "seconds": round(mine + seconds, 1),
