@@ -31,7 +31,7 @@ def _summary(task: str, config: str, metric: str, value: float, **kw: object) ->
     row: dict[str, object] = {
         "task": task,
         "config": config,
-        "factor": "best" if config == "best" else config.split("=")[0],
+        "factor": "best" if config == "default" else config.split("=")[0],
         "metric": metric,
         "value": value,
         "ci95": [value - 0.01, value + 0.01],
@@ -102,9 +102,15 @@ def test_not_measured_cells_render_with_a_lettered_note_in_both_formats() -> Non
 
 def test_ablation_tables_show_not_measured_configs_and_their_reason(tmp_path: Path) -> None:
     rows = [
-        _summary("eedi-misconceptions", "best", "map@25", 0.3),
-        _summary("eedi-misconceptions", "best", "recall@25", 0.6),
-        _summary("eedi-misconceptions", "sources=no-graph", "map@25", 0.25),
+        _summary("eedi-misconceptions", "default", "map@25", 0.3),
+        _summary("eedi-misconceptions", "default", "recall@25", 0.6),
+        _summary(
+            "eedi-misconceptions",
+            "sources=no-graph",
+            "map@25",
+            0.25,
+            paired={"versus": "default", "diff": -0.05, "ci95": [-0.08, -0.02], "n": 40},
+        ),
         _summary("eedi-misconceptions", "sources=no-graph", "recall@25", 0.5),
         {
             **_summary("eedi-misconceptions", "reranker=msmarco", "map@25", 0.0),
@@ -118,28 +124,32 @@ def test_ablation_tables_show_not_measured_configs_and_their_reason(tmp_path: Pa
     results = _write_rows(tmp_path / "results", rows)
     render_tables(results, tmp_path / "tables")
     md = (tmp_path / "tables" / "ablation-eedi-misconceptions.md").read_text(encoding="utf-8")
-    assert "| best (reference) | 0.300 [0.290, 0.310] | 0.600 [0.590, 0.610] | 40 |" in md
-    assert "| reranker=msmarco | not measured (a) | not measured (a) | – |" in md
+    assert "| default (reference) | 0.300 [0.290, 0.310] | 0.600 [0.590, 0.610] |  | 40 |" in md
+    assert "| 0.500 [0.490, 0.510] | -0.050 [-0.080, -0.020] | 40 |" in md
+    assert "| reranker=msmarco | not measured (a) | not measured (a) |  | – |" in md
     assert "(a) cross-encoder/ms-marco cannot be loaded offline" in md
     # Grid order, factors as group rows.
-    assert md.index("best (reference)") < md.index("sources=no-graph") < md.index("msmarco")
+    assert md.index("default (reference)") < md.index("sources=no-graph") < md.index("msmarco")
     headline = (tmp_path / "tables" / "headline.md").read_text(encoding="utf-8")
-    assert "sources=no-graph" in headline and "not measured (a)" in headline
+    assert "| sources=no-graph | 0.250 [0.240, 0.260] |" in headline
+    assert "-0.050 [-0.080, -0.020]" in headline
     listed = (tmp_path / "tables" / "not-measured.md").read_text(encoding="utf-8")
     assert "reranker=msmarco in the ablations (eedi-misconceptions): cross-encoder" in listed
     findings = (tmp_path / "tables" / "findings.md").read_text(encoding="utf-8")
-    assert "without the graph 0.250 [0.240, 0.260], a difference of +0.050" in findings
-    assert "(the intervals do not overlap)" in findings
+    assert (
+        "without the graph 0.250 [0.240, 0.260], a difference of -0.050 [-0.080, -0.020] "
+        "(paired, n = 40; the interval excludes 0)"
+    ) in findings
 
 
 def test_the_by_query_type_table_compares_best_and_no_graph_per_type(tmp_path: Path) -> None:
     rows = []
     for qtype, best, nog in (("misconception", 0.4, 0.2), ("concept_lookup", 0.3, 0.31)):
         rows += [
-            _summary("linking-eedi", "best", "mrr", best, query_type=qtype),
+            _summary("linking-eedi", "default", "mrr", best, query_type=qtype),
             _summary("linking-eedi", "sources=no-graph", "mrr", nog, query_type=qtype),
         ]
-    rows += [_summary("linking-eedi", "best", "mrr", 0.35)]
+    rows += [_summary("linking-eedi", "default", "mrr", 0.35)]
     rows += [_summary("linking-eedi", "sources=no-graph", "mrr", 0.25)]
     render_tables(_write_rows(tmp_path / "r", rows), tmp_path / "t")
     md = (tmp_path / "t" / "by-query-type.md").read_text(encoding="utf-8")
@@ -147,16 +157,16 @@ def test_the_by_query_type_table_compares_best_and_no_graph_per_type(tmp_path: P
     assert "| misconception | 40 | 0.400 [0.390, 0.410] | 0.200 [0.190, 0.210] | +0.200 |" in md
     assert "| concept lookup | 40 | 0.300 [0.290, 0.310] | 0.310 [0.300, 0.320] | -0.010 |" in md
     findings = (tmp_path / "t" / "findings.md").read_text(encoding="utf-8")
-    assert "largest for misconception queries (+0.200" in findings
-    assert "smallest for concept lookup queries (-0.010" in findings
+    assert "adds most to misconception queries (+0.200" in findings
+    assert "least to concept lookup queries (-0.010" in findings
 
 
 def test_the_hops_table_and_finding_compare_traversal_depths(tmp_path: Path) -> None:
     rows = [
         _summary("prerequisites", config, "map@10", value)
-        for config, value in (("best", 0.2), ("hops=0", 0.1), ("hops=1", 0.2), ("hops=2", 0.3))
+        for config, value in (("default", 0.2), ("hops=0", 0.1), ("hops=1", 0.2), ("hops=2", 0.3))
     ]
-    rows.append(_summary("mae", "best", "map@25", 0.5))  # a task without the hops factor
+    rows.append(_summary("mae", "default", "map@25", 0.5))  # a task without the hops factor
     render_tables(_write_rows(tmp_path / "r", rows), tmp_path / "t")
     md = (tmp_path / "t" / "hops.md").read_text(encoding="utf-8")
     assert "| Task | Metric | by query type | 0 hops | 1 hop | 2 hops |" in md
@@ -174,13 +184,48 @@ def test_the_hops_table_and_finding_compare_traversal_depths(tmp_path: Path) -> 
     ) in findings
 
 
+def test_seen_unseen_and_gain_cost_read_the_subsets_and_the_paired_rows(tmp_path: Path) -> None:
+    task = "eedi-misconceptions"
+    paired = {"versus": "default", "diff": -0.1, "ci95": [-0.15, -0.05], "n": 40}
+    rows = [
+        _summary(task, "default", "map@25", 0.3),
+        _summary(task, "ranker=off", "map@25", 0.2, paired=paired),
+    ]
+    for config, seen, unseen in (("default", 0.4, 0.1), ("ranker=off", 0.25, 0.12)):
+        rows += [
+            _summary(task, config, "map@25", seen, subset="seen construct", n=30),
+            _summary(task, config, "map@25", unseen, subset="unseen construct", n=10),
+        ]
+    latency = {
+        "rows": [],
+        "diagnosis": {
+            "status": "ok",
+            "row": {"n_queries": 30, "ran_ms": {"rank": {"n": 20, "p50": 12.5, "p95": 30.0}}},
+        },
+    }
+    folder = _write_rows(tmp_path / "r", rows)
+    (folder / "latency.json").write_text(json.dumps(latency), encoding="utf-8")
+    render_tables(folder, tmp_path / "t")
+    md = (tmp_path / "t" / "seen-unseen.md").read_text(encoding="utf-8")
+    assert "seen construct n = 30, unseen construct n = 10" in md
+    assert "| default (reference) | 0.400 [0.390, 0.410] | 0.100 [0.090, 0.110] |" in md
+    gain = (tmp_path / "t" / "gain-cost.md").read_text(encoding="utf-8")
+    # The gain of the learned score is minus the change of turning it off.
+    assert (
+        "The learned final score: MAP@25 +0.100 [+0.050, +0.150] (paired, n = 40; the "
+        "interval excludes 0); +0.150 on seen constructs (n = 30) and -0.020 on unseen "
+        "constructs (n = 10). Cost: the rank stage takes 12.5 ms at the median and 30.0 ms "
+        "at p95 where it ran (20 of 30 timed queries)."
+    ) in gain
+
+
 def test_missing_results_render_tables_that_say_so(tmp_path: Path) -> None:
     written = render_tables(tmp_path / "nothing", tmp_path / "tables")
     names = {p.name for p in written}
     assert {"headline.tex", "scale.md", "latency-stages.tex", "numbers.tex"} <= names
     assert "not run" in (tmp_path / "tables" / "scale.md").read_text(encoding="utf-8")
     numbers = (tmp_path / "tables" / "numbers.tex").read_text(encoding="utf-8")
-    assert "\\newcommand{\\LatBestPfifty}{n/a}" in numbers
+    assert "\\newcommand{\\LatDefaultPfifty}{n/a}" in numbers
     assert "not run" in (tmp_path / "tables" / "scale-fit.md").read_text(encoding="utf-8")
 
 

@@ -41,7 +41,7 @@ def ablate_cmd(
         str, typer.Option(help=f"Comma-separated tasks: {', '.join(TASK_NAMES)}.")
     ] = ",".join(TASK_NAMES),
     configs: Annotated[
-        str, typer.Option(help="Comma-separated globs over grid names (best, sources=...).")
+        str, typer.Option(help="Comma-separated globs over grid names (default, sources=...).")
     ] = "*",
     quick: Annotated[
         bool, typer.Option("--quick", help="A small deterministic sample of every task.")
@@ -49,7 +49,7 @@ def ablate_cmd(
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap intervals.")] = 0,
     resamples: Annotated[int, typer.Option(help="Bootstrap resamples.", min=100)] = 1000,
 ) -> None:
-    """Run (or resume) the ablation: each task under `best` and every one-factor change.
+    """Run (or resume) the ablation: each task under the shipped default and every one-factor change.
 
     Item scores go to OUT with the suffix .items.jsonl, one (task, config, fold) unit at a
     time; run the same command again to resume after an interruption.

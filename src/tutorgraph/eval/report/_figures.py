@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tutorgraph.eval.report._format import metric_label
-from tutorgraph.eval.report._inputs import Ablations, latency_ok, load_results
+from tutorgraph.eval.report._inputs import REFERENCE, Ablations, latency_ok, load_results
 
 # The pipeline figure: (stage, `timings_ms` key or "" for none, column), left to right.
 PIPELINE = (
@@ -124,7 +124,7 @@ def _ablation_figure(ab: Ablations, path: Path) -> Path:
                 ax.text(0.01, y, label, va="center", fontsize=6, color="#777777")
                 continue
             lo, hi = row.get("ci95") or (row["value"], row["value"])
-            colour = "#335577" if c == "best" else "#88a8c8"
+            colour = "#335577" if c == REFERENCE else "#88a8c8"
             ax.barh(y, row["value"], color=colour, height=0.7)
             ax.errorbar(
                 row["value"],
@@ -138,7 +138,7 @@ def _ablation_figure(ab: Ablations, path: Path) -> Path:
         ax.set_yticks(ys)
         ax.set_yticklabels(configs if n == 0 else [""] * len(configs), fontsize=6)
         ax.set_ylim(-0.7, len(configs) - 0.3)
-        ax.set_title(f"{task}\n{metric_label(metric)}, n = {ab.n(task, 'best')}", fontsize=7)
+        ax.set_title(f"{task}\n{metric_label(metric)}, n = {ab.n(task, REFERENCE)}", fontsize=7)
         ax.set_xlim(0, 1)
         ax.grid(axis="x", linewidth=0.3)
     fig.tight_layout()
