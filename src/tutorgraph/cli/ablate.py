@@ -49,7 +49,8 @@ def ablate_cmd(
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap intervals.")] = 0,
     resamples: Annotated[int, typer.Option(help="Bootstrap resamples.", min=100)] = 1000,
 ) -> None:
-    """Run (or resume) the ablation: each task under the shipped default and every one-factor change.
+    """Run (or resume) the ablation: each task under the shipped default and each one-factor
+    change of it.
 
     Item scores go to OUT with the suffix .items.jsonl, one (task, config, fold) unit at a
     time; run the same command again to resume after an interruption.
