@@ -1,13 +1,14 @@
 """The ablation runner: every benchmark task under the one-factor-at-a-time grid.
 
-Starting from `BEST`, `ablation_grid()` changes one factor at a time. Each task scores its
-items under every selected configuration; each finished (task, config, fold) unit is
-appended to `<out>.items.jsonl` (e.g. `results/ablations.items.jsonl`) followed by a marker
-row, so an interrupted run resumes at the next unit and a unit cut short by a kill is
-dropped, never half-counted. After each task, `out` is rewritten (atomically) as tidy
-summary rows: configuration, task, metric, value with its 95% bootstrap interval, n, fold,
-query type, seed, git commit and hardware, plus one `status: "not measured: ..."` row per
-(task, config) that a task could not run here.
+Starting from `DEFAULT` (the shipped default), `ablation_grid()` changes one factor at a
+time. Each task scores its items under every selected configuration; each finished (task,
+config, fold) unit is appended to `<out>.items.jsonl` (e.g.
+`results/ablations.items.jsonl`) followed by a marker row, so an interrupted run resumes at
+the next unit and a unit cut short by a kill is dropped, never half-counted. After each
+task, `out` is rewritten (atomically) as tidy summary rows: configuration, task, metric,
+value with its 95% bootstrap interval, n, fold, query type, seed, git commit and hardware,
+plus one `status: "not measured: ..."` row per (task, config) that a task could not run
+here.
 
 The items file remembers the run's settings (quick or full, the data folder): a run with
 other settings refuses to resume it rather than mixing the two.

@@ -13,7 +13,7 @@ like a student, labelled by hand; see `tests/data/ROUTING_LABELS.md`); its 30-qu
 file warms the models up, so no timed query is ever answered from a cache.
 
 >>> report = await measure_latency(retriever, queries, warmup=10)  # doctest: +SKIP
->>> rows = await latency_by_config({"best": retriever}, [BEST], queries)  # doctest: +SKIP
+>>> rows = await latency_by_config({"default": retriever}, [DEFAULT], queries)  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -336,7 +336,7 @@ async def latency_by_config(
     only where a student's answer can be checked), `n_degraded` (packets with a failed or
     timed-out source), `total_by_query_type` and `hardware`.
 
-    >>> rows = await latency_by_config({"best": retriever}, [BEST], ["what is a ratio?"])
+    >>> rows = await latency_by_config({"default": retriever}, [DEFAULT], ["what is a ratio?"])
     ... # doctest: +SKIP
     >>> rows[0]["stages_ms"]["total"]["p95"]  # doctest: +SKIP
     41.2
