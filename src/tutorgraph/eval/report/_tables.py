@@ -117,6 +117,7 @@ def _hops_table(ab: Ablations) -> Table:
         rows,
         align="ll" + "r" * len(shown),
         source="ablations.jsonl",
+        wide=True,
     )
 
 
