@@ -207,7 +207,7 @@ def test_seen_unseen_and_gain_cost_read_the_subsets_and_the_paired_rows(tmp_path
     (folder / "latency.json").write_text(json.dumps(latency), encoding="utf-8")
     render_tables(folder, tmp_path / "t")
     md = (tmp_path / "t" / "seen-unseen.md").read_text(encoding="utf-8")
-    assert "seen construct n = 30, unseen construct n = 10" in md
+    assert "| n | 30 | 10 |" in md
     assert "| default (reference) | 0.400 [0.390, 0.410] | 0.100 [0.090, 0.110] |" in md
     gain = (tmp_path / "t" / "gain-cost.md").read_text(encoding="utf-8")
     # The gain of the learned score is minus the change of turning it off.

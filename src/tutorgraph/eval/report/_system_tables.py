@@ -196,7 +196,7 @@ def latency_configs(lat: dict[str, Any]) -> Table:
         return empty_table("latency-configs", "Latency by configuration: not run.")
     bolt = lat.get("bolt_graph") or {}
     if bolt.get("status") == "ok":
-        label = f"{describe_config(bolt['config'])}, graph on Bolt (ArcadeDB for Neo4j)"
+        label = f"{bolt['config']}, graph on Bolt"
         rows.append(_config_row(label, bolt["row"]["stages_ms"]))
     for what, why in sorted(lat.get("not_measured", {}).items()):
         rows.append(
@@ -209,9 +209,9 @@ def latency_configs(lat: dict[str, Any]) -> Table:
     return Table(
         "latency-configs",
         "Warm latency per configuration: p50 of each stage, and p50/p95/p99 of the whole "
-        "retrieval (total), in ms; the graph on a Bolt server is ArcadeDB standing in for "
+        "retrieval (total), in ms; the graph on Bolt is ArcadeDB's server standing in for "
         f"Neo4j, which was never run. {hardware_line(lat.get('hardware', {}))}.",
-        ["Configuration", *(f"{s} p50" for s in _CONFIG_STAGES), "total p50", "p95", "p99"],
+        ["Configuration", *_CONFIG_STAGES, "total p50", "p95", "p99"],
         rows,
         source="latency.json",
         wide=True,

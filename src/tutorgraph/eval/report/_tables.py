@@ -163,8 +163,8 @@ def _subsets_table(ab: Ablations) -> Table:
         if not subsets:
             continue
         metric = ab.primary(task)
-        counts = ", ".join(f"{x} n = {ab.n(task, REFERENCE, subset=x)}" for x in subsets)
-        rows.append(f"{TASK_TITLES.get(task, task)} ({metric_label(metric)}; {counts})")
+        rows.append(f"{TASK_TITLES.get(task, task)} ({metric_label(metric)})")
+        rows.append(["n", *(ab.n(task, REFERENCE, subset=x) for x in subsets)])
         rows += [
             [describe_config(c), *(ab.cell(task, c, metric, subset=x) for x in subsets)]
             for c in ab.configs
