@@ -66,7 +66,7 @@ def test_ablate_writes_tidy_rows_and_resumes_without_recomputing(
         "--tasks",
         "eedi-misconceptions",
         "--configs",
-        "best,sources=vector-only,reranker=msmarco",
+        "default,sources=vector-only,reranker=msmarco",
         "--resamples",
         "200",
     ]
@@ -76,7 +76,7 @@ def test_ablate_writes_tidy_rows_and_resumes_without_recomputing(
     assert result.exit_code == 0, result.output
     rows = _rows(out)
     ok = [r for r in rows if r["status"] == "ok"]
-    assert {r["config"] for r in ok} == {"best", "sources=vector-only"}
+    assert {r["config"] for r in ok} == {"default", "sources=vector-only"}
     for r in ok:
         for key in ("task", "config", "metric", "value", "fold", "seed", "git_commit", "hardware"):
             assert key in r, key
@@ -96,7 +96,7 @@ def test_ablate_writes_tidy_rows_and_resumes_without_recomputing(
     best = {
         (r["metric"], r["fold"]): r
         for r in ok
-        if r["config"] == "best" and r["query_type"] == "all"
+        if r["config"] == "default" and r["query_type"] == "all" and r["subset"] == "all"
     }
     assert best[("map@25", "all")]["n"] == n_pairs
     assert {f for _, f in best} == {"all", 0, 1, 2, 3, 4}
@@ -104,12 +104,12 @@ def test_ablate_writes_tidy_rows_and_resumes_without_recomputing(
     (missing,) = [r for r in rows if r["status"] != "ok"]
     assert missing["config"] == "reranker=msmarco" and missing["value"] is None
     assert missing["status"].startswith("not measured: ")
-    assert "best" in result.stdout and "sources=vector-only" in result.stdout
+    assert "default" in result.stdout and "sources=vector-only" in result.stdout
 
     items = read_items(out.with_suffix(".items.jsonl"))
     assert len(items) == 2 * n_pairs
     assert len({(i.config, i.item) for i in items}) == len(items)
-    by_item = {i.item: i for i in items if i.config == "best"}
+    by_item = {i.item: i for i in items if i.config == "default"}
     assert all(int(i.item.split(":")[0]) % 5 == i.fold for i in items)
     assert all(i.query_type in QUERY_TYPES for i in items)
     assert set(by_item) == {

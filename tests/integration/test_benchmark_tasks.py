@@ -25,7 +25,7 @@ EEDI = DATA / "eedi"
 SHARED = REPO.parent / "shared" / "data"
 QUERY_TYPES = {"concept_lookup", "prerequisite", "misconception", "similar_problems"}
 GRID = {c.name: c for c in ablation_grid()}
-TWO = [GRID["best"], GRID["sources=vector-only"]]
+TWO = [GRID["default"], GRID["sources=vector-only"]]
 
 
 class Recorder:
@@ -77,18 +77,18 @@ async def test_mae_on_the_slice_honours_skip_and_record(embedder) -> None:  # ty
     rec = Recorder()
     assert await task.run(TWO, embedder, **rec.kwargs()) == {}
     check_units(rec, task, {0: 12})
-    assert sorted(u[0].config for u in rec.units) == ["best", "sources=vector-only"]
+    assert sorted(u[0].config for u in rec.units) == ["default", "sources=vector-only"]
     best = {it.item: it.metrics for it in rec.units[0]}
     # Among 63 misconceptions, the three MaE ones are found for most of their examples.
     assert sum(m["recall@25"] for m in best.values()) >= 6
     assert all(m["map@25"] <= m["recall@25"] for m in best.values())
 
     # A resumed run: the done unit is not recomputed, and a finished task builds nothing.
-    again = Recorder({("mae", "best", 0)})
+    again = Recorder({("mae", "default", 0)})
     await task.run(TWO, embedder, **again.kwargs())
     assert [u[0].config for u in again.units] == ["sources=vector-only"]
     assert {i.item: i.metrics for i in again.units[0]} == {i.item: i.metrics for i in rec.units[1]}
-    finished = Recorder({("mae", "best", 0), ("mae", "sources=vector-only", 0)})
+    finished = Recorder({("mae", "default", 0), ("mae", "sources=vector-only", 0)})
     await task.run(TWO, embedder, **finished.kwargs())
     assert finished.units == [] and not any("indexing" in line for line in finished.lines)
 
@@ -101,7 +101,7 @@ async def test_eedi_linking_on_the_slice(embedder) -> None:  # type: ignore[no-u
         folds=2,
     )
     # Fold 1 of best is done already: only the other three units run.
-    rec = Recorder({("linking-eedi", "best", 1)})
+    rec = Recorder({("linking-eedi", "default", 1)})
     configs = [*TWO, GRID["reranker=domain-int8"]]
     not_measured = await task.run(configs, embedder, **rec.kwargs())
     assert not_measured == {
@@ -109,13 +109,13 @@ async def test_eedi_linking_on_the_slice(embedder) -> None:  # type: ignore[no-u
     }
     check_units(rec, task, task.stats["items"])
     assert sorted(it.unit for u in rec.units for it in u[:1]) == [
-        ("linking-eedi", "best", 0),
+        ("linking-eedi", "default", 0),
         ("linking-eedi", "sources=vector-only", 0),
         ("linking-eedi", "sources=vector-only", 1),
     ]
     # A question whose construct has other training questions is usually linked at once.
     seen = [
-        it for u in rec.units if u[0].config == "best" for it in u if it.metrics["recall@10"] > 0
+        it for u in rec.units if u[0].config == "default" for it in u if it.metrics["recall@10"] > 0
     ]
     assert seen and sum(it.metrics["recall@1"] for it in seen) / len(seen) > 0.5
 
@@ -161,7 +161,7 @@ async def test_prerequisites_on_the_slice(embedder) -> None:  # type: ignore[no-
     check_units(rec, task, task.stats["items"])
     items = {it.item for u in rec.units for it in u}
     assert {i.split("/", 1)[0] for i in items} == {"openstax", "learning-commons"}
-    best = [it.metrics for u in rec.units if u[0].config == "best" for it in u]
+    best = [it.metrics for u in rec.units if u[0].config == "default" for it in u]
     assert sum(m["recall@10"] for m in best) / len(best) > 0.5
 
 
@@ -199,14 +199,14 @@ async def test_the_openai_refiner_config_runs_against_a_local_server(  # type: i
     """With a base URL configured, `refiner=openai` is measured, not skipped: every item's
     query goes through a real OpenAI-compatible HTTP server before retrieval."""
     task = MaeTask(DATA / "mae" / "data.json", EEDI / "misconception_mapping.csv", limit=4)
-    configs = [GRID["best"], GRID["refiner=openai"]]
+    configs = [GRID["default"], GRID["refiner=openai"]]
     with local_openai_server() as server:
         monkeypatch.setenv("TUTORGRAPH_OPENAI_BASE_URL", server.base_url)
         monkeypatch.delenv("TUTORGRAPH_OPENAI_API_KEY", raising=False)
         rec = Recorder()
         assert await task.run(configs, embedder, **rec.kwargs()) == {}
     check_units(rec, task, {0: 4})
-    assert [u[0].config for u in rec.units] == ["best", "refiner=openai"]
+    assert [u[0].config for u in rec.units] == ["default", "refiner=openai"]
     prompts = [body["messages"][-1]["content"] for body in server.requests]
     assert len(prompts) == 4
     queries = [item.query for item in task.build_folds()[0].items]

@@ -365,7 +365,7 @@ async def test_resources_refuse_what_is_missing_here(
         monkeypatch.delenv(key, raising=False)
     grid = {c.name: c for c in ablation_grid()}
     configs = [
-        grid["best"],
+        grid["default"],
         grid["refiner=openai"],
         grid["reranker=domain"],
         grid["reranker=domain-int8"],

@@ -48,7 +48,9 @@ def _stages(ms: float) -> dict[str, dict[str, float]]:
 def _row(config: str, ms: float, *, diagnosed: int = 0, **detail: object) -> dict[str, object]:
     from tutorgraph.models.packet import STAGES
 
-    ran: dict[str, dict[str, float]] = {s: {"n": 10} for s in STAGES}
+    ran: dict[str, dict[str, float]] = {
+        s: {"n": 10, "p50": 1.0, "p95": 2.0, "p99": 3.0, "mean": 1.5} for s in STAGES
+    }
     ran["diagnose"] = (
         {"n": diagnosed, "p50": 0.5, "p95": 0.7, "p99": 0.9, "mean": 0.6} if diagnosed else {"n": 0}
     )
@@ -114,6 +116,7 @@ def test_the_stage_table_puts_the_bolt_graph_beside_the_embedded_one() -> None:
     assert cells["merge at 0.85 (merge=0.85)"] == ["20.0", "21.0", "22.0"]
     # The diagnosis on student messages, over only the 3 it ran on, and said so.
     assert cells["diagnose where it ran, 3 of 10 (default)"] == ["0.5", "0.7", "0.9"]
+    assert cells["rank where it ran, 10 of 10 (default)"] == ["1.0", "2.0", "3.0"]
     assert cells["total, the same 10 messages"] == ["40.0", "41.0", "42.0"]
     assert cells["graph, embedded (NetworkX)"] == ["10.0", "11.0", "12.0"]
     assert cells["graph, Bolt (ArcadeDB)"] == ["30.0", "31.0", "32.0"]
@@ -130,7 +133,7 @@ def test_the_stage_table_puts_the_bolt_graph_beside_the_embedded_one() -> None:
         "p95",
         "p99",
     ]
-    bolt_row = _cells(configs)["default (reference), graph on Bolt (ArcadeDB for Neo4j)"]
+    bolt_row = _cells(configs)["default, graph on Bolt"]
     assert bolt_row[-3:] == ["30.0", "31.0", "32.0"]
 
 
