@@ -115,7 +115,7 @@ class RetrievalRequest(BaseModel):
     prerequisite_hops: int | None = Field(default=None, ge=0, le=2)
     max_context_tokens: int = Field(default=1500, ge=0, le=8000)
     # Hits of a content kind whose stored vectors reach this cosine are merged into the
-    # better one; None: the index's threshold (0.85 unless its ingest set another).
+    # better one; None: the index's threshold (off unless its ingest set one).
     near_duplicate_threshold: float | None = Field(default=None, ge=0.5, le=1.0)
     # The caller's own documents, searched in memory as the source `local`.
     local_context: list[LocalDocument] = Field(default_factory=list, max_length=MAX_LOCAL_DOCUMENTS)
