@@ -9,6 +9,7 @@ from typing import Any
 
 from tutorgraph.eval.report._format import metric_label
 from tutorgraph.eval.report._inputs import REFERENCE, Ablations, latency_ok, load_results
+from tutorgraph.models.packet import STAGES
 
 # The pipeline figure: (stage, `timings_ms` key or "" for none, column), left to right.
 PIPELINE = (
@@ -155,19 +156,9 @@ def _latency_figure(lat: dict[str, Any], path: Path) -> Path:
         return _save(fig, path)
     from tutorgraph.eval.report._system_tables import hardware_line
 
-    stages = (
-        "refine",
-        "embed",
-        "vector",
-        "lexical",
-        "graph",
-        "merge",
-        "fuse",
-        "rerank",
-        "rank",
-        "diagnose",
-        "serialise",
-    )
+    # Every stage of `timings_ms` but the local context (never in this query set) and the
+    # total, then serialising the packet.
+    stages = (*(s for s in STAGES if s not in ("local", "total")), "serialise")
     bars = [(r["config"], r["stages_ms"]) for r in ok]
     bolt = lat.get("bolt_graph") or {}
     if bolt.get("status") == "ok":

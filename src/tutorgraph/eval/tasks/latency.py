@@ -288,10 +288,8 @@ async def _time_queries(
     degraded = 0
     for q, concept_ids in queries:
         started = time.perf_counter()
-        request = RetrievalRequest(query=q, **fields)
-        if concept_ids:
-            request = request.model_copy(update={"concept_ids": list(concept_ids)})
-        packet = await retriever.retrieve(request)
+        context = {"concept_ids": list(concept_ids)} if concept_ids else {}
+        packet = await retriever.retrieve(RetrievalRequest(**{**fields, "query": q, **context}))
         t = time.perf_counter()
         packet.model_dump_json()
         done = time.perf_counter()

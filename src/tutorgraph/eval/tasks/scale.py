@@ -36,18 +36,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.embedding.cached_embedder import CachingEmbedder
 from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.eval.harness.configs import DEFAULT
 from tutorgraph.eval.tasks.latency import LATENCY_QUERIES, WARMUP_QUERIES
 from tutorgraph.models.records import SourceRecords
-
-if TYPE_CHECKING:
-    from tutorgraph.eval.harness.configs import RunConfig
 
 __all__ = [
     "SCALE_FACTORS",
@@ -68,13 +66,6 @@ SCALE_FACTORS = (1, 2, 4, 8)
 _MB = 1024 * 1024
 # What `scale_fits` fits against size, besides each stage's p50 (keys of a size's row).
 _FITTED = ("build_s", "disk_mb", "rss_loaded_mb", "rss_peak_mb")
-
-
-def _reference_config() -> RunConfig:
-    """The configuration the sweep times: the one place that names it."""
-    from tutorgraph.eval.harness.configs import DEFAULT
-
-    return DEFAULT
 
 
 @dataclass
@@ -306,7 +297,7 @@ async def _serve_and_time(
         make_embedder,
     )
 
-    config = _reference_config()
+    config = DEFAULT
     if config.reranker != "none":
         raise ConfigurationError(f"the scale sweep does not load rerankers ({config.name})")
     settings = Settings()
@@ -437,7 +428,7 @@ async def run_scale_sweep(
     spec.work.mkdir(parents=True, exist_ok=True)
     records = await asyncio.to_thread(read_bundle, spec.bundle)
     sizes = scale_sizes(records, spec.factors)
-    config = _reference_config().name
+    config = DEFAULT.name
     lookup: CachingEmbedder | None = None
     rows = []
     for n, size in enumerate(sizes):
