@@ -177,3 +177,8 @@ def test_keys_hash_command_prints_the_entry() -> None:
     assert piped.exit_code == 0 and piped.stdout.strip() == key_entry("from-stdin-key", "read")
     assert runner.invoke(app, ["keys", "hash", "abc", "--role", "root"]).exit_code == 2
     assert runner.invoke(app, ["keys", "hash"], input="\n").exit_code == 2  # empty key
+    # Nothing on stdin and no terminal (a script, `</dev/null`): a new key, as at a terminal.
+    made = runner.invoke(app, ["keys", "hash", "--role", "admin"], input="")
+    assert made.exit_code == 0, made.output
+    key = made.stderr.rsplit(": ", 1)[-1].strip()
+    assert ApiKeys.parse(made.stdout.strip()).authenticate(key).role == "admin"

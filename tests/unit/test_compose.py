@@ -1,16 +1,24 @@
-"""`compose.yaml` against the Compose Specification's JSON Schema (no Docker engine), and
-every variable a healthcheck reads is set in its own container."""
+"""`compose.yaml` against the Compose Specification's JSON Schema (no Docker engine), every
+variable a healthcheck reads is set in its own container, and neither compose nor the
+Dockerfile starts an anonymous API on 0.0.0.0 by default (the image's CMD runs under `sh`)."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 import yaml
+
+from tutorgraph.api.auth import ApiKeys, key_entry
+from tutorgraph.cli.serve import anonymous_bind_error
+from tutorgraph.config import Settings
 
 pytestmark = pytest.mark.unit
 
@@ -64,3 +72,148 @@ def test_the_old_neo4j_healthcheck_would_have_been_caught() -> None:
     assert set(_READS.findall(command)) - _env(_compose()["services"]["neo4j"]) == {
         "NEO4J_PASSWORD"
     }
+
+
+# -- no anonymous API on 0.0.0.0 by default (issue 30) -------------------------------------
+
+DOCKERFILE = ROOT / "Dockerfile"
+ALLOW = "TUTORGRAPH_ALLOW_ANONYMOUS"
+# Compose's `${NAME}`, `${NAME:-default}`, `${NAME-default}`, `${NAME:?error}`, `${NAME?error}`.
+_INTERPOLATION = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}")
+
+
+def _interpolate(value: str, env: dict[str, str]) -> str:
+    """What Compose puts in the container for `value`, given the host's environment `env`."""
+
+    def one(m: re.Match[str]) -> str:
+        name, colon, op, arg = m.groups()
+        unset = name not in env or (colon == ":" and env[name] == "")
+        if op == "?" and unset:
+            raise KeyError(f"{name}: {arg}")
+        return arg if op == "-" and unset else env.get(name, "")
+
+    return _INTERPOLATION.sub(one, value)
+
+
+def _dockerfile_instructions() -> list[tuple[str, str]]:
+    """(instruction, arguments) of the Dockerfile, continuation lines joined, comments out."""
+    lines = DOCKERFILE.read_text(encoding="utf-8").splitlines()
+    joined = "\n".join(ln for ln in lines if not ln.lstrip().startswith("#"))
+    out = []
+    for line in joined.replace("\\\n", " ").splitlines():
+        if line.strip():
+            word, _, rest = line.strip().partition(" ")
+            out.append((word.upper(), rest.strip()))
+    return out
+
+
+def _dockerfile_env() -> dict[str, str]:
+    env: dict[str, str] = {}
+    for word, rest in _dockerfile_instructions():
+        if word in ("ENV", "ARG"):
+            for item in shlex.split(rest):
+                name, _, value = item.partition("=")
+                env[name] = value
+    return env
+
+
+def _serve_cmd() -> list[str]:
+    cmd = [rest for word, rest in _dockerfile_instructions() if word == "CMD"]
+    value = json.loads(cmd[-1])  # the last CMD is the one that counts
+    assert isinstance(value, list)
+    return [str(v) for v in value]
+
+
+def _settings(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> Settings:
+    for name in [n for n in os.environ if n.startswith("TUTORGRAPH_")]:
+        monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return Settings()
+
+
+def test_the_image_serves_on_every_interface_and_so_refuses_anonymity(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    env = _dockerfile_env()
+    assert ALLOW not in env and not env.get("TUTORGRAPH_API_KEYS")
+    assert not any(ALLOW in rest for _, rest in _dockerfile_instructions())
+    assert "--host 0.0.0.0" in _serve_cmd()[-1]
+    settings = _settings(monkeypatch, env)
+    keys = ApiKeys.parse(settings.api_keys)
+    assert anonymous_bind_error(
+        "0.0.0.0", keys_enabled=keys.enabled, allow_anonymous=settings.allow_anonymous
+    )
+    # `docker run -e TUTORGRAPH_API_KEYS=...` lifts it.
+    keyed = _settings(monkeypatch, {**env, "TUTORGRAPH_API_KEYS": key_entry("k" * 20, "read")})
+    assert ApiKeys.parse(keyed.api_keys).enabled
+
+
+@pytest.mark.parametrize(
+    ("host_env", "refused"),
+    [
+        ({}, True),
+        ({ALLOW: ""}, True),
+        ({ALLOW: "0"}, True),
+        ({ALLOW: "1"}, False),
+        ({"TUTORGRAPH_API_KEYS": key_entry("k" * 20, "admin")}, False),
+    ],
+)
+def test_compose_passes_keys_and_the_override_through_and_defaults_to_refusing(
+    monkeypatch: pytest.MonkeyPatch, host_env: dict[str, str], refused: bool
+) -> None:
+    service = _compose()["services"]["tutorgraph"]
+    declared = service["environment"]
+    assert {"TUTORGRAPH_API_KEYS", ALLOW} <= set(declared)
+    container = {
+        name: _interpolate(str(value), {"NEO4J_PASSWORD": "x", **host_env})
+        for name, value in declared.items()
+    }
+    settings = _settings(monkeypatch, container)
+    keys = ApiKeys.parse(settings.api_keys)
+    error = anonymous_bind_error(
+        "0.0.0.0", keys_enabled=keys.enabled, allow_anonymous=settings.allow_anonymous
+    )
+    assert (error is not None) is refused
+
+
+def test_no_other_service_sets_the_override() -> None:
+    for name, service in _compose()["services"].items():
+        if name != "tutorgraph":
+            assert ALLOW not in _env(service), name
+
+
+def test_the_backends_publish_their_ports_on_the_loopback_only() -> None:
+    for name in ("neo4j", "chroma"):
+        for port in _compose()["services"][name]["ports"]:
+            assert str(port).startswith("127.0.0.1:"), (name, port)
+
+
+def _run_cmd(tmp_path: Path, index_dir: Path, *, ingest_fails: bool = False) -> tuple[int, str]:
+    """The image's CMD under `sh`, with a stub `tutorgraph` that logs its arguments."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    log = tmp_path / "calls.log"
+    log.unlink(missing_ok=True)
+    stub = bin_dir / "tutorgraph"
+    fail = 'case "$1" in ingest) exit 1;; esac\n' if ingest_fails else ""
+    stub.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\n{fail}')
+    stub.chmod(0o755)
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "TUTORGRAPH_INDEX_DIR": str(index_dir)}
+    proc = subprocess.run(_serve_cmd(), env=env, capture_output=True, text=True, timeout=30)
+    return proc.returncode, log.read_text() if log.exists() else ""
+
+
+def test_the_image_ingests_its_bundle_only_into_an_empty_volume(tmp_path: Path) -> None:
+    index_dir = tmp_path / "index"
+    serve = "serve --host 0.0.0.0 --port 8000\n"
+    assert _run_cmd(tmp_path, index_dir) == (0, "ingest data/curriculum\n" + serve)
+    index_dir.mkdir()
+    assert _run_cmd(tmp_path, index_dir) == (0, "ingest data/curriculum\n" + serve)
+    # An interrupted first ingest (no manifest.json, written last) is redone; a failed one
+    # does not serve.
+    assert _run_cmd(tmp_path, index_dir, ingest_fails=True) == (1, "ingest data/curriculum\n")
+    for marker in ("manifest.json", "CURRENT"):  # an index (of either layout) is there
+        (index_dir / marker).write_text("{}")
+        assert _run_cmd(tmp_path, index_dir) == (0, serve), marker
+        (index_dir / marker).unlink()
