@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     answer_model: str = "gpt-4o-mini"
     answer_timeout_s: float = Field(default=20.0, gt=0, le=300)
     api_keys: str = ""
+    # `tutorgraph serve` on a non-loopback address with no API keys (every caller an admin):
+    # refused unless this is set, then only warned about.
+    allow_anonymous: bool = False
     source_timeout_s: float = Field(default=2.0, gt=0, le=60)
     # Texts per PyTorch forward pass (the ONNX embedder runs batches of 2, measured fastest).
     embed_batch_size: int = Field(default=64, ge=1, le=4096)
@@ -101,3 +104,5 @@ class Settings(BaseSettings):
     # `POST /v1/ingest`; `serve --workers N` (N > 1) turns it off, as each worker process
     # would swap only its own index.
     http_ingest: bool = True
+    # How often the server checks for a newer index generation (a CLI ingest); 0: never.
+    index_reload_s: float = Field(default=2.0, ge=0, le=3600)

@@ -11,6 +11,8 @@ maps these classes (and its own, in `tutorgraph.api.errors`) to status codes in 
     └── StoreError                  a store failed; adapters chain the driver's error
         ├── IndexNotFoundError      no index in the folder
         ├── EmbedderMismatchError   an index built with another embedder
+        ├── IndexBusyError          another process is writing the index (409)
+        ├── IndexDamagedError       an index file that fails its integrity check (503)
         └── SourceUnavailableError  no retrieval source could answer
 
 >>> try:
@@ -36,6 +38,8 @@ __all__ = [
     "ConfigurationError",
     "ConflictError",
     "EmbedderMismatchError",
+    "IndexBusyError",
+    "IndexDamagedError",
     "IndexNotFoundError",
     "InvalidRequestError",
     "JobNotFoundError",
@@ -135,6 +139,20 @@ class EmbedderMismatchError(StoreError):
     """The index was built with another embedder than the one configured."""
 
     code = "embedder_mismatch"
+
+
+class IndexBusyError(StoreError):
+    """Another writer holds the index's lock (an ingest, a repair); readers are never
+    refused. `details["holder"]` says who, when the holder wrote it down."""
+
+    code = "index_busy"
+
+
+class IndexDamagedError(StoreError):
+    """A part of the index failed its integrity check; the message names the part and the
+    fix (`tutorgraph doctor --repair`, or a re-ingest)."""
+
+    code = "index_damaged"
 
 
 class SourceUnavailableError(StoreError):

@@ -6,9 +6,8 @@ reranker are micro-batched and shared by every index generation), bounds the
 threads that blocking inference runs on, and on shutdown cancels a running ingest job and
 closes every store and client.
 
-The app serves `settings.index_dir`, unless an HTTP ingest has replaced it: the app (not the
-library) then reads the pointer file `<INDEX_DIR>.current` at start-up and serves the
-generation it names (see `tutorgraph.api.live_index`).
+The app serves the live generation of `settings.index_dir` and follows the index's pointer
+to a newer one, whoever wrote it (see `tutorgraph.api.live_index`).
 
 >>> app = create_app(Settings(index_dir=Path(".tutorgraph")))  # doctest: +SKIP
 >>> uvicorn.run(app, host="127.0.0.1", port=8000)  # doctest: +SKIP
@@ -74,7 +73,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
             )
         await state.live.open()
         current = state.live.current
-        log.info("serving the index at %s", current.directory if current else "?")
+        log.info("serving index generation %s", current.name if current else "?")
         yield
     finally:
         await state.jobs.aclose()

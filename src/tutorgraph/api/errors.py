@@ -29,6 +29,8 @@ from tutorgraph.errors import (
     BundleError,
     ConceptNotFoundError,
     ConflictError,
+    IndexBusyError,
+    IndexDamagedError,
     InvalidRequestError,
     JobNotFoundError,
     NotFoundError,
@@ -68,12 +70,14 @@ STATUS_BY_ERROR: tuple[tuple[type[TutorGraphError], int], ...] = (
     (PermissionDeniedError, 403),
     (NotFoundError, 404),
     (ConflictError, 409),
+    (IndexBusyError, 409),
     (PayloadTooLargeError, 413),
     (InvalidRequestError, 422),  # UnknownConceptError too: ids in a request body
     (BundleError, 422),
     (RateLimitedError, 429),
     # Only when no source at all could answer; a degraded answer is a 200.
     (SourceUnavailableError, 503),
+    (IndexDamagedError, 503),
 )
 
 _HTTP_CODES = {
@@ -127,7 +131,7 @@ def _tutorgraph_error(request: Request, exc: Exception) -> JSONResponse:
     elif isinstance(exc, AuthenticationError):
         headers["WWW-Authenticate"] = 'APIKey realm="tutorgraph", header="X-API-Key"'
     details = exc.details
-    if status >= 500 and not isinstance(exc, SourceUnavailableError):
+    if status >= 500 and not isinstance(exc, (SourceUnavailableError, IndexDamagedError)):
         # A server-side failure: the message says what failed; details may name internals.
         log.error("%s %s failed: %s: %s", request.method, request.url.path, exc.code, exc)
         details = {}

@@ -3,12 +3,13 @@ ingest it as a background job that replaces the live index only once it is compl
 
 A job goes `queued -> validating -> ingesting -> activating -> succeeded`, or to `failed`
 with an error in the API's envelope. A bundle with any bad record fails at `validating` and
-changes nothing. The index is built in a new generation directory (a copy of the live one),
-then swapped in by `LiveIndex.swap` (see `tutorgraph.api.live_index` for the whole story).
+changes nothing. The index is built as a new generation under the index's writer lock (a
+CLI ingest running at the same time fails the job with `index_busy`), made live by its
+pointer switch, then served by `LiveIndex.swap` (see `tutorgraph.api.live_index`).
 
 Limits, honestly: one job at a time per process; jobs are kept in memory (the last
 `MAX_JOBS`), so a restart forgets them (a job cut off by a restart leaves the live index as it
-was, and its half-built directory is deleted at the next start-up).
+was, and its half-built generation is deleted by the next writer).
 
 >>> names = extract_bundle(Path("bundle.tar.gz"), Path("out"), max_bytes=1 << 30)
 ... # doctest: +SKIP
@@ -31,7 +32,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tutorgraph.api.errors import ConflictError, JobNotFoundError, PayloadTooLargeError
-from tutorgraph.api.live_index import LiveIndex, generation_dir
+from tutorgraph.api.live_index import LiveIndex
 from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.config import Settings
 from tutorgraph.errors import BundleError, TutorGraphError
@@ -131,7 +132,7 @@ class IngestJob:
     started_at: datetime | None = None
     finished_at: datetime | None = None
     report: IngestJobReport | None = None
-    index_dir: Path | None = None
+    generation: str | None = None
     error: ErrorBody | None = None
 
     @property
@@ -148,7 +149,7 @@ class IngestJob:
             finished_at=self.finished_at,
             upload_bytes=self.upload_bytes,
             report=self.report,
-            index_dir=str(self.index_dir) if self.index_dir else None,
+            generation=self.generation,
             error=self.error,
         )
 
@@ -218,7 +219,6 @@ class IngestJobs:
         return job
 
     async def _run(self, job: IngestJob, workdir: Path, bundle_dir: Path) -> None:
-        directory = generation_dir(self._live.base_dir, job.job_id)
         job.started_at = _now()
         try:
             job.status = "validating"
@@ -230,13 +230,9 @@ class IngestJobs:
                     errors=validation.errors,
                 )
             job.status = "ingesting"
-            self._live.reserve(directory)
-            # Held while copying, so the source generation cannot be retired mid-copy.
-            async with self._live.use() as source:
-                await asyncio.to_thread(shutil.copytree, source.directory, directory)
-            report = await self._ingest(validation, bundle_dir, directory, job.prune)
+            report = await self._ingest(validation, bundle_dir, job)
             job.status = "activating"
-            await self._live.swap(directory)
+            await self._live.swap()
             job.report = IngestJobReport(
                 added=report.added,
                 updated=report.updated,
@@ -245,7 +241,7 @@ class IngestJobs:
                 counts=report.counts,
                 seconds=round(report.seconds, 3),
             )
-            job.index_dir = directory
+            job.generation = report.generation
             job.status = "succeeded"
             self._metrics.observe_swap()
         except asyncio.CancelledError:
@@ -259,26 +255,23 @@ class IngestJobs:
         finally:
             job.finished_at = _now()
             self._metrics.ingest_jobs.labels(status=job.status).inc()
-            current = self._live.current
-            if job.status != "succeeded" and (current is None or current.directory != directory):
-                await asyncio.to_thread(shutil.rmtree, directory, True)
-            self._live.release(directory)
             await asyncio.to_thread(shutil.rmtree, workdir, True)
 
     async def _ingest(
-        self, validation: ValidationReport, bundle_dir: Path, directory: Path, prune: bool
+        self, validation: ValidationReport, bundle_dir: Path, job: IngestJob
     ) -> IngestReport:
-        """Ingest validated records into `directory` with the live index's embedder (no
-        second copy of the model); the pipeline closes its Chroma client, so everything is
-        on disk before the swap opens it."""
+        """Ingest validated records as a new generation of `INDEX_DIR` with the live index's
+        embedder (no second copy of the model)."""
         async with self._live.use() as live:
             embedder = live.retriever.embedder
         source_hash = await asyncio.to_thread(bundle_hash, bundle_dir)
         return await ingest_records(
             validation.records,
-            directory,
+            self._settings.index_dir,
             embedder,
-            IngestOptions(source_hash=source_hash, prune=prune),
+            IngestOptions(
+                source_hash=source_hash, prune=job.prune, writer=f"HTTP ingest job {job.job_id}"
+            ),
         )
 
     async def aclose(self) -> None:

@@ -1,36 +1,24 @@
-"""The index the server answers from, and how an ingest replaces it without readers noticing.
+"""The index generation the server answers from, and how it follows a newer one.
 
-A *generation* is one index directory opened as a retriever. Requests hold the generation
-they started on (`use()`), so a swap never pulls an index from under a running request.
+Every writer (an HTTP ingest job, `tutorgraph ingest` from a shell, `tutorgraph doctor
+--repair`) builds a new generation inside `INDEX_DIR` under the index's writer lock and makes
+it live by replacing the pointer file `INDEX_DIR/CURRENT` (`tutorgraph.index.generations`).
+The server follows that pointer:
 
-How an HTTP ingest replaces the live index (see `tutorgraph.api.ingest_jobs`):
+- An HTTP ingest job calls `swap()` as soon as its generation is live.
+- A watcher task reads the pointer every `INDEX_RELOAD_S` seconds (2 by default; 0 turns it
+  off) and swaps to a generation someone else made live, such as a CLI ingest.
+- A swap opens the new generation (in a worker thread, over the same models), warms it up,
+  then moves the app's reference under a lock. Requests hold the generation they started on
+  (`use()`), so a swap never pulls an index from under a running request; the old one is
+  closed once its last request is done (or after a drain timeout), which releases its
+  reader's hold so the next writer may delete it.
+- When the newer generation cannot be opened, the server keeps serving the one it has and
+  `/readyz` says so (`stale`).
 
-1. The live directory is copied to a new sibling, `<INDEX_DIR>.gen-<job_id>`; the ingest runs
-   there (incrementally: unchanged records keep their vectors). Nothing writes into the live
-   directory, ever.
-2. The new directory is opened as a retriever (in a worker thread, over the same models).
-3. Its path is written to the pointer file `<INDEX_DIR>.current` (a temporary file, then
-   `os.replace`, so the pointer is always whole), and then, under a lock, the app's reference
-   moves to the new generation. Requests already running finish on the old one.
-4. Once the old generation has no request left (or after a drain timeout), it is closed and
-   every older `<INDEX_DIR>.gen-*` directory is deleted.
-
-At start-up the app, not the library, reads the pointer: when it names a directory holding
-an index, that is served; otherwise `INDEX_DIR` itself. The generation directory keeps its
-`.gen-<job_id>` name once live because an open Chroma client cannot follow a rename.
-
-Limits, honestly:
-- The CLI (`tutorgraph ingest`, `query`) works on `INDEX_DIR` and ignores the pointer. After
-  an HTTP ingest, a CLI ingest into `INDEX_DIR` is not served until the pointer file is
-  deleted (the server logs a warning at start-up when it sees this).
-- One server process per `INDEX_DIR`: with several workers each would swap only itself, so
-  `serve --workers N` turns HTTP ingest off.
-- Neo4j and a Chroma server are shared, live resources that a copy cannot isolate: HTTP
-  ingest is refused when either is configured (use `tutorgraph ingest`).
-- The copy is a plain file copy of a directory the server only reads; it relies on Chroma
-  not rewriting its files while it answers queries.
-- A swap needs disk for a full copy of the index; the old copy's Chroma client is closed
-  and its directory deleted once it has drained.
+Limits, honestly: Neo4j and a Chroma server are shared, live resources that a generation
+cannot isolate: HTTP ingest is refused when either is configured (use `tutorgraph ingest`).
+With `serve --workers N` each worker follows the pointer on its own.
 
 >>> live = LiveIndex(Settings(index_dir=Path("/srv/idx")), open_retriever)  # doctest: +SKIP
 >>> await live.open()  # doctest: +SKIP
@@ -43,28 +31,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import shutil
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Any
 
 from tutorgraph.config import Settings
-from tutorgraph.errors import SourceUnavailableError
+from tutorgraph.errors import SourceUnavailableError, TutorGraphError
+from tutorgraph.index.generations import generation_name, live_generation
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.service import OpenRetriever
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever
-from tutorgraph.stores.manifest import MANIFEST_FILE
 
-__all__ = [
-    "Generation",
-    "LiveIndex",
-    "RetrieverOpener",
-    "generation_dir",
-    "pointer_file",
-    "resolve_active_dir",
-]
+__all__ = ["Generation", "LiveIndex", "RetrieverOpener"]
 
 log = logging.getLogger(__name__)
 
@@ -73,48 +52,6 @@ RetrieverOpener = Callable[[Settings], OpenRetriever]
 _WARM_UP_QUERY = "Why is 3/4 bigger than 2/3?"
 # How long a replaced generation may keep serving requests that started on it.
 DRAIN_TIMEOUT_S = 60.0
-
-
-def pointer_file(index_dir: Path) -> Path:
-    """`<INDEX_DIR>.current`: the path of the generation the server should open."""
-    return index_dir.with_name(index_dir.name + ".current")
-
-
-def generation_dir(index_dir: Path, job_id: str) -> Path:
-    """`<INDEX_DIR>.gen-<job_id>`: where ingest job `job_id` builds its index."""
-    return index_dir.with_name(f"{index_dir.name}.gen-{job_id}")
-
-
-def _is_index(directory: Path) -> bool:
-    return (directory / MANIFEST_FILE).is_file()
-
-
-def resolve_active_dir(index_dir: Path) -> Path:
-    """The directory to serve: the pointer's target when it holds an index, else `index_dir`
-    (blocking: reads the pointer file)."""
-    index_dir = index_dir.absolute()
-    pointer = pointer_file(index_dir)
-    try:
-        text = pointer.read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
-        return index_dir
-    target = Path(text)
-    if not target.is_absolute():
-        target = index_dir.parent / target
-    if text and _is_index(target):
-        base_manifest = index_dir / MANIFEST_FILE
-        if base_manifest.is_file() and base_manifest.stat().st_mtime > pointer.stat().st_mtime:
-            log.warning(
-                "%s was ingested after the HTTP ingest that wrote %s; serving %s. Delete the "
-                "pointer file to serve %s again.",
-                index_dir,
-                pointer,
-                target,
-                index_dir,
-            )
-        return target
-    log.warning("ignoring %s: %r holds no index; serving %s", pointer, text, index_dir)
-    return index_dir
 
 
 async def _warm_up(retriever: HybridRetriever) -> None:
@@ -128,22 +65,11 @@ async def _warm_up(retriever: HybridRetriever) -> None:
         log.warning("warming up the index failed: %s: %s", type(exc).__name__, exc)
 
 
-def _write_pointer(index_dir: Path, target: Path) -> None:
-    """Point `<index_dir>.current` at `target`: whole or not at all, and on disk."""
-    pointer = pointer_file(index_dir)
-    tmp = pointer.with_name(pointer.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        fh.write(str(target) + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, pointer)
-
-
 @dataclass(eq=False)
 class Generation:
-    """One opened index directory and the requests currently using it."""
+    """One opened index generation and the requests currently using it."""
 
-    directory: Path
+    name: str
     retriever: HybridRetriever
     index: LocalIndex
     users: int = 0
@@ -158,43 +84,59 @@ class Generation:
 
 
 class LiveIndex:
-    """Holds the generation requests are served from, and swaps it for a new one.
+    """Holds the generation requests are served from, and swaps it for a newer one.
 
-    The constructor does no I/O; `open()` opens the active directory (blocking work in a
-    thread) and `aclose()` closes every generation still open.
+    The constructor does no I/O; `open()` opens the live generation (blocking work in a
+    thread) and starts the watcher; `aclose()` stops it and closes every generation.
     """
 
     def __init__(self, settings: Settings, opener: RetrieverOpener) -> None:
         self._settings = settings
         self._opener = opener
-        self._base = settings.index_dir.absolute()
         self._current: Generation | None = None
         self._draining: set[Generation] = set()
-        self._building: set[Path] = set()
         self._swap_lock = asyncio.Lock()
-        self._cleanups: set[asyncio.Task[None]] = set()
-
-    @property
-    def base_dir(self) -> Path:
-        """`INDEX_DIR`, absolute: the first generation, and the name the others derive from."""
-        return self._base
+        self._tasks: set[asyncio.Task[None]] = set()
+        # Why the newest generation on disk is not served (None when it is).
+        self.stale: str | None = None
 
     @property
     def current(self) -> Generation | None:
         return self._current
 
     async def open(self) -> None:
-        """Open the active directory (the pointer's, else `INDEX_DIR`) and tidy leftovers."""
-        directory = await asyncio.to_thread(resolve_active_dir, self._base)
-        self._current = await self._open_generation(directory)
-        # Leftovers of jobs that a crash or a restart interrupted.
-        await asyncio.to_thread(self._remove_stale, {directory})
+        """Open the live generation and start following the pointer."""
+        self._current = await self._open_generation()
+        if self._settings.index_reload_s > 0:
+            self._spawn(self._watch(self._settings.index_reload_s))
 
-    async def _open_generation(self, directory: Path) -> Generation:
-        settings = self._settings.model_copy(update={"index_dir": directory})
-        served = await asyncio.to_thread(self._opener, settings)
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _open_generation(self) -> Generation:
+        served = await asyncio.to_thread(self._opener, self._settings)
         await _warm_up(served.retriever)
-        return Generation(directory, served.retriever, served.index)
+        return Generation(served.index.generation, served.retriever, served.index)
+
+    async def _newest(self) -> str | None:
+        """The name of the generation the pointer names now (None: no index)."""
+        path = await asyncio.to_thread(live_generation, self._settings.index_dir)
+        return None if path is None else generation_name(path)
+
+    async def _watch(self, every_s: float) -> None:
+        while True:
+            await asyncio.sleep(every_s)
+            try:
+                newest = await self._newest()
+                if newest is not None and self._current and newest != self._current.name:
+                    await self.swap()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # reported by /readyz; the old generation keeps serving
+                self.stale = f"{type(exc).__name__}: {exc}"
+                log.warning("cannot follow the index's newer generation: %s", self.stale)
 
     @contextlib.asynccontextmanager
     async def use(self) -> AsyncIterator[Generation]:
@@ -211,79 +153,53 @@ class LiveIndex:
             if generation.users == 0:
                 generation.idle.set()
 
-    def reserve(self, directory: Path) -> None:
-        """Mark a directory as being built, so that clean-up leaves it alone."""
-        self._building.add(directory)
+    async def swap(self) -> Generation:
+        """Serve the generation the pointer names now, and retire the old one.
 
-    def release(self, directory: Path) -> None:
-        self._building.discard(directory)
-
-    async def swap(self, directory: Path) -> Generation:
-        """Open `directory`, make it the live generation, and retire the old one.
-
-        Raises (and changes nothing) when the new directory cannot be opened or the pointer
-        cannot be written. Swaps are serialised by a lock.
+        Raises (and changes nothing) when it cannot be opened. Swaps are serialised; a swap
+        to the generation already served does nothing.
         """
         async with self._swap_lock:
-            new = await self._open_generation(directory)
+            current = self._current
+            if current is not None and await self._newest() == current.name:
+                self.stale = None
+                return current
             try:
-                # Synchronous on purpose (a few bytes and an fsync): no cancellation can
-                # fall between the pointer on disk and the reference in memory.
-                _write_pointer(self._base, directory)
-            except OSError:
-                await new.aclose()
+                new = await self._open_generation()
+            except TutorGraphError as exc:
+                self.stale = exc.message
                 raise
             old, self._current = self._current, new
-            self._building.discard(directory)
+            self.stale = None
         if old is not None:
             self._draining.add(old)
-            task = asyncio.create_task(self._retire(old))
-            self._cleanups.add(task)
-            task.add_done_callback(self._cleanups.discard)
-        log.info("now serving the index at %s", directory)
+            self._spawn(self._retire(old))
+        log.info("now serving index generation %s", new.name)
         return new
 
     async def _retire(self, old: Generation) -> None:
-        """Close `old` once its last request is done, then delete the unused generations."""
+        """Close `old` once its last request is done (its reader hold goes with it)."""
         try:
             await asyncio.wait_for(old.idle.wait(), timeout=DRAIN_TIMEOUT_S)
         except TimeoutError:
             log.warning(
-                "closing %s with %d request(s) still on it after %.0fs",
-                old.directory,
+                "closing generation %s with %d request(s) still on it after %.0fs",
+                old.name,
                 old.users,
                 DRAIN_TIMEOUT_S,
             )
         try:
             await old.aclose()
         except Exception:
-            log.exception("closing the old index at %s failed", old.directory)
+            log.exception("closing index generation %s failed", old.name)
         finally:
             self._draining.discard(old)
-        await asyncio.to_thread(self._remove_stale, self._in_use())
-
-    def _in_use(self) -> set[Path]:
-        keep = {g.directory for g in self._draining} | set(self._building)
-        if self._current is not None:
-            keep.add(self._current.directory)
-        return keep
-
-    def _remove_stale(self, keep: set[Path]) -> None:
-        """Delete `<INDEX_DIR>.gen-*` directories not in `keep` (never `INDEX_DIR` itself)."""
-        parent = self._base.parent
-        if not parent.is_dir():
-            return
-        prefix = f"{self._base.name}.gen-"
-        for path in parent.iterdir():
-            if path.name.startswith(prefix) and path.is_dir() and path not in keep:
-                log.info("removing unused index generation %s", path)
-                shutil.rmtree(path, ignore_errors=True)
 
     async def aclose(self) -> None:
-        """Close every open generation (waiting for no request: the server has stopped)."""
-        for task in list(self._cleanups):
+        """Stop the watcher and close every open generation (the server has stopped)."""
+        for task in list(self._tasks):
             task.cancel()
-        for task in list(self._cleanups):
+        for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         generations = [*self._draining, *([self._current] if self._current else [])]
@@ -293,4 +209,4 @@ class LiveIndex:
             try:
                 await generation.aclose()
             except Exception:
-                log.exception("closing the index at %s failed", generation.directory)
+                log.exception("closing index generation %s failed", generation.name)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import sys
@@ -13,13 +14,53 @@ from typing import Annotated
 import typer
 
 from tutorgraph.cli._common import err_console, fail_on_errors, load_settings
+from tutorgraph.errors import ConfigurationError
 from tutorgraph.extras import require
 
-__all__ = ["register"]
+__all__ = ["anonymous_bind_error", "is_loopback_host", "register"]
+
+
+def is_loopback_host(host: str) -> bool:
+    """Whether `--host` binds the loopback interface only (127.0.0.0/8, ::1, localhost).
+
+    Any other name counts as reachable from elsewhere: it may resolve to any interface.
+
+    >>> [is_loopback_host(h) for h in ("127.0.0.2", "::1", "localhost", "0.0.0.0", "::")]
+    [True, True, True, False, False]
+    """
+    name = host.strip().removeprefix("[").removesuffix("]").lower()
+    if name.rstrip(".") == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped.is_loopback  # ::ffff:127.0.0.1
+    return address.is_loopback
+
+
+def anonymous_bind_error(host: str, *, keys_enabled: bool, allow_anonymous: bool) -> str | None:
+    """Why serving on `host` must be refused, or None: with no API keys every caller is an
+    admin (and may replace the index), so only the loopback may be served anonymously unless
+    TUTORGRAPH_ALLOW_ANONYMOUS says otherwise."""
+    if keys_enabled or allow_anonymous or is_loopback_host(host):
+        return None
+    return (
+        f"refusing to serve on {host} (not a loopback address) with TUTORGRAPH_API_KEYS "
+        "empty: every caller would be an admin. Set TUTORGRAPH_API_KEYS (`tutorgraph keys "
+        "hash` makes an entry), serve on 127.0.0.1, or set TUTORGRAPH_ALLOW_ANONYMOUS=1"
+    )
 
 
 def serve_cmd(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    host: Annotated[
+        str,
+        typer.Option(
+            help="Address to listen on. Any but the loopback needs TUTORGRAPH_API_KEYS (or "
+            "TUTORGRAPH_ALLOW_ANONYMOUS=1)."
+        ),
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
     workers: Annotated[
         int,
@@ -37,26 +78,39 @@ def serve_cmd(
 ) -> None:
     """Serve the HTTP API (`/v1/retrieve`, `/v1/concepts`, `/v1/ingest`, `/healthz`, ...).
 
-    Settings come from `TUTORGRAPH_*` variables: API_KEYS, RATE_LIMIT_PER_MINUTE,
-    MAX_BODY_BYTES, MAX_INGEST_BYTES, CORS_ORIGINS, INFERENCE_THREADS and the index settings.
+    Settings come from `TUTORGRAPH_*` variables: API_KEYS, ALLOW_ANONYMOUS,
+    RATE_LIMIT_PER_MINUTE, MAX_BODY_BYTES, MAX_INGEST_BYTES, CORS_ORIGINS, INFERENCE_THREADS
+    and the index settings.
     """
     with fail_on_errors():
         require("fastapi", "server", "tutorgraph serve")
         require("uvicorn", "server", "tutorgraph serve")
-    import uvicorn
-
-    from tutorgraph.api.app import create_app
     from tutorgraph.api.auth import ApiKeys
-    from tutorgraph.api.live_index import resolve_active_dir
-    from tutorgraph.api.metrics import MULTIPROCESS_ENV
-    from tutorgraph.stores.manifest import require_manifest
 
     settings = load_settings(index_dir)
     with fail_on_errors():
-        # The checks that would otherwise fail start-up with a traceback, as one clear line.
-        ApiKeys.parse(settings.api_keys)
-        active = resolve_active_dir(settings.index_dir)
-        require_manifest(active, settings.embedding_model)
+        # The checks that would otherwise fail start-up with a traceback, as one clear line
+        # (the bind check first, before the app and its libraries are even imported).
+        keys = ApiKeys.parse(settings.api_keys)
+        refusal = anonymous_bind_error(
+            host, keys_enabled=keys.enabled, allow_anonymous=settings.allow_anonymous
+        )
+        if refusal is not None:
+            raise ConfigurationError(refusal)
+        if not keys.enabled and not is_loopback_host(host):
+            err_console.print(
+                f"[bold yellow]warning[/]: serving on {host} with no API keys "
+                "(TUTORGRAPH_ALLOW_ANONYMOUS): every caller may read and ingest",
+                highlight=False,
+            )
+    import uvicorn
+
+    from tutorgraph.api.app import create_app
+    from tutorgraph.api.metrics import MULTIPROCESS_ENV
+    from tutorgraph.index.generations import require_live_manifest
+
+    with fail_on_errors():
+        require_live_manifest(settings.index_dir, settings.embedding_model)
     if workers == 1:
         uvicorn.run(
             create_app(settings), host=host, port=port, log_level=log_level, server_header=False
@@ -87,8 +141,8 @@ def keys_hash_cmd(
     key: Annotated[
         str | None,
         typer.Argument(
-            help="The key to hash. Default: read from stdin when piped, else a new random key "
-            "is made (and shown on stderr)."
+            help="The key to hash. Default: the first line piped to stdin; with no input (a "
+            "terminal, or none at all) a new random key is made (and shown on stderr)."
         ),
     ] = None,
     role: Annotated[str, typer.Option(help="read or admin.")] = "read",
@@ -99,8 +153,12 @@ def keys_hash_cmd(
     if role not in ROLES:
         err_console.print(f"[bold red]error[/]: --role must be read or admin, not {role!r}")
         raise typer.Exit(2)
-    if key is None and not sys.stdin.isatty():
-        key = sys.stdin.readline().strip()
+    if key is None and sys.stdin is not None and not sys.stdin.isatty():
+        # A pipe: its first line is the key. Nothing at all (`</dev/null`, a script or CI
+        # without a terminal) makes a new key, as at a terminal; a blank line stays an error,
+        # as it is more likely an unset variable (`echo "$KEY" |`) than a wish for a new key.
+        piped = sys.stdin.readline()
+        key = piped.strip() if piped else None
     if key is None:
         key = secrets.token_urlsafe(32)
         err_console.print(f"new API key (keep it secret; only its hash is configured): {key}")

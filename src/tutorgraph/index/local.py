@@ -13,21 +13,45 @@ client it opened, and closing it closes every store.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Generator
+import logging
+import threading
+from collections.abc import Awaitable, Callable, Generator, Sequence
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Self
 
 from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.embedding.stored_vectors import StoredVectors
+from tutorgraph.errors import ConfigurationError, IndexNotFoundError
+from tutorgraph.index.generations import LEGACY, ReaderHold, generation_name, live_generation
+from tutorgraph.index.integrity import Problem, check_files, probe_items, probe_vectors
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.pipeline import IngestOptions, ingest_records
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.chroma import ChromaVectorStore
+from tutorgraph.stores.damaged import DamagedStore
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.manifest import Manifest, require_manifest
 from tutorgraph.stores.protocols import GraphStore, LexicalIndex, VectorStore
 
 __all__ = ["AsyncClosing", "LocalIndex", "Opening"]
+
+log = logging.getLogger(__name__)
+
+
+def _in_thread(call: Callable[[], int]) -> Future[int]:
+    """`call` in a thread of its own (Chroma pages its index in beside the other loads)."""
+    future: Future[int] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(call())
+        except BaseException as exc:
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="chroma-open", daemon=True).start()
+    return future
 
 
 class AsyncClosing:
@@ -44,19 +68,44 @@ class AsyncClosing:
 
 
 class LocalIndex(AsyncClosing):
-    """The stores of one index, ready to search (an `IndexReader`)."""
+    """The stores of one index generation, ready to search (an `IndexReader`).
+
+    `problems` lists what failed the integrity check at open; each damaged source is a
+    `DamagedStore` that refuses every call with the reason, so requests degrade that source.
+    """
 
     def __init__(
-        self, manifest: Manifest, vector: VectorStore, lexical: BM25Index, graph: GraphStore
+        self,
+        manifest: Manifest,
+        vector: VectorStore,
+        lexical: LexicalIndex,
+        graph: GraphStore,
+        *,
+        generation: str = LEGACY,
+        problems: Sequence[Problem] = (),
+        hold: ReaderHold | None = None,
     ) -> None:
         self._manifest = manifest
         self._vector = vector
         self._lexical = lexical
         self._graph = graph
+        self._generation = generation
+        self._problems = list(problems)
+        self._hold = hold
 
     @property
     def manifest(self) -> Manifest:
         return self._manifest
+
+    @property
+    def generation(self) -> str:
+        """The generation's name (`000007`), or `legacy` for an index without generations."""
+        return self._generation
+
+    @property
+    def problems(self) -> list[Problem]:
+        """What failed the integrity check when the index opened (empty when none did)."""
+        return list(self._problems)
 
     @property
     def vector(self) -> VectorStore:
@@ -72,12 +121,16 @@ class LocalIndex(AsyncClosing):
 
     def vocabulary(self) -> dict[str, int]:
         """Term -> how many items hold it, over the lexical index (the spelling corrector's
-        vocabulary)."""
-        return self._lexical.document_frequencies()
+        vocabulary; empty when the lexical index is damaged)."""
+        if isinstance(self._lexical, BM25Index):
+            return self._lexical.document_frequencies()
+        return {}
 
     async def aclose(self) -> None:
         for store in (self._vector, self._lexical, self._graph):
             await store.aclose()
+        if self._hold is not None:
+            self._hold.release()
 
     @classmethod
     def load(
@@ -88,23 +141,96 @@ class LocalIndex(AsyncClosing):
         vector: VectorStore | None = None,
         graph: GraphStore | None = None,
     ) -> LocalIndex:
-        """Open an index built by `tutorgraph ingest` (blocking: loads the graph and BM25).
+        """Open the live generation of an index built by `tutorgraph ingest` (blocking:
+        checks its files, loads the graph and BM25, probes the vectors).
 
         `vector` and `graph` replace the embedded stores (a Chroma server, Neo4j); the BM25
         index, the catalogue and the manifest always live in `index_dir`. Without `vector`
-        the index opens (on first use) and owns an embedded Chroma client.
+        the index opens and owns an embedded Chroma client. A part that fails its integrity
+        check is left out (see `problems`); only a missing index, another embedder's, or an
+        unreadable manifest raise.
         """
-        layout = IndexLayout(index_dir)
-        manifest = require_manifest(index_dir, embedder)
-        if vector is None:
-            own = ChromaVectorStore.embedded(layout.chroma)
-            own.preload(manifest.embedding_dim)  # overlaps the loads below
-            vector = own
+        generation = live_generation(index_dir)
+        if generation is None:
+            raise IndexNotFoundError(index_dir)
+        hold = ReaderHold(generation)
+        try:
+            return cls._load(generation, embedder, vector, graph, hold)
+        except BaseException:
+            hold.release()
+            raise
+
+    @classmethod
+    def _load(
+        cls,
+        generation: Path,
+        embedder: str,
+        vector: VectorStore | None,
+        graph: GraphStore | None,
+        hold: ReaderHold,
+    ) -> LocalIndex:
+        layout = IndexLayout(generation)
+        manifest = require_manifest(generation, embedder)
+        problems = {p.source: p for p in check_files(layout, manifest)}
+        own: ChromaVectorStore | None = None
+        opened: Future[int] | None = None
+        if vector is None and "vector" not in problems:
+            own = ChromaVectorStore.embedded(layout.chroma, create=False)
+            # Chroma pages its HNSW index in while BM25 and the graph load.
+            opened = _in_thread(own.count_sync)
+        expected = manifest.counts
+        lexical: LexicalIndex | None = None
+        if "lexical" not in problems:
+            try:
+                bm25 = BM25Index.load(layout.lexical)
+            except Exception as exc:  # any failure to read a damaged file is damage
+                problems["lexical"] = Problem("lexical", f"cannot be read ({_why(exc)})")
+            else:
+                if "items" in expected and len(bm25.items) != expected["items"]:
+                    problems["lexical"] = Problem(
+                        "lexical",
+                        f"holds {len(bm25.items):,} items, the manifest counted "
+                        f"{expected['items']:,}",
+                    )
+                else:
+                    lexical = bm25
+        if graph is None and "graph" not in problems:
+            try:
+                records = load_catalogue(layout)
+            except Exception as exc:
+                problems["graph"] = Problem("graph", f"the catalogue cannot be read ({_why(exc)})")
+            else:
+                found = {
+                    "concepts": len(records.concepts),
+                    "prerequisites": len(records.prerequisites),
+                    "misconceptions": len(records.misconceptions),
+                    "documents": len(records.documents),
+                }
+                wrong = {k: n for k, n in found.items() if k in expected and expected[k] != n}
+                if wrong:
+                    problems["graph"] = Problem(
+                        "graph",
+                        f"the catalogue holds {wrong}, the manifest counted "
+                        f"{ {k: expected[k] for k in wrong} }",
+                    )
+                else:
+                    graph = EmbeddedGraphStore(records)
+        if own is not None and opened is not None:
+            problem = _check_vectors(own, opened, layout, manifest, lexical)
+            if problem is not None:
+                problems["vector"] = problem
+        for problem in problems.values():
+            log.error("index %s: %s", generation, problem)
+        if "vector" in problems and own is not None:
+            own.close_sync()
         return cls(
             manifest,
-            vector,
-            BM25Index.load(layout.lexical),
-            graph or EmbeddedGraphStore(load_catalogue(layout)),
+            _vector_store(problems, vector, own),
+            lexical or DamagedStore(str(problems["lexical"])),
+            graph or DamagedStore(str(problems["graph"])),
+            generation=generation_name(generation),
+            problems=list(problems.values()),
+            hold=hold,
         )
 
     @classmethod
@@ -121,22 +247,61 @@ class LocalIndex(AsyncClosing):
         options: IngestOptions | None = None,
     ) -> Opening:
         """Make the embedded index under `index_dir` hold `records` (merged into what it
-        holds, or exactly them with `options.prune`), then open it with the same Chroma
-        client."""
-        options = options or IngestOptions()
+        holds, or exactly them with `options.prune`), then open it."""
 
         async def make() -> LocalIndex:
-            vector = ChromaVectorStore.embedded(IndexLayout(index_dir).chroma)
-            try:
-                await ingest_records(records, index_dir, embedder, options, vector=vector)
-                return await asyncio.to_thread(
-                    cls.load, index_dir, embedder=embedder.name, vector=vector
-                )
-            except BaseException:
-                await vector.aclose()
-                raise
+            await ingest_records(records, index_dir, embedder, options or IngestOptions())
+            return await asyncio.to_thread(cls.load, index_dir, embedder=embedder.name)
 
         return Opening(make)
+
+
+def _vector_store(
+    problems: dict[str, Problem], given: VectorStore | None, own: ChromaVectorStore | None
+) -> VectorStore:
+    if "vector" in problems:
+        return DamagedStore(str(problems["vector"]))
+    store = given or own
+    assert store is not None  # no problem and no given store: the embedded one was opened
+    return store
+
+
+def _why(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {str(exc)[:160]}" if str(exc) else type(exc).__name__
+
+
+def _check_vectors(
+    store: ChromaVectorStore,
+    opened: Future[int],
+    layout: IndexLayout,
+    manifest: Manifest,
+    lexical: LexicalIndex | None,
+) -> Problem | None:
+    """The count against the manifest's, then each probe item's stored vector finds it."""
+    try:
+        count = opened.result()
+    except Exception as exc:
+        return Problem("vector", f"the vector store cannot be opened ({_why(exc)})")
+    expected = manifest.counts.get("items")
+    if expected is not None and count != expected:
+        return Problem(
+            "vector", f"holds {count:,} vectors, the manifest counted {expected:,} items"
+        )
+    if not isinstance(lexical, BM25Index):
+        return None
+    try:
+        stored = StoredVectors.read(layout.vectors)
+    except ConfigurationError as exc:
+        return Problem("vector", f"the generation's vectors cannot be read ({exc})")
+    if stored is None:  # an index written before it kept its vectors
+        return None
+    items = probe_items(lexical.items)
+    found = stored.lookup([it.search_text for it in items], stored.fingerprint)
+    probes = [(items[i], v) for i, v in sorted(found.items())]
+    try:
+        return probe_vectors(store.search_sync, probes)
+    except Exception as exc:
+        return Problem("vector", f"the vector store fails a search ({_why(exc)})")
 
 
 class Opening:

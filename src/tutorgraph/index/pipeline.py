@@ -1,12 +1,17 @@
 """The one ingest pipeline (the CLI, the API, the benchmarks): records -> the stores'
 write ports. Idempotent and incremental.
 
-The index folder always keeps the catalogue (every record), the BM25 index and the
-manifest; the vectors go to the embedded Chroma collection or to the `VectorWriter` given
-(a Chroma server), and with a `GraphWriter` (Neo4j) the whole catalogue is merged into it.
-An unchanged bundle re-embeds nothing; `prune=True` removes records that left the bundle.
-Vectors are upserted batch by batch, and the manifest is written last, so an interrupted
-ingest keeps what it stored and a re-run completes it.
+Every ingest takes the index's writer lock (`index/lock.py`: a second writer is refused,
+naming the first), copies the live generation into a new one (`index/generations.py`) and
+writes there: the catalogue (every record), the BM25 index, every item's vector, the
+embedded Chroma collection (or the `VectorWriter` given: a Chroma server), and the manifest
+last, with the size and sha256 of every file it wrote; with a `GraphWriter` (Neo4j) the whole
+catalogue is merged into it. Then one atomic switch makes the new generation live. A crash
+at any step before the switch leaves the live generation as it was; a re-run starts again
+from it (nothing is embedded twice: the bundle's and the live generation's vectors are
+reused). An unchanged bundle re-embeds nothing; `prune=True` removes records that left the
+bundle. A live generation whose catalogue is missing or damaged is refused: merging into it
+would delete every item it no longer lists.
 
 >>> report = await ingest_bundle(Path("data/curriculum"), Path(".tutorgraph"), embedder)
 ... # doctest: +SKIP
@@ -18,6 +23,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -25,11 +31,15 @@ from pathlib import Path
 from typing import TypedDict, Unpack
 
 import numpy as np
+import numpy.typing as npt
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.stored_vectors import StoredVectors, as_stored, model_fingerprint
-from tutorgraph.errors import BundleRecordError, ConfigurationError
+from tutorgraph.errors import BundleRecordError, ConfigurationError, IndexDamagedError
+from tutorgraph.index.generations import activate, collect, live_generation, new_generation
+from tutorgraph.index.integrity import REPAIR_HINT, Problem, check_files, fingerprint_files
 from tutorgraph.index.layout import IndexLayout, load_catalogue
+from tutorgraph.index.lock import WriterLock
 from tutorgraph.ingest.bundle import bundle_hash, validate_bundle, write_bundle
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
@@ -75,6 +85,8 @@ class IngestOptions:
     default_semantic_weight: float | None = None
     # None keeps the index's (off for a new index); 1.0 merges identical vectors only.
     near_duplicate_threshold: float | None = None
+    # Who writes, as a second writer's error names it.
+    writer: str = "an ingest"
 
     def check(self) -> None:
         if self.default_retrieval_profile not in (None, "auto", "exact", "balanced", "semantic"):
@@ -106,6 +118,8 @@ class IngestReport:
     reused: int = 0
     # Rows merged into the graph store (a `GraphWriter`, e.g. Neo4j) per kind, else None.
     graph: dict[str, int] | None = None
+    # The generation this ingest made live.
+    generation: str = ""
     seconds: float = 0.0
 
     @property
@@ -131,71 +145,134 @@ async def ingest_records(
     graph: GraphWriter | None = None,
     stored: StoredVectors | None = None,
 ) -> IngestReport:
-    """Ingest already-validated records into the index at `index_dir`.
+    """Ingest already-validated records into a new generation of the index at `index_dir`,
+    under its writer lock, and make that generation live.
 
-    Without `vector`, the vectors go to the index's embedded Chroma collection (opened and
-    closed here). The caller owns (and closes) the writers it passes. A text whose vector is
-    in `stored` (computed by the same model) is not embedded again.
+    Without `vector`, the vectors go to the generation's embedded Chroma collection (opened
+    and closed here). The caller owns (and closes) the writers it passes. A text whose vector
+    is in `stored` (computed by the same model) or in the live generation is not embedded
+    again. Raises `IndexBusyError` when another writer holds the index.
     """
     options = options or IngestOptions()
     options.check()
+    lock = WriterLock(index_dir, options.writer)
+    await asyncio.to_thread(lock.acquire)
+    try:
+        return await _ingest_locked(records, index_dir, embedder, options, vector, graph, stored)
+    finally:
+        lock.release()
+
+
+def _live_catalogue(live: Path, manifest: Manifest) -> SourceRecords:
+    """The live generation's records, refused when they are not what its manifest counted
+    (an ingest merged into a damaged catalogue would delete every item it lost)."""
+    layout = IndexLayout(live)
+    problems = check_files(layout, manifest)
+    try:
+        records = load_catalogue(layout)
+    except (OSError, ValueError) as exc:
+        raise IndexDamagedError(
+            f"the index's catalogue cannot be read ({type(exc).__name__}); {REPAIR_HINT} "
+            "before ingesting into it"
+        ) from exc
+    found = {
+        "concepts": len(records.concepts),
+        "prerequisites": len(records.prerequisites),
+        "misconceptions": len(records.misconceptions),
+        "documents": len(records.documents),
+    }
+    expected = {k: manifest.counts[k] for k in found if k in manifest.counts}
+    if (not layout.catalogue.is_dir() and manifest.counts.get("items")) or any(
+        found[k] != n for k, n in expected.items()
+    ):
+        problems.append(
+            Problem("graph", f"the catalogue holds {found}, the manifest counted {expected}")
+        )
+    damaged = [p for p in problems if p.source == "graph"]
+    if damaged:
+        raise IndexDamagedError(
+            f"the index's catalogue is damaged ({damaged[0].message}); {REPAIR_HINT} before "
+            "ingesting into it (an ingest merges into the catalogue and deletes what it lacks)"
+        )
+    return records
+
+
+async def _ingest_locked(
+    records: SourceRecords,
+    index_dir: Path,
+    embedder: Embedder,
+    options: IngestOptions,
+    vector: VectorWriter | None,
+    graph: GraphWriter | None,
+    stored: StoredVectors | None,
+) -> IngestReport:
     progress = options.progress
     started = time.perf_counter()
-    layout = IndexLayout(index_dir)
-    manifest = await asyncio.to_thread(Manifest.read, index_dir)
+    live = await asyncio.to_thread(live_generation, index_dir)
+    manifest = await asyncio.to_thread(Manifest.read, live) if live is not None else None
     if manifest is not None:
         check_embedder(manifest, embedder.name, index_dir)
-
-    old = await asyncio.to_thread(load_catalogue, layout)
+    old = SourceRecords()
+    if live is not None and manifest is not None:
+        old = await asyncio.to_thread(_live_catalogue, live, manifest)
     catalogue = records if options.prune else old.merged(records)
     items = items_from_records(catalogue)
     report = IngestReport()
 
-    own = vector is None
-    writer = ChromaVectorStore.embedded(layout.chroma) if vector is None else vector
+    target = await asyncio.to_thread(new_generation, index_dir, live)
     try:
-        dim = await _write_vectors(writer, items, embedder, report, progress, stored)
-    finally:
-        if own:
-            await writer.aclose()
-    if dim == 0:  # nothing embedded: keep the index's dimension, or probe a new one's
-        dim = manifest.embedding_dim if manifest else 0
-    if dim == 0:
-        dim = int((await asyncio.to_thread(embedder.embed, ["dimension probe"])).shape[1])
+        layout = IndexLayout(target)
+        kept = await asyncio.to_thread(StoredVectors.read, layout.vectors)
+        own = vector is None
+        writer = ChromaVectorStore.embedded(layout.chroma) if vector is None else vector
+        try:
+            fresh = await _write_vectors(writer, items, embedder, report, progress, [stored, kept])
+            dim = await _write_item_vectors(layout, items, embedder, fresh, [stored, kept], writer)
+        finally:
+            if own:
+                await writer.aclose()  # Chroma's files are complete once its client closes
 
-    await asyncio.to_thread(_write_derived, layout, catalogue, items)
-    if progress:
-        progress("lexical", 1, 1)
-    if graph is not None:
-        await graph.ensure_schema()
-        report.graph = await graph.upsert(
-            catalogue,
-            progress=(lambda kind, d, t: progress(f"graph {kind}", d, t)) if progress else None,
+        await asyncio.to_thread(_write_derived, layout, catalogue, items)
+        if progress:
+            progress("lexical", 1, 1)
+        if graph is not None:
+            await graph.ensure_schema()
+            report.graph = await graph.upsert(
+                catalogue,
+                progress=(lambda kind, d, t: progress(f"graph {kind}", d, t)) if progress else None,
+            )
+            if options.prune:
+                report.graph["pruned"] = await graph.prune(catalogue.node_ids())
+
+        report.counts = {
+            "concepts": len(catalogue.concepts),
+            "prerequisites": len(catalogue.prerequisites),
+            "misconceptions": len(catalogue.misconceptions),
+            "documents": len(catalogue.documents),
+            "items": len(items),
+        }
+        new_manifest = Manifest(
+            embedder=embedder.name,
+            embedding_dim=dim or (manifest.embedding_dim if manifest else 0),
+            bundle_hash=options.source_hash,
+            counts=report.counts,
+            default_retrieval_profile=options.default_retrieval_profile
+            or (manifest.default_retrieval_profile if manifest else "auto"),
+            default_semantic_weight=options.default_semantic_weight
+            if options.default_semantic_weight is not None
+            else (manifest.default_semantic_weight if manifest else None),
+            near_duplicate_threshold=options.near_duplicate_threshold
+            or (manifest.near_duplicate_threshold if manifest else None),
+            files=await asyncio.to_thread(fingerprint_files, layout),
         )
-        if options.prune:
-            report.graph["pruned"] = await graph.prune(catalogue.node_ids())
-
-    report.counts = {
-        "concepts": len(catalogue.concepts),
-        "prerequisites": len(catalogue.prerequisites),
-        "misconceptions": len(catalogue.misconceptions),
-        "documents": len(catalogue.documents),
-        "items": len(items),
-    }
-    new_manifest = Manifest(
-        embedder=embedder.name,
-        embedding_dim=dim,
-        bundle_hash=options.source_hash,
-        counts=report.counts,
-        default_retrieval_profile=options.default_retrieval_profile
-        or (manifest.default_retrieval_profile if manifest else "auto"),
-        default_semantic_weight=options.default_semantic_weight
-        if options.default_semantic_weight is not None
-        else (manifest.default_semantic_weight if manifest else None),
-        near_duplicate_threshold=options.near_duplicate_threshold
-        or (manifest.near_duplicate_threshold if manifest else None),
-    )
-    await asyncio.to_thread(new_manifest.write, index_dir)
+        await asyncio.to_thread(new_manifest.write, target)
+        await asyncio.to_thread(activate, index_dir, target)
+    except BaseException:
+        # The live generation is untouched; a crash that skips this is tidied by `collect`.
+        await asyncio.to_thread(shutil.rmtree, target, True)
+        raise
+    await asyncio.to_thread(collect, index_dir)
+    report.generation = target.name
     report.seconds = time.perf_counter() - started
     return report
 
@@ -206,15 +283,16 @@ async def _write_vectors(
     embedder: Embedder,
     report: IngestReport,
     progress: ProgressCallback | None,
-    stored: StoredVectors | None,
-) -> int:
-    """Embed (or take from `stored`) and upsert the items whose content changed, delete the
-    ones that left; returns the embedding dimension (0 when nothing was written)."""
-    fingerprint = await asyncio.to_thread(model_fingerprint, embedder.name) if stored else None
-    if stored is not None and fingerprint != stored.fingerprint:
+    sources: list[StoredVectors | None],
+) -> dict[str, npt.NDArray[np.float32]]:
+    """Embed (or take from `sources`) and upsert the items whose content changed, delete the
+    ones that left; returns the vectors written, by text."""
+    fingerprint = await asyncio.to_thread(model_fingerprint, embedder.name)
+    bundle = sources[0]
+    if bundle is not None and fingerprint != bundle.fingerprint:
         log.warning(
             "the bundle's stored vectors are of another model (%s): embedding every text",
-            stored.model,
+            bundle.model,
         )
     indexed = await vector.content_hashes()
     hashes = {it.id: _item_hash(it) for it in items}
@@ -227,24 +305,78 @@ async def _write_vectors(
     await vector.delete(stale)
     report.pruned = len(stale)
 
-    dim = 0
+    written: dict[str, npt.NDArray[np.float32]] = {}
     for start in range(0, len(todo), _EMBED_BATCH):
         batch = todo[start : start + _EMBED_BATCH]
         texts = [it.search_text for it in batch]
-        found = stored.lookup(texts, fingerprint) if stored is not None else {}
+        found = _lookup(texts, fingerprint, sources)
         missing = [i for i in range(len(batch)) if i not in found]
         rows = dict(found)
         if missing:
             fresh = await asyncio.to_thread(embedder.embed, [texts[i] for i in missing])
             rows.update(zip(missing, as_stored(fresh), strict=True))
         vectors = np.stack([rows[i] for i in range(len(batch))])
-        dim = int(vectors.shape[1])
         # Same batches, same order whether vectors were stored or computed: the same index.
         await vector.upsert(batch, vectors, [hashes[it.id] for it in batch])
+        written.update(zip(texts, vectors, strict=True))
         report.reused += len(found)
         if progress:
             progress("embed", start + len(batch), len(todo))
-    return dim
+    return written
+
+
+def _lookup(
+    texts: list[str], fingerprint: str | None, sources: list[StoredVectors | None]
+) -> dict[int, npt.NDArray[np.float32]]:
+    found: dict[int, npt.NDArray[np.float32]] = {}
+    for source in sources:
+        if source is None or len(found) == len(texts):
+            continue
+        rest = [i for i in range(len(texts)) if i not in found]
+        hits = source.lookup([texts[i] for i in rest], fingerprint)
+        found.update({rest[j]: v for j, v in hits.items()})
+    return found
+
+
+async def _write_item_vectors(
+    layout: IndexLayout,
+    items: list[IndexItem],
+    embedder: Embedder,
+    written: dict[str, npt.NDArray[np.float32]],
+    sources: list[StoredVectors | None],
+    vector: VectorWriter,
+) -> int:
+    """Keep every item's vector in the generation (`vectors/`): a repair rebuilds the vector
+    store from it and the integrity probe reads it. Returns the dimension."""
+    fingerprint = await asyncio.to_thread(model_fingerprint, embedder.name)
+    texts = sorted({it.search_text for it in items})
+    rows = {i: written[t] for i, t in enumerate(texts) if t in written}
+    rest = [i for i in range(len(texts)) if i not in rows]
+    found = _lookup([texts[i] for i in rest], fingerprint, sources)
+    rows.update({rest[j]: v for j, v in found.items()})
+    missing = {texts[i] for i in range(len(texts)) if i not in rows}
+    if missing:  # an index written before generations kept its vectors in Chroma only
+        ids = {it.search_text: it.id for it in items if it.search_text in missing}
+        held = await vector.embeddings(sorted(ids.values()))
+        by_text = {t: held[i] for t, i in ids.items() if i in held}
+        rows.update({i: by_text[t] for i, t in enumerate(texts) if t in by_text})
+    if len(rows) < len(texts):
+        rest = [i for i in range(len(texts)) if i not in rows]
+        fresh = await asyncio.to_thread(embedder.embed, [texts[i] for i in rest])
+        rows.update(zip(rest, as_stored(fresh), strict=True))
+    if not texts:
+        probe = await asyncio.to_thread(embedder.embed, ["dimension probe"])
+        return int(probe.shape[1])
+    vectors = np.stack([rows[i] for i in range(len(texts))])
+    await asyncio.to_thread(
+        StoredVectors.write,
+        layout.vectors,
+        texts,
+        vectors,
+        model=embedder.name,
+        fingerprint=fingerprint or f"name:{embedder.name}",
+    )
+    return int(vectors.shape[1])
 
 
 def _embedding_order(items: list[IndexItem]) -> list[IndexItem]:
@@ -285,14 +417,9 @@ async def embed_bundle(
 
 
 def _write_derived(layout: IndexLayout, catalogue: SourceRecords, items: list[IndexItem]) -> None:
-    layout.root.mkdir(parents=True, exist_ok=True)
-    tmp = layout.catalogue.with_name("catalogue.tmp")
-    write_bundle(catalogue, tmp)
-    if layout.catalogue.exists():
-        for f in layout.catalogue.iterdir():
-            f.unlink()
-        layout.catalogue.rmdir()
-    tmp.rename(layout.catalogue)
+    # The generation is not live yet: written in place, switched in by `activate`.
+    shutil.rmtree(layout.catalogue, ignore_errors=True)
+    write_bundle(catalogue, layout.catalogue)
     BM25Index.build(items).save(layout.lexical)
 
 

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 from tutorgraph.config import Settings
 from tutorgraph.extras import require
+from tutorgraph.index.generations import require_live_manifest
 from tutorgraph.index.local import AsyncClosing, LocalIndex
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever, load_models
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.stores.chroma import ChromaVectorStore
-from tutorgraph.stores.manifest import require_manifest
 
 if TYPE_CHECKING:
     from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
@@ -90,7 +90,7 @@ def open_retriever(settings: Settings, models: Models | None = None) -> OpenRetr
     """Open the index of `settings` and build a retriever over it, loading the models unless
     `models` are given (blocking: call at start-up)."""
     # Fail fast on a missing index or another embedder's, before loading any model.
-    require_manifest(settings.index_dir, settings.embedding_model)
+    require_live_manifest(settings.index_dir, settings.embedding_model)
     models = models or load_models(settings)
     index = open_index(settings)
     return OpenRetriever(

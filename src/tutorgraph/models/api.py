@@ -101,10 +101,15 @@ class DependencyState(BaseModel):
 
 class Readiness(BaseModel):
     """`ready`: every dependency answers; `degraded`: retrieval works without some sources;
-    `unavailable` (HTTP 503): no source can answer."""
+    `damaged` (HTTP 503): a part of the index failed its integrity check (`problems` says
+    which and how to repair it); `unavailable` (HTTP 503): no source can answer. The index is
+    named by its generation, never by a path (the route needs no key)."""
 
-    status: Literal["ready", "degraded", "unavailable"]
-    index_dir: str | None
+    status: Literal["ready", "degraded", "damaged", "unavailable"]
+    generation: str | None
+    # Why the newest generation on disk is not the one served (None when it is).
+    stale: str | None = None
+    problems: list[str] = Field(default_factory=list)
     dependencies: dict[str, DependencyState]
 
 
@@ -135,5 +140,6 @@ class IngestJobOut(BaseModel):
     finished_at: datetime | None = None
     upload_bytes: int
     report: IngestJobReport | None = None
-    index_dir: str | None = None
+    # The index generation the job made live.
+    generation: str | None = None
     error: ErrorBody | None = None

@@ -64,34 +64,53 @@ class ChromaVectorStore:
     """
 
     def __init__(
-        self, client: Any, collection_name: str = COLLECTION_NAME, *, owns_client: bool = False
+        self,
+        client: Any,
+        collection_name: str = COLLECTION_NAME,
+        *,
+        owns_client: bool = False,
+        create: bool = True,
     ) -> None:
         self._client = client
         self._owns_client = owns_client
+        # A reader never creates the collection: a missing one is an error, not an empty index.
+        self._create = create
         self._connect: Callable[[], Any] | None = None
         self._name = collection_name
         self._collection: Any = None
-        self._lock = threading.Lock()  # one client, even when a preload thread races a call
-        self._preload: threading.Thread | None = None
+        self._lock = threading.Lock()  # one client, even when the opening thread races a call
 
     @classmethod
     def connecting(
-        cls, make_client: Callable[[], Any], collection_name: str = COLLECTION_NAME
+        cls,
+        make_client: Callable[[], Any],
+        collection_name: str = COLLECTION_NAME,
+        *,
+        create: bool = True,
     ) -> ChromaVectorStore:
         """A store whose client is made on first use, and made again after a failed attempt.
 
         >>> store = ChromaVectorStore.connecting(lambda: chromadb.HttpClient(port=8000))
         ... # doctest: +SKIP
         """
-        store = cls(None, collection_name, owns_client=True)
+        store = cls(None, collection_name, owns_client=True, create=create)
         store._connect = make_client
         return store
 
     @classmethod
-    def embedded(cls, path: Path) -> ChromaVectorStore:
+    def embedded(cls, path: Path, *, create: bool = True) -> ChromaVectorStore:
         """The persistent collection under `path`, with a client of its own (made on first
-        use, closed by `aclose()`)."""
-        return cls.connecting(lambda: chroma_persistent_client(path))
+        use, closed by `aclose()`); with `create=False` (a reader) a missing folder or
+        collection fails instead of being made empty."""
+        if create:
+            return cls.connecting(lambda: chroma_persistent_client(path))
+
+        def existing() -> Any:
+            if not (path / "chroma.sqlite3").is_file():
+                raise StoreError(f"no vector store at {path}")
+            return chroma_persistent_client(path)
+
+        return cls.connecting(existing, create=False)
 
     @classmethod
     def server(cls, host: str, port: int) -> ChromaVectorStore:
@@ -112,27 +131,17 @@ class ChromaVectorStore:
             if self._collection is None:
                 if self._client is None and self._connect is not None:
                     self._client = self._connect()  # raises while the server is down
-                self._collection = self._client.get_or_create_collection(
-                    name=self._name,
-                    configuration={"hnsw": _HNSW},
-                    embedding_function=None,
-                )
+                if self._create:
+                    self._collection = self._client.get_or_create_collection(
+                        name=self._name,
+                        configuration={"hnsw": _HNSW},
+                        embedding_function=None,
+                    )
+                else:
+                    self._collection = self._client.get_collection(
+                        name=self._name, embedding_function=None
+                    )
             return self._collection
-
-    def preload(self, dim: int) -> None:
-        """Open the collection and page its HNSW index in, in a background thread: the first
-        search otherwise pays it (half a second for the bundled curriculum). A failure is
-        left to that search to report."""
-
-        def load() -> None:
-            try:
-                if self._coll().count():
-                    self._coll().query(query_embeddings=[[0.0] * dim], n_results=1)
-            except Exception as exc:  # a server that is down: the first search says so
-                log.debug("chroma preload failed: %s", exc)
-
-        self._preload = threading.Thread(target=load, name="chroma-preload", daemon=True)
-        self._preload.start()
 
     def _upsert(
         self,
@@ -189,6 +198,13 @@ class ChromaVectorStore:
     async def content_hashes(self) -> dict[str, str]:
         return await self._run(self._hashes)
 
+    def search_sync(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]:
+        """`search`, blocking (the integrity probe runs it in the thread that opens Chroma)."""
+        return self._search(embedding, k)
+
+    def count_sync(self) -> int:
+        return int(self._coll().count())
+
     def _search(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]:
         coll = self._coll()
         res = coll.query(
@@ -236,13 +252,17 @@ class ChromaVectorStore:
     async def count(self) -> int:
         return int(await self._run(lambda: self._coll().count()))
 
-    async def aclose(self) -> None:
-        if self._preload is not None:
-            await asyncio.to_thread(self._preload.join)
-        self._collection = None
-        client = self._client
-        if self._owns_client and client is not None:
+    def close_sync(self) -> None:
+        """`aclose`, blocking."""
+        with self._lock:
+            self._collection = None
+            client = self._client
+            if not self._owns_client or client is None:
+                return
             self._client = None
-            close = getattr(client, "close", None)  # chromadb >= 1.1 has it
-            if callable(close):
-                await asyncio.to_thread(close)
+        close = getattr(client, "close", None)  # chromadb >= 1.1 has it
+        if callable(close):
+            close()
+
+    async def aclose(self) -> None:
+        await asyncio.to_thread(self.close_sync)

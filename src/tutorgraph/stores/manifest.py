@@ -10,9 +10,16 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from tutorgraph.errors import EmbedderMismatchError, IndexNotFoundError, StoreError
+from tutorgraph.errors import EmbedderMismatchError, IndexDamagedError, IndexNotFoundError
 
-__all__ = ["MANIFEST_FILE", "Manifest", "check_embedder", "library_versions", "require_manifest"]
+__all__ = [
+    "MANIFEST_FILE",
+    "FileSignature",
+    "Manifest",
+    "check_embedder",
+    "library_versions",
+    "require_manifest",
+]
 
 MANIFEST_FILE = "manifest.json"
 FORMAT_VERSION = 1
@@ -37,6 +44,14 @@ def library_versions() -> dict[str, str]:
     return out
 
 
+class FileSignature(BaseModel):
+    """A derived file as its ingest left it: the integrity check compares it at every open
+    (size) and in `tutorgraph doctor` (sha256)."""
+
+    size: int
+    sha256: str
+
+
 class Manifest(BaseModel):
     """Written last by every ingest, so a manifest only ever describes a complete index."""
 
@@ -50,6 +65,9 @@ class Manifest(BaseModel):
     default_semantic_weight: float | None = None
     # Cosine at which two hits of a content kind merge; None (the default): no merge.
     near_duplicate_threshold: float | None = None
+    # Every derived file of the generation, by its path inside it (empty for an index written
+    # before integrity checks: only its counts are checked).
+    files: dict[str, FileSignature] = Field(default_factory=dict)
 
     @classmethod
     def read(cls, index_dir: Path) -> Manifest | None:
@@ -58,14 +76,20 @@ class Manifest(BaseModel):
             return None
         try:
             return cls.model_validate_json(path.read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise StoreError(f"unreadable index manifest {path}: {exc}") from exc
+        except (OSError, ValueError) as exc:
+            raise IndexDamagedError(
+                f"unreadable index manifest {path}: {type(exc).__name__}; run `tutorgraph "
+                "doctor --repair`"
+            ) from exc
 
     def write(self, index_dir: Path) -> None:
         path = index_dir / MANIFEST_FILE
         tmp = path.with_suffix(".tmp")
         data: dict[str, Any] = self.model_dump(mode="json")
-        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        with tmp.open("w", encoding="utf-8") as fh:
+            fh.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
 
 

@@ -131,6 +131,10 @@ class VectorWriter(Protocol):
 
     async def content_hashes(self) -> dict[str, str]: ...
 
+    async def embeddings(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
+        """The stored vectors of `ids` (an index written before it kept its own copy)."""
+        ...
+
     async def aclose(self) -> None: ...
 
 

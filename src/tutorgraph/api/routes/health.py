@@ -4,7 +4,10 @@
 `/readyz` probes the live index's three sources with a tiny real query each (the vector
 store's count, a BM25 search, a concept search), each under the source timeout. It is 200
 with `ready` or `degraded` while at least one source answers, else 503 `unavailable`, so a
-load balancer keeps a degraded server (its packets say what they lack) in rotation.
+load balancer keeps a degraded server (its packets say what they lack) in rotation. A
+generation that failed its integrity check at open is 503 `damaged` with the `problems`
+(damage does not heal by waiting: someone must run `tutorgraph doctor --repair`). The index
+is named by its generation, never by its path.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, PlainTextResponse
@@ -55,7 +58,10 @@ async def _dependencies(generation: Generation, timeout_s: float) -> dict[str, D
     refiner = retriever.refiner
     counts = ", ".join(f"{n} {k}" for k, n in sorted(index.manifest.counts.items()))
     return {
-        "index": DependencyState(ok=True, detail=f"{generation.directory} ({counts})"),
+        "index": DependencyState(
+            ok=not index.problems,
+            detail=f"generation {generation.name} ({counts})",
+        ),
         "embedder": DependencyState(ok=True, detail=index.manifest.embedder),
         "vector": vector,
         "lexical": lexical,
@@ -93,14 +99,30 @@ async def healthz() -> Health:
 async def readyz(state: StateDep) -> JSONResponse:
     generation = state.live.current
     if generation is None:
-        body = Readiness(status="unavailable", index_dir=None, dependencies={})
+        body = Readiness(status="unavailable", generation=None, dependencies={})
         return JSONResponse(body.model_dump(mode="json"), status_code=503)
     async with state.live.use() as generation:
         deps = await _dependencies(generation, state.settings.source_timeout_s)
+        problems = [str(p) for p in generation.index.problems]
     up = [name for name in _SOURCES if deps[name].ok]
-    status = "ready" if len(up) == len(_SOURCES) else "degraded" if up else "unavailable"
-    body = Readiness(status=status, index_dir=str(generation.directory), dependencies=deps)
-    return JSONResponse(body.model_dump(mode="json"), status_code=503 if not up else 200)
+    status: Literal["ready", "degraded", "damaged", "unavailable"] = (
+        "damaged"
+        if problems
+        else "ready"
+        if len(up) == len(_SOURCES)
+        else "degraded"
+        if up
+        else "unavailable"
+    )
+    body = Readiness(
+        status=status,
+        generation=generation.name,
+        stale=state.live.stale,
+        problems=problems,
+        dependencies=deps,
+    )
+    code = 200 if status in ("ready", "degraded") else 503
+    return JSONResponse(body.model_dump(mode="json"), status_code=code)
 
 
 @router.get(

@@ -1,0 +1,154 @@
+"""The integrity check of an index generation: what an ingest wrote is what is read.
+
+An ingest records in the manifest the size and sha256 of every derived file (the catalogue,
+the BM25 index, the vectors, Chroma's HNSW segment files). At every open `check_files` compares
+the sizes (cheap) and Chroma's database header, before any file reaches the library that
+reads it, so a truncated HNSW file or an emptied `chroma.sqlite3` is reported rather than
+crashing the process or silently read as an empty index; the loaders' counts are compared
+with the manifest's; and `probe_vectors` asks the vector store for a few stored vectors,
+each of which must find its own item at rank 1. `tutorgraph doctor` adds the sha256 of every
+file (`deep=True`).
+
+Each `Problem` names the part of the index it damages (the retrieval source that then
+degrades: `vector`, `lexical` or `graph`) and the fix.
+
+>>> [p.source for p in check_files(layout, manifest)]  # doctest: +SKIP
+['lexical']
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from tutorgraph.index.layout import IndexLayout
+from tutorgraph.stores.manifest import FileSignature, Manifest
+from tutorgraph.stores.protocols import IndexItem, ScoredItem
+
+__all__ = [
+    "REPAIR_HINT",
+    "Problem",
+    "check_files",
+    "fingerprint_files",
+    "probe_items",
+    "probe_vectors",
+    "source_of",
+]
+
+REPAIR_HINT = "run `tutorgraph doctor --repair`"
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_CHROMA_DB = "chroma/chroma.sqlite3"
+# Items the vector probe looks up, spread over the index.
+_PROBES = 3
+# A stored vector finds itself at cosine 1, up to float16 rounding.
+_SELF = 0.999
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an index: the source it takes down and what was seen."""
+
+    source: str  # "vector" | "lexical" | "graph"
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.message}; {REPAIR_HINT}"
+
+
+def source_of(path: str) -> str:
+    """The retrieval source a derived file serves."""
+    top = path.split("/", 1)[0]
+    return {"lexical": "lexical", "catalogue": "graph"}.get(top, "vector")
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def fingerprint_files(layout: IndexLayout) -> dict[str, FileSignature]:
+    """Size and sha256 of every derived file of a generation, Chroma's closed HNSW files
+    included; not `chroma.sqlite3`, which Chroma itself rewrites when it opens (its header
+    is checked instead)."""
+    out = {}
+    for part in (layout.lexical, layout.catalogue, layout.vectors, layout.chroma):
+        if not part.is_dir():
+            continue
+        for path in sorted(p for p in part.rglob("*") if p.is_file()):
+            rel = path.relative_to(layout.root).as_posix()
+            if rel.startswith("chroma/chroma.sqlite3"):
+                continue
+            out[rel] = FileSignature(size=path.stat().st_size, sha256=_sha256(path))
+    return out
+
+
+def check_files(layout: IndexLayout, manifest: Manifest, *, deep: bool = False) -> list[Problem]:
+    """Every file the manifest lists, present and of its size (and sha256 when `deep`); the
+    embedded Chroma database a real SQLite file. At most one problem per source."""
+    problems: dict[str, Problem] = {}
+
+    def found(source: str, message: str) -> None:
+        problems.setdefault(source, Problem(source, message))
+
+    for rel, signature in sorted(manifest.files.items()):
+        path = layout.root / rel
+        try:
+            size = path.stat().st_size
+        except OSError:
+            found(source_of(rel), f"{rel} is missing")
+            continue
+        if size != signature.size:
+            found(
+                source_of(rel),
+                f"{rel} is {size:,} bytes, the ingest wrote {signature.size:,}",
+            )
+        elif deep and _sha256(path) != signature.sha256:
+            found(source_of(rel), f"{rel} changed since the ingest wrote it (sha256 differs)")
+    if any(rel.startswith("chroma/") for rel in manifest.files) or layout.chroma.is_dir():
+        db = layout.root / _CHROMA_DB
+        try:
+            with db.open("rb") as fh:
+                header = fh.read(len(_SQLITE_MAGIC))
+        except OSError:
+            header = None
+        if header is None:
+            found("vector", f"{_CHROMA_DB} is missing")
+        elif header != _SQLITE_MAGIC:
+            found("vector", f"{_CHROMA_DB} is not a SQLite database (empty or overwritten)")
+    return list(problems.values())
+
+
+def probe_items(items: Sequence[IndexItem]) -> list[IndexItem]:
+    """The items the vector probe looks up: the first, middle and last by id."""
+    ordered = sorted(items, key=lambda it: it.id)
+    if not ordered:
+        return []
+    picks = {0, len(ordered) // 2, len(ordered) - 1}
+    return [ordered[i] for i in sorted(picks)][:_PROBES]
+
+
+def probe_vectors(
+    search: Callable[[npt.NDArray[np.float32], int], list[ScoredItem]],
+    probes: Sequence[tuple[IndexItem, npt.NDArray[np.float32]]],
+) -> Problem | None:
+    """Each probe's stored vector must find its own item first (a tie of identical texts at
+    cosine 1 counts): wrong hits mean a damaged HNSW index whose count still looks right."""
+    for item, vector in probes:
+        hits = search(vector, 10)
+        at_one = [h.item.id for h in hits if h.score >= _SELF]
+        if item.id not in at_one and not (len(at_one) == len(hits) and hits):
+            best = f"{hits[0].item.id} at {hits[0].score:.3f}" if hits else "nothing"
+            return Problem(
+                "vector",
+                f"the stored vector of {item.id} does not find it (found {best}): "
+                "the HNSW index is damaged",
+            )
+    return None
