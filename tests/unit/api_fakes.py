@@ -14,6 +14,7 @@ import numpy.typing as npt
 
 from tutorgraph.config import Settings
 from tutorgraph.errors import StoreError
+from tutorgraph.index.generations import activate, generation_name, live_generation, new_generation
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.service import OpenRetriever
 from tutorgraph.models.curriculum import Concept, Document, Misconception, Prerequisite
@@ -180,9 +181,14 @@ def manifest() -> Manifest:
 
 
 def write_fake_index(directory: Path) -> Path:
-    """A directory that `resolve_active_dir` takes for an index (it holds a manifest)."""
+    """An index folder whose live generation is a new one holding only a manifest (what
+    `live_generation` needs); returns the index folder."""
     directory.mkdir(parents=True, exist_ok=True)
-    manifest().write(directory)
+    if live_generation(directory) is not None:
+        return directory
+    generation = new_generation(directory, None)
+    manifest().write(generation)
+    activate(directory, generation)
     return directory
 
 
@@ -195,11 +201,13 @@ class FakeOpener:
 
     def __call__(self, settings: Settings) -> OpenRetriever:
         items = items_from_records(RECORDS)
+        live = live_generation(settings.index_dir)
         index = LocalIndex(
             manifest(),
             FakeVector(items),
             BM25Index.build(items),
             SwitchableGraph(EmbeddedGraphStore(RECORDS)),
+            generation=generation_name(live) if live is not None else "legacy",
         )
         retriever = HybridRetriever(
             FakeEmbedder(),  # type: ignore[arg-type]
@@ -208,7 +216,7 @@ class FakeOpener:
             index.graph,
             RetrieverConfig(source_timeout_s=settings.source_timeout_s),
         )
-        self.opened.append(settings.index_dir)
+        self.opened.append(live or settings.index_dir)
         self.indexes.append(index)
         return OpenRetriever(retriever, index)
 

@@ -19,6 +19,7 @@ from tests.unit.api_fakes import FakeOpener, write_fake_index
 from tutorgraph.api import create_app
 from tutorgraph.api.auth import key_entry
 from tutorgraph.config import Settings
+from tutorgraph.index.generations import generations
 
 pytestmark = pytest.mark.unit
 
@@ -288,7 +289,7 @@ async def test_bad_uploads_are_422_and_leave_nothing_behind(
         assert "tar.gz" in str(err["message"])
         error(await c.post("/v1/ingest", json={"a": 1}, headers=A), 422, "invalid_request")
     assert not any(uploads.iterdir())
-    assert not any(p.name.startswith("index.gen-") for p in tmp_path.iterdir())  # noqa: ASYNC240
+    assert [g.name for g in generations(tmp_path / "index")] == ["000001"]
 
 
 async def test_cors_is_off_unless_configured(tmp_path: Path) -> None:
@@ -350,23 +351,13 @@ async def test_the_openapi_schema_lists_every_endpoint_and_the_envelope(tmp_path
     assert "application/gzip" in paths["/v1/ingest"]["post"]["requestBody"]["content"]
 
 
-async def test_a_pointer_file_selects_the_generation_at_start_up(
+async def test_readyz_names_the_live_generation_and_no_path(
     tmp_path: Path, opener: FakeOpener
 ) -> None:
-    index = write_fake_index(tmp_path / "index")
-    gen = write_fake_index(tmp_path / "index.gen-abc")
-    stale = write_fake_index(tmp_path / "index.gen-old")
-    (tmp_path / "index.current").write_text(f"{gen}\n")
     async with serve(tmp_path, opener) as c:
         ready = (await c.get("/readyz")).json()
-    assert opener.opened == [gen]
-    assert ready["index_dir"] == str(gen)
-    assert not stale.exists() and gen.exists() and index.exists()
-    # A pointer at nothing usable is ignored.
-    (tmp_path / "index.current").write_text(f"{tmp_path / 'missing'}\n")
-    async with serve(tmp_path, opener):
-        pass
-    assert opener.opened[-1] == index
+    assert ready["generation"] == "000001"
+    assert str(tmp_path) not in json.dumps(ready)
 
 
 def test_create_app_refuses_malformed_keys_and_builds_nothing(tmp_path: Path) -> None:

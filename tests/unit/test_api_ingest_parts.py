@@ -1,6 +1,6 @@
 """The parts of HTTP ingest that need no model: safe unpacking of an uploaded `.tar.gz`, and
-the live-index swap (requests finish on the generation they started on; the pointer file
-is written; old generations are closed and deleted). Also the metrics exposition format."""
+the live-index swap (requests finish on the generation they started on; the server follows
+the index's pointer to a newer generation, and keeps the old one when the new cannot open). Also the metrics exposition format."""
 
 from __future__ import annotations
 
@@ -10,15 +10,16 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from tests.unit.api_fakes import FakeOpener, write_fake_index
+from tests.unit.api_fakes import FakeOpener, manifest, write_fake_index
 
 from tutorgraph.api import live_index
 from tutorgraph.api.errors import PayloadTooLargeError
 from tutorgraph.api.ingest_jobs import extract_bundle
-from tutorgraph.api.live_index import LiveIndex, pointer_file, resolve_active_dir
+from tutorgraph.api.live_index import LiveIndex
 from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.config import Settings
-from tutorgraph.errors import BundleError
+from tutorgraph.errors import BundleError, IndexDamagedError
+from tutorgraph.index.generations import activate, live_generation, new_generation
 
 pytestmark = pytest.mark.unit
 
@@ -111,73 +112,90 @@ def test_broken_duplicated_empty_and_oversized_archives(tmp_path: Path) -> None:
 # -- live index generations ----------------------------------------------------------------
 
 
-def _live(tmp_path: Path, opener: FakeOpener) -> LiveIndex:
+def _live(tmp_path: Path, opener: FakeOpener, reload_s: float = 0) -> LiveIndex:
     index = write_fake_index(tmp_path / "index")
-    return LiveIndex(Settings(index_dir=index), opener)
+    return LiveIndex(Settings(index_dir=index, index_reload_s=reload_s), opener)
 
 
-async def test_swap_waits_for_running_requests_then_closes_and_deletes_the_old(
-    tmp_path: Path,
-) -> None:
+def _next_generation(index: Path) -> str:
+    """A writer's work: a new generation made live by the pointer switch."""
+    generation = new_generation(index, live_generation(index))
+    manifest().write(generation)
+    activate(index, generation)
+    return generation.name
+
+
+async def test_swap_waits_for_running_requests_then_closes_the_old(tmp_path: Path) -> None:
     opener = FakeOpener()
     live = _live(tmp_path, opener)
     await live.open()
     first = live.current
-    assert first is not None and first.directory == tmp_path / "index"
+    assert first is not None and first.name == "000001"
 
-    gen1 = write_fake_index(tmp_path / "index.gen-1")
     release = asyncio.Event()
-    seen: list[Path] = []
+    seen: list[str] = []
 
     async def long_request() -> None:
         async with live.use() as generation:
             await release.wait()
-            seen.append(generation.directory)
+            seen.append(generation.name)
 
     request = asyncio.create_task(long_request())
     await asyncio.sleep(0)
-    await live.swap(gen1)
-    assert live.current is not None and live.current.directory == gen1
-    assert pointer_file(tmp_path / "index").read_text().strip() == str(gen1)
+    assert _next_generation(tmp_path / "index") == "000002"
+    await live.swap()
+    assert live.current is not None and live.current.name == "000002"
     async with live.use() as generation:  # new requests see the new generation at once
-        assert generation.directory == gen1
+        assert generation.name == "000002"
     await asyncio.sleep(0.05)
     assert not opener.indexes[0].vector.closed  # type: ignore[attr-defined]
     release.set()
     await request
-    assert seen == [tmp_path / "index"]  # the old request finished on the old index
+    assert seen == ["000001"]  # the old request finished on the old index
     for _ in range(100):
         if opener.indexes[0].vector.closed:  # type: ignore[attr-defined]
             break
         await asyncio.sleep(0.01)
     assert opener.indexes[0].vector.closed  # type: ignore[attr-defined]
-
-    gen2 = write_fake_index(tmp_path / "index.gen-2")
-    await live.swap(gen2)
-    for _ in range(200):
-        if not gen1.exists():
-            break
-        await asyncio.sleep(0.01)
-    assert not gen1.exists() and gen2.exists()
-    assert (tmp_path / "index").exists()  # INDEX_DIR itself is never deleted
-    assert resolve_active_dir(tmp_path / "index") == gen2
+    # A swap to the generation already served opens nothing.
+    await live.swap()
+    assert len(opener.indexes) == 2
     await live.aclose()
     assert live.current is None
 
 
-async def test_a_swap_to_a_directory_that_cannot_open_changes_nothing(tmp_path: Path) -> None:
+async def test_the_server_follows_a_generation_another_writer_made_live(tmp_path: Path) -> None:
     opener = FakeOpener()
-    live = _live(tmp_path, opener)
+    live = _live(tmp_path, opener, reload_s=0.02)
+    await live.open()
+    _next_generation(tmp_path / "index")  # as `tutorgraph ingest` from a shell would
+    for _ in range(200):
+        if live.current is not None and live.current.name == "000002":
+            break
+        await asyncio.sleep(0.01)
+    assert live.current is not None and live.current.name == "000002"
+    assert live.stale is None
+    await live.aclose()
+
+
+async def test_a_generation_that_cannot_open_changes_nothing_and_is_reported(
+    tmp_path: Path,
+) -> None:
+    opener = FakeOpener()
+    live = _live(tmp_path, opener, reload_s=0.02)
     await live.open()
 
     def broken(settings: Settings) -> object:
-        raise RuntimeError("cannot open")
+        raise IndexDamagedError("vector: chroma/chroma.sqlite3 is missing")
 
     live._opener = broken  # type: ignore[assignment]
-    with pytest.raises(RuntimeError):
-        await live.swap(write_fake_index(tmp_path / "index.gen-x"))
-    assert live.current is not None and live.current.directory == tmp_path / "index"
-    assert not pointer_file(tmp_path / "index").exists()
+    _next_generation(tmp_path / "index")
+    with pytest.raises(IndexDamagedError):
+        await live.swap()
+    assert live.current is not None and live.current.name == "000001"
+    assert live.stale is not None and "chroma.sqlite3" in live.stale
+    await asyncio.sleep(0.1)  # the watcher keeps trying, and keeps serving the old one
+    assert live.current is not None and live.current.name == "000001"
     await live.aclose()
 
 
@@ -196,7 +214,8 @@ async def test_a_stuck_request_cannot_keep_the_old_generation_forever(
 
     task = asyncio.create_task(stuck())
     await asyncio.sleep(0)
-    await live.swap(write_fake_index(tmp_path / "index.gen-1"))
+    _next_generation(tmp_path / "index")
+    await live.swap()
     await asyncio.sleep(0.3)
     assert opener.indexes[0].vector.closed  # type: ignore[attr-defined]
     task.cancel()

@@ -117,6 +117,8 @@ class LiveIndex:
 
     async def _open_generation(self) -> Generation:
         served = await asyncio.to_thread(self._opener, self._settings)
+        for problem in served.index.problems:  # /readyz reports them too
+            log.error("index generation %s is damaged: %s", served.index.generation, problem)
         await _warm_up(served.retriever)
         return Generation(served.index.generation, served.retriever, served.index)
 

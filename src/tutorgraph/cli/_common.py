@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from tutorgraph.config import Settings
-from tutorgraph.errors import TutorGraphError
+from tutorgraph.errors import IndexDamagedError, TutorGraphError
+from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.service import open_retriever
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "load_settings",
     "open_retriever",  # re-exported for the commands
     "progress_bars",
+    "refuse_damaged",
 ]
 
 # soft_wrap: a line such as `file:line: reason` must stay one line in pipes and logs.
@@ -60,6 +62,17 @@ def fail_on_errors() -> Iterator[None]:
     except TutorGraphError as exc:
         err_console.print(f"[bold red]error[/]: {exc.message}", highlight=False)
         raise typer.Exit(2) from None
+
+
+def refuse_damaged(index: LocalIndex) -> None:
+    """A command that answers from the index stops on a part that failed its integrity
+    check (the server degrades instead; a one-off command says what is wrong)."""
+    if index.problems:
+        more = len(index.problems) - 1
+        raise IndexDamagedError(
+            f"the index is damaged: {index.problems[0]}"
+            + (f" (and {more} more: `tutorgraph doctor`)" if more else "")
+        )
 
 
 def progress_bars() -> Progress:

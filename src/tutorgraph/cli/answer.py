@@ -20,6 +20,7 @@ from tutorgraph.cli._common import (
     fail_on_errors,
     load_settings,
     open_retriever,
+    refuse_damaged,
 )
 from tutorgraph.cli.query import print_packet, read_local_context, request_errors
 from tutorgraph.models.answer import AnswerRequest, AnswerResponse, AnswerResult
@@ -77,6 +78,7 @@ def answer_cmd(
         nonlocal streamed
         served = await asyncio.to_thread(open_retriever, settings)
         async with served:
+            refuse_damaged(served.index)
             packet = await served.retriever.retrieve(request)
             if unavailable is not None:
                 return packet, no_answer(unavailable)

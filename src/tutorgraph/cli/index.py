@@ -1,5 +1,6 @@
 """`tutorgraph ingest` (a bundle into the index and, when configured, Neo4j and a Chroma
-server) and `tutorgraph graph-stats`."""
+server), `tutorgraph doctor` (the index's integrity, and its repair) and
+`tutorgraph graph-stats`."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from tutorgraph.cli._common import (
     progress_bars,
 )
 from tutorgraph.errors import IndexNotFoundError
+from tutorgraph.index.doctor import examine
+from tutorgraph.index.doctor import repair as repair_index
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_bundle
 from tutorgraph.index.service import graph_store, vector_store
@@ -80,6 +83,7 @@ def ingest_cmd(
                         default_retrieval_profile=default_profile,
                         default_semantic_weight=default_semantic_weight,
                         near_duplicate_threshold=near_duplicate_threshold,
+                        writer=f"tutorgraph ingest {bundle}",
                     ),
                     vector=vector,
                     graph=graph,
@@ -94,7 +98,8 @@ def ingest_cmd(
         err_console.print(f"[red]rejected[/] {e}", highlight=False)
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     console.print(
-        f"ingested into {settings.index_dir}: {report.added:,} added, {report.updated:,} "
+        f"ingested into {settings.index_dir} (generation {report.generation}): "
+        f"{report.added:,} added, {report.updated:,} "
         f"updated, {report.unchanged:,} unchanged, {report.pruned:,} pruned, "
         f"{len(report.rejected):,} rejected; {report.counts.get('items', 0):,} items "
         f"({report.embedded:,} embedded, {report.reused:,} from stored vectors); "
@@ -108,6 +113,59 @@ def ingest_cmd(
         raise typer.Exit(1)
 
 
+def doctor_cmd(
+    repair: Annotated[
+        bool,
+        typer.Option(help="Repair what can be repaired (takes the index's writer lock)."),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
+    index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
+) -> None:
+    """Check the index: every file against its manifest (sizes and sha256), counts, a
+    self-query probe of the vectors. Exit 0 when it is intact, 1 when it is not.
+
+    With `--repair`: a damaged vector or lexical index is rebuilt from the catalogue (a new
+    generation, from the vectors the index keeps); a damaged catalogue falls back to the
+    previous generation, or retires the damaged one so that the bundle can be ingested again.
+    """
+    settings = load_settings(index_dir)
+    actions: list[str] = []
+    with fail_on_errors():
+        if repair:
+            outcome = asyncio.run(repair_index(settings.index_dir, make_embedder(settings)))
+            found, actions = outcome.after, outcome.actions
+        else:
+            found = asyncio.run(examine(settings.index_dir, settings.embedding_model))
+        if found.generation is None and not found.problems:
+            raise IndexNotFoundError(settings.index_dir)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "ok": found.ok,
+                    "generation": found.generation,
+                    "generations": found.generations,
+                    "counts": found.counts,
+                    "problems": [
+                        {"source": p.source, "message": p.message} for p in found.problems
+                    ],
+                    "repaired": actions,
+                }
+            )
+        )
+    else:
+        for action in actions:
+            console.print(f"repaired: {action}", highlight=False)
+        where = f"generation {found.generation}" if found.generation else "no live generation"
+        if found.ok:
+            counts = ", ".join(f"{n:,} {k}" for k, n in sorted(found.counts.items()))
+            console.print(f"{settings.index_dir}: intact ({where}; {counts})", highlight=False)
+        for problem in found.problems:
+            err_console.print(f"[bold red]damaged[/] {problem}", highlight=False)
+    if not found.ok:
+        raise typer.Exit(1)
+
+
 def graph_stats_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
     index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
@@ -118,8 +176,8 @@ def graph_stats_cmd(
     async def stats() -> tuple[str, dict[str, dict[str, int]]]:
         graph = graph_store(settings)
         if graph is None:
-            layout = IndexLayout(settings.index_dir)
-            if Manifest.read(settings.index_dir) is None:
+            layout = IndexLayout.live(settings.index_dir)
+            if Manifest.read(layout.root) is None:
                 raise IndexNotFoundError(settings.index_dir)
             records = await asyncio.to_thread(load_catalogue, layout)
             return "embedded", await EmbeddedGraphStore(records).stats()
@@ -143,4 +201,5 @@ def graph_stats_cmd(
 
 def register(app: typer.Typer) -> None:
     app.command("ingest")(ingest_cmd)
+    app.command("doctor")(doctor_cmd)
     app.command("graph-stats")(graph_stats_cmd)

@@ -20,6 +20,7 @@ from tutorgraph.cli._common import (
     fail_on_errors,
     load_settings,
     open_retriever,
+    refuse_damaged,
 )
 from tutorgraph.config import Settings
 from tutorgraph.errors import TutorGraphError
@@ -195,6 +196,7 @@ def _with_retriever(settings: Settings, job: Callable[[HybridRetriever], Awaitab
 
     async def run() -> T:
         async with served:
+            refuse_damaged(served.index)
             return await job(served.retriever)
 
     return asyncio.run(run())

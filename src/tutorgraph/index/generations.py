@@ -48,6 +48,7 @@ __all__ = [
     "activate",
     "collect",
     "generation_name",
+    "generations",
     "live_generation",
     "new_generation",
     "require_live_manifest",
@@ -67,7 +68,8 @@ _READERS = ".readers"
 _LEGACY_PARTS = ("chroma", "lexical", "catalogue", "vectors", MANIFEST_FILE)
 
 
-def _generations(index_dir: Path) -> list[Path]:
+def generations(index_dir: Path) -> list[Path]:
+    """The generation folders of an index, oldest first."""
     root = index_dir / GENERATIONS_DIR
     if not root.is_dir():
         return []
@@ -110,7 +112,7 @@ def generation_name(generation: Path) -> str:
 def new_generation(index_dir: Path, source: Path | None) -> Path:
     """A new generation folder, after every existing one, holding a copy of `source` (the
     live generation) or nothing. Only a writer holding the lock calls this."""
-    existing = _generations(index_dir)
+    existing = generations(index_dir)
     number = int(existing[-1].name) + 1 if existing else 1
     target = index_dir / GENERATIONS_DIR / f"{number:06d}"
     target.mkdir(parents=True)
@@ -200,9 +202,9 @@ def collect(index_dir: Path) -> list[str]:
     if live is None or live == index_dir:
         return []
     removed = []
-    older = [g for g in _generations(index_dir) if g.name < live.name]
+    older = [g for g in generations(index_dir) if g.name < live.name]
     doomed = older[: max(0, len(older) - (KEEP - 1))]
-    doomed += [g for g in _generations(index_dir) if g.name > live.name]  # crashed builds
+    doomed += [g for g in generations(index_dir) if g.name > live.name]  # crashed builds
     for generation in doomed:
         if _in_use(generation):
             log.info("keeping generation %s: a reader still has it open", generation.name)

@@ -33,7 +33,7 @@ from tutorgraph.stores.chroma import ChromaVectorStore
 from tutorgraph.stores.damaged import DamagedStore
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.manifest import Manifest, require_manifest
-from tutorgraph.stores.protocols import GraphStore, LexicalIndex, VectorStore
+from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, VectorStore
 
 __all__ = ["AsyncClosing", "LocalIndex", "Opening"]
 
@@ -118,6 +118,10 @@ class LocalIndex(AsyncClosing):
     @property
     def graph(self) -> GraphStore:
         return self._graph
+
+    def lexical_items(self) -> list[IndexItem]:
+        """Every item the lexical index holds (none when it is damaged)."""
+        return self._lexical.items if isinstance(self._lexical, BM25Index) else []
 
     def vocabulary(self) -> dict[str, int]:
         """Term -> how many items hold it, over the lexical index (the spelling corrector's
@@ -220,7 +224,7 @@ class LocalIndex(AsyncClosing):
             if problem is not None:
                 problems["vector"] = problem
         for problem in problems.values():
-            log.error("index %s: %s", generation, problem)
+            log.info("index %s: %s", generation, problem)
         if "vector" in problems and own is not None:
             own.close_sync()
         return cls(

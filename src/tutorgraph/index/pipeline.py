@@ -87,6 +87,9 @@ class IngestOptions:
     near_duplicate_threshold: float | None = None
     # Who writes, as a second writer's error names it.
     writer: str = "an ingest"
+    # Build every store afresh instead of from a copy of the live generation (a repair of a
+    # damaged vector store); the live catalogue is still merged unless `prune`.
+    fresh: bool = False
 
     def check(self) -> None:
         if self.default_retrieval_profile not in (None, "auto", "exact", "balanced", "semantic"):
@@ -219,7 +222,8 @@ async def _ingest_locked(
     items = items_from_records(catalogue)
     report = IngestReport()
 
-    target = await asyncio.to_thread(new_generation, index_dir, live)
+    source = None if options.fresh else live
+    target = await asyncio.to_thread(new_generation, index_dir, source)
     try:
         layout = IndexLayout(target)
         kept = await asyncio.to_thread(StoredVectors.read, layout.vectors)
