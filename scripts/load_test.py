@@ -385,11 +385,9 @@ def print_table(rows: list[dict[str, Any]], workers: int, threads: int) -> None:
 def server_main(args: argparse.Namespace) -> int:
     from tutorgraph.config import Settings
     from tutorgraph.eval.harness.provenance import hardware
+    from tutorgraph.index.generations import live_generation
 
-    if (
-        not (args.index_dir / "manifest.json").is_file()
-        and not Path(f"{args.index_dir}.current").is_file()
-    ):
+    if live_generation(args.index_dir) is None:
         raise SystemExit(f"no tutorgraph index at {args.index_dir}")
     queries = load_queries(args.questions)
     if not queries:
@@ -437,7 +435,7 @@ def server_main(args: argparse.Namespace) -> int:
         "server": {
             "workers": args.workers,
             "inference_threads": threads,
-            "index_dir": ready["index_dir"],
+            "generation": ready["generation"],
             "readyz": ready["status"],
             "reranker": reranker.get("detail"),
             "rss_at_rest_mib": rss_at_rest,

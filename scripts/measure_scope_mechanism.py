@@ -13,14 +13,12 @@ import argparse
 import time
 from pathlib import Path
 
-from tutorgraph.index.layout import IndexLayout, load_catalogue
-from tutorgraph.stores.chroma import chroma_persistent_client
-
 from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.eval.harness.provenance import hardware
 from tutorgraph.eval.tasks.latency import percentiles
+from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.retrieval.retriever import _scoped
-from tutorgraph.stores.chroma import COLLECTION_NAME, ChromaVectorStore
+from tutorgraph.stores.chroma import COLLECTION_NAME, ChromaVectorStore, chroma_persistent_client
 
 
 def main() -> None:
@@ -29,11 +27,11 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=100)
     args = parser.parse_args()
 
-    catalogue = load_catalogue(IndexLayout(args.index_dir))
+    catalogue = load_catalogue(IndexLayout.live(args.index_dir))
     questions = [d for d in catalogue.documents if d.kind == "question"][: args.n]
     embedder = SentenceTransformerEmbedder("sentence-transformers/all-MiniLM-L6-v2")
     vectors = embedder.embed([q.text for q in questions])
-    client = chroma_persistent_client(IndexLayout(args.index_dir).chroma)
+    client = chroma_persistent_client(IndexLayout.live(args.index_dir).chroma)
     coll = client.get_collection(COLLECTION_NAME)
     store = ChromaVectorStore(client)
 

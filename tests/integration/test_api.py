@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import math
 import shutil
 import tarfile
@@ -27,8 +28,9 @@ from tests.unit.api_fakes import SwitchableGraph
 
 from tutorgraph.api import create_app
 from tutorgraph.api.auth import key_entry
-from tutorgraph.api.live_index import RetrieverOpener, pointer_file
+from tutorgraph.api.live_index import RetrieverOpener
 from tutorgraph.config import BUNDLED_RERANKER, Settings
+from tutorgraph.index.generations import generations, live_generation
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.service import OpenRetriever, open_index
@@ -113,7 +115,7 @@ async def api(session_index, embedder) -> AsyncIterator[Api]:  # type: ignore[no
 
 @pytest.fixture(scope="module")
 def catalogue(session_index) -> SourceRecords:  # type: ignore[no-untyped-def]
-    return load_catalogue(IndexLayout(session_index[0]))
+    return load_catalogue(IndexLayout.live(session_index[0]))
 
 
 @pytest.fixture(scope="module")
@@ -145,7 +147,9 @@ async def test_health_and_readiness_need_no_key(api: Api) -> None:
     assert (await api.client.get("/healthz")).json() == {"status": "ok"}
     ready = (await api.client.get("/readyz")).json()
     assert ready["status"] == "ready"
-    assert ready["index_dir"] == str(api.index_dir.absolute())
+    live = live_generation(api.index_dir)
+    assert live is not None and ready["generation"] == live.name
+    assert str(api.index_dir) not in json.dumps(ready)  # no path on a route without a key
     deps = ready["dependencies"]
     assert all(deps[name]["ok"] for name in ("index", "embedder", "vector", "lexical", "graph"))
     assert deps["reranker"] == {
@@ -568,6 +572,16 @@ def siblings(base: Path) -> list[str]:
     return sorted(p.name for p in base.parent.iterdir() if p.name != base.name)
 
 
+def live_manifest(base: Path) -> bytes:
+    generation = live_generation(base)
+    assert generation is not None
+    return (generation / "manifest.json").read_bytes()
+
+
+def generation_names(base: Path) -> list[str]:
+    return [g.name for g in generations(base)]
+
+
 async def test_a_bundle_with_a_bad_record_fails_the_job_and_changes_nothing(
     ingest_api: IngestApi, zorblax_bundle: Path, tmp_path: Path
 ) -> None:
@@ -576,7 +590,9 @@ async def test_a_bundle_with_a_bad_record_fails_the_job_and_changes_nothing(
     shutil.copytree(zorblax_bundle, bad)
     with (bad / "concepts.jsonl").open("a", encoding="utf-8") as fh:
         fh.write('{"id": "no prefix here", "name": "x", "kind": "standard"}\n')
-    manifest_before = (base / "manifest.json").read_bytes()
+    manifest_before = live_manifest(base)
+    names_before = generation_names(base)
+    ready_before = (await c.get("/readyz")).json()["generation"]
     before = (await c.post("/v1/retrieve", json={"query": QUERY, "rerank": False})).json()
 
     resp = await c.post(
@@ -585,14 +601,15 @@ async def test_a_bundle_with_a_bad_record_fails_the_job_and_changes_nothing(
     assert resp.status_code == 202, resp.text
     assert resp.headers["location"] == f"/v1/ingest/{resp.json()['job_id']}"
     job = await wait_for_job(c, resp.json()["job_id"])
-    assert job["status"] == "failed" and job["report"] is None and job["index_dir"] is None
+    assert job["status"] == "failed" and job["report"] is None and job["generation"] is None
     assert job["error"]["code"] == "invalid_bundle"
     assert job["error"]["details"]["errors"][0].startswith("concepts.jsonl:2: ")
 
-    # Nothing changed: no generation, no pointer, the same index and the same answers.
+    # Nothing changed: no new generation, the same live one, the same answers.
     assert siblings(base) == []
-    assert (base / "manifest.json").read_bytes() == manifest_before
-    assert (await c.get("/readyz")).json()["index_dir"] == str(base)
+    assert generation_names(base) == names_before
+    assert live_manifest(base) == manifest_before
+    assert (await c.get("/readyz")).json()["generation"] == ready_before
     error(await c.get(f"/v1/concepts/{NEW_CONCEPT}"), 404, "concept_not_found")
     after = (await c.post("/v1/retrieve", json={"query": QUERY, "rerank": False})).json()
     assert [h["id"] for h in after["results"]] == [h["id"] for h in before["results"]]
@@ -610,13 +627,16 @@ async def test_an_unsafe_or_broken_archive_is_refused_at_once(ingest_api: Ingest
     assert "unsafe archive entry" in err["message"]
     error(await c.post("/v1/ingest", content=b"\x1f\x8b not really gzip"), 422, "invalid_bundle")
     assert siblings(ingest_api.base) == []
+    assert len(generation_names(ingest_api.base)) == 1
 
 
 async def test_an_ingest_job_swaps_in_a_new_generation_that_survives_a_restart(
     ingest_api: IngestApi, zorblax_bundle: Path, embedder
 ) -> None:  # type: ignore[no-untyped-def]
     c, base = ingest_api.client, ingest_api.base
-    manifest_before = (base / "manifest.json").read_bytes()
+    old = live_generation(base)
+    assert old is not None
+    manifest_before = live_manifest(base)
     resp = await c.post("/v1/ingest", content=tar_gz(zorblax_bundle, folder="curriculum"))
     assert resp.status_code == 202, resp.text
     assert resp.json()["status"] == "queued"
@@ -625,14 +645,14 @@ async def test_an_ingest_job_swaps_in_a_new_generation_that_survives_a_restart(
     error(busy, 409, "conflict")
     job = await wait_for_job(c, resp.json()["job_id"])
     assert job["status"] == "succeeded", job
-    generation = base.with_name(f"index.gen-{job['job_id']}")
-    assert job["index_dir"] == str(generation)
+    generation = job["generation"]
+    assert generation > old.name and str(base) not in json.dumps(job)
     report = job["report"]
     # Incremental: the three new texts are embedded, every old one is kept as it was.
     assert (report["added"], report["updated"], report["pruned"]) == (3, 0, 0)
     assert report["unchanged"] > 100
 
-    assert (await c.get("/readyz")).json()["index_dir"] == str(generation)
+    assert (await c.get("/readyz")).json()["generation"] == generation
     concept = (await c.get(f"/v1/concepts/{NEW_CONCEPT}")).json()
     assert concept["name"] == "Zorblax fractions"
     packet = (await c.post("/v1/retrieve", json={"query": "what is a zorblax fraction"})).json()
@@ -642,10 +662,10 @@ async def test_an_ingest_job_swaps_in_a_new_generation_that_survives_a_restart(
     # Found by the dense search too: the new vectors are in the new generation's Chroma.
     assert all("vector" in hits[i]["found_by"] for i in new_ids)
 
-    # The live directory was never written; the pointer names the new generation.
-    assert (base / "manifest.json").read_bytes() == manifest_before
-    assert pointer_file(base).read_text().strip() == str(generation)
-    assert siblings(base) == sorted([generation.name, pointer_file(base).name])
+    # The old generation was never written; the pointer names the new one.
+    assert (old / "manifest.json").read_bytes() == manifest_before
+    assert (base / "CURRENT").read_text().strip() == generation
+    assert siblings(base) == []
     metrics = (await c.get("/metrics")).text
     assert 'tutorgraph_ingest_jobs_total{status="succeeded"} 1' in metrics
     assert 'tutorgraph_ingest_jobs_total{status="failed"} 1' in metrics
@@ -654,5 +674,5 @@ async def test_an_ingest_job_swaps_in_a_new_generation_that_survives_a_restart(
     # A restart reads the pointer and serves the new generation.
     graphs: list[SwitchableGraph] = []
     async with running(ingest_api.settings, switchable_opener(embedder, graphs)) as again:
-        assert (await again.get("/readyz")).json()["index_dir"] == str(generation)
+        assert (await again.get("/readyz")).json()["generation"] == generation
         assert (await again.get(f"/v1/concepts/{NEW_CONCEPT}")).status_code == 200

@@ -23,6 +23,7 @@ import httpx
 import pytest
 from tests.contract.chroma_server import free_port
 
+from tutorgraph.index.generations import generations, live_generation
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 
 pytestmark = pytest.mark.integration
@@ -30,6 +31,12 @@ pytestmark = pytest.mark.integration
 QUERY = "why is 1/2 + 1/4 not 2/6"
 RATE = 40
 START_TIMEOUT_S = 300
+
+
+def live_name(index_dir: Path) -> str:
+    generation = live_generation(index_dir)
+    assert generation is not None
+    return generation.name
 
 
 @dataclass
@@ -176,7 +183,7 @@ def _error(resp: httpx.Response, status: int, code: str) -> dict[str, Any]:
 def test_health_readiness_metrics_and_openapi_need_no_key(server: Server) -> None:
     assert server.get("/healthz").json() == {"status": "ok"}
     ready = server.get("/readyz").json()
-    assert ready["status"] == "ready" and ready["index_dir"] == str(server.index_dir)
+    assert ready["status"] == "ready" and ready["generation"] == live_name(server.index_dir)
     assert ready["dependencies"]["reranker"]["ok"] is False  # turned off for this server
     metrics = server.get("/metrics")
     assert metrics.headers["content-type"].startswith("text/plain; version=0.0.4")
@@ -263,9 +270,9 @@ def test_an_ingest_job_that_fails_validation_leaves_the_server_as_it_was(
     assert job["status"] == "failed" and job["error"]["code"] == "invalid_bundle"
     assert any(e.startswith("misconceptions.jsonl:") for e in job["error"]["details"]["errors"])
     after = server.get("/readyz").json()
-    assert (after["status"], after["index_dir"]) == (before["status"], before["index_dir"])
-    # No generation directory, no pointer file: the live index was left alone.
-    assert sorted(p.name for p in server.index_dir.parent.iterdir()) == ["index"]
+    assert (after["status"], after["generation"]) == (before["status"], before["generation"])
+    # No new generation: the live index was left alone.
+    assert [g.name for g in generations(server.index_dir)] == [before["generation"]]
 
 
 def _bundle_with_bad_line(bundle: Path) -> bytes:
@@ -412,7 +419,7 @@ def test_the_packet_explorer_renders_a_query_offline(
     assert 'id="timing-bar"' in dom and 'data-stage="embed"' in dom
     assert '"query_type": "concept_lookup"' in dom  # the debug block
     # The slice index draws a chain for a standard it holds prerequisites of.
-    catalogue = load_catalogue(IndexLayout(server.index_dir))
+    catalogue = load_catalogue(IndexLayout.live(server.index_dir))
     code = sorted(
         p.concept_id for p in catalogue.prerequisites if p.concept_id.startswith("ccss:")
     )[0]

@@ -12,6 +12,7 @@ import numpy.typing as npt
 import pytest
 
 from tutorgraph.errors import ConfigurationError, EmbedderMismatchError
+from tutorgraph.index.generations import live_generation
 from tutorgraph.index.layout import IndexLayout
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.pipeline import (
@@ -123,7 +124,7 @@ def test_reingest_is_idempotent_and_incremental(
     assert (third.added, third.updated, third.unchanged) == (0, 1, n - 1)
     assert len(spy.texts) == 1 and spy.texts[0].endswith("Hint: look at the signs.")
     assert _count(index) == n
-    manifest = Manifest.read(index)
+    manifest = Manifest.read(IndexLayout.live(index).root)
     assert manifest is not None and manifest.bundle_hash == bundle_hash(bundle)
 
 
@@ -166,7 +167,9 @@ def test_manifest_records_embedder_bundle_hash_and_versions(
     session_index: tuple[Path, IngestReport], index_bundle: Path, index_records: SourceRecords
 ) -> None:
     index_dir, report = session_index
-    manifest = Manifest.read(index_dir)
+    generation = live_generation(index_dir)
+    assert generation is not None
+    manifest = Manifest.read(generation)
     assert manifest is not None
     assert manifest.embedder == MODEL
     assert manifest.embedding_dim == 384
@@ -175,11 +178,19 @@ def test_manifest_records_embedder_bundle_hash_and_versions(
     assert manifest.counts == report.counts
     assert report.counts["items"] == len(items_from_records(index_records))
     assert report.added == report.counts["items"] and report.updated == 0
-    assert {p.name for p in index_dir.iterdir()} >= {
+    assert {p.name for p in generation.iterdir()} >= {
         "manifest.json",
         "chroma",
         "lexical",
         "catalogue",
+        "vectors",
+    }
+    # Every derived file is recorded with its size and sha256 (Chroma's HNSW files included).
+    assert {f.split("/")[0] for f in manifest.files} == {
+        "catalogue",
+        "lexical",
+        "vectors",
+        "chroma",
     }
 
 
@@ -195,8 +206,9 @@ def test_index_of_another_embedder_is_refused(
     msg = info.value.message
     assert other in msg and MODEL in msg and str(tmp_path) in msg
     assert "TUTORGRAPH_EMBEDDING_MODEL" in msg
-    # Refused before anything was written.
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json"]
+    # Refused before anything was written: no generation, the old manifest as it was.
+    assert not (tmp_path / "generations").exists()
+    assert Manifest.read(tmp_path) == Manifest(embedder=other, embedding_dim=384, bundle_hash="x")
 
     # And a real index refuses to open for another embedder.
     with pytest.raises(EmbedderMismatchError, match="was built with embedder"):
@@ -232,7 +244,7 @@ def test_index_retrieval_defaults_are_kept_and_validated(
         )
     )
     _ingest(bundle, index, embedder)  # a later ingest without them keeps them
-    manifest = Manifest.read(index)
+    manifest = Manifest.read(IndexLayout.live(index).root)
     assert manifest is not None
     assert (manifest.default_retrieval_profile, manifest.default_semantic_weight) == (
         "semantic",
@@ -292,7 +304,7 @@ def test_stored_vectors_build_the_index_a_fresh_ingest_builds(
     assert bundle_hash(bundle) == Manifest.read(tmp_path / "stored").bundle_hash  # type: ignore[union-attr]
 
     def vectors(index: Path) -> dict[str, list[float]]:
-        client = chroma_persistent_client(IndexLayout(index).chroma)
+        client = chroma_persistent_client(IndexLayout.live(index).chroma)
         got = client.get_collection(COLLECTION_NAME).get(include=["embeddings"])
         return {i: list(v) for i, v in zip(got["ids"], got["embeddings"], strict=True)}
 

@@ -194,7 +194,7 @@ async def test_the_harness_times_the_reference_with_the_graph_on_a_bolt_server( 
     assert bolt["status"] == "ok", bolt["status"]
     assert bolt["neo4j_run"] is False and "standing in for Neo4j" in bolt["server"]
     assert "ArcadeDB" in bolt["agent"] and bolt["config"] == reference.name
-    want = await EmbeddedGraphStore(load_catalogue(IndexLayout(session_index[0]))).stats()
+    want = await EmbeddedGraphStore(load_catalogue(IndexLayout.live(session_index[0]))).stats()
     assert bolt["graph_counts"] == want
     # The diagnosis on as many real student messages as timed queries.
     diagnosis = report["diagnosis"]
@@ -272,7 +272,7 @@ def test_serving_a_size_in_a_fresh_process_reports_latency_and_memory(  # type: 
     from tutorgraph.stores.items import items_from_records
 
     vectors = vectors_from_index(session_index[0])
-    items = items_from_records(load_catalogue(IndexLayout(session_index[0])))
+    items = items_from_records(load_catalogue(IndexLayout.live(session_index[0])))
     assert len(vectors) == len({it.search_text for it in items})
     lookup = CachingEmbedder(embedder, vectors)
     text = items[0].search_text

@@ -1,6 +1,7 @@
 """The parts of HTTP ingest that need no model: safe unpacking of an uploaded `.tar.gz`, and
 the live-index swap (requests finish on the generation they started on; the server follows
-the index's pointer to a newer generation, and keeps the old one when the new cannot open). Also the metrics exposition format."""
+the index's pointer to a newer generation, and keeps the old one when the new cannot open).
+Also the metrics exposition format."""
 
 from __future__ import annotations
 

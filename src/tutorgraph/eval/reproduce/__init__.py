@@ -136,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     from tutorgraph.config import Settings
     from tutorgraph.eval.harness.configs import DEFAULT
     from tutorgraph.eval.tasks.scale import SCALE_FACTORS
+    from tutorgraph.index.generations import live_generation
     from tutorgraph.ingest.bundle import bundle_hash
     from tutorgraph.retrieval.factory import make_embedder
     from tutorgraph.stores.manifest import Manifest
@@ -160,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     n_queries = QUICK_QUERIES if run.quick else None
 
     def index_ready() -> bool:
-        manifest = Manifest.read(run.index) if (run.index / "manifest.json").is_file() else None
+        live = live_generation(run.index)
+        manifest = Manifest.read(live) if live is not None else None
         return (
             manifest is not None
             and run.bundle.is_dir()

@@ -263,7 +263,7 @@ def _question_constructs(index_dir: Path) -> dict[str, list[str]]:
 
     return {
         d.id: list(d.concept_ids)
-        for d in load_catalogue(IndexLayout(index_dir)).documents
+        for d in load_catalogue(IndexLayout.live(index_dir)).documents
         if d.id.startswith("eedi:question:")
     }
 
@@ -713,7 +713,7 @@ async def _load_and_time(
     try:
         agent = str((await store.verify())["agent"])
         started = time.perf_counter()
-        catalogue = await asyncio.to_thread(load_catalogue, IndexLayout(run.index_dir))
+        catalogue = await asyncio.to_thread(load_catalogue, IndexLayout.live(run.index_dir))
         await store.ensure_schema()
         await store.upsert(catalogue)
         head: dict[str, Any] = {

@@ -250,7 +250,7 @@ def vectors_from_index(index_dir: Path) -> dict[str, npt.NDArray[np.float32]]:
     from tutorgraph.stores.chroma import COLLECTION_NAME, chroma_persistent_client
     from tutorgraph.stores.items import items_from_records
 
-    layout = IndexLayout(index_dir)
+    layout = IndexLayout.live(index_dir)
     texts = {it.id: it.search_text for it in items_from_records(load_catalogue(layout))}
     coll = chroma_persistent_client(layout.chroma).get_collection(COLLECTION_NAME)
     out: dict[str, npt.NDArray[np.float32]] = {}
