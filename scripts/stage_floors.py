@@ -26,6 +26,7 @@ import numpy as np
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.eval.harness.provenance import git_commit, hardware
+from tutorgraph.index.layout import IndexLayout
 from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
 from tutorgraph.stores.chroma import COLLECTION_NAME, chroma_persistent_client
 
@@ -102,7 +103,9 @@ def main() -> None:
     macs = minilm_macs(tokens)
     f32, i8 = fp32_gmacs(), int8_gmacs()
 
-    collection = chroma_persistent_client(args.index_dir / "chroma").get_collection(COLLECTION_NAME)
+    collection = chroma_persistent_client(IndexLayout.live(args.index_dir).chroma).get_collection(
+        COLLECTION_NAME
+    )
     got = collection.get(include=["embeddings"], limit=collection.count())
     matrix = np.asarray(got["embeddings"], dtype=np.float32)
     queries = embedder.embed(texts)

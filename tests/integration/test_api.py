@@ -75,7 +75,14 @@ def switchable_opener(embedder: Any, graphs: list[SwitchableGraph]) -> Retriever
         opened = open_index(settings)
         graph = SwitchableGraph(opened.graph)
         graphs.append(graph)
-        index = LocalIndex(opened.manifest, opened.vector, opened.lexical, graph)  # type: ignore[arg-type]
+        index = LocalIndex(
+            opened.manifest,
+            opened.vector,
+            opened.lexical,
+            graph,  # type: ignore[arg-type]
+            generation=opened.generation,
+            problems=opened.problems,
+        )
         models = Models(embedder, *load_reranker(settings))
         return OpenRetriever(
             build_retriever(index, models, RetrieverSetup.from_settings(settings)), index

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from tests.contract.chroma_server import ChromaServer, chroma_server, free_port
 
+from tutorgraph.index.layout import IndexLayout
+
 pytestmark = pytest.mark.integration
 
 QUERY = "why is 1/2 + 1/4 not 2/6"
@@ -99,7 +101,8 @@ def test_a_chroma_server_index_answers_like_the_embedded_one(
     index_dir = str(tmp_path / "server-index")
     ingest = run_cli("ingest", str(index_bundle), "--index-dir", index_dir, timeout=600, **env)
     assert ingest.returncode == 0, ingest.stderr
-    assert not (tmp_path / "server-index" / "chroma").exists()  # the vectors are on the server
+    # The vectors are on the server, not in the index folder.
+    assert not IndexLayout.live(tmp_path / "server-index").chroma.exists()
     args = ("query", QUERY, "--json", "--no-rerank", "--n-results", "20")
     served = _packet(run_cli(*args, "--index-dir", index_dir, **env))
     embedded = _packet(run_cli(*args, "--index-dir", str(session_index[0])))

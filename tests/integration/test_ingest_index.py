@@ -301,7 +301,9 @@ def test_stored_vectors_build_the_index_a_fresh_ingest_builds(
     stored = _ingest(bundle, tmp_path / "stored", counting)
     assert counting.texts == [] and stored.reused == stored.added == fresh.added
     assert stored.embedded == 0
-    assert bundle_hash(bundle) == Manifest.read(tmp_path / "stored").bundle_hash  # type: ignore[union-attr]
+    assert (
+        bundle_hash(bundle) == Manifest.read(IndexLayout.live(tmp_path / "stored").root).bundle_hash
+    )  # type: ignore[union-attr]
 
     def vectors(index: Path) -> dict[str, list[float]]:
         client = chroma_persistent_client(IndexLayout.live(index).chroma)

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tutorgraph.index.layout import IndexLayout
 from tutorgraph.ingest.bundle import load_trusted
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.request import RetrievalRequest
@@ -28,7 +29,7 @@ def _retriever(opened_index, embedder, threshold: float | None) -> HybridRetriev
 @pytest.fixture(scope="module")
 def twins(session_index: tuple[Path, object], opened_index) -> tuple[str, str, str, float]:  # type: ignore[no-untyped-def]
     """The closest pair of different content texts of one kind in the index, by stored vector."""
-    docs = [d for d in load_trusted(session_index[0] / "catalogue").documents]
+    docs = [d for d in load_trusted(IndexLayout.live(session_index[0]).catalogue).documents]
     docs = [d for d in docs if d.kind in MERGEABLE_KINDS]
     vectors = asyncio.run(opened_index.vector.embeddings([d.id for d in docs]))
     best = (-1.0, "", "", "")

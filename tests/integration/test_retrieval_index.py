@@ -9,6 +9,7 @@ import pytest
 
 from tutorgraph.errors import UnknownConceptError
 from tutorgraph.eval.tasks.eedi import misconception_ranking
+from tutorgraph.index.layout import IndexLayout
 from tutorgraph.ingest.bundle import load_trusted
 from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
 from tutorgraph.models.packet import ReasoningPacket
@@ -36,7 +37,7 @@ def _retrieve(retriever, **fields) -> ReasoningPacket:  # type: ignore[no-untype
 def test_the_held_out_question_and_its_labels_are_not_in_the_index(
     session_index: tuple[Path, object], opened_index
 ) -> None:  # type: ignore[no-untyped-def]
-    catalogue = load_trusted(session_index[0] / "catalogue")
+    catalogue = load_trusted(IndexLayout.live(session_index[0]).catalogue)
     assert f"eedi:question:{HELD_OUT_QUESTION}" not in {d.id for d in catalogue.documents}
     misconceptions = {m.id: m for m in catalogue.misconceptions}
     # 2142 reaches construct 1428 only through questions 474 and 929 ...

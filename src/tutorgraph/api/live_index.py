@@ -13,8 +13,8 @@ The server follows that pointer:
   (`use()`), so a swap never pulls an index from under a running request; the old one is
   closed once its last request is done (or after a drain timeout), which releases its
   reader's hold so the next writer may delete it.
-- When the newer generation cannot be opened, the server keeps serving the one it has and
-  `/readyz` says so (`stale`).
+- When the newer generation cannot be opened, or fails its integrity check while the served
+  one passes, the server keeps serving the one it has and `/readyz` says so (`stale`).
 
 Limits, honestly: Neo4j and a Chroma server are shared, live resources that a generation
 cannot isolate: HTTP ingest is refused when either is configured (use `tutorgraph ingest`).
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tutorgraph.config import Settings
-from tutorgraph.errors import SourceUnavailableError, TutorGraphError
+from tutorgraph.errors import IndexDamagedError, SourceUnavailableError, TutorGraphError
 from tutorgraph.index.generations import generation_name, live_generation
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.service import OpenRetriever
@@ -97,8 +97,9 @@ class LiveIndex:
         self._draining: set[Generation] = set()
         self._swap_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
-        # Why the newest generation on disk is not served (None when it is).
+        # Why the newest generation on disk is not served (None when it is), and its name.
         self.stale: str | None = None
+        self._refused: str | None = None
 
     @property
     def current(self) -> Generation | None:
@@ -132,7 +133,9 @@ class LiveIndex:
             await asyncio.sleep(every_s)
             try:
                 newest = await self._newest()
-                if newest is not None and self._current and newest != self._current.name:
+                current = self._current.name if self._current else None
+                # A generation refused once is tried again only when the pointer moves on.
+                if newest not in (None, current, self._refused):
                     await self.swap()
             except asyncio.CancelledError:
                 raise
@@ -169,10 +172,16 @@ class LiveIndex:
             try:
                 new = await self._open_generation()
             except TutorGraphError as exc:
-                self.stale = exc.message
+                self.stale, self._refused = exc.message, await self._newest()
                 raise
+            if new.index.problems and current is not None and not current.index.problems:
+                # An intact generation keeps serving rather than a damaged newer one.
+                await new.aclose()
+                self.stale = f"generation {new.name} is damaged: {new.index.problems[0]}"
+                self._refused = new.name
+                raise IndexDamagedError(self.stale)
             old, self._current = self._current, new
-            self.stale = None
+            self.stale = self._refused = None
         if old is not None:
             self._draining.add(old)
             self._spawn(self._retire(old))

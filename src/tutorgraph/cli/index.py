@@ -136,7 +136,7 @@ def doctor_cmd(
             found, actions = outcome.after, outcome.actions
         else:
             found = asyncio.run(examine(settings.index_dir, settings.embedding_model))
-        if found.generation is None and not found.problems:
+        if found.generation is None and not found.problems and not actions:
             raise IndexNotFoundError(settings.index_dir)
     if as_json:
         typer.echo(
@@ -157,6 +157,8 @@ def doctor_cmd(
         for action in actions:
             console.print(f"repaired: {action}", highlight=False)
         where = f"generation {found.generation}" if found.generation else "no live generation"
+        if found.generation is None and not found.problems:
+            err_console.print(f"{settings.index_dir}: {where}", highlight=False)
         if found.ok:
             counts = ", ".join(f"{n:,} {k}" for k, n in sorted(found.counts.items()))
             console.print(f"{settings.index_dir}: intact ({where}; {counts})", highlight=False)
