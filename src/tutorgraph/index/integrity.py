@@ -1,7 +1,7 @@
 """The integrity check of an index generation: what an ingest wrote is what is read.
 
 An ingest records in the manifest the size and sha256 of every derived file (the catalogue,
-the BM25 index, the vectors, Chroma's HNSW segment files). At every open `check_files`
+the BM25 index, the vectors) and the size of Chroma's HNSW segment files. At every open `check_files`
 compares the sizes (cheap), Chroma's database header and SQLite's quick check, before any
 file reaches the library that reads it, so a truncated HNSW file or an emptied
 `chroma.sqlite3` is reported rather than crashing the process or silently read as an empty
@@ -76,9 +76,10 @@ def _sha256(path: Path) -> str:
 
 
 def fingerprint_files(layout: IndexLayout) -> dict[str, FileSignature]:
-    """Size and sha256 of every derived file of a generation, Chroma's closed HNSW files
-    included; not `chroma.sqlite3`, which Chroma itself rewrites when it opens (its header
-    is checked instead)."""
+    """Size and sha256 of every derived file of a generation, and the size alone of Chroma's
+    HNSW files: Chroma rewrites some of them in place whenever it opens the store (their
+    content is vouched for by the probe). `chroma.sqlite3` is left out: Chroma writes to it
+    on every open (its header and SQLite's quick check stand in)."""
     out = {}
     for part in (layout.lexical, layout.catalogue, layout.vectors, layout.chroma):
         if not part.is_dir():
@@ -87,7 +88,8 @@ def fingerprint_files(layout: IndexLayout) -> dict[str, FileSignature]:
             rel = path.relative_to(layout.root).as_posix()
             if rel.startswith("chroma/chroma.sqlite3"):
                 continue
-            out[rel] = FileSignature(size=path.stat().st_size, sha256=_sha256(path))
+            digest = "" if rel.startswith("chroma/") else _sha256(path)
+            out[rel] = FileSignature(size=path.stat().st_size, sha256=digest)
     return out
 
 
@@ -111,7 +113,7 @@ def check_files(layout: IndexLayout, manifest: Manifest, *, deep: bool = False) 
                 source_of(rel),
                 f"{rel} is {size:,} bytes, the ingest wrote {signature.size:,}",
             )
-        elif deep and _sha256(path) != signature.sha256:
+        elif deep and signature.sha256 and _sha256(path) != signature.sha256:
             found(source_of(rel), f"{rel} changed since the ingest wrote it (sha256 differs)")
     if any(rel.startswith("chroma/") for rel in manifest.files) or layout.chroma.is_dir():
         db = layout.root / _CHROMA_DB

@@ -46,7 +46,7 @@ def library_versions() -> dict[str, str]:
 
 class FileSignature(BaseModel):
     """A derived file as its ingest left it: the integrity check compares it at every open
-    (size) and in `tutorgraph doctor` (sha256)."""
+    (size) and in `tutorgraph doctor` (sha256; empty for a file its store rewrites itself)."""
 
     size: int
     sha256: str
