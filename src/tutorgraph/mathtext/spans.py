@@ -23,16 +23,13 @@ from tutorgraph.mathtext.latex import latex_to_text
 
 __all__ = ["MathSpan", "canonical_math", "math_spans", "plain_text"]
 
-# Delimited LaTeX: \( \), \[ \], $$ $$ and $ $ (one character or more inside), tried in this
-# order at each position. Scanned by hand: the regular expression for them rescans to the end
-# for every opener without a closer, quadratic on "\(\(\(...".
-_DELIMITERS = (("\\(", "\\)"), ("\\[", "\\]"), ("$$", "$$"))
-# A bare run of LaTeX: the longest run of pieces (commands, brace groups and other non-space
-# characters) with at least one command or brace group (``\frac{x + 1}{2}``, ``x^{2}``,
-# ``1\frac{1}{3}``). The pieces are read once each: a pattern `piece* (command | braces)
-# piece*` would retry every position of a long run without one.
+# Delimited LaTeX: \( \), \[ \], $$ $$ and $ $.
+_DELIMITED = re.compile(r"\\\((.+?)\\\)|\\\[(.+?)\\\]|\$\$(.+?)\$\$|\$([^$]+?)\$", re.S)
+# A bare run of LaTeX: commands, brace groups and other non-space characters, with at least
+# one command or brace group (``\frac{x + 1}{2}``, ``x^{2}``, ``1\frac{1}{3}``).
 _BRACES = r"\{(?:[^{}]|\{[^{}]*\})*\}"
-_PIECE = re.compile(rf"\\[A-Za-z]+|\\[^A-Za-z\s]|{_BRACES}|[^\s\\{{}}]")
+_PIECE = rf"(?:\\[A-Za-z]+|\\[^A-Za-z\s]|{_BRACES}|[^\s\\{{}}])"
+_BARE = re.compile(rf"{_PIECE}*(?:\\[A-Za-z]+|{_BRACES}){_PIECE}*")
 _SUPERSCRIPTS = {"²": "^2", "³": "^3", "¹": "^1", "⁰": "^0", "⁴": "^4", "⁵": "^5"}
 _CHAR_MAP = {"−": "-", "–": "-", "∗": "*", "⋅": "·", "⁄": "/"}
 
