@@ -1,8 +1,8 @@
 """The integrity check of an index generation: what an ingest wrote is what is read.
 
 An ingest records in the manifest the size and sha256 of every derived file (the catalogue,
-the BM25 index, the vectors) and the size of Chroma's HNSW segment files. At every open `check_files`
-compares the sizes (cheap), Chroma's database header and SQLite's quick check, before any
+the BM25 index, the vectors) and the size of Chroma's HNSW segment files. At every open
+`check_files` compares the sizes (cheap), Chroma's database header and SQLite's quick check, before any
 file reaches the library that reads it, so a truncated HNSW file or an emptied
 `chroma.sqlite3` is reported rather than crashing the process or silently read as an empty
 index; the loaders' counts are compared with the manifest's; and `probe_vectors` asks the

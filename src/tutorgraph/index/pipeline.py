@@ -410,14 +410,35 @@ async def embed_bundle(
         if progress:
             progress("embed", start + len(batch), len(texts))
     vectors = np.concatenate(parts) if parts else np.zeros((0, 0), dtype=np.float32)
-    return await asyncio.to_thread(
-        StoredVectors.write,
-        bundle_dir / STORED_VECTORS_DIR,
-        texts,
-        vectors,
-        model=embedder.name,
-        fingerprint=fingerprint,
-    )
+    # One writer of the bundle's vectors at a time; the folder is swapped in whole.
+    lock = WriterLock(bundle_dir, f"tutorgraph embed-bundle {bundle_dir}")
+    await asyncio.to_thread(lock.acquire)
+    try:
+        return await asyncio.to_thread(
+            _write_stored,
+            bundle_dir / STORED_VECTORS_DIR,
+            texts,
+            vectors,
+            embedder.name,
+            fingerprint,
+        )
+    finally:
+        lock.release()
+
+
+def _write_stored(
+    folder: Path, texts: list[str], vectors: npt.NDArray[np.float32], model: str, fingerprint: str
+) -> int:
+    tmp = folder.with_name(folder.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    count = StoredVectors.write(tmp, texts, vectors, model=model, fingerprint=fingerprint)
+    old = folder.with_name(folder.name + ".old")
+    shutil.rmtree(old, ignore_errors=True)
+    if folder.exists():
+        folder.rename(old)
+    tmp.rename(folder)
+    shutil.rmtree(old, ignore_errors=True)
+    return count
 
 
 def _write_derived(layout: IndexLayout, catalogue: SourceRecords, items: list[IndexItem]) -> None:
