@@ -2,12 +2,12 @@
 
 An ingest records in the manifest the size and sha256 of every derived file (the catalogue,
 the BM25 index, the vectors) and the size of Chroma's HNSW segment files. At every open
-`check_files` compares the sizes (cheap), Chroma's database header and SQLite's quick check, before any
-file reaches the library that reads it, so a truncated HNSW file or an emptied
-`chroma.sqlite3` is reported rather than crashing the process or silently read as an empty
-index; the loaders' counts are compared with the manifest's; and `probe_vectors` asks the
-vector store for a few stored vectors, each of which must find its own item at rank 1.
-`tutorgraph doctor` adds the sha256 of every file (`deep=True`).
+`check_files` compares the sizes (cheap), Chroma's database header and SQLite's quick
+check, before any file reaches the library that reads it, so a truncated HNSW file or an
+emptied `chroma.sqlite3` is reported rather than crashing the process or silently read as
+an empty index; the loaders' counts are compared with the manifest's; and `probe_vectors`
+asks the vector store for a few stored vectors, each of which must find its own item at
+rank 1. `tutorgraph doctor` adds the sha256 of every file that has one (`deep=True`).
 
 Each `Problem` names the part of the index it damages (the retrieval source that then
 degrades: `vector`, `lexical` or `graph`) and the fix.
