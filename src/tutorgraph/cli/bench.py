@@ -346,3 +346,127 @@ def routing_cmd(
     console.print(f"{report['n']} queries from {queries}", highlight=False)
     if out:
         out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+
+MATHFISH_CSV = Path("../shared/data/mathfish/generated_problems_teacher_annotations.csv")
+
+
+@bench_app.command("linking")
+def linking_cmd(
+    mathfish: Annotated[
+        Path, typer.Option(help="MathFish generated_problems_teacher_annotations.csv.")
+    ] = MATHFISH_CSV,
+    messages: Annotated[
+        Path, typer.Option(help="Tutoring messages with their accepted standards (JSON Lines).")
+    ] = Path("data/benchmarks/tutoring_messages.jsonl"),
+    curriculum: Annotated[
+        Path, typer.Option(help="The bundle whose standards the dense baseline searches.")
+    ] = Path("data/curriculum"),
+    index_dir: Annotated[
+        Path | None, typer.Option(help="Index folder (`tutorgraph ingest` of --curriculum).")
+    ] = None,
+    out: Annotated[Path, typer.Option(help="Where to write the report.")] = Path(
+        "results/linking_bench.json"
+    ),
+    limit: Annotated[
+        int | None, typer.Option(min=1, help="At most this many items per data set.")
+    ] = None,
+) -> None:
+    """Concept linking to Common Core: hit@1/5/10 of the accepted standard, exact and per
+    cluster, for the packet and an untrained dense search of the standards' descriptions,
+    with 95% intervals and paired differences."""
+    from tutorgraph.errors import ConfigurationError
+    from tutorgraph.eval.harness.provenance import git_commit, hardware
+    from tutorgraph.eval.tasks.standards_data import read_mathfish, read_messages, read_standards
+    from tutorgraph.eval.tasks.standards_linking import (
+        BASELINE,
+        METRICS,
+        SYSTEMS,
+        DenseStandardSearch,
+        run_linking_benchmark,
+    )
+
+    settings = load_settings(index_dir)
+    with fail_on_errors():
+        concepts = curriculum / "concepts.jsonl"
+        if not concepts.is_file():
+            raise ConfigurationError(f"{concepts}: no such file (--curriculum is a bundle)")
+        standards = read_standards(concepts)
+        known = {s.id for s in standards}
+        sets, skipped = [], {}
+        for name, path, read in (
+            ("mathfish", mathfish, read_mathfish),
+            ("tutoring_messages", messages, read_messages),
+        ):
+            if path.is_file():
+                sets.append(read(path, known))
+            else:
+                why = f"{path} is not there" + (
+                    " (MathFish comes with ../shared/data/mathfish; name it with --mathfish)"
+                    if name == "mathfish"
+                    else ""
+                )
+                skipped[name] = {"status": "skipped", "reason": why}
+                console.print(f"[yellow]skipped[/] {name}: {why}", highlight=False)
+        if not sets:
+            raise ConfigurationError("nothing to score: neither --mathfish nor --messages exists")
+        served = open_retriever(settings)
+        dense = DenseStandardSearch(served.retriever.embedder, standards)
+
+        async def run(bars: Progress) -> dict[str, Any]:
+            try:
+                task = bars.add_task("packets", total=None)
+                return await run_linking_benchmark(
+                    sets,
+                    served.retriever,
+                    dense,
+                    limit=limit,
+                    progress=lambda done, total: bars.update(task, completed=done, total=total),
+                )
+            finally:
+                await served.aclose()
+
+        with progress_bars() as bars:
+            report = asyncio.run(run(bars))
+    for name, data in report["datasets"].items():
+        data["status"] = "ok"
+        data["path"] = str(mathfish if name == "mathfish" else messages)
+    report["datasets"].update(skipped)
+    report["bundle_heldout"] = {
+        "status": "skipped",
+        "reason": "no document of the bundle names a ccss: standard (its items link to Eedi "
+        "constructs and OpenStax sections), so it holds no item with an accepted standard",
+    }
+    report["_meta"] = {
+        "curriculum": str(curriculum),
+        "index_dir": str(settings.index_dir),
+        "embedder": settings.embedding_model,
+        "standards_searched": len(standards),
+        "baseline": BASELINE,
+        "metrics": list(METRICS),
+        "bootstrap": {"resamples": 1000, "seed": 0, "level": 0.95},
+        "limit": limit,
+        "git_commit": git_commit(),
+        "hardware": hardware(),
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    # One line per row (a table would be cut to the 80 columns of a pipe).
+    console.print(f"linking to Common Core: mean [95% interval] -> {out}", highlight=False)
+
+    def cell(row: dict[str, Any], sign: str = "") -> str:
+        lo, hi = row["ci95"]
+        return f"{row['mean']:{sign}.3f} [{lo:{sign}.2f}, {hi:{sign}.2f}]"
+
+    for data_name in report["systems"][BASELINE]:
+        for subset, base_row in report["systems"][BASELINE][data_name].items():
+            if base_row["n"] == 0:
+                continue
+            for system in SYSTEMS:
+                row = report["systems"][system][data_name][subset]
+                parts = [f"{data_name}/{subset}".ljust(36), system.ljust(19), f"n={row['n']:<4}"]
+                parts += [f"{m} {cell(row[m])}" for m in ("hit@1", "hit@5", "hit@10")]
+                parts.append(f"cluster hit@10 {cell(row['cluster_hit@10'])}")
+                if "paired" in row:
+                    parts.append(f"hit@10 vs {BASELINE} {cell(row['paired']['hit@10'], '+')}")
+                console.print("  ".join(parts), highlight=False)
