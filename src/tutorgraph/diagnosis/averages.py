@@ -21,9 +21,10 @@ __all__ = ["DATA_RULES", "DataProblem"]
 
 Measure = Literal["mean", "median", "mode", "range"]
 _MEASURE = re.compile(r"\b(mean|median|mode|range)\b", re.I)
-# three or more numbers separated by commas, each maybe with the same unit ("4 cm, 22 cm")
+# three or more numbers separated by commas, each maybe with the same unit ("4 cm, 22 cm");
+# the list starts where a number's digits do (linear on long runs of digits)
 _LIST = re.compile(
-    r"-?\d+(?:\.\d+)?(?P<unit>\s*[a-z£$%]{1,3})?"
+    r"-?(?<!\d)\d+(?:\.\d+)?(?P<unit>\s*[a-z£$%]{1,3})?"
     r"(?:\s*,\s*-?\d+(?:\.\d+)?(?P=unit)?){2,29}(?![\d.])",
     re.I,
 )

@@ -23,28 +23,34 @@ from tutorgraph.diagnosis.rules import BugRule, Reproduction, reproduce, show
 __all__ = ["CONVERSION_RULES", "UNIT_RULES", "ConversionProblem", "UnitProblem"]
 
 Form = Literal["decimal", "fraction", "percent"]
-_NUM = r"(?P<x>\d+(?:\.\d+)?(?:/\d+)?\s*%?)"
+# A number starts where its digits do (`(?<!\d)`): tried inside a run of digits, a pattern
+# that starts with one would rescan the rest of the run from each digit (quadratic).
+_DIGITS = r"(?<!\d)\d+(?:\.\d+)?(?:/\d+)?"
+_NUM = rf"(?P<x>{_DIGITS}\s*%?)"
+# The same before a space: `\s*%?\s+` would try every split of a run of spaces (the number
+# loses its spaces when read).
+_NUM_SPACE = rf"(?P<x>{_DIGITS}(?:\s*%)?)\s+"
 _TARGET = r"(?:a\s+|an\s+)?(?P<t>percentages?|per\s*cents?|decimals?|fractions?)"
 _CONVERSIONS = [
     # "8 out of 40 as a percentage", "write 8 as a percentage of 40"
     re.compile(
-        r"(?P<a>\d+)\s+out\s+of\s+(?P<b>\d+)\s+(?:as|to|into|in)\s+(?:a\s+)?"
+        r"(?<!\d)(?P<a>\d+)\s+out\s+of\s+(?P<b>\d+)\s+(?:as|to|into|in)\s+(?:a\s+)?"
         r"(?P<t>percentages?|per\s*cents?|decimals?|fractions?)\b",
         re.I,
     ),
     re.compile(
-        r"(?P<a>\d+)\s+as\s+a\s+(?P<t>percentage|fraction|decimal)\s+of\s+(?P<b>\d+)\b",
+        r"(?<!\d)(?P<a>\d+)\s+as\s+a\s+(?P<t>percentage|fraction|decimal)\s+of\s+(?P<b>\d+)\b",
         re.I,
     ),
     re.compile(
-        rf"\b(?:convert|write|express|change|give)\s+{_NUM}\s+(?:as|to|into|in)\s+{_TARGET}",
+        rf"\b(?:convert|write|express|change|give)\s+{_NUM_SPACE}(?:as|to|into|in)\s+{_TARGET}",
         re.I,
     ),
-    re.compile(rf"{_NUM}\s+(?:written\s+)?(?:as|to|into|in)\s+{_TARGET}\b", re.I),
+    re.compile(rf"{_NUM_SPACE}(?:written\s+)?(?:as|to|into|in)\s+{_TARGET}\b", re.I),
     # "convert this decimal to a percentage: 0.6"
-    re.compile(rf"\b(?:as|to|into)\s+{_TARGET}\s*:?\s+{_NUM}(?![\d/.])", re.I),
+    re.compile(rf"\b(?:as|to|into)\s+{_TARGET}(?:\s*:)?\s+{_NUM}(?![\d/.])", re.I),
     # "0.2 = 1/5 = ?%"
-    re.compile(r"(?P<x>\d+(?:\.\d+)?(?:/\d+)?)\s*=\s*(?:[\d./]+\s*=\s*)?(?P<t>\?\s*%)"),
+    re.compile(r"(?<!\d)(?P<x>\d+(?:\.\d+)?(?:/\d+)?)\s*=\s*(?:[\d./]+\s*=\s*)?(?P<t>\?\s*%)"),
 ]
 
 
@@ -351,8 +357,8 @@ _UNIT = r"(?:" + "|".join(sorted({*_UNITS, *_SPELLED}, key=len, reverse=True)) +
 _MEASURES = [
     # "2.5 hours into minutes", "convert 3 km to m", "3 km = ___ m"
     re.compile(
-        rf"(?P<x>\d+(?:\.\d+)?)\s*(?P<u1>{_UNIT})\b[^.?!\d]{{0,30}}?"
-        rf"(?:\binto|\bto|\bin|=\s*\S*)\s*(?P<u2>{_UNIT})\b",
+        rf"(?<!\d)(?P<x>\d+(?:\.\d+)?)\s*(?P<u1>{_UNIT})\b[^.?!\d]{{0,30}}?"
+        rf"(?:\binto|\bto|\bin|=\s*\S{{0,40}})\s*(?P<u2>{_UNIT})\b",
         re.I,
     ),
     # "how many minutes are there in 2.5 hours"

@@ -61,14 +61,20 @@ WORDED_KINDS: tuple[Kind, ...] = (
 # Every kind; the first that reads a problem wins.
 KINDS: tuple[Kind, ...] = ((Problem.read, RULES), *WORDED_KINDS)
 _ALL_RULES = {name for _, rules in KINDS for name in rules}
-# "x = 5", "□ = 5" and a trailing % sign or unit word around the number of an answer
-_ANSWER = re.compile(r"^\s*(?:[a-z□?]\s*=\s*)?(?P<n>.*?)\s*(?:%|[a-z]+\.?)?\s*$", re.I)
+# "x = 5", "□ = 5" and a trailing % sign or unit word around the number of an answer. The
+# answer is what lies between the two, without a line break. The tail is matched on the
+# reversed text: as `(?P<n>.*?)\s*(?:%|[a-z]+\.?)?\s*$` it retries the tail from every
+# character (quadratic on long runs of spaces or letters).
+_UNKNOWN = re.compile(r"\s*(?:[a-z□?]\s*=\s*)?", re.I)
+_REVERSED_TAIL = re.compile(r"\s*(?:%|\.?[a-z]+)?\s*", re.I)
 
 
 def answer_value(text: str) -> Fraction | None:
     """The number in a student's answer: "3/7", "x = 5", "0.7%", "250 minutes"."""
-    m = _ANSWER.match(text)
-    return number(m["n"]) if m is not None and m["n"] else None
+    start = m.end() if (m := _UNKNOWN.match(text)) else 0
+    stop = len(text) - (m.end() if (m := _REVERSED_TAIL.match(text[::-1])) else 0)
+    n = text[start:stop]
+    return number(n) if n and "\n" not in n else None
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,9 @@ __all__ = ["EQUATION_RULES", "EquationProblem"]
 
 _NUMBER = r"\d+(?:\.\d+)?"
 _BOX = r"□|■|\?|_+|\[\s*\]"
+# `\s*(?:[×*]\s*)?`, not `\s*[×*]?\s*`: one way to split a run of spaces, not all of them.
 _TERM = re.compile(
-    rf"(?P<a>{_NUMBER}(?:/\d+)?)?\s*[×*]?\s*(?P<x>[a-z]|{_BOX})(?:\s*[/÷]\s*(?P<d>{_NUMBER}))?"
+    rf"(?P<a>{_NUMBER}(?:/\d+)?)?\s*(?:[×*]\s*)?(?P<x>[a-z]|{_BOX})(?:\s*[/÷]\s*(?P<d>{_NUMBER}))?"
     rf"|(?P<n>{_NUMBER}(?:/\d+)?)"
 )
 # The stretch of text on each side of an "=" that may hold the equation.

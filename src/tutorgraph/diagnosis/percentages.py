@@ -17,8 +17,10 @@ from tutorgraph.diagnosis.rules import BugRule, Reproduction, reproduce, show
 
 __all__ = ["PERCENT_RULES", "PercentOfProblem"]
 
+# Linear: numbers start where their digits do, and the amount is not shortened digit by
+# digit when it is itself a percentage (no shorter one would pass the look-ahead either).
 _PERCENT_OF = re.compile(
-    r"(?P<p>\d+(?:\.\d+)?)\s*%\s+of\s+(?:£|\$|€)?\s*(?P<n>\d+(?:\.\d+)?)(?![\d.]*\s*%)"
+    r"(?<!\d)(?P<p>\d+(?:\.\d+)?)\s*%\s+of\s+(?:£|\$|€)?\s*(?P<n>(?>\d+(?:\.\d+)?))(?![\d.]*\s*%)"
 )
 
 

@@ -32,7 +32,8 @@ _WORDS = {w: n for n, w in enumerate(_UNITS.split())} | {
 _N = r"\d+(?:\.\d+)?|" + "|".join(sorted(_WORDS, key=len, reverse=True))
 _ROOTS = [
     re.compile(rf"\b(?P<k>square|cube)\s+root\s+of\s+(?:a\s+)?(?P<n>{_N})\b", re.I),
-    re.compile(r"(?P<k>√|sqrt|∛|cbrt)\s*\(?\s*(?P<n>\d+(?:\.\d+)?)\s*\)?", re.I),
+    # `\s*(?:\(\s*)?`, not `\s*\(?\s*`: one way to split a run of spaces, not all of them
+    re.compile(r"(?P<k>√|sqrt|∛|cbrt)\s*(?:\(\s*)?(?P<n>\d+(?:\.\d+)?)\s*\)?", re.I),
 ]
 _MAX = 10**12
 

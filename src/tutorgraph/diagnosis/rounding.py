@@ -45,7 +45,9 @@ _NEAREST = {
     "tenth": -1,
     "hundredth": -2,
 }
-_NUMBER = r"(?P<x>-?\d[\d,]*(?:\.\d+)?)"
+# A number starts at the first digit of its run of digits and commas (after at most two
+# commas); tried from each digit of a long run, the pattern would rescan it (quadratic).
+_NUMBER = r"(?P<x>-?(?<!\d)(?<!\d,)(?<!\d,,)(?<!,,,)\d[\d,]*(?:\.\d+)?)"
 _COUNT = r"(?P<n>\d|one|two|three|four|a)"
 _READ = [
     re.compile(

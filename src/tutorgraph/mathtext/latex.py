@@ -26,6 +26,8 @@ The function is total: odd or unbalanced input gives best-effort text, never an 
 from __future__ import annotations
 
 import re
+import unicodedata
+from bisect import bisect_left
 from typing import Literal, NamedTuple
 
 __all__ = ["latex_to_text"]
@@ -290,35 +292,40 @@ class _Tok(NamedTuple):
     text: str  # source text; for img the raw alt text
 
 
-def _match_bracket(s: str, i: int, open_ch: str, close_ch: str) -> int:
-    """Index of the bracket closing ``s[i]`` (an ``open_ch``), or -1; escapes don't count."""
-    depth = 0
-    j = i
+def _bracket_pairs(s: str, open_ch: str, close_ch: str) -> dict[int, int]:
+    """Each ``open_ch`` and the bracket closing it (unclosed ones are left out); escapes
+    don't count. One pass for the whole text: a scan from each opener to its closer is
+    quadratic on "![![![...". A bracket after "!" or "]" is never escaped, so the pass from
+    the start sees it as a scan from it would."""
+    pairs: dict[int, int] = {}
+    opened: list[int] = []
+    j = 0
     while j < len(s):
         c = s[j]
         if c == "\\":
             j += 2
             continue
         if c == open_ch:
-            depth += 1
-        elif c == close_ch:
-            depth -= 1
-            if depth == 0:
-                return j
+            opened.append(j)
+        elif c == close_ch and opened:
+            pairs[opened.pop()] = j
         j += 1
-    return -1
+    return pairs
 
 
 def _tokenize(s: str) -> list[_Tok]:
     toks: list[_Tok] = []
     i = 0
     n = len(s)
+    pairs: tuple[dict[int, int], dict[int, int]] | None = None
     while i < n:
         if s.startswith("![", i):
             # Markdown image ![alt](url); alt may itself hold LaTeX with brackets.
-            close = _match_bracket(s, i + 1, "[", "]")
+            if pairs is None:
+                pairs = _bracket_pairs(s, "[", "]"), _bracket_pairs(s, "(", ")")
+            close = pairs[0].get(i + 1, -1)
             if close != -1 and close + 1 < n and s[close + 1] == "(":
-                end = _match_bracket(s, close + 1, "(", ")")
+                end = pairs[1].get(close + 1, -1)
                 if end != -1:
                     toks.append(_Tok("img", s[i + 2 : close]))
                     i = end + 1
@@ -449,7 +456,16 @@ def _script(marker: str, s: str) -> str:
 
 
 def _accent(s: str, mark: str) -> str:
-    return "".join(c + mark if not c.isspace() else c for c in _collapse(s))
+    """The mark after each character that has none yet: the innermost of nested accents
+    wins (marking marks, or marked characters, grows the text with each level)."""
+    text = _collapse(s)
+    out: list[str] = []
+    for i, c in enumerate(text):
+        out.append(c)
+        marked = i + 1 < len(text) and unicodedata.combining(text[i + 1])
+        if not (c.isspace() or unicodedata.combining(c) or marked):
+            out.append(mark)
+    return "".join(out)
 
 
 class _Parser:
@@ -457,6 +473,12 @@ class _Parser:
         self.toks = toks
         self.i = 0
         self.depth = depth
+        # Tokens from which no ``$`` closes (a scan found none up to the blank line or the
+        # end): a later ``$`` among them need not scan again ("$1$1$1..." is quadratic).
+        self._no_close = range(0)
+        # Brace depth before each token, and the ``]`` tokens at each depth (when asked).
+        self._depths: list[int] = []
+        self._brackets: dict[int, list[int]] | None = None
 
     # -- token access ----------------------------------------------------------------
     def _peek(self, k: int = 0) -> _Tok | None:
@@ -499,24 +521,29 @@ class _Parser:
         if t is None or t.kind != "ch" or t.text != "[":
             self.i = save
             return None
-        # find the matching ] among tokens at brace depth 0
-        depth = 0
-        j = self.i + 1
-        while j < len(self.toks):
-            tj = self.toks[j]
-            if tj.kind == "ch" and tj.text == "{":
-                depth += 1
-            elif tj.kind == "ch" and tj.text == "}":
-                depth -= 1
-            elif tj.kind == "ch" and tj.text == "]" and depth == 0:
-                break
-            j += 1
-        else:
+        # the matching ] among tokens at brace depth 0
+        j = self._closing_bracket(self.i + 1)
+        if j is None:
             self.i = save
             return None
         sub = _Parser(self.toks[self.i + 1 : j], self.depth)
         self.i = j + 1
         return sub.seq(mode, frozenset())
+
+    def _closing_bracket(self, start: int) -> int | None:
+        """The first ``]`` from `start` on at the brace depth of `start`. Found from each
+        ``]``'s depth, counted once: a scan from every ``[`` is quadratic on "[[[...]"."""
+        if self._brackets is None:
+            self._depths, self._brackets = [0], {}
+            for k, t in enumerate(self.toks):
+                depth = self._depths[-1]
+                if t.kind == "ch" and t.text == "]":
+                    self._brackets.setdefault(depth, []).append(k)
+                brace = t.kind == "ch" and t.text in "{}"
+                self._depths.append(depth + (0 if not brace else 1 if t.text == "{" else -1))
+        at = self._brackets.get(self._depths[start], [])
+        k = bisect_left(at, start)
+        return at[k] if k < len(at) else None
 
     def _skip_length(self) -> None:
         """Drop a ``[2pt]`` after a row break."""
@@ -629,11 +656,12 @@ class _Parser:
         Marks the closing token so that currency ("$5 and $6") stays text.
         """
         nxt = self._peek()
-        if nxt is None or nxt.kind == "ws":
+        if nxt is None or nxt.kind == "ws" or self.i in self._no_close:
             return False
         for j in range(self.i, len(self.toks)):
             tj = self.toks[j]
             if tj.kind == "ws" and tj.text.count("\n") >= 2:
+                self._no_close = range(self.i, j)
                 return False  # math never spans a blank line
             if tj.kind == "ch" and tj.text == "$" and j > self.i:
                 before = self.toks[j - 1]
@@ -643,6 +671,7 @@ class _Parser:
                 ):
                     self.toks[j] = _Tok("close$", "$")
                     return True
+        self._no_close = range(self.i, len(self.toks))
         return False
 
     def _symbol(self, c: str, mode: _Mode, stops: frozenset[str], buf: _Buf) -> None:

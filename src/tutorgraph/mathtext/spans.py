@@ -23,13 +23,17 @@ from tutorgraph.mathtext.latex import latex_to_text
 
 __all__ = ["MathSpan", "canonical_math", "math_spans", "plain_text"]
 
-# Delimited LaTeX: \( \), \[ \], $$ $$ and $ $.
-_DELIMITED = re.compile(r"\\\((.+?)\\\)|\\\[(.+?)\\\]|\$\$(.+?)\$\$|\$([^$]+?)\$", re.S)
-# A bare run of LaTeX: commands, brace groups and other non-space characters, with at least
-# one command or brace group (``\frac{x + 1}{2}``, ``x^{2}``, ``1\frac{1}{3}``).
+# Delimited LaTeX: \( \), \[ \], $$ $$ and $ $ (one character or more inside), tried in this
+# order at each position. Scanned by hand: the regular expression for them rescans to the end
+# for every opener without a closer, quadratic on "\(\(\(...".
+_DELIMITERS = (("\\(", "\\)"), ("\\[", "\\]"), ("$$", "$$"))
+_OPENER = re.compile(r"[\\$]")
+# A bare run of LaTeX: the longest run of pieces (commands, brace groups and other non-space
+# characters) with at least one command or brace group (``\frac{x + 1}{2}``, ``x^{2}``,
+# ``1\frac{1}{3}``). The pieces are read once each: a pattern `piece* (command | braces)
+# piece*` would retry every position of a long run without one.
 _BRACES = r"\{(?:[^{}]|\{[^{}]*\})*\}"
-_PIECE = rf"(?:\\[A-Za-z]+|\\[^A-Za-z\s]|{_BRACES}|[^\s\\{{}}])"
-_BARE = re.compile(rf"{_PIECE}*(?:\\[A-Za-z]+|{_BRACES}){_PIECE}*")
+_PIECE = re.compile(rf"(?P<markup>\\[A-Za-z]+|{_BRACES})|\\[^A-Za-z\s]|[^\s\\{{}}]")
 _SUPERSCRIPTS = {"²": "^2", "³": "^3", "¹": "^1", "⁰": "^0", "⁴": "^4", "⁵": "^5"}
 _CHAR_MAP = {"−": "-", "–": "-", "∗": "*", "⋅": "·", "⁄": "/"}
 
@@ -82,10 +86,58 @@ def plain_text(text: str) -> str:
     >>> plain_text(r"is \\(x^{2}\\) the same as x² − 1")
     'is x^2 the same as x^2 - 1'
     """
-    text = _DELIMITED.sub(lambda m: f" {_latex(next(g for g in m.groups() if g))} ", text)
+    if "\\" in text or "$" in text:
+        text = _read_delimited(text)
     if "\\" in text or "{" in text:
-        text = _BARE.sub(lambda m: _latex(m[0]), text)
+        text = _read_bare(text)
     return " ".join(_unicode_math(text).split())
+
+
+def _segment(text: str, i: int, last: dict[str, int]) -> tuple[int, int, int] | None:
+    """The delimited segment opening at `i`: where its inside starts and stops, and its end.
+    `last` holds each closer's last position, so that an opener without one costs nothing."""
+    for opener, closer in _DELIMITERS:
+        if text.startswith(opener, i) and last[closer] >= i + 3:
+            stop = text.find(closer, i + 3)
+            return i + 2, stop, stop + 2
+    if text[i] == "$" and (stop := text.find("$", i + 1)) > i + 1:
+        return i + 1, stop, stop + 1
+    return None
+
+
+def _read_delimited(text: str) -> str:
+    last = {closer: text.rfind(closer) for _, closer in _DELIMITERS}
+    out: list[str] = []
+    done = pos = 0
+    while (opener := _OPENER.search(text, pos)) is not None:
+        i = opener.start()
+        if (found := _segment(text, i, last)) is None:
+            pos = i + 1
+            continue
+        start, stop, end = found
+        out += [text[done:i], f" {_latex(text[start:stop])} "]
+        done = pos = end
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _read_bare(text: str) -> str:
+    n = len(text)
+    # From each position: where its run of pieces ends, and whether the run holds markup.
+    ends, marked = list(range(n + 1)), [False] * (n + 1)
+    for q in range(n - 1, -1, -1):
+        if (m := _PIECE.match(text, q)) is not None:
+            ends[q], marked[q] = ends[m.end()], marked[m.end()] or m["markup"] is not None
+    out: list[str] = []
+    done = q = 0
+    while q < n:
+        if not marked[q]:
+            q += 1
+            continue
+        out += [text[done:q], _latex(text[q : ends[q]])]
+        done = q = ends[q]
+    out.append(text[done:])
+    return "".join(out)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from tutorgraph.mathtext.spans import MathSpan, math_spans
 
@@ -41,11 +42,13 @@ _STOP = frozenset(
     "for but and because why when on in is was so then which as if or though since while".split()  # noqa: SIM905
 )
 _MAX_WORDS = 5
+_NONBLANK = re.compile(r"\S")
 
 
 def _words_after(text: str) -> str | None:
     words: list[str] = []
-    for raw in text.split():
+    # The first few words only: splitting the whole rest for each cue is quadratic.
+    for raw in text.split(None, _MAX_WORDS):
         word = raw.strip("\"'“”‘’")
         end = word[-1:] in {".", ",", "?", "!", ";"}
         word = word.rstrip(".,?!;")
@@ -66,11 +69,14 @@ def _result(expression: str) -> str | None:
 def stated_answer(text: str, spans: list[MathSpan] | None = None) -> str | None:
     """The stated answer in plain text (see `plain_text`): math in canonical form."""
     spans = math_spans(text) if spans is None else spans
+    starts = [s.start for s in spans]
     for cue in _CUE.finditer(text):
         after = cue.end()
-        for span in spans:
-            if span.start >= after and not text[after : span.start].strip():
-                return _result(span.text) or span.text
+        # The first span from the cue on is the only one that may follow it with nothing
+        # but spaces between (a search, not a scan of every span for every cue).
+        i = bisect_left(starts, after)
+        if i < len(spans) and _NONBLANK.search(text, after, spans[i].start) is None:
+            return _result(spans[i].text) or spans[i].text
         words = _words_after(text[after:])
         if words:
             return words

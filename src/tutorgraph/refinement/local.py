@@ -8,7 +8,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
 
 from tutorgraph.mathtext.spans import MathSpan, canonical_math, math_spans, plain_text
 from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept
@@ -19,7 +24,13 @@ from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import MAX_TEXT_SEEDS, MIN_RELATIVE_MATCH, GraphStore
 from tutorgraph.stores.tokenize import STOPWORDS
 
-__all__ = ["LocalRefiner"]
+__all__ = ["READ_TIMEOUT_S", "LocalRefiner"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+# The deadline for reading a query (a few milliseconds, at most tens for 2,000 hostile
+# characters); past it the query is searched as written.
+READ_TIMEOUT_S = 0.5
 
 
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
@@ -44,6 +55,17 @@ _COMPARATIVE = re.compile(
 _COMPARE_TERMS = ("compare", "order")
 
 
+@dataclass(frozen=True)
+class _Reading:
+    """What the rules read from the text, before the concept search."""
+
+    text: str  # plain, spelling corrected
+    answer: str | None
+    optimized: str
+    expressions: list[str]
+    terms: list[str]
+
+
 class LocalRefiner:
     """Math extraction, concept recognition (the graph's concept-name index), stated answers."""
 
@@ -55,45 +77,79 @@ class LocalRefiner:
         speller: SpellingCorrector | None = None,
         *,
         concept_timeout_s: float = 0.5,
+        read_timeout_s: float = READ_TIMEOUT_S,
     ) -> None:
         """`concept_timeout_s` bounds the concept-name search, so a slow graph cannot hold up
-        refinement (the graph search then degrades on its own timeout)."""
+        refinement (the graph search then degrades on its own timeout). The text is read in a
+        worker thread, off the event loop; past `read_timeout_s` the query is searched as
+        written and `fallback_reason` says so."""
         self._graph = graph
         self._speller = speller
         self._concept_timeout_s = concept_timeout_s
+        self._read_timeout_s = read_timeout_s
 
     async def refine(self, query: str, *, student_answer: str | None = None) -> RefinedQuery:
+        reading = await self._off_loop(query, lambda: self._read(query, student_answer))
+        if reading is None:
+            return RefinedQuery(
+                original_query=query,
+                optimized_query=query,
+                student_answer=student_answer,
+                refiner="local",
+                fallback_reason=(
+                    f"local: reading the text took over {self._read_timeout_s:g} s;"
+                    " the query is searched as written"
+                ),
+            )
+        # A graph that is down costs the concepts, not the refinement (its search degrades).
+        search = self._graph.search_concepts(reading.text, k=MAX_TEXT_SEEDS)
+        matches = await guarded("graph", search, self._concept_timeout_s) or []
+        return RefinedQuery(
+            original_query=query,
+            optimized_query=reading.optimized,
+            math_expressions=reading.expressions,
+            key_concepts=[
+                m.concept.id for m in matches if m.exact or m.score >= MIN_RELATIVE_MATCH
+            ],
+            search_terms=reading.terms,
+            student_answer=reading.answer,
+            refiner="local",
+        )
+
+    async def candidate_concepts(self, query: str, k: int) -> list[Concept]:
+        """The concepts whose names best match the text (the curriculum context of a prompt)."""
+        text = await self._off_loop(query, lambda: self._correct(plain_text(query)))
+        if text is None:
+            return []
+        return [m.concept for m in await self._graph.search_concepts(text, k=k)]
+
+    async def aclose(self) -> None:
+        return None
+
+    async def _off_loop(self, query: str, read: Callable[[], T]) -> T | None:
+        """`read()` of `query` in a worker thread; None past the deadline (the thread runs
+        on, but the readers are linear in the text, so not for long)."""
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(read), self._read_timeout_s)
+        except TimeoutError:
+            log.warning(
+                "reading a %d-character query took over %g s", len(query), self._read_timeout_s
+            )
+            return None
+
+    def _read(self, query: str, student_answer: str | None) -> _Reading:
         plain = plain_text(query)
         # The answer is read before spelling correction: its cue words ("wrote", "said") are
         # everyday English that a curriculum vocabulary may lack.
         answer = canonical_math(student_answer) if student_answer else stated_answer(plain)
         text = self._correct(plain)
         spans = math_spans(text)
-        # A graph that is down costs the concepts, not the refinement (its search degrades).
-        search = self._graph.search_concepts(text, k=MAX_TEXT_SEEDS)
-        matches = await guarded("graph", search, self._concept_timeout_s) or []
-        concepts = [m.concept.id for m in matches if m.exact or m.score >= MIN_RELATIVE_MATCH]
         optimized, terms = _with_canonical_math(text, spans), _search_terms(text, spans)
         if _COMPARATIVE.search(text) and any(c.isdigit() for c in text):
             optimized = " ".join([optimized, *_COMPARE_TERMS])
             terms = list(dict.fromkeys([*terms, *_COMPARE_TERMS]))
-        return RefinedQuery(
-            original_query=query,
-            optimized_query=optimized,
-            math_expressions=list(dict.fromkeys(s.text for s in spans)),
-            key_concepts=concepts,
-            search_terms=terms,
-            student_answer=answer,
-            refiner="local",
-        )
-
-    async def candidate_concepts(self, query: str, k: int) -> list[Concept]:
-        """The concepts whose names best match the text (the curriculum context of a prompt)."""
-        text = self._correct(plain_text(query))
-        return [m.concept for m in await self._graph.search_concepts(text, k=k)]
-
-    async def aclose(self) -> None:
-        return None
+        expressions = list(dict.fromkeys(s.text for s in spans))
+        return _Reading(text, answer, optimized, expressions, terms)
 
     def _correct(self, text: str) -> str:
         speller = self._speller
@@ -120,9 +176,12 @@ def _with_canonical_math(text: str, spans: list[MathSpan]) -> str:
 
 def _search_terms(text: str, spans: list[MathSpan]) -> list[str]:
     """Standard codes, then content words, once each; math is listed separately."""
-    rest = text
-    for s in spans:  # blank the math out, keeping offsets
-        rest = rest[: s.start] + " " * (s.end - s.start) + rest[s.end :]
+    # Blank the math out, keeping offsets (in one pass: a copy per span is quadratic).
+    parts, pos = [], 0
+    for s in spans:
+        parts += [text[pos : s.start], " " * (s.end - s.start)]
+        pos = s.end
+    rest = "".join([*parts, text[pos:]])
     codes = [m[0] for m in STANDARD_CODE_RE.finditer(rest)]
     rest = STANDARD_CODE_RE.sub(" ", rest)
     words = [

@@ -35,8 +35,12 @@ class SpellingCorrector:
     def __init__(self, frequencies: Mapping[str, int]) -> None:
         self._freq = {w: n for w, n in frequencies.items() if w.isalpha()}
         self._by_delete: dict[str, set[str]] = defaultdict(set)
+        # A word longer than the longest indexed one by two or more is no single edit from
+        # it (and its deletes, quadratic in its length, are not worth making).
+        self._longest = 0
         for word, n in self._freq.items():
             if n >= MIN_FREQUENCY and len(word) >= MIN_WORD_LENGTH - 1:
+                self._longest = max(self._longest, len(word))
                 self._by_delete[word].add(word)
                 for d in _deletes(word):
                     self._by_delete[d].add(word)
@@ -46,7 +50,7 @@ class SpellingCorrector:
 
     def correct(self, word: str) -> str | None:
         """The correction of a lower-case word, or None when it is known or has none."""
-        if len(word) < MIN_WORD_LENGTH or not word.isalpha():
+        if not MIN_WORD_LENGTH <= len(word) <= self._longest + 1 or not word.isalpha():
             return None
         if self._freq.get(word, 0) >= MIN_FREQUENCY:
             return None

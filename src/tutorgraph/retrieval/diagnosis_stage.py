@@ -1,15 +1,21 @@
 """The diagnosis stage: the bug rules that reproduce the student's wrong answer put their
 misconceptions first, each with an RRF term like a source's.
 
->>> hits, findings, check = await diagnose_hits(diagnoser, fetch, request, None, hits)
-... # doctest: +SKIP
+The problem is read and the rules applied in a worker thread, off the event loop, under a
+deadline: past it the stage gives nothing and says why (`DiagnosisOutcome.skipped`).
+
+>>> outcome = await diagnose_hits(diagnoser, fetch, request, None, hits)  # doctest: +SKIP
+>>> outcome.hits, outcome.findings, outcome.check  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 
-from tutorgraph.diagnosis.diagnose import Diagnoser
+from tutorgraph.diagnosis.diagnose import Diagnoser, Diagnosis
 from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.models.curriculum import Misconception
 from tutorgraph.models.packet import AnswerCheck, DiagnosisFinding, Hit
@@ -18,7 +24,34 @@ from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.fusion import DIAGNOSIS_WEIGHT, RRF_K
 from tutorgraph.retrieval.hits import misconception_hit
 
-__all__ = ["diagnose_hits"]
+__all__ = ["DIAGNOSIS_TIMEOUT_S", "DiagnosisOutcome", "diagnose_hits"]
+
+log = logging.getLogger(__name__)
+# Reading the problem and applying the rules takes well under a millisecond for a message,
+# tens of milliseconds at most for 2,000 hostile characters.
+DIAGNOSIS_TIMEOUT_S = 0.5
+
+
+@dataclass
+class DiagnosisOutcome:
+    """The hits (the reproduced misconceptions first), the findings and the answer check.
+    `ran`: a student answer was known, so the rules were tried; `skipped`: why they gave
+    nothing although they were (they passed the deadline)."""
+
+    hits: list[Hit]
+    findings: list[DiagnosisFinding] = field(default_factory=list)
+    check: AnswerCheck | None = None
+    ran: bool = False
+    skipped: str | None = None
+
+
+def _diagnose(
+    diagnoser: Diagnoser, text: str, answer: str, correct_answer: str | None
+) -> tuple[str, Diagnosis] | None:
+    problem = find_problem(text, student_answer=answer)
+    return (
+        None if problem is None else (problem, diagnoser.diagnose(problem, answer, correct_answer))
+    )
 
 
 async def diagnose_hits(
@@ -27,18 +60,28 @@ async def diagnose_hits(
     request: RetrievalRequest,
     refined: RefinedQuery | None,
     hits: list[Hit],
-) -> tuple[list[Hit], list[DiagnosisFinding], AnswerCheck | None]:
+    *,
+    timeout_s: float = DIAGNOSIS_TIMEOUT_S,
+) -> DiagnosisOutcome:
     """Which bug rules reproduce the student's answer; their misconceptions lead the hits
     (found by `diagnosis`, fetched with `fetch` when no source had them)."""
     answer = request.student_answer or (refined.student_answer if refined else None)
     if not answer:
-        return hits, [], None
-    problem = find_problem(request.problem or request.query, student_answer=answer)
-    if problem is None:
-        return hits, [], None
-    result = diagnoser.diagnose(problem, answer, request.correct_answer)
+        return DiagnosisOutcome(hits)
+    text = request.problem or request.query
+    work = asyncio.to_thread(_diagnose, diagnoser, text, answer, request.correct_answer)
+    try:
+        read = await asyncio.wait_for(work, timeout_s)
+    except TimeoutError:
+        # The thread runs on (the readers are linear in the text, so not for long).
+        skipped = f"reading the problem took over {timeout_s:g} s"
+        log.warning("diagnosis skipped for a %d-character text: %s", len(text), skipped)
+        return DiagnosisOutcome(hits, ran=True, skipped=skipped)
+    if read is None:
+        return DiagnosisOutcome(hits, ran=True)
+    problem, result = read
     if result.correct is None or result.correct_answer is None:
-        return hits, [], None
+        return DiagnosisOutcome(hits, ran=True)
     check = AnswerCheck(
         problem=problem,
         student_answer=answer,
@@ -57,7 +100,7 @@ async def diagnose_hits(
     ]
     ids = list(dict.fromkeys(d.misconception_id for d in findings))
     if not ids:
-        return hits, findings, check
+        return DiagnosisOutcome(hits, findings, check, ran=True)
     have = {h.id: h for h in hits}
     if missing := [m for m in ids if m not in have]:
         found = await fetch(missing)
@@ -78,4 +121,5 @@ async def diagnose_hits(
     chosen = {id(h) for h in lead}
     # Only misconceptions that exist in this index are shown as hits.
     findings = [d for d in findings if d.misconception_id in have]
-    return lead + [h for h in hits if id(h) not in chosen], findings, check
+    rest = [h for h in hits if id(h) not in chosen]
+    return DiagnosisOutcome(lead + rest, findings, check, ran=True)

@@ -23,9 +23,7 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError, UnknownConceptError
 from tutorgraph.models.packet import (
     STAGES,
-    AnswerCheck,
     Conflict,
-    DiagnosisFinding,
     GraphContext,
     Hit,
     RankerInfo,
@@ -40,7 +38,7 @@ from tutorgraph.retrieval.batching import embed_async, rerank_async
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.conflicts import factual_conflicts, latest_versions
 from tutorgraph.retrieval.context import assemble_context
-from tutorgraph.retrieval.diagnosis_stage import diagnose_hits
+from tutorgraph.retrieval.diagnosis_stage import DiagnosisOutcome, diagnose_hits
 from tutorgraph.retrieval.fusion import RRF_K, FusedHit, fuse, source_weights
 from tutorgraph.retrieval.graph_search import (
     GRAPH_PLANS,
@@ -224,7 +222,8 @@ class HybridRetriever:
                 raise UnknownConceptError(unknown)
         t = time.perf_counter()
         refined = await self._refine(request)
-        timings["refine"] = _ms(t) if refined else 0.0
+        # The time spent, also when the refiner failed (0 only when it did not run).
+        timings["refine"] = _ms(t) if self._refines(request) else 0.0
         route = self.route(request, refined)
         ranker_vector = self._start_ranker_vector(request, refined)
         raw, graph, degraded = await self._search(request, refined, route, timings)
@@ -272,17 +271,18 @@ class HybridRetriever:
             )
         timings["rank"] = _ms(t) if ranker_info.applied else 0.0
         t = time.perf_counter()
-        diagnosis: list[DiagnosisFinding] = []
-        check: AnswerCheck | None = None
+        diagnosed = DiagnosisOutcome(hits)
         if self._diagnoser is not None:
-            hits, diagnosis, check = await diagnose_hits(
+            diagnosed = await diagnose_hits(
                 self._diagnoser,
                 lambda ids: self._guard("graph", self._graph.get_misconceptions(ids)),
                 request,
                 refined,
                 hits,
             )
-        timings["diagnose"] = _ms(t) if check else 0.0
+        hits, diagnosis, check = diagnosed.hits, diagnosed.findings, diagnosed.check
+        # The time spent whenever the rules were tried, also when they found nothing.
+        timings["diagnose"] = _ms(t) if diagnosed.ran else 0.0
         if route.analysis.query_type == "misconception":
             # The student's answer is known: what they got wrong leads (stable otherwise).
             hits.sort(key=lambda h: h.kind != "misconception")
@@ -324,15 +324,19 @@ class HybridRetriever:
                     "near_duplicates": near_duplicates,
                     "conflicts_detected": len(conflicts),
                     "conflicts_resolved": sum(c.kind == "temporal" for c in conflicts),
+                    "diagnosis_skipped": diagnosed.skipped,
                 }
                 if request.debug
                 else None
             ),
         )
 
+    def _refines(self, request: RetrievalRequest) -> bool:
+        return request.use_refinement and self._refiner is not None
+
     async def _refine(self, request: RetrievalRequest) -> RefinedQuery | None:
         """The refiner's reading of the request; None when off or when it failed."""
-        if not request.use_refinement or self._refiner is None:
+        if not self._refines(request) or self._refiner is None:
             return None
         try:
             return await self._refiner.refine(request.query, student_answer=request.student_answer)
