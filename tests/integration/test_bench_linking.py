@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CURRICULUM = ROOT / "data" / "curriculum"
 MESSAGES = ROOT / "data" / "benchmarks" / "tutoring_messages.jsonl"
 SLICE = ROOT / "tests" / "data" / "mathfish" / "generated_problems_teacher_annotations_slice.csv"
-SYSTEMS = {"packet", "dense-descriptions"}
+SYSTEMS = {"packet", "dense-descriptions", "linker"}
 METRICS = {f"{p}hit@{k}" for p in ("", "cluster_") for k in (1, 5, 10)}
 
 
@@ -102,7 +102,7 @@ def test_bench_linking_writes_every_system_data_set_and_split(
     assert data["mathfish"]["read"] == 20 and data["mathfish"]["scored"] == 8
     assert data["tutoring_messages"]["scored"] == 6
     for item in report["items"]["mathfish"]:
-        assert len(item["dense-descriptions"]) == 10
+        assert len(item["dense-descriptions"]) == 10 and len(item["linker"]) == 10
         assert all(s.startswith("ccss:") for s in item["packet"])
     assert report["_meta"]["standards_searched"] == 597
     assert "mathfish" in proc.stdout and "dense-descriptions" in proc.stdout

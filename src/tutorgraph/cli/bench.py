@@ -373,8 +373,8 @@ def linking_cmd(
     ] = None,
 ) -> None:
     """Concept linking to Common Core: hit@1/5/10 of the accepted standard, exact and per
-    cluster, for the packet and an untrained dense search of the standards' descriptions,
-    with 95% intervals and paired differences."""
+    cluster, for the packet, an untrained dense search of the standards' descriptions and the
+    concept linker (cards, dense and lexical), with 95% intervals and paired differences."""
     from tutorgraph.errors import ConfigurationError
     from tutorgraph.eval.harness.provenance import git_commit, hardware
     from tutorgraph.eval.tasks.standards_data import read_mathfish, read_messages, read_standards
@@ -385,6 +385,8 @@ def linking_cmd(
         DenseStandardSearch,
         run_linking_benchmark,
     )
+    from tutorgraph.ingest.bundle import load_trusted
+    from tutorgraph.linking import ConceptLinker, build_cards
 
     settings = load_settings(index_dir)
     with fail_on_errors():
@@ -412,6 +414,8 @@ def linking_cmd(
             raise ConfigurationError("nothing to score: neither --mathfish nor --messages exists")
         served = open_retriever(settings)
         dense = DenseStandardSearch(served.retriever.embedder, standards)
+        records = load_trusted(curriculum, documents=False)
+        linker = ConceptLinker.build(build_cards(records.concepts), served.retriever.embedder)
 
         async def run(bars: Progress) -> dict[str, Any]:
             try:
@@ -420,6 +424,7 @@ def linking_cmd(
                     sets,
                     served.retriever,
                     dense,
+                    linker=linker,
                     limit=limit,
                     progress=lambda done, total: bars.update(task, completed=done, total=total),
                 )

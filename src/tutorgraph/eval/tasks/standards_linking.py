@@ -36,6 +36,7 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.eval.harness.folds import concept_ranking, stable_sample
 from tutorgraph.eval.harness.results import bootstrap_ci
 from tutorgraph.eval.tasks.standards_data import CCSS, LinkingItem, LinkingSet, Standard, cluster_of
+from tutorgraph.linking import ConceptLinker
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.request import MAX_QUERY_CHARS, RetrievalRequest
 
@@ -54,7 +55,9 @@ __all__ = [
 
 PACKET = "packet"
 BASELINE = "dense-descriptions"
-SYSTEMS = (PACKET, BASELINE)
+# The concept linker of issue 31 (cards, dense and lexical, fused), untrained.
+LINKER = "linker"
+SYSTEMS = (PACKET, BASELINE, LINKER)
 DEPTH = 10
 LINKING_KS = (1, 5, 10)
 METRICS = tuple(f"hit@{k}" for k in LINKING_KS) + tuple(f"cluster_hit@{k}" for k in LINKING_KS)
@@ -203,11 +206,16 @@ async def _packet_rankings(
     return out, notes
 
 
+def _linker_rankings(linker: ConceptLinker, texts: Sequence[str]) -> list[list[str]]:
+    return [[c.concept_id for c in linker.link(t, DEPTH).get("common-core", [])] for t in texts]
+
+
 async def run_linking_benchmark(
     sets: Sequence[LinkingSet],
     retriever: Retrieves,
     dense: DenseStandardSearch,
     *,
+    linker: ConceptLinker | None = None,
     limit: int | None = None,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
@@ -220,7 +228,8 @@ async def run_linking_benchmark(
     >>> report["systems"]["packet"]["mathfish"]["all"]["hit@10"]  # doctest: +SKIP
     {'mean': 0.05, 'ci95': [0.02, 0.08]}
     """
-    report: dict[str, Any] = {"systems": {s: {} for s in SYSTEMS}, "datasets": {}, "items": {}}
+    systems = [s for s in SYSTEMS if s != LINKER or linker is not None]
+    report: dict[str, Any] = {"systems": {s: {} for s in systems}, "datasets": {}, "items": {}}
     total = sum(len(stable_sample(d.items, limit, key=lambda i: i.id)) for d in sets)
     done = 0
 
@@ -233,6 +242,8 @@ async def run_linking_benchmark(
         texts = [query_text(i) for i in items]
         packets, notes = await _packet_rankings(retriever, items, step)
         rankings = {BASELINE: await asyncio.to_thread(dense.rank, texts), PACKET: packets}
+        if linker is not None:
+            rankings[LINKER] = await asyncio.to_thread(_linker_rankings, linker, texts)
         done += len(items)
         scores = {
             system: {i.id: hit_scores(r, i.standards) for i, r in zip(items, ranked, strict=True)}
@@ -257,7 +268,7 @@ async def run_linking_benchmark(
                 "split": it.split,
                 "kind": it.kind,
                 "standards": list(it.standards),
-                **{system: rankings[system][n] for system in SYSTEMS},
+                **{system: rankings[system][n] for system in systems},
             }
             for n, it in enumerate(items)
         ]
