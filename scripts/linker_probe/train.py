@@ -54,26 +54,34 @@ def encode(model: SentenceTransformer, texts: list[str]) -> np.ndarray:
     return model.encode(texts, normalize_embeddings=True, batch_size=256, convert_to_numpy=True)
 
 
-def evaluate(model: SentenceTransformer, tag: str) -> None:
-    scores = (
-        encode(model, [e["text"] for e in EVALS]) @ encode(model, [STD_CARDS[i] for i in STD_IDS]).T
+def _table(hits: dict[str, list[tuple[bool, bool]]]) -> str:
+    return json.dumps(
+        {
+            k: [
+                round(float(np.mean([a for a, _ in v])), 3),
+                round(float(np.mean([b for _, b in v])), 3),
+                len(v),
+            ]
+            for k, v in sorted(hits.items())
+        }
     )
+
+
+def evaluate(
+    model: SentenceTransformer, tag: str, only: list[int] | None = None
+) -> dict[str, list[tuple[bool, bool]]]:
+    evals = [EVALS[i] for i in only] if only is not None else EVALS
+    queries = encode(model, [e["text"] for e in evals])
+    scores = queries @ encode(model, [STD_CARDS[i] for i in STD_IDS]).T
     hits: dict[str, list[tuple[bool, bool]]] = {}
-    for item, row in zip(EVALS, scores, strict=True):
+    for item, row in zip(evals, scores, strict=True):
         top = [STD_IDS[i] for i in np.argsort(-row)[:10]]
         got = (top[0] in item["std"], bool(set(item["std"]) & set(top)))
         hits.setdefault(item["set"], []).append(got)
         if item.get("kind") == "word_problem":
             hits.setdefault(item["set"] + "/wp", []).append(got)
-    table = {
-        k: [
-            round(float(np.mean([a for a, _ in v])), 3),
-            round(float(np.mean([b for _, b in v])), 3),
-            len(v),
-        ]
-        for k, v in sorted(hits.items())
-    }
-    say(tag, json.dumps(table))
+    say(tag, _table(hits))
+    return hits
 
 
 def hard_negatives(model: SentenceTransformer) -> list[str]:
@@ -101,9 +109,15 @@ def _embed(model: SentenceTransformer, texts: list[str]) -> torch.Tensor:
     return torch.nn.functional.normalize(out.float(), dim=-1)
 
 
-def train(negatives: list[str] | None, epochs: int, tag: str) -> SentenceTransformer:
+def train(
+    negatives: list[str] | None, epochs: int, tag: str, extra: list[dict[str, str]] | None = None
+) -> SentenceTransformer:
+    """`extra`: more pairs (MathFish training folds), with their cards in `CARDS`."""
     model = load()
-    batch, n = 64, len(PAIRS)
+    pairs = PAIRS + (extra or [])
+    if negatives is not None and extra:
+        negatives = negatives + [_other_standard(p["c"]) for p in extra]
+    batch, n = 64, len(pairs)
     steps = epochs * (n // batch)
     warm = int(0.1 * steps)
     optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
@@ -123,11 +137,11 @@ def train(negatives: list[str] | None, epochs: int, tag: str) -> SentenceTransfo
             seen: set[str] = set()
             keep = []
             for i in order[b * batch : (b + 1) * batch]:
-                if PAIRS[i]["c"] not in seen:  # a second pair of one concept: a false negative
-                    seen.add(PAIRS[i]["c"])
+                if pairs[i]["c"] not in seen:  # a second pair of one concept: a false negative
+                    seen.add(pairs[i]["c"])
                     keep.append(i)
-            anchors = _embed(model, [PAIRS[i]["q"] for i in keep])
-            docs = [CARDS[PAIRS[i]["c"]] for i in keep]
+            anchors = _embed(model, [pairs[i]["q"] for i in keep])
+            docs = [CARDS[pairs[i]["c"]] for i in keep]
             if negatives:
                 docs += [CARDS[negatives[i]] for i in keep]
             sim = anchors @ _embed(model, docs).T * 20.0
@@ -155,12 +169,41 @@ def train(negatives: list[str] | None, epochs: int, tag: str) -> SentenceTransfo
     return model
 
 
+def _other_standard(gold: str) -> str:
+    """A random other standard's card: the negative of a MathFish pair."""
+    choice = "std:" + random.Random(gold).choice(STD_IDS)
+    return choice if choice != gold else "std:" + STD_IDS[0]
+
+
+def cross_validate(negatives: list[str], folds: int) -> None:
+    """MathFish rows in `folds` folds (by row order): train one epoch on the bundle's pairs and
+    the other folds' rows (problem -> its first standard's card), score the held-out fold;
+    every fold's model also scores the messages (pooled: each message counted per fold)."""
+    CARDS.update({f"std:{i}": STD_CARDS[i] for i in STD_IDS})
+    rows = [i for i, e in enumerate(EVALS) if e["set"] == "mathfish"]
+    others = [i for i, e in enumerate(EVALS) if e["set"] != "mathfish"]
+    pooled: dict[str, list[tuple[bool, bool]]] = {}
+    for fold in range(folds):
+        test = [r for n, r in enumerate(rows) if n % folds == fold]
+        extra = [
+            {"q": EVALS[r]["text"], "c": "std:" + EVALS[r]["std"][0], "group": "mathfish"}
+            for n, r in enumerate(rows)
+            if n % folds != fold
+        ]
+        model = train(negatives, 1, f"cv{fold}", extra)
+        for key, got in evaluate(model, f"cv{fold} held-out", test + others).items():
+            pooled.setdefault(key, []).extend(got)
+    say(f"cv{folds} pooled", _table(pooled))
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     base = load()
     evaluate(base, "base")
     negatives = hard_negatives(base)
-    for config in os.environ.get("CONFIGS", "e1_hn,e3_hn,e1_nohn").split(","):
+    if os.environ.get("CV"):
+        cross_validate(negatives, int(os.environ["CV"]))
+    for config in filter(None, os.environ.get("CONFIGS", "e1_hn,e3_hn,e1_nohn").split(",")):
         model = train(negatives if config.endswith("_hn") else None, int(config[1]), config)
         if config == os.environ.get("SAVE"):
             model.half().save(str(OUT / "model"))
