@@ -41,6 +41,7 @@ PACKET_FIELDS = {
     "diagnosis",
     "answer_check",
     "conflicts",
+    "concepts",
     "debug",
 }
 HIT_FIELDS = {

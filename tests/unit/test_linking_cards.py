@@ -46,7 +46,7 @@ def test_the_linker_fuses_dense_and_lexical_ranks_per_taxonomy(concepts) -> None
     rng = np.random.default_rng(0)
     vectors = rng.normal(size=(len(cards), 8)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    linker = ConceptLinker(cards, vectors, _NoEmbedder(), lexical_weight=0.25)  # type: ignore[arg-type]
+    linker = ConceptLinker(cards, vectors, _NoEmbedder())  # type: ignore[arg-type]
     target = next(i for i, c in enumerate(cards) if c.concept_id == "ccss:6.RP.A.3.c")
     got = linker.link("find a percent of a quantity as a rate per 100", 5, vectors[target])
     assert set(got) == {"common-core", "openstax"} and len(got["common-core"]) == 5

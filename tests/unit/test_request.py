@@ -122,9 +122,9 @@ def test_packet_defaults_always_carry_degraded_sources_and_reranker() -> None:
     assert data["ranker"] == {"applied": False, "model": None, "reason": None, "proposed": 0}
     assert data["graph_context"] == {"concepts": [], "prerequisites": [], "misconceptions": []}
     assert data["diagnosis"] == [] and data["answer_check"] is None
-    assert data["conflicts"] == []
+    assert data["conflicts"] == [] and data["concepts"] == []
     assert list(data["timings_ms"]) == [
-        "refine", "embed", "vector", "lexical", "graph", "local", "merge", "fuse", "rerank",
+        "refine", "embed", "link", "vector", "lexical", "graph", "local", "merge", "fuse", "rerank",
         "rank", "diagnose", "total",
     ]  # fmt: skip
 

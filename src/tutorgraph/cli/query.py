@@ -274,6 +274,13 @@ def print_packet(packet: ReasoningPacket) -> None:
                 f"{', '.join(hit.corroborated_by.sources)}[/]",
                 highlight=False,
             )
+    if packet.concepts:
+        lines = [
+            f"[bold]{c.taxonomy}[/] {c.id} {escape(c.name)}"
+            + (" (yours)" if c.evidence.get("caller") else f" ({c.score:.3f})")
+            for c in packet.concepts
+        ]
+        console.print(Panel("\n".join(lines), title="what the message is about"))
     gc = packet.graph_context
     if gc.concepts or gc.prerequisites:
         lines = [f"[bold]{c['id']}[/] {escape(c['name'])} ({c['seed']})" for c in gc.concepts]

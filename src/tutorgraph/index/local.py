@@ -20,6 +20,8 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Self
 
+import numpy as np
+
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.stored_vectors import StoredVectors
 from tutorgraph.errors import ConfigurationError, IndexNotFoundError
@@ -27,6 +29,8 @@ from tutorgraph.index.generations import LEGACY, ReaderHold, generation_name, li
 from tutorgraph.index.integrity import Problem, check_files, probe_items, probe_vectors
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.pipeline import IngestOptions, ingest_records
+from tutorgraph.linking import ConceptLinker, build_cards
+from tutorgraph.models.curriculum import Concept
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.chroma import ChromaVectorStore
@@ -84,6 +88,7 @@ class LocalIndex(AsyncClosing):
         generation: str = LEGACY,
         problems: Sequence[Problem] = (),
         hold: ReaderHold | None = None,
+        linker: ConceptLinker | None = None,
     ) -> None:
         self._manifest = manifest
         self._vector = vector
@@ -92,6 +97,7 @@ class LocalIndex(AsyncClosing):
         self._generation = generation
         self._problems = list(problems)
         self._hold = hold
+        self._linker = linker
 
     @property
     def manifest(self) -> Manifest:
@@ -106,6 +112,12 @@ class LocalIndex(AsyncClosing):
     def problems(self) -> list[Problem]:
         """What failed the integrity check when the index opened (empty when none did)."""
         return list(self._problems)
+
+    @property
+    def linker(self) -> ConceptLinker | None:
+        """The concept linker over this generation's cards (None for an index written before
+        it kept their vectors, or whose catalogue is damaged)."""
+        return self._linker
 
     @property
     def vector(self) -> VectorStore:
@@ -198,6 +210,7 @@ class LocalIndex(AsyncClosing):
                     )
                 else:
                     lexical = bm25
+        concepts: list[Concept] | None = None
         if graph is None and "graph" not in problems:
             try:
                 records = load_catalogue(layout)
@@ -219,10 +232,12 @@ class LocalIndex(AsyncClosing):
                     )
                 else:
                     graph = EmbeddedGraphStore(records)
+                    concepts = records.concepts
         if own is not None and opened is not None:
             problem = _check_vectors(own, opened, layout, manifest, lexical)
             if problem is not None:
                 problems["vector"] = problem
+        linker = None if "graph" in problems else _load_linker(layout, concepts)
         for problem in problems.values():
             log.info("index %s: %s", generation, problem)
         if "vector" in problems and own is not None:
@@ -235,6 +250,7 @@ class LocalIndex(AsyncClosing):
             generation=generation_name(generation),
             problems=list(problems.values()),
             hold=hold,
+            linker=linker,
         )
 
     @classmethod
@@ -258,6 +274,25 @@ class LocalIndex(AsyncClosing):
             return await asyncio.to_thread(cls.load, index_dir, embedder=embedder.name)
 
         return Opening(make)
+
+
+def _load_linker(layout: IndexLayout, concepts: list[Concept] | None) -> ConceptLinker | None:
+    """The linker over the catalogue's cards, with the card vectors the ingest stored."""
+    try:
+        if concepts is None:
+            concepts = load_catalogue(layout, documents=False).concepts
+        stored = StoredVectors.read(layout.vectors)
+    except Exception as exc:  # damage is the integrity check's to report
+        log.info("no concept linker: %s", _why(exc))
+        return None
+    cards = build_cards(concepts)
+    if stored is None or not cards:
+        return None
+    found = stored.lookup([c.text for c in cards], stored.fingerprint)
+    if len(found) < len(cards):
+        log.info("no concept linker: %d cards have no stored vector", len(cards) - len(found))
+        return None
+    return ConceptLinker(cards, np.stack([found[i] for i in range(len(cards))]))
 
 
 def _vector_store(

@@ -41,6 +41,7 @@ from tutorgraph.index.integrity import REPAIR_HINT, Problem, check_files, finger
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.lock import WriterLock
 from tutorgraph.ingest.bundle import bundle_hash, validate_bundle, write_bundle
+from tutorgraph.linking.cards import build_cards
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.chroma import ChromaVectorStore
@@ -231,7 +232,9 @@ async def _ingest_locked(
         writer = ChromaVectorStore.embedded(layout.chroma) if vector is None else vector
         try:
             fresh = await _write_vectors(writer, items, embedder, report, progress, [stored, kept])
-            dim = await _write_item_vectors(layout, items, embedder, fresh, [stored, kept], writer)
+            dim = await _write_item_vectors(
+                layout, items, card_texts(catalogue), embedder, fresh, [stored, kept], writer
+            )
         finally:
             if own:
                 await writer.aclose()  # Chroma's files are complete once its client closes
@@ -345,15 +348,18 @@ def _lookup(
 async def _write_item_vectors(
     layout: IndexLayout,
     items: list[IndexItem],
+    cards: list[str],
     embedder: Embedder,
     written: dict[str, npt.NDArray[np.float32]],
     sources: list[StoredVectors | None],
     vector: VectorWriter,
 ) -> int:
-    """Keep every item's vector in the generation (`vectors/`): a repair rebuilds the vector
-    store from it and the integrity probe reads it. Returns the dimension."""
+    """Keep every item's vector, and every concept card's, in the generation (`vectors/`):
+    a repair rebuilds the vector store from it, the integrity probe reads it, and the concept
+    linker searches the cards' (taken from `sources` when there, else embedded here).
+    Returns the dimension."""
     fingerprint = await asyncio.to_thread(model_fingerprint, embedder.name)
-    texts = sorted({it.search_text for it in items})
+    texts = sorted({it.search_text for it in items} | set(cards))
     rows = {i: written[t] for i, t in enumerate(texts) if t in written}
     rest = [i for i in range(len(texts)) if i not in rows]
     found = _lookup([texts[i] for i in rest], fingerprint, sources)
@@ -383,6 +389,11 @@ async def _write_item_vectors(
     return int(vectors.shape[1])
 
 
+def card_texts(records: SourceRecords) -> list[str]:
+    """The texts of the records' concept cards, in the order they are embedded."""
+    return sorted({c.text for c in build_cards(records.concepts)}, key=lambda t: (len(t), t))
+
+
 def _embedding_order(items: list[IndexItem]) -> list[IndexItem]:
     # Batches of similar length waste little compute on padding.
     return sorted(items, key=lambda it: (len(it.search_text), it.id))
@@ -391,9 +402,11 @@ def _embedding_order(items: list[IndexItem]) -> list[IndexItem]:
 async def embed_bundle(
     bundle_dir: Path, embedder: Embedder, progress: ProgressCallback | None = None
 ) -> int:
-    """Embed every text of a bundle's valid records and store the vectors in the bundle
-    (`BUNDLE/embeddings/`), in the batches a fresh ingest would embed them in, so that an
-    ingest that reads them builds the same index. Returns the number of distinct texts."""
+    """Embed every text of a bundle's valid records, and their concept cards, and store the
+    vectors in the bundle (`BUNDLE/embeddings/`), in the batches a fresh ingest would embed
+    them in, so that an ingest that reads them builds the same index. A batch whose every
+    text is already stored (same model) is taken as stored, so adding texts embeds only
+    theirs. Returns the number of distinct texts."""
     fingerprint = await asyncio.to_thread(model_fingerprint, embedder.name)
     if fingerprint is None:
         raise ConfigurationError(
@@ -401,14 +414,25 @@ async def embed_bundle(
             "cannot be keyed to it; install it locally or point TUTORGRAPH_EMBEDDING_MODEL at one"
         )
     validation = await asyncio.to_thread(validate_bundle, bundle_dir)
-    items = _embedding_order(items_from_records(validation.records))
-    texts = [it.search_text for it in items]
+    groups = [
+        [it.search_text for it in _embedding_order(items_from_records(validation.records))],
+        card_texts(validation.records),
+    ]
+    stored = await asyncio.to_thread(StoredVectors.read, bundle_dir / STORED_VECTORS_DIR)
+    texts = [t for group in groups for t in group]
     parts = []
-    for start in range(0, len(texts), _EMBED_BATCH):
-        batch = texts[start : start + _EMBED_BATCH]
-        parts.append(as_stored(await asyncio.to_thread(embedder.embed, batch)))
-        if progress:
-            progress("embed", start + len(batch), len(texts))
+    done = 0
+    for group in groups:
+        for start in range(0, len(group), _EMBED_BATCH):
+            batch = group[start : start + _EMBED_BATCH]
+            found = stored.lookup(batch, fingerprint) if stored is not None else {}
+            if len(found) == len(batch):
+                parts.append(np.stack([found[i] for i in range(len(batch))]))
+            else:
+                parts.append(as_stored(await asyncio.to_thread(embedder.embed, batch)))
+            done += len(batch)
+            if progress:
+                progress("embed", done, len(texts))
     vectors = np.concatenate(parts) if parts else np.zeros((0, 0), dtype=np.float32)
     # One writer of the bundle's vectors at a time; the folder is swapped in whole.
     lock = WriterLock(bundle_dir, f"tutorgraph embed-bundle {bundle_dir}")

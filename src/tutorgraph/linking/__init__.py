@@ -7,13 +7,12 @@
 """
 
 from tutorgraph.linking.cards import TAXONOMIES, ConceptCard, build_cards, taxonomy_of
-from tutorgraph.linking.linker import ConceptLinker, LinkedConcept
+from tutorgraph.linking.linker import ConceptLinker
 
 __all__ = [
     "TAXONOMIES",
     "ConceptCard",
     "ConceptLinker",
-    "LinkedConcept",
     "build_cards",
     "taxonomy_of",
 ]

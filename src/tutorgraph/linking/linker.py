@@ -1,8 +1,11 @@
 """The concept linker: a message -> ranked concepts per taxonomy, each with its evidence.
 
 Each card is searched densely (cosine of the query's embedding and the card's) and lexically
-(BM25 over the cards), and the two ranks are fused by weighted reciprocal rank (k = 60), per
-taxonomy. The card vectors are computed once, when the linker is built.
+(BM25 over the cards); a card's score is its cosine plus `lexical_weight` times its BM25 score
+over the best BM25 score of its taxonomy. Fusing the two ranks instead (RRF, k = 60, lexical
+weight 0.25) let any card with both ranks pass the dense first (MathFish hit@1 0.463 against
+0.502 for the score fusion at 0.06, dev messages 0.337 against 0.349; both chosen on
+MathFish and the dev messages, never the held-out ones).
 
 >>> linker = ConceptLinker.build(build_cards(records.concepts), embedder)  # doctest: +SKIP
 >>> [c.concept_id for c in linker.link("how do I compare 5/8 and 3/5?")["common-core"][:2]]
@@ -13,8 +16,6 @@ taxonomy. The card vectors are computed once, when the linker is built.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -22,36 +23,27 @@ import numpy.typing as npt
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.linking.cards import ConceptCard
 from tutorgraph.stores.bm25 import BM25Index
-from tutorgraph.stores.protocols import IndexItem
+from tutorgraph.stores.protocols import IndexItem, LinkedCard
 
-__all__ = ["ConceptLinker", "LinkedConcept"]
+__all__ = ["ConceptLinker"]
 
-RRF_K = 60
-# Candidates each search hands to the fusion, per taxonomy.
-_DEPTH = 50
-
-
-@dataclass(frozen=True)
-class LinkedConcept:
-    """A concept the linker names, its fused score and what chose it."""
-
-    concept_id: str
-    taxonomy: str
-    name: str
-    score: float
-    evidence: dict[str, Any]
+# The BM25 share of a card's score (chosen on MathFish and the dev messages).
+LEXICAL_WEIGHT = 0.06
+# BM25 candidates read for a text (over every taxonomy).
+_LEXICAL_DEPTH = 300
 
 
 class ConceptLinker:
-    """Dense and lexical search over concept cards, fused per taxonomy."""
+    """Dense and lexical search over concept cards, fused per taxonomy. Without an embedder,
+    `link` needs the query's vector (the retriever passes the one it searched with)."""
 
     def __init__(
         self,
         cards: Sequence[ConceptCard],
         vectors: npt.NDArray[np.float32],
-        embedder: Embedder,
+        embedder: Embedder | None = None,
         *,
-        lexical_weight: float = 0.25,
+        lexical_weight: float = LEXICAL_WEIGHT,
     ) -> None:
         if len(cards) != len(vectors):
             raise ValueError(f"{len(cards)} cards but {len(vectors)} vectors")
@@ -62,6 +54,10 @@ class ConceptLinker:
         items = [IndexItem(id=c.concept_id, kind="concept", title="", text=c.text) for c in cards]
         self._bm25 = BM25Index.build(items)
         self._row = {c.concept_id: i for i, c in enumerate(cards)}
+        self._rows = {
+            t: np.array([i for i, c in enumerate(cards) if c.taxonomy == t], dtype=np.int64)
+            for t in sorted({c.taxonomy for c in cards})
+        }
 
     @classmethod
     def build(
@@ -73,39 +69,36 @@ class ConceptLinker:
 
     def link(
         self, text: str, k: int = 10, vector: npt.NDArray[np.float32] | None = None
-    ) -> dict[str, list[LinkedConcept]]:
+    ) -> dict[str, list[LinkedCard]]:
         """The `k` best concepts of each taxonomy for `text` (its embedding may be given)."""
         if vector is None:
+            if self._embedder is None:
+                raise ValueError("this linker has no embedder: pass the query's vector")
             vector = self._embedder.embed([text])[0]
         dense = self._vectors @ np.asarray(vector, dtype=np.float32)
-        lexical = self._bm25.search_sync(text, _DEPTH * 3)
-        out: dict[str, list[LinkedConcept]] = {}
-        for taxonomy in sorted({c.taxonomy for c in self._cards}):
-            rows = [i for i, c in enumerate(self._cards) if c.taxonomy == taxonomy]
-            order = sorted(rows, key=lambda i: (-dense[i], self._cards[i].concept_id))[:_DEPTH]
-            dense_rank = {self._cards[i].concept_id: r for r, i in enumerate(order, 1)}
-            words = [h for h in lexical if self._cards[self._row[h.item.id]].taxonomy == taxonomy]
-            lexical_rank = {h.item.id: r for r, h in enumerate(words[:_DEPTH], 1)}
-            bm25 = {h.item.id: h.score for h in words}
-            fused = {
-                cid: 1.0 / (RRF_K + dense_rank.get(cid, 10**6))
-                + self._lexical_weight / (RRF_K + lexical_rank.get(cid, 10**6))
-                for cid in dense_rank.keys() | lexical_rank.keys()
-            }
-            best = sorted(fused, key=lambda cid: (-fused[cid], cid))[:k]
+        bm25 = np.zeros(len(self._cards), dtype=np.float32)
+        for hit in self._bm25.search_sync(text, _LEXICAL_DEPTH):
+            bm25[self._row[hit.item.id]] = hit.score
+        out: dict[str, list[LinkedCard]] = {}
+        for taxonomy, rows in self._rows.items():
+            words = bm25[rows]
+            top = float(words.max()) if len(rows) else 0.0
+            score = dense[rows] + (self._lexical_weight * words / top if top > 0 else 0.0)
+            # Ties break by concept id (the rows are in id order): the same input, the same output.
+            best = rows[np.lexsort((rows, -score))[:k]]
             out[taxonomy] = [
-                LinkedConcept(
-                    cid,
+                LinkedCard(
+                    self._cards[i].concept_id,
                     taxonomy,
-                    self._cards[self._row[cid]].name,
-                    round(fused[cid], 6),
+                    self._cards[i].name,
+                    round(float(score[np.searchsorted(rows, i)]), 6),
                     {
-                        "dense_rank": dense_rank.get(cid),
-                        "cosine": round(float(dense[self._row[cid]]), 4),
-                        "lexical_rank": lexical_rank.get(cid),
-                        "bm25": round(bm25[cid], 4) if cid in bm25 else None,
+                        "cosine": round(float(dense[i]), 4),
+                        "dense_rank": int((dense[rows] > dense[i]).sum()) + 1,
+                        "bm25": round(float(bm25[i]), 4) if bm25[i] > 0 else None,
+                        "lexical_rank": int((words > bm25[i]).sum()) + 1 if bm25[i] > 0 else None,
                     },
                 )
-                for cid in best
+                for i in best
             ]
         return out

@@ -19,6 +19,7 @@ __all__ = [
     "Hit",
     "HitKind",
     "HitSource",
+    "LinkedConcept",
     "NearDuplicate",
     "RankerInfo",
     "ReasoningPacket",
@@ -36,6 +37,7 @@ HitKind = Literal[
 STAGES = (
     "refine",
     "embed",
+    "link",
     "vector",
     "lexical",
     "graph",
@@ -125,6 +127,20 @@ class Hit(BaseModel):
     conflicts_with: list[str] = Field(default_factory=list)
 
 
+class LinkedConcept(BaseModel):
+    """A concept the request is about, in one taxonomy (`common-core`, `eedi`, `openstax`):
+    from the caller's `concept_ids` (`evidence: {"caller": true}`, no score), else named by
+    the concept linker (its fused score; its dense and lexical ranks, cosine and BM25)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    taxonomy: str
+    name: str
+    score: float | None = None
+    evidence: dict[str, Any] = Field(default_factory=dict)
+
+
 class GraphContext(BaseModel):
     """The graph neighbourhood of the request: matched concepts, prerequisites, misconceptions."""
 
@@ -208,4 +224,6 @@ class ReasoningPacket(BaseModel):
     answer_check: AnswerCheck | None = None
     # Hits that disagree (factual), and stale copies replaced by a newer version (temporal).
     conflicts: list[Conflict] = Field(default_factory=list)
+    # The concept linker's result, per taxonomy, best first (issue 31; design 8a).
+    concepts: list[LinkedConcept] = Field(default_factory=list)
     debug: dict[str, Any] | None = None

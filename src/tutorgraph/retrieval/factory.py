@@ -257,4 +257,5 @@ def build_retriever(
         ranker_unavailable=models.ranker_unavailable,
         refiner=build_refiner(setup, index),
         diagnoser=Diagnoser.bundled() if setup.diagnosis else None,
+        linker=index.linker,
     )

@@ -21,11 +21,13 @@ import numpy.typing as npt
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError, UnknownConceptError
+from tutorgraph.linking import taxonomy_of
 from tutorgraph.models.packet import (
     STAGES,
     Conflict,
     GraphContext,
     Hit,
+    LinkedConcept,
     RankerInfo,
     ReasoningPacket,
     RerankerInfo,
@@ -55,6 +57,7 @@ from tutorgraph.retrieval.reranker import Reranker
 from tutorgraph.retrieval.router import Route, resolve_route
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import (
+    ConceptLinks,
     GraphStore,
     IndexItem,
     LexicalIndex,
@@ -140,6 +143,10 @@ def _kept_conflicts(hits: list[Hit], conflicts: list[Conflict]) -> list[Conflict
     return out
 
 
+# Concepts the linker names in each taxonomy.
+LINKED_PER_TAXONOMY = 5
+
+
 class HybridRetriever:
     """Answers a `RetrievalRequest` with a `ReasoningPacket`; stores are injected."""
 
@@ -157,6 +164,7 @@ class HybridRetriever:
         ranker: LearnedRanker | None = None,
         ranker_unavailable: str = "no learned ranker configured",
         diagnoser: Diagnoser | None = None,
+        linker: ConceptLinks | None = None,
     ) -> None:
         """`reranker` must be loaded already; without one, `reranker_unavailable` says why.
 
@@ -174,6 +182,7 @@ class HybridRetriever:
         self._ranker = ranker
         self._ranker_unavailable = ranker_unavailable
         self._diagnoser = diagnoser
+        self._linker = linker
 
     @property
     def embedder(self) -> Embedder:
@@ -226,8 +235,12 @@ class HybridRetriever:
         timings["refine"] = _ms(t) if self._refines(request) else 0.0
         route = self.route(request, refined)
         ranker_vector = self._start_ranker_vector(request, refined)
-        raw, graph, degraded = await self._search(request, refined, route, timings)
+        query_vector = self._start_query_vector(request, refined, timings)
+        raw, graph, degraded = await self._search(request, refined, route, timings, query_vector)
         graph_result = graph or GraphSearchResult()
+        t = time.perf_counter()
+        linked = await self._link(request, query_vector)
+        timings["link"] = _ms(t) if self._linker is not None else 0.0
 
         t = time.perf_counter()
         scope = graph_result.scope() if route.graph_scope else set()
@@ -317,6 +330,7 @@ class HybridRetriever:
             diagnosis=diagnosis,
             answer_check=check,
             conflicts=conflicts,
+            concepts=linked,
             debug=(
                 {
                     **self._debug(request, route, results, fused, scope),
@@ -407,6 +421,7 @@ class HybridRetriever:
         refined: RefinedQuery | None,
         route: Route,
         timings: dict[str, float],
+        query_vector: asyncio.Task[npt.NDArray[np.float32]] | None,
     ) -> tuple[dict[SourceName, list[ScoredItem]], GraphSearchResult | None, list[SourceName]]:
         """Run the requested sources concurrently, each under its timeout.
 
@@ -421,10 +436,6 @@ class HybridRetriever:
         graph_text = f"{text} {answer}" if answer and answer not in text else text
         profile = route.profile
         local = local_items(request.local_context)
-        # One query embedding serves the dense search and the local context.
-        query_vector: asyncio.Task[npt.NDArray[np.float32]] | None = None
-        if "vector" in request.sources or local:
-            query_vector = asyncio.create_task(self._embed_query(text, timings))
         vector_task: asyncio.Task[list[ScoredItem]] | None = None
         if "vector" in request.sources and query_vector is not None:
             vector_task = asyncio.create_task(
@@ -500,6 +511,52 @@ class HybridRetriever:
         # Awaited by the rank stage; if the request fails first, its error is not lost noise.
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
         return task
+
+    def _start_query_vector(
+        self, request: RetrievalRequest, refined: RefinedQuery | None, timings: dict[str, float]
+    ) -> asyncio.Task[npt.NDArray[np.float32]] | None:
+        """One query embedding serves the dense search, the local context and the linker."""
+        if "vector" not in request.sources and not request.local_context and not self._linker:
+            return None
+        text = refined.optimized_query if refined else request.query
+        return asyncio.create_task(self._embed_query(text, timings))
+
+    async def _link(
+        self,
+        request: RetrievalRequest,
+        query_vector: asyncio.Task[npt.NDArray[np.float32]] | None,
+    ) -> list[LinkedConcept]:
+        """The concepts the request is about, per taxonomy: the caller's first, and the
+        linker's best `LINKED_PER_TAXONOMY` in each taxonomy the caller named none of."""
+        caller = (
+            await self._guard("graph", self._graph.get_concepts(request.concept_ids))
+            if request.concept_ids
+            else None
+        )
+        out = [
+            LinkedConcept(id=c.id, taxonomy=t, name=c.name, evidence={"caller": True})
+            for c in caller or []
+            if (t := taxonomy_of(c)) is not None
+        ]
+        if self._linker is None or query_vector is None:
+            return out
+        named = {c.taxonomy for c in out}
+        text = " ".join(p for p in (request.query, request.problem) if p)
+        found = await asyncio.to_thread(
+            self._linker.link, text, LINKED_PER_TAXONOMY, await query_vector
+        )
+        return out + [
+            LinkedConcept(
+                id=c.concept_id,
+                taxonomy=c.taxonomy,
+                name=c.name,
+                score=c.score,
+                evidence=c.evidence,
+            )
+            for taxonomy, concepts in found.items()
+            if taxonomy not in named
+            for c in concepts
+        ]
 
     async def _embed_query(self, query: str, timings: dict[str, float]) -> npt.NDArray[np.float32]:
         t = time.perf_counter()

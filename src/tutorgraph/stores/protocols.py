@@ -22,12 +22,14 @@ from tutorgraph.stores.manifest import Manifest
 __all__ = [
     "MAX_TEXT_SEEDS",
     "MIN_RELATIVE_MATCH",
+    "ConceptLinks",
     "ConceptMatch",
     "GraphStore",
     "GraphWriter",
     "IndexItem",
     "IndexReader",
     "LexicalIndex",
+    "LinkedCard",
     "MisconceptionLink",
     "PrerequisitePath",
     "ScoredItem",
@@ -207,6 +209,26 @@ class GraphWriter(Protocol):
     async def aclose(self) -> None: ...
 
 
+@dataclass(frozen=True)
+class LinkedCard:
+    """A concept a linker names for a text: its fused score and what chose it."""
+
+    concept_id: str
+    taxonomy: str
+    name: str
+    score: float
+    evidence: dict[str, float | int | None]
+
+
+class ConceptLinks(Protocol):
+    """A concept linker: the best concepts of each taxonomy for a text (`vector` is the
+    text's embedding, when the caller has it)."""
+
+    def link(
+        self, text: str, k: int = 10, vector: npt.NDArray[np.float32] | None = None
+    ) -> dict[str, list[LinkedCard]]: ...
+
+
 class IndexReader(Protocol):
     """An opened index as a retriever is built over it: the stores, the manifest's request
     defaults, and the lexical vocabulary (term -> document frequency) the spelling
@@ -223,5 +245,10 @@ class IndexReader(Protocol):
 
     @property
     def graph(self) -> GraphStore: ...
+
+    @property
+    def linker(self) -> ConceptLinks | None:
+        """The concept linker over the index's concept cards, when the index stores them."""
+        ...
 
     def vocabulary(self) -> Mapping[str, int]: ...

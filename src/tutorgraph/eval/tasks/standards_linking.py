@@ -104,9 +104,10 @@ def packet_ranking(packet: ReasoningPacket, prefix: str = CCSS) -> list[str]:
     >>> packet_ranking(p)
     ['ccss:K.CC.A.1']
     """
+    linked = [c.id for c in packet.concepts]
     refined = packet.refined_query.key_concepts if packet.refined_query else []
     graph = [str(c["id"]) for c in packet.graph_context.concepts if "id" in c]
-    ranked = [*refined, *graph, *concept_ranking(packet, prefix)]
+    ranked = [*linked, *refined, *graph, *concept_ranking(packet, prefix)]
     return [cid for cid in dict.fromkeys(ranked) if cid.startswith(prefix)]
 
 
