@@ -7,7 +7,8 @@ Layout of a generation::
     chroma/         ChromaDB persistent collection
     lexical/        BM25 index and its items
     catalogue/      every ingested record, as a bundle (the embedded graph is built from it)
-    vectors/        every item's vector, float16 by text sha256 (repairs and the probe read it)
+    vectors/        every item's and concept card's vector, float16 by text sha256 (repairs,
+                    the probe and the concept linker read it)
 
 >>> IndexLayout(Path(".tutorgraph/generations/000001")).lexical
 PosixPath('.tutorgraph/generations/000001/lexical')
