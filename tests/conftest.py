@@ -154,8 +154,11 @@ def opened_index(session_index: tuple[Path, IngestReport], embedder) -> Iterator
 
 
 def index_retriever(opened_index, embedder, *, rerank_depth: int = 30, **kw):  # type: ignore[no-untyped-def]
-    """A retriever over the session index; `kw` goes to `HybridRetriever` (the reranker)."""
+    """A retriever over the session index, with its concept linker; `kw` goes to
+    `HybridRetriever` (the reranker)."""
     from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+
+    kw.setdefault("linker", opened_index.linker)
 
     # A generous timeout: the 2 s default could degrade a packet on a busy 2-core runner.
     return HybridRetriever(

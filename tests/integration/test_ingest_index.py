@@ -18,6 +18,7 @@ from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.pipeline import (
     IngestOptions,
     IngestReport,
+    card_texts,
     embed_bundle,
     ingest_bundle,
     ingest_records,
@@ -100,7 +101,10 @@ def test_reingest_is_idempotent_and_incremental(
 
     first = _ingest(bundle, index, spy)
     assert (first.added, first.updated, first.unchanged, first.pruned) == (n, 0, 0, 0)
-    assert first.embedded == n and len(spy.texts) == n
+    # Every item, and every concept card (the linker's), embedded once.
+    cards = card_texts(small_records)
+    assert first.embedded == n and len(spy.texts) == n + len(cards)
+    assert set(cards) <= set(spy.texts)
     assert first.counts["items"] == n and first.rejected == []
     assert _count(index) == n
 

@@ -245,22 +245,22 @@ def scale_fits(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 
 def vectors_from_index(index_dir: Path) -> dict[str, npt.NDArray[np.float32]]:
-    """Every vector an index holds, keyed by the text it was computed from (`search_text`)."""
+    """Every vector an index keeps (its items' and its concept cards'), keyed by the text it
+    was computed from; none for an index written before it kept them."""
+    from tutorgraph.embedding.stored_vectors import StoredVectors
     from tutorgraph.index.layout import IndexLayout, load_catalogue
-    from tutorgraph.stores.chroma import COLLECTION_NAME, chroma_persistent_client
+    from tutorgraph.index.pipeline import card_texts
     from tutorgraph.stores.items import items_from_records
 
     layout = IndexLayout.live(index_dir)
-    texts = {it.id: it.search_text for it in items_from_records(load_catalogue(layout))}
-    coll = chroma_persistent_client(layout.chroma).get_collection(COLLECTION_NAME)
-    out: dict[str, npt.NDArray[np.float32]] = {}
-    total = coll.count()
-    for offset in range(0, total, 5000):
-        got = coll.get(include=["embeddings"], limit=5000, offset=offset)
-        for id_, vec in zip(got["ids"], got["embeddings"], strict=True):
-            if id_ in texts:
-                out[texts[id_]] = np.asarray(vec, dtype=np.float32)
-    return out
+    stored = StoredVectors.read(layout.vectors)
+    if stored is None:
+        return {}
+    records = load_catalogue(layout)
+    texts = sorted(
+        {it.search_text for it in items_from_records(records)} | set(card_texts(records))
+    )
+    return {texts[i]: v for i, v in stored.lookup(texts, stored.fingerprint).items()}
 
 
 def _disk_bytes(path: Path) -> int:
