@@ -268,12 +268,15 @@ def test_serving_a_size_in_a_fresh_process_reports_latency_and_memory(  # type: 
     from tutorgraph.embedding.cached_embedder import CachingEmbedder
     from tutorgraph.eval.tasks.scale import measure_serving, vectors_from_index
     from tutorgraph.index.layout import IndexLayout, load_catalogue
+    from tutorgraph.index.pipeline import card_texts
     from tutorgraph.retrieval.factory import make_embedder
     from tutorgraph.stores.items import items_from_records
 
     vectors = vectors_from_index(session_index[0])
-    items = items_from_records(load_catalogue(IndexLayout.live(session_index[0])))
-    assert len(vectors) == len({it.search_text for it in items})
+    records = load_catalogue(IndexLayout.live(session_index[0]))
+    items = items_from_records(records)
+    # Every item's vector and every concept card's, as the ingest kept them.
+    assert set(vectors) == {it.search_text for it in items} | set(card_texts(records))
     lookup = CachingEmbedder(embedder, vectors)
     text = items[0].search_text
     got = lookup.embed([text, "a text the index does not hold"])
