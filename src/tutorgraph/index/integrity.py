@@ -28,16 +28,19 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.index.layout import IndexLayout
+from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.manifest import FileSignature, Manifest
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
 
 __all__ = [
     "REPAIR_HINT",
     "Problem",
+    "catalogue_problem",
     "check_files",
     "fingerprint_files",
     "probe_items",
     "probe_vectors",
+    "record_counts",
     "source_of",
 ]
 
@@ -144,6 +147,28 @@ def _sqlite_damage(db: Path) -> str | None:
     finally:
         conn.close()
     return None if rows == [("ok",)] else "; ".join(str(r[0]) for r in rows[:3])
+
+
+def record_counts(records: SourceRecords) -> dict[str, int]:
+    """The record counts a manifest keeps (besides `items`)."""
+    return {
+        "concepts": len(records.concepts),
+        "prerequisites": len(records.prerequisites),
+        "misconceptions": len(records.misconceptions),
+        "documents": len(records.documents),
+    }
+
+
+def catalogue_problem(records: SourceRecords, manifest: Manifest) -> Problem | None:
+    """The catalogue as read against the counts its ingest recorded."""
+    expected = manifest.counts
+    wrong = {k: n for k, n in record_counts(records).items() if expected.get(k, n) != n}
+    if not wrong:
+        return None
+    return Problem(
+        "graph",
+        f"the catalogue holds {wrong}, the manifest counted { {k: expected[k] for k in wrong} }",
+    )
 
 
 def probe_items(items: Sequence[IndexItem]) -> list[IndexItem]:

@@ -26,7 +26,13 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.stored_vectors import StoredVectors
 from tutorgraph.errors import ConfigurationError, IndexNotFoundError
 from tutorgraph.index.generations import LEGACY, ReaderHold, generation_name, live_generation
-from tutorgraph.index.integrity import Problem, check_files, probe_items, probe_vectors
+from tutorgraph.index.integrity import (
+    Problem,
+    catalogue_problem,
+    check_files,
+    probe_items,
+    probe_vectors,
+)
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.pipeline import IngestOptions, ingest_records
 from tutorgraph.linking import ConceptLinker, build_cards
@@ -217,27 +223,21 @@ class LocalIndex(AsyncClosing):
             except Exception as exc:
                 problems["graph"] = Problem("graph", f"the catalogue cannot be read ({_why(exc)})")
             else:
-                found = {
-                    "concepts": len(records.concepts),
-                    "prerequisites": len(records.prerequisites),
-                    "misconceptions": len(records.misconceptions),
-                    "documents": len(records.documents),
-                }
-                wrong = {k: n for k, n in found.items() if k in expected and expected[k] != n}
-                if wrong:
-                    problems["graph"] = Problem(
-                        "graph",
-                        f"the catalogue holds {wrong}, the manifest counted "
-                        f"{ {k: expected[k] for k in wrong} }",
-                    )
+                if (wrong := catalogue_problem(records, manifest)) is not None:
+                    problems["graph"] = wrong
                 else:
                     graph = EmbeddedGraphStore(records)
                     concepts = records.concepts
-        if own is not None and opened is not None:
-            problem = _check_vectors(own, opened, layout, manifest, lexical)
+        try:
+            stored = StoredVectors.read(layout.vectors)
+        except ConfigurationError as exc:
+            stored = None
+            problems.setdefault("vector", Problem("vector", f"its vectors cannot be read ({exc})"))
+        if own is not None and opened is not None and "vector" not in problems:
+            problem = _check_vectors(own, opened, manifest, lexical, stored)
             if problem is not None:
                 problems["vector"] = problem
-        linker = None if "graph" in problems else _load_linker(layout, concepts)
+        linker = None if "graph" in problems else _load_linker(layout, concepts, stored)
         for problem in problems.values():
             log.info("index %s: %s", generation, problem)
         if "vector" in problems and own is not None:
@@ -276,12 +276,13 @@ class LocalIndex(AsyncClosing):
         return Opening(make)
 
 
-def _load_linker(layout: IndexLayout, concepts: list[Concept] | None) -> ConceptLinker | None:
+def _load_linker(
+    layout: IndexLayout, concepts: list[Concept] | None, stored: StoredVectors | None
+) -> ConceptLinker | None:
     """The linker over the catalogue's cards, with the card vectors the ingest stored."""
     try:
         if concepts is None:
             concepts = load_catalogue(layout, documents=False).concepts
-        stored = StoredVectors.read(layout.vectors)
     except Exception as exc:  # damage is the integrity check's to report
         log.info("no concept linker: %s", _why(exc))
         return None
@@ -312,9 +313,9 @@ def _why(exc: BaseException) -> str:
 def _check_vectors(
     store: ChromaVectorStore,
     opened: Future[int],
-    layout: IndexLayout,
     manifest: Manifest,
     lexical: LexicalIndex | None,
+    stored: StoredVectors | None,
 ) -> Problem | None:
     """The count against the manifest's, then each probe item's stored vector finds it."""
     try:
@@ -326,13 +327,7 @@ def _check_vectors(
         return Problem(
             "vector", f"holds {count:,} vectors, the manifest counted {expected:,} items"
         )
-    if not isinstance(lexical, BM25Index):
-        return None
-    try:
-        stored = StoredVectors.read(layout.vectors)
-    except ConfigurationError as exc:
-        return Problem("vector", f"the generation's vectors cannot be read ({exc})")
-    if stored is None:  # an index written before it kept its vectors
+    if not isinstance(lexical, BM25Index) or stored is None:  # no vectors: an older index
         return None
     items = probe_items(lexical.items)
     found = stored.lookup([it.search_text for it in items], stored.fingerprint)

@@ -36,8 +36,15 @@ import numpy.typing as npt
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.stored_vectors import StoredVectors, as_stored, model_fingerprint
 from tutorgraph.errors import BundleRecordError, ConfigurationError, IndexDamagedError
+from tutorgraph.folders import replaced
 from tutorgraph.index.generations import activate, collect, live_generation, new_generation
-from tutorgraph.index.integrity import REPAIR_HINT, Problem, check_files, fingerprint_files
+from tutorgraph.index.integrity import (
+    REPAIR_HINT,
+    catalogue_problem,
+    check_files,
+    fingerprint_files,
+    record_counts,
+)
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.lock import WriterLock
 from tutorgraph.ingest.bundle import bundle_hash, validate_bundle, write_bundle
@@ -179,19 +186,8 @@ def _live_catalogue(live: Path, manifest: Manifest) -> SourceRecords:
             f"the index's catalogue cannot be read ({type(exc).__name__}); {REPAIR_HINT} "
             "before ingesting into it"
         ) from exc
-    found = {
-        "concepts": len(records.concepts),
-        "prerequisites": len(records.prerequisites),
-        "misconceptions": len(records.misconceptions),
-        "documents": len(records.documents),
-    }
-    expected = {k: manifest.counts[k] for k in found if k in manifest.counts}
-    if (not layout.catalogue.is_dir() and manifest.counts.get("items")) or any(
-        found[k] != n for k, n in expected.items()
-    ):
-        problems.append(
-            Problem("graph", f"the catalogue holds {found}, the manifest counted {expected}")
-        )
+    if (wrong := catalogue_problem(records, manifest)) is not None:
+        problems.append(wrong)
     damaged = [p for p in problems if p.source == "graph"]
     if damaged:
         raise IndexDamagedError(
@@ -251,13 +247,7 @@ async def _ingest_locked(
             if options.prune:
                 report.graph["pruned"] = await graph.prune(catalogue.node_ids())
 
-        report.counts = {
-            "concepts": len(catalogue.concepts),
-            "prerequisites": len(catalogue.prerequisites),
-            "misconceptions": len(catalogue.misconceptions),
-            "documents": len(catalogue.documents),
-            "items": len(items),
-        }
+        report.counts = {**record_counts(catalogue), "items": len(items)}
         new_manifest = Manifest(
             embedder=embedder.name,
             embedding_dim=dim or (manifest.embedding_dim if manifest else 0),
@@ -453,16 +443,8 @@ async def embed_bundle(
 def _write_stored(
     folder: Path, texts: list[str], vectors: npt.NDArray[np.float32], model: str, fingerprint: str
 ) -> int:
-    tmp = folder.with_name(folder.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    count = StoredVectors.write(tmp, texts, vectors, model=model, fingerprint=fingerprint)
-    old = folder.with_name(folder.name + ".old")
-    shutil.rmtree(old, ignore_errors=True)
-    if folder.exists():
-        folder.rename(old)
-    tmp.rename(folder)
-    shutil.rmtree(old, ignore_errors=True)
-    return count
+    with replaced(folder) as tmp:
+        return StoredVectors.write(tmp, texts, vectors, model=model, fingerprint=fingerprint)
 
 
 def _write_derived(layout: IndexLayout, catalogue: SourceRecords, items: list[IndexItem]) -> None:

@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import asyncio
-import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import bm25s
 import numpy as np
 
 from tutorgraph.errors import StoreError
+from tutorgraph.folders import replaced
 from tutorgraph.stores.items import read_items, write_items
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
 from tutorgraph.stores.tokenize import tokenize
@@ -49,17 +49,9 @@ class BM25Index:
 
     def save(self, path: Path) -> None:
         """Write next to `path` and swap in, so a crash never leaves a half-written index."""
-        tmp = path.with_name(path.name + ".tmp")
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
-        self._retriever.save(str(tmp), show_progress=False)
-        write_items(self._items, tmp / _ITEMS_FILE)
-        old = path.with_name(path.name + ".old")
-        shutil.rmtree(old, ignore_errors=True)
-        if path.exists():
-            path.rename(old)
-        tmp.rename(path)
-        shutil.rmtree(old, ignore_errors=True)
+        with replaced(path) as tmp:
+            self._retriever.save(str(tmp), show_progress=False)
+            write_items(self._items, tmp / _ITEMS_FILE)
 
     @property
     def items(self) -> list[IndexItem]:
