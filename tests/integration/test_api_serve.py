@@ -395,7 +395,8 @@ def test_the_packet_explorer_renders_a_query_offline(
 ) -> None:
     """`/ui` in headless Chromium, offline but for the server: the page runs a query (from its
     URL fragment, with the key typed in as a user would) and draws the hits with their
-    badges, the diagnosis, the prerequisite chain, the timings bar and the debug block."""
+    badges, the linked concepts, the diagnosis, the prerequisite chain, the timings bar and
+    the debug block."""
 
     def url(query: str) -> str:
         fragment = urllib.parse.urlencode({"q": query, "key": keyset.admin})
@@ -418,6 +419,10 @@ def test_the_packet_explorer_renders_a_query_offline(
     assert 'class="badge vector"' in dom and 'class="badge graph"' in dom
     assert 'id="timing-bar"' in dom and 'data-stage="embed"' in dom
     assert '"query_type": "concept_lookup"' in dom  # the debug block
+    # The linked concepts, one per line with their taxonomy and name.
+    for taxonomy in ("common-core", "eedi", "openstax"):
+        assert f'<span class="badge">{taxonomy}</span>' in dom
+    assert dom.count('class="concept"') >= 3
     # The slice index draws a chain for a standard it holds prerequisites of.
     catalogue = load_catalogue(IndexLayout.live(server.index_dir))
     code = sorted(

@@ -193,3 +193,25 @@ def test_single_source_requests(retriever) -> None:  # type: ignore[no-untyped-d
     # at weight 0.5, and the tie goes to the smaller id.)
     assert "ccss:6.NS.A.1" in [h.id for h in graph_only.results[:2]]
     assert "ccss:6.NS.A.1" in {c["id"] for c in graph_only.graph_context.concepts}
+
+
+def test_linked_concepts_carry_their_prerequisite_chain_by_name(retriever, opened_index) -> None:  # type: ignore[no-untyped-def]
+    """The link stage names a concept per taxonomy (real MiniLM over the index's cards); the
+    first of each carries the graph's prerequisite chain to it, foundations first, each step
+    with its name and description, and the chain agrees with the graph's own edges."""
+    packet = _retrieve(retriever, query="how do I divide 3/4 by 1/8?", n_results=5)
+    assert packet.timings_ms["link"] > 0
+    taxonomies = [c.taxonomy for c in packet.concepts]
+    assert {"common-core", "openstax"} <= set(taxonomies)
+    leads = [c for i, c in enumerate(packet.concepts) if c.taxonomy not in taxonomies[:i]]
+    others = [c for c in packet.concepts if c not in leads]
+    assert all(not c.prerequisites for c in others)
+    standard = next(c for c in leads if c.taxonomy == "common-core")
+    assert standard.description and standard.name == standard.id.removeprefix("ccss:")
+    chains = asyncio.run(opened_index.graph.prerequisite_chains([standard.id], 2))
+    expected = {cid for p in chains for cid in p.path[:-1]}
+    assert {s.id for s in standard.prerequisites} == expected
+    if expected:
+        depths = [s.depth for s in standard.prerequisites]
+        assert depths == sorted(depths, reverse=True) and set(depths) <= {1, 2}
+        assert all(s.name and s.description for s in standard.prerequisites)

@@ -221,6 +221,15 @@ def _matched(hit: Hit) -> str:
     return " + ".join(_MATCH_NAMES[s] for s in hit.found_by)
 
 
+# Steps of a linked concept's prerequisite chain the panel lists.
+CHAIN_SHOWN = 6
+
+
+def _label(cid: str, name: str) -> str:
+    """An id and its name, once when the name is the id's code (a standard's)."""
+    return escape(cid if cid.endswith(name) else f"{cid} {name}")
+
+
 def _snippet(text: str, limit: int = 240) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
@@ -275,11 +284,23 @@ def print_packet(packet: ReasoningPacket) -> None:
                 highlight=False,
             )
     if packet.concepts:
-        lines = [
-            f"[bold]{c.taxonomy}[/] {c.id} {escape(c.name)}"
-            + (" (yours)" if c.evidence.get("caller") else f" ({c.score:.3f})")
-            for c in packet.concepts
-        ]
+        lines = []
+        for linked in packet.concepts:
+            about = f": {escape(_snippet(linked.description, 90))}" if linked.description else ""
+            lines.append(
+                f"[bold]{linked.taxonomy}[/] {_label(linked.id, linked.name)}{about}"
+                + (" (yours)" if linked.evidence.get("caller") else f" ({linked.score:.3f})")
+            )
+            # The nearest first, so that a cut list keeps them.
+            steps = sorted(linked.prerequisites, key=lambda p: p.depth)
+            lines += [
+                f"    [cyan]builds on ({p.depth} back): {_label(p.id, p.name)}"
+                + (f": {escape(_snippet(p.description, 70))}" if p.description else "")
+                + "[/]"
+                for p in steps[:CHAIN_SHOWN]
+            ]
+            if len(steps) > CHAIN_SHOWN:
+                lines.append(f"    [cyan]… {len(steps) - CHAIN_SHOWN} more it builds on[/]")
         console.print(Panel("\n".join(lines), title="what the message is about"))
     gc = packet.graph_context
     if gc.concepts or gc.prerequisites:

@@ -42,6 +42,8 @@ class ConceptCard:
     taxonomy: str
     name: str
     text: str
+    # The concept's own description (a standard's name is only its code).
+    description: str = ""
 
 
 def taxonomy_of(concept: Concept) -> str | None:
@@ -75,5 +77,5 @@ def build_cards(concepts: Iterable[Concept]) -> list[ConceptCard]:
         else:
             parts = [concept.name, concept.description]
         text = " ".join(_sentence(p) for p in parts if p.strip())
-        cards.append(ConceptCard(concept.id, taxonomy, concept.name, text))
+        cards.append(ConceptCard(concept.id, taxonomy, concept.name, text, concept.description))
     return cards

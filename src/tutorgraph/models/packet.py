@@ -12,6 +12,7 @@ from tutorgraph.models.request import SourceName
 __all__ = [
     "STAGES",
     "AnswerCheck",
+    "ChainStep",
     "Conflict",
     "Corroboration",
     "DiagnosisFinding",
@@ -127,18 +128,33 @@ class Hit(BaseModel):
     conflicts_with: list[str] = Field(default_factory=list)
 
 
+class ChainStep(BaseModel):
+    """A concept on the prerequisite chain of a linked concept, `depth` edges before it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    name: str
+    description: str = ""
+    depth: int
+
+
 class LinkedConcept(BaseModel):
     """A concept the request is about, in one taxonomy (`common-core`, `eedi`, `openstax`):
     from the caller's `concept_ids` (`evidence: {"caller": true}`, no score), else named by
-    the concept linker (its fused score; its dense and lexical ranks, cosine and BM25)."""
+    the concept linker (its fused score; its dense and lexical ranks, cosine, BM25 and
+    structural overlap). The first concept of each taxonomy carries its prerequisite chain
+    (foundations first)."""
 
     model_config = ConfigDict(extra="forbid")
 
     id: str
     taxonomy: str
     name: str
+    description: str = ""
     score: float | None = None
     evidence: dict[str, Any] = Field(default_factory=dict)
+    prerequisites: list[ChainStep] = Field(default_factory=list)
 
 
 class GraphContext(BaseModel):

@@ -50,6 +50,7 @@ from tutorgraph.retrieval.graph_search import (
 )
 from tutorgraph.retrieval.hits import fused_hit
 from tutorgraph.retrieval.learned_stage import learned_rank, ranker_query_vector
+from tutorgraph.retrieval.link_stage import with_chains
 from tutorgraph.retrieval.local_context import LOCAL_PREFIX, local_items, search_local
 from tutorgraph.retrieval.merge import merge_candidates
 from tutorgraph.retrieval.near_duplicates import MERGEABLE_KINDS, merge_near_duplicates
@@ -534,29 +535,37 @@ class HybridRetriever:
             else None
         )
         out = [
-            LinkedConcept(id=c.id, taxonomy=t, name=c.name, evidence={"caller": True})
+            LinkedConcept(
+                id=c.id,
+                taxonomy=t,
+                name=c.name,
+                description=c.description,
+                evidence={"caller": True},
+            )
             for c in caller or []
             if (t := taxonomy_of(c)) is not None
         ]
-        if self._linker is None or query_vector is None:
-            return out
-        named = {c.taxonomy for c in out}
-        text = " ".join(p for p in (request.query, request.problem) if p)
-        found = await asyncio.to_thread(
-            self._linker.link, text, LINKED_PER_TAXONOMY, await query_vector
-        )
-        return out + [
-            LinkedConcept(
-                id=c.concept_id,
-                taxonomy=c.taxonomy,
-                name=c.name,
-                score=c.score,
-                evidence=c.evidence,
+        if self._linker is not None and query_vector is not None:
+            named = {c.taxonomy for c in out}
+            text = " ".join(p for p in (request.query, request.problem) if p)
+            found = await asyncio.to_thread(
+                self._linker.link, text, LINKED_PER_TAXONOMY, await query_vector
             )
-            for taxonomy, concepts in found.items()
-            if taxonomy not in named
-            for c in concepts
-        ]
+            out += [
+                LinkedConcept(
+                    id=c.concept_id,
+                    taxonomy=c.taxonomy,
+                    name=c.name,
+                    description=c.description,
+                    score=c.score,
+                    evidence=c.evidence,
+                )
+                for taxonomy, concepts in found.items()
+                if taxonomy not in named
+                for c in concepts
+            ]
+        # A graph that is down leaves the concepts without their chains.
+        return await self._guard("graph", with_chains(self._graph, out)) or out
 
     async def _embed_query(self, query: str, timings: dict[str, float]) -> npt.NDArray[np.float32]:
         t = time.perf_counter()

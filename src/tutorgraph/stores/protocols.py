@@ -218,6 +218,7 @@ class LinkedCard:
     name: str
     score: float
     evidence: dict[str, float | int | None]
+    description: str = ""
 
 
 class ConceptLinks(Protocol):

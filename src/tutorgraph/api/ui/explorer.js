@@ -59,6 +59,32 @@ function renderDiagnosis(packet) {
   }
 }
 
+function renderConcepts(packet) {
+  // Each linked concept with its taxonomy, name and description; the first of each
+  // taxonomy with its prerequisite chain (foundations first), by name.
+  const list = $("#concepts");
+  list.replaceChildren();
+  if (!packet.concepts.length) {
+    list.append(el("li", {}, "No concept was linked."));
+    return;
+  }
+  for (const c of packet.concepts) {
+    const score = c.evidence.caller ? "yours" : `score ${c.score.toFixed(3)}`;
+    const item = el("li", { class: "concept", "data-id": c.id },
+      el("span", { class: "badge" }, c.taxonomy), " ", el("b", {}, c.name), ` (${score})`);
+    if (c.description) item.append(el("div", { class: "text" }, c.description));
+    if (c.prerequisites.length) {
+      const chain = el("ol", { class: "chain" });
+      for (const p of c.prerequisites) {
+        chain.append(el("li", { "data-id": p.id, title: p.description },
+          `${p.name}${p.description ? ": " + p.description.slice(0, 90) : ""} (${p.depth} back)`));
+      }
+      item.append(el("div", { class: "title" }, "builds on"), chain);
+    }
+    list.append(item);
+  }
+}
+
 function renderGraph(packet) {
   // Each prerequisite path left to right, the concept itself at the right.
   const paths = packet.graph_context.prerequisites.slice(0, 6);
@@ -112,6 +138,7 @@ async function run(event) {
     const data = await response.json();
     if (!response.ok) throw new Error(`${response.status} ${data.error ? data.error.message : ""}`);
     renderHits(data);
+    renderConcepts(data);
     renderDiagnosis(data);
     renderGraph(data);
     renderTimings(data);

@@ -1,0 +1,56 @@
+"""The link stage's graph part: the prerequisite chain, with names, of each linked taxonomy's
+first concept.
+
+The chain is read to `CHAIN_DEPTH` edges back and listed foundations first: a tutor reads
+"5.NF.B.3 (Interpret a fraction as division) comes before 6.RP.A.3.c", not bare ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tutorgraph.models.packet import ChainStep, LinkedConcept
+from tutorgraph.stores.protocols import GraphStore
+
+__all__ = ["CHAIN_DEPTH", "with_chains"]
+
+# Prerequisite edges read back from each lead concept.
+CHAIN_DEPTH = 2
+
+
+async def with_chains(
+    graph: GraphStore, concepts: Sequence[LinkedConcept], depth: int = CHAIN_DEPTH
+) -> list[LinkedConcept]:
+    """`concepts` with the first of each taxonomy carrying its prerequisite chain."""
+    leads: dict[str, int] = {}
+    for i, c in enumerate(concepts):
+        leads.setdefault(c.taxonomy, i)
+    lead_ids = [concepts[i].id for i in leads.values()]
+    paths = await graph.prerequisite_chains(lead_ids, depth) if lead_ids else []
+    # The shortest distance of each concept on a chain to the lead it comes before.
+    before: dict[str, dict[str, int]] = {lead: {} for lead in lead_ids}
+    for path in paths:
+        lead = path.path[-1]
+        for steps_back, cid in enumerate(reversed(path.path[:-1]), start=1):
+            seen = before[lead].get(cid)
+            before[lead][cid] = steps_back if seen is None else min(seen, steps_back)
+    ids = list(dict.fromkeys(cid for chain in before.values() for cid in chain))
+    known = {c.id: c for c in await graph.get_concepts(ids)} if ids else {}
+    out = list(concepts)
+    for i in leads.values():
+        chain = before[out[i].id]
+        out[i] = out[i].model_copy(
+            update={
+                "prerequisites": [
+                    ChainStep(
+                        id=cid,
+                        name=known[cid].name,
+                        description=known[cid].description,
+                        depth=d,
+                    )
+                    for cid, d in sorted(chain.items(), key=lambda kv: (-kv[1], kv[0]))
+                    if cid in known
+                ]
+            }
+        )
+    return out
