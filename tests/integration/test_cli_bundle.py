@@ -16,7 +16,13 @@ from typer.testing import CliRunner
 from tutorgraph.cli import curriculum as curriculum_cli
 from tutorgraph.cli import index as index_cli
 from tutorgraph.cli.app import app
-from tutorgraph.ingest.bundle import BUNDLE_FILES, bundle_hash, validate_bundle, write_bundle
+from tutorgraph.ingest.bundle import (
+    BUNDLE_FILES,
+    bundle_hash,
+    load_trusted,
+    validate_bundle,
+    write_bundle,
+)
 from tutorgraph.ingest.eedi import EediQuestion, eedi_records
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.items import items_from_records
@@ -181,6 +187,63 @@ def test_embed_bundle_then_ingest_embeds_nothing(
     res = runner.invoke(app, ["ingest", str(bundle), "--index-dir", str(tmp_path / "idx")])
     assert res.exit_code == 0, res.output
     assert f"(0 embedded, {n} from stored vectors)" in _flat(res.stdout)
+
+
+def test_align_bundle_writes_scored_alignments_deterministically(
+    monkeypatch: pytest.MonkeyPatch, embedder, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """`align-bundle` on a slice of the bundled curriculum (every standard, twenty Eedi
+    constructs with their questions) with the real MiniLM: a construct gets at most one
+    standard, every edge a score and a method, the other records keep their bytes, and a
+    second run writes the same bytes."""
+    monkeypatch.setattr(curriculum_cli, "make_embedder", lambda *a, **k: embedder)
+    monkeypatch.delenv("TUTORGRAPH_EMBEDDING_MODEL", raising=False)
+    full = load_trusted(Path(__file__).resolve().parents[2] / "data" / "curriculum")
+    constructs = sorted(c.id for c in full.concepts if c.id.startswith("eedi:construct:"))[:20]
+    keep = set(constructs) | {
+        c.id for c in full.concepts if c.id.startswith(("ccss:", "lc:", "eedi:subject:"))
+    }
+    records = SourceRecords(
+        concepts=[c for c in full.concepts if c.id in keep],
+        prerequisites=[
+            p
+            for p in full.prerequisites
+            if p.relation != "aligned_with" and {p.prerequisite_id, p.concept_id} <= keep
+        ],
+        documents=[d for d in full.documents if set(d.concept_ids) & set(constructs)],
+    )
+    bundle = tmp_path / "slice"
+    write_bundle(records, bundle)
+    others = (bundle / "concepts.jsonl").read_bytes(), (bundle / "documents.jsonl").read_bytes()
+    runner = CliRunner()
+    res = runner.invoke(app, ["align-bundle", str(bundle)])
+    assert res.exit_code == 0, res.output
+    first = (bundle / "prerequisites.jsonl").read_bytes()
+    report = validate_bundle(bundle)
+    assert report.ok, report.errors[:3]
+    edges = [p for p in report.records.prerequisites if p.relation == "aligned_with"]
+    assert edges and all(e.concept_id in constructs for e in edges)
+    assert all(e.prerequisite_id.startswith("ccss:") and e.score and e.method for e in edges)
+    assert all(e.score >= 0.5 for e in edges)
+    per_construct: dict[str, int] = {}
+    for e in edges:
+        per_construct[e.concept_id] = per_construct.get(e.concept_id, 0) + 1
+    assert max(per_construct.values()) == 1
+    assert {e.method for e in edges} == {"item-and-card-similarity"}  # the shipped method
+    assert "item-and-card-similarity" in _flat(res.stdout)
+    after = (bundle / "concepts.jsonl").read_bytes(), (bundle / "documents.jsonl").read_bytes()
+    assert after == others
+    assert runner.invoke(app, ["align-bundle", str(bundle)]).exit_code == 0
+    assert (bundle / "prerequisites.jsonl").read_bytes() == first
+    # Every method on request: the agreed edges stay, single-method ones join them.
+    assert runner.invoke(app, ["align-bundle", str(bundle), "--all-methods"]).exit_code == 0
+    wider = [
+        p for p in validate_bundle(bundle).records.prerequisites if p.relation == "aligned_with"
+    ]
+    assert {(e.prerequisite_id, e.concept_id) for e in edges} <= {
+        (e.prerequisite_id, e.concept_id) for e in wider
+    }
+    assert len(wider) > len(edges)
 
 
 def test_ingest_cli_prints_counts(

@@ -1,5 +1,5 @@
 """Commands that build and check curriculum bundles: build-curriculum, embed-bundle,
-validate, schema."""
+align-bundle, validate, schema."""
 
 from __future__ import annotations
 
@@ -19,9 +19,10 @@ from tutorgraph.cli._common import (
     load_settings,
     progress_bars,
 )
-from tutorgraph.index.pipeline import STORED_VECTORS_DIR, embed_bundle
+from tutorgraph.index.pipeline import STORED_VECTORS_DIR, align_bundle, embed_bundle
 from tutorgraph.ingest.build import build_curriculum, notice_text
 from tutorgraph.ingest.bundle import bundle_hash, bundle_json_schema, validate_bundle, write_bundle
+from tutorgraph.linking.alignment import METHODS, SHIPPED
 from tutorgraph.retrieval.factory import make_embedder
 
 __all__ = ["register"]
@@ -77,6 +78,38 @@ def embed_bundle_cmd(
     )
 
 
+def align_bundle_cmd(
+    bundle: Annotated[Path, typer.Argument(help="Bundle folder, e.g. data/curriculum.")],
+    all_methods: Annotated[
+        bool,
+        typer.Option(
+            help="Also keep edges only one method names (judged 10 of 20 right, against 21 "
+            "of 30 for the edges both name)."
+        ),
+    ] = False,
+) -> None:
+    """Rebuild the bundle's aligned_with edges (Common Core standard -> Eedi construct or
+    OpenStax section) where item and card similarity agree; run after embed-bundle."""
+    settings = load_settings()
+    embedder = make_embedder(settings)
+    with fail_on_errors(), progress_bars() as bars:
+        task = bars.add_task("align", total=None)
+
+        def on_progress(_stage: str, done: int, total: int) -> None:
+            bars.update(task, completed=done, total=total)
+
+        started = time.perf_counter()
+        methods = METHODS if all_methods else SHIPPED
+        counts = asyncio.run(align_bundle(bundle, embedder, on_progress, methods=methods))
+    table = Table("method", "edges", title=f"aligned_with edges in {bundle}")
+    for method, n in sorted(counts.items()):
+        table.add_row(method, f"{n:,}")
+    console.print(table)
+    console.print(
+        f"sha256 {bundle_hash(bundle)} in {time.perf_counter() - started:.1f}s", highlight=False
+    )
+
+
 def validate_cmd(
     bundle: Annotated[Path, typer.Argument(help="Bundle folder.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
@@ -116,5 +149,6 @@ def schema_cmd() -> None:
 def register(app: typer.Typer) -> None:
     app.command("build-curriculum")(build_curriculum_cmd)
     app.command("embed-bundle")(embed_bundle_cmd)
+    app.command("align-bundle")(align_bundle_cmd)
     app.command("validate")(validate_cmd)
     app.command("schema")(schema_cmd)

@@ -225,6 +225,10 @@ def _matched(hit: Hit) -> str:
 CHAIN_SHOWN = 6
 
 
+def _step(relation: str, depth: int) -> str:
+    return "teaches" if relation == "aligned_with" else f"builds on ({depth} back)"
+
+
 def _label(cid: str, name: str) -> str:
     """An id and its name, once when the name is the id's code (a standard's)."""
     return escape(cid if cid.endswith(name) else f"{cid} {name}")
@@ -294,7 +298,7 @@ def print_packet(packet: ReasoningPacket) -> None:
             # The nearest first, so that a cut list keeps them.
             steps = sorted(linked.prerequisites, key=lambda p: p.depth)
             lines += [
-                f"    [cyan]builds on ({p.depth} back): {_label(p.id, p.name)}"
+                f"    [cyan]{_step(p.relation, p.depth)}: {_label(p.id, p.name)}"
                 + (f": {escape(_snippet(p.description, 70))}" if p.description else "")
                 + "[/]"
                 for p in steps[:CHAIN_SHOWN]

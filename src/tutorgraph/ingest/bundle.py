@@ -60,10 +60,11 @@ def _sort_key(record: BaseModel) -> tuple[str, ...]:
 
 
 def _dump(record: BaseModel) -> str:
-    # A record without `updated_at` is written as before it existed (the same bytes, hash).
+    # Optional fields left empty are written as before they existed (the same bytes, hash).
     row = record.model_dump(mode="json")
-    if row.get("updated_at") is None:
-        row.pop("updated_at", None)
+    for key in ("updated_at", "score", "method"):
+        if row.get(key) is None:
+            row.pop(key, None)
     return json.dumps(row, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -223,6 +224,8 @@ def _check_references(
             reason = "a concept cannot be its own prerequisite"
         elif key in seen_edges:
             reason = "duplicate edge"
+        elif rec.relation == "aligned_with" and (rec.score is None or not rec.method):
+            reason = "an aligned_with edge needs its score and method"
         else:
             seen_edges.add(key)
             out.prerequisites.append(rec)

@@ -34,7 +34,9 @@ STANDARD_CODE_RE = re.compile(
 CurriculumId = Annotated[str, StringConstraints(pattern=CURRICULUM_ID_PATTERN, max_length=200)]
 
 ConceptKind = Literal["standard", "grouping", "subject", "construct", "section"]
-PrerequisiteRelation = Literal["builds_towards", "relates_to", "prepares_for"]
+# `aligned_with` joins taxonomies (a Common Core standard -> an Eedi construct or an OpenStax
+# section that teaches it); the others are prerequisite relations proper.
+PrerequisiteRelation = Literal["builds_towards", "relates_to", "prepares_for", "aligned_with"]
 DocumentKind = Literal["explanation", "worked_example", "exercise", "question"]
 
 
@@ -65,12 +67,16 @@ class Concept(_Record):
 
 
 class Prerequisite(_Record):
-    """A directed edge: `prerequisite_id` comes before `concept_id`."""
+    """A directed edge between concepts: `prerequisite_id` comes before `concept_id`, or, for
+    `aligned_with`, is the standard that `concept_id` (a construct or section) teaches; an
+    alignment carries the `score` and the `method` that made it."""
 
     prerequisite_id: CurriculumId
     concept_id: CurriculumId
     relation: PrerequisiteRelation
     source: str = Field(min_length=1)
+    score: float | None = None
+    method: str | None = None
 
 
 class Misconception(_Record):

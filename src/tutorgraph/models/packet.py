@@ -129,7 +129,9 @@ class Hit(BaseModel):
 
 
 class ChainStep(BaseModel):
-    """A concept on the prerequisite chain of a linked concept, `depth` edges before it."""
+    """A concept on the prerequisite chain of a linked concept, `depth` edges before it;
+    `relation` is the edge it leaves by (`aligned_with`: the standard a construct or section
+    teaches, whose own prerequisites follow)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -137,6 +139,7 @@ class ChainStep(BaseModel):
     name: str
     description: str = ""
     depth: int
+    relation: str
 
 
 class LinkedConcept(BaseModel):

@@ -133,6 +133,8 @@ async def graph_search(
         if not (seed_ids and plan.prerequisite_depth):
             return [], []
         paths = await graph.prerequisite_chains(seed_ids, plan.prerequisite_depth)
+        # Alignments join taxonomies; a prerequisite chain here follows prerequisites only.
+        paths = [p for p in paths if "aligned_with" not in p.relations]
         pre_ids = sorted({p.path[0] for p in paths} - set(seeds))
         return paths, await graph.get_concepts(pre_ids)
 

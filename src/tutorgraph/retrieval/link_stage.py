@@ -2,7 +2,9 @@
 first concept.
 
 The chain is read to `CHAIN_DEPTH` edges back and listed foundations first: a tutor reads
-"5.NF.B.3 (Interpret a fraction as division) comes before 6.RP.A.3.c", not bare ids.
+"5.NF.B.3 (Interpret a fraction as division) comes before 6.RP.A.3.c", not bare ids. A
+construct or section reaches the Common Core progressions through its `aligned_with` edge:
+its chain starts with the standard it teaches (1 back), then that standard's prerequisites.
 """
 
 from __future__ import annotations
@@ -27,13 +29,16 @@ async def with_chains(
         leads.setdefault(c.taxonomy, i)
     lead_ids = [concepts[i].id for i in leads.values()]
     paths = await graph.prerequisite_chains(lead_ids, depth) if lead_ids else []
-    # The shortest distance of each concept on a chain to the lead it comes before.
-    before: dict[str, dict[str, int]] = {lead: {} for lead in lead_ids}
+    # The shortest distance of each concept on a chain to the lead it comes before, and the
+    # relation of the edge it leaves by on that shortest path.
+    before: dict[str, dict[str, tuple[int, str]]] = {lead: {} for lead in lead_ids}
     for path in paths:
         lead = path.path[-1]
-        for steps_back, cid in enumerate(reversed(path.path[:-1]), start=1):
+        steps = zip(reversed(path.path[:-1]), reversed(path.relations), strict=True)
+        for steps_back, (cid, relation) in enumerate(steps, start=1):
             seen = before[lead].get(cid)
-            before[lead][cid] = steps_back if seen is None else min(seen, steps_back)
+            if seen is None or steps_back < seen[0]:
+                before[lead][cid] = (steps_back, relation)
     ids = list(dict.fromkeys(cid for chain in before.values() for cid in chain))
     known = {c.id: c for c in await graph.get_concepts(ids)} if ids else {}
     out = list(concepts)
@@ -46,9 +51,12 @@ async def with_chains(
                         id=cid,
                         name=known[cid].name,
                         description=known[cid].description,
-                        depth=d,
+                        depth=back,
+                        relation=relation,
                     )
-                    for cid, d in sorted(chain.items(), key=lambda kv: (-kv[1], kv[0]))
+                    for cid, (back, relation) in sorted(
+                        chain.items(), key=lambda kv: (-kv[1][0], kv[0])
+                    )
                     if cid in known
                 ]
             }

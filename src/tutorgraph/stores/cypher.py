@@ -135,7 +135,7 @@ UNWIND $rows AS row
 MATCH (pre:Concept {id: row.prerequisite_id})
 MATCH (c:Concept {id: row.concept_id})
 MERGE (pre)-[r:PREREQUISITE_OF {relation: row.relation}]->(c)
-SET r.source = row.source
+SET r.source = row.source, r.score = row.score, r.method = row.method
 RETURN count(*) AS n
 """
 

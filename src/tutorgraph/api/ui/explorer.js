@@ -77,7 +77,8 @@ function renderConcepts(packet) {
       const chain = el("ol", { class: "chain" });
       for (const p of c.prerequisites) {
         chain.append(el("li", { "data-id": p.id, title: p.description },
-          `${p.name}${p.description ? ": " + p.description.slice(0, 90) : ""} (${p.depth} back)`));
+          `${p.name}${p.description ? ": " + p.description.slice(0, 90) : ""} ` +
+          (p.relation === "aligned_with" ? "(the standard it teaches)" : `(${p.depth} back)`)));
       }
       item.append(el("div", { class: "title" }, "builds on"), chain);
     }
