@@ -35,6 +35,12 @@ def test_structure_of_messages_and_cards(text: str, tags: set[str]) -> None:
     assert structure_of(text) == tags
 
 
+def test_a_cards_size_is_what_it_says_not_the_numbers_it_holds() -> None:
+    assert structure_of("Count to 100 by ones and by tens.", card=True) == frozenset()
+    assert "size:20" in structure_of("Fluently add and subtract within 20.", card=True)
+    assert "size:100" in structure_of("Count to 100 by ones and by tens.")
+
+
 def test_structure_reads_huge_text_in_linear_time() -> None:
     # Long runs that a backtracking pattern would revisit: digits, commas, words.
     text = "1," * 50_000 + "a" * 100_000 + " 3/" * 30_000

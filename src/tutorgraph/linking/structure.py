@@ -155,8 +155,10 @@ _PATTERN = {
     for tag, words in _WORDS.items()
 }
 _SYMBOLS = {"op:add": "+", "op:multiply": "×*", "op:divide": "÷"}
-# A story: a question about a count or amount, or a card that names word problems.
+# A story: a message's question about a count or amount, or a card that names word problems
+# (a card's "how many" is a counting task, not a story).
 _STORY = re.compile(r"\b(?:how many|how much|word problems?|real[- ]world problems?)\b")
+_CARD_STORY = re.compile(r"\b(?:word problems?|real[- ]world problems?)\b")
 _WITHIN = re.compile(r"\bwithin (\d{1,7})\b")
 _NUMBER = re.compile(r"(?<![\w.])(\d[\d,]{0,12})(?:\.(\d+))?\b")
 _FRACTION = re.compile(r"\b\d{1,4}\s*/\s*\d{1,4}\b|\\frac")
@@ -174,25 +176,28 @@ def _size_tag(numbers: list[float]) -> str | None:
     return next((f"size:{b}" for b in _BANDS if top <= b), None)
 
 
-def structure_of(text: str) -> frozenset[str]:
-    """The structural tags of `text` (a message or a concept card's text)."""
+def structure_of(text: str, *, card: bool = False) -> frozenset[str]:
+    """The structural tags of `text`, a message or (`card`) a concept card's text: a card's
+    size is only what it says ("within 20"), never the numbers it happens to hold ("Count to
+    100" is not about sums within 100)."""
     low = text.lower()
     tags = {tag for tag, pattern in _PATTERN.items() if pattern.search(low)}
     for tag, symbols in _SYMBOLS.items():
         if any(s in text for s in symbols):
             tags.add(tag)
-    if _MINUS.search(text):
+    # A card's "0-20" is a range, not a subtraction.
+    if not card and _MINUS.search(text):
         tags.add("op:subtract")
     if _FRACTION.search(text):
         tags.add("num:fraction")
     if _PERCENT.search(text):
         tags.add("num:percent")
-    if _STORY.search(low):
+    if (_CARD_STORY if card else _STORY).search(low):
         tags.add("task:word-problem")
     within = [int(m.group(1)) for m in _WITHIN.finditer(low)]
     if within:
         tags.update(f"size:{w}" for w in within if w in _BANDS)
-    else:
+    elif not card:
         whole = []
         # A fraction's parts are not sizes ("5/8" is not a number within 10).
         for m in _NUMBER.finditer(_FRACTION.sub(" ", text)):
