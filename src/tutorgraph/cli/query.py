@@ -221,7 +221,8 @@ def _matched(hit: Hit) -> str:
     return " + ".join(_MATCH_NAMES[s] for s in hit.found_by)
 
 
-# Steps of a linked concept's prerequisite chain the panel lists.
+# Linked concepts per taxonomy, and steps of a chain, the panel lists.
+CONCEPTS_SHOWN = 5
 CHAIN_SHOWN = 6
 
 
@@ -289,7 +290,11 @@ def print_packet(packet: ReasoningPacket) -> None:
             )
     if packet.concepts:
         lines = []
+        shown: dict[str, int] = {}
         for linked in packet.concepts:
+            shown[linked.taxonomy] = shown.get(linked.taxonomy, 0) + 1
+            if shown[linked.taxonomy] > CONCEPTS_SHOWN:
+                continue
             about = f": {escape(_snippet(linked.description, 90))}" if linked.description else ""
             lines.append(
                 f"[bold]{linked.taxonomy}[/] {_label(linked.id, linked.name)}{about}"

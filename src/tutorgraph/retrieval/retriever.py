@@ -144,8 +144,9 @@ def _kept_conflicts(hits: list[Hit], conflicts: list[Conflict]) -> list[Conflict
     return out
 
 
-# Concepts the linker names in each taxonomy.
-LINKED_PER_TAXONOMY = 5
+# Concepts the linker names in each taxonomy (10: with 5, the packet missed the standard a
+# top-10 search finds, held-out messages hit@10 0.674 against the linker's 0.761).
+LINKED_PER_TAXONOMY = 10
 
 
 class HybridRetriever:

@@ -68,7 +68,11 @@ function renderConcepts(packet) {
     list.append(el("li", {}, "No concept was linked."));
     return;
   }
+  const shown = {};
   for (const c of packet.concepts) {
+    // The first five of each taxonomy; the packet holds ten.
+    shown[c.taxonomy] = (shown[c.taxonomy] || 0) + 1;
+    if (shown[c.taxonomy] > 5) continue;
     const score = c.evidence.caller ? "yours" : `score ${c.score.toFixed(3)}`;
     const item = el("li", { class: "concept", "data-id": c.id },
       el("span", { class: "badge" }, c.taxonomy), " ", el("b", {}, c.name), ` (${score})`);

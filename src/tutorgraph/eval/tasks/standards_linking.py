@@ -10,10 +10,12 @@ standards. A system ranks standard ids for the item's text; the item scores
 Systems:
 
 * ``packet``: the product. The retriever answers ``RetrievalRequest(query=text)`` and the
-  ranking is what the packet names (`packet_ranking`): the refiner's ``key_concepts``, then
-  ``graph_context.concepts``, then the concepts of the hits in rank order (`concept_ranking`),
-  ``ccss:`` ids only, first occurrence first. Cluster groupings (``ccss:6.RP.A``) stay in the
-  ranking: they never match a standard exactly, and match their own cluster.
+  ranking is what the packet names (`packet_ranking`): its linked ``concepts``, the
+  refiner's ``key_concepts``, then ``graph_context.concepts``, then the concepts of the hits
+  in rank order (`concept_ranking`), ``ccss:`` ids only, first occurrence first. Cluster
+  groupings (``ccss:6.RP.A``) stay in the ranking: they never match a standard exactly, and
+  match their own cluster.
+* ``linker``: the concept linker alone, its 10 best standards.
 * ``dense-descriptions`` (the baseline): untrained MiniLM cosine search of the text against
   every standard's code and description (`DenseStandardSearch`).
 
@@ -95,8 +97,9 @@ def hit_scores(ranking: Sequence[str], accepted: Sequence[str]) -> dict[str, flo
 
 
 def packet_ranking(packet: ReasoningPacket, prefix: str = CCSS) -> list[str]:
-    """The standards a packet names, best first: refined key concepts, graph-context
-    concepts, then the hits' concepts (`concept_ranking`); only ids starting with `prefix`.
+    """The standards a packet names, best first: the linked concepts, refined key concepts,
+    graph-context concepts, then the hits' concepts (`concept_ranking`); only ids starting
+    with `prefix`.
 
     >>> from tutorgraph.models.packet import STAGES, GraphContext
     >>> graph = GraphContext(concepts=[{"id": "eedi:construct:1"}, {"id": "ccss:K.CC.A.1"}])
