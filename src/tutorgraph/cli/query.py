@@ -254,11 +254,22 @@ def print_packet(packet: ReasoningPacket) -> None:
         if rq.fallback_reason:
             parts.append(f"fallback: {rq.fallback_reason}")
         console.print(f"[dim]{escape(' | '.join(parts))} ({rq.refiner} refiner)[/]")
-    if (check := packet.answer_check) is not None:
-        verdict = "right" if check.correct else f"wrong (the answer is {check.correct_answer})"
-        answer = escape(check.student_answer)
+    if (check := packet.answer_check) is not None and check.missing:
         console.print(
-            f"[bold]diagnosis[/]: {escape(check.problem)}: the student's {answer} is {verdict}",
+            f"[bold]diagnosis[/]: not tried, the message gives no {' and no '.join(check.missing)}"
+            + (
+                f" (read: {escape(check.problem or check.student_answer or '')})"
+                if (check.problem or check.student_answer)
+                else ""
+            ),
+            highlight=False,
+        )
+    elif check is not None:
+        verdict = "right" if check.correct else f"wrong (the answer is {check.correct_answer})"
+        answer = escape(check.student_answer or "")
+        console.print(
+            f"[bold]diagnosis[/]: {escape(check.problem or '')}: the student's {answer} is "
+            f"{verdict}",
             highlight=False,
         )
         for finding in packet.diagnosis:

@@ -204,14 +204,17 @@ class DiagnosisFinding(BaseModel):
 
 
 class AnswerCheck(BaseModel):
-    """The problem and the student's answer the diagnosis read, and whether it is right."""
+    """The problem and the student's answer the diagnosis read, and whether it is right. A
+    message about an answer that says too little is not guessed at: `missing` names what it
+    did not say (`problem`, `answer`) and `correct` is null."""
 
     model_config = ConfigDict(extra="forbid")
 
-    problem: str
-    student_answer: str
-    correct: bool
-    correct_answer: str
+    problem: str | None = None
+    student_answer: str | None = None
+    correct: bool | None = None
+    correct_answer: str | None = None
+    missing: list[Literal["problem", "answer"]] = Field(default_factory=list)
 
 
 class ReasoningPacket(BaseModel):

@@ -19,6 +19,7 @@ from tutorgraph.mathtext.spans import MathSpan, canonical_math, math_spans, plai
 from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.refinement.answer import stated_answer
+from tutorgraph.refinement.reader import read_message
 from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import MAX_TEXT_SEEDS, MIN_RELATIVE_MATCH, GraphStore
@@ -141,7 +142,7 @@ class LocalRefiner:
         plain = plain_text(query)
         # The answer is read before spelling correction: its cue words ("wrote", "said") are
         # everyday English that a curriculum vocabulary may lack.
-        answer = canonical_math(student_answer) if student_answer else stated_answer(plain)
+        answer = canonical_math(student_answer) if student_answer else _answer_in(query, plain)
         text = self._correct(plain)
         spans = math_spans(text)
         optimized, terms = _with_canonical_math(text, spans), _search_terms(text, spans)
@@ -163,6 +164,13 @@ class LocalRefiner:
             return speller.correct(word) or m[0]
 
         return _WORD.sub(fix, text)
+
+
+def _answer_in(query: str, plain: str) -> str | None:
+    """The student's answer: the math-message reader's, else a cue's words ("my answer was
+    B", which the reader, reading numbers, leaves)."""
+    read = read_message(query).student_answer
+    return read.value if read is not None else stated_answer(plain)
 
 
 def _with_canonical_math(text: str, spans: list[MathSpan]) -> str:

@@ -21,6 +21,7 @@ from tutorgraph.models.curriculum import Misconception
 from tutorgraph.models.packet import AnswerCheck, DiagnosisFinding, Hit
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.refinement.reader import MAX_READ_CHARS, read_message
 from tutorgraph.retrieval.fusion import DIAGNOSIS_WEIGHT, RRF_K
 from tutorgraph.retrieval.hits import misconception_hit
 
@@ -46,12 +47,32 @@ class DiagnosisOutcome:
 
 
 def _diagnose(
-    diagnoser: Diagnoser, text: str, answer: str, correct_answer: str | None
+    diagnoser: Diagnoser, text: str, answer: str, correct_answer: str | None, *, message: bool
 ) -> tuple[str, Diagnosis] | None:
-    problem = find_problem(text, student_answer=answer)
-    return (
-        None if problem is None else (problem, diagnoser.diagnose(problem, answer, correct_answer))
-    )
+    """The first reading of the problem the rules can solve, and its diagnosis: a message is
+    read by the math-message reader first (`read_message`), then, like a problem the caller
+    stated, by `find_problem`."""
+    first = read_message(text).problem if message else None
+    candidates = [first.value] if first is not None else []
+    if (found := find_problem(text, student_answer=answer)) is not None:
+        candidates.append(found)
+    out = None
+    for problem in dict.fromkeys(candidates):
+        result = diagnoser.diagnose(problem, answer, correct_answer)
+        if result.correct is not None:
+            return problem, result
+        out = out or (problem, result)
+    return out
+
+
+def _unanswerable(request: RetrievalRequest) -> AnswerCheck | None:
+    """A message that asks about its answer but gives no answer: what it did give."""
+    if request.problem is not None:
+        return None
+    read = read_message(request.query)
+    if read.request not in ("why_wrong", "is_right") or read.problem is None:
+        return None
+    return AnswerCheck(problem=read.problem.value, missing=["answer"])
 
 
 async def diagnose_hits(
@@ -67,9 +88,18 @@ async def diagnose_hits(
     (found by `diagnosis`, fetched with `fetch` when no source had them)."""
     answer = request.student_answer or (refined.student_answer if refined else None)
     if not answer:
-        return DiagnosisOutcome(hits)
+        if len(request.query) > MAX_READ_CHARS:
+            return DiagnosisOutcome(hits)
+        return DiagnosisOutcome(hits, check=_unanswerable(request))
     text = request.problem or request.query
-    work = asyncio.to_thread(_diagnose, diagnoser, text, answer, request.correct_answer)
+    work = asyncio.to_thread(
+        _diagnose,
+        diagnoser,
+        text,
+        answer,
+        request.correct_answer,
+        message=request.problem is None,
+    )
     try:
         read = await asyncio.wait_for(work, timeout_s)
     except TimeoutError:
@@ -78,7 +108,10 @@ async def diagnose_hits(
         log.warning("diagnosis skipped for a %d-character text: %s", len(text), skipped)
         return DiagnosisOutcome(hits, ran=True, skipped=skipped)
     if read is None:
-        return DiagnosisOutcome(hits, ran=True)
+        # An answer, but no problem the rules can read: say so rather than guess.
+        return DiagnosisOutcome(
+            hits, check=AnswerCheck(student_answer=answer, missing=["problem"]), ran=True
+        )
     problem, result = read
     if result.correct is None or result.correct_answer is None:
         return DiagnosisOutcome(hits, ran=True)

@@ -33,7 +33,7 @@ def answer_messages(packet: ReasoningPacket) -> list[ChatCompletionMessageParam]
     """The chat messages for one packet: the system prompt, then the message and context."""
     parts = [f"STUDENT MESSAGE:\n{packet.query}"]
     check = packet.answer_check
-    if check is not None:
+    if check is not None and check.correct is not None:
         parts.append(
             f"PROBLEM: {check.problem}\nSTUDENT'S ANSWER: {check.student_answer} "
             f"({'correct' if check.correct else 'incorrect'}; the answer is "

@@ -52,6 +52,10 @@ function renderDiagnosis(packet) {
     box.append(el("p", {}, "No problem and answer were read."));
     return;
   }
+  if (check.missing.length) {
+    box.append(el("p", {}, `Not diagnosed: the message gives no ${check.missing.join(" and no ")}.`));
+    return;
+  }
   box.append(el("p", {}, `${check.problem}: the student answered ${check.student_answer} ` +
     `(${check.correct ? "correct" : `incorrect; the answer is ${check.correct_answer}`})`));
   for (const f of packet.diagnosis) {

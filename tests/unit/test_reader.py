@@ -1,0 +1,105 @@
+"""The math-message reader on students' own phrasings (issue 32's table and more)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tutorgraph.refinement.reader import MAX_READ_CHARS, read_message
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize(
+    ("message", "problem", "answer"),
+    [
+        # The issue's table: what a tutor reads.
+        ("for 7 - 2 x 3 I put 15", "7 - 2 × 3", "15"),
+        ("teacher marked 0.3 x 0.2 = 0.6 wrong", "0.3 × 0.2", "0.6"),
+        ("I keep getting 6 for 3 squared", "3^2", "6"),
+        ("why is 5 - 8 not 3", "5 - 8", "3"),
+        ("i rounded 2.45 to 2.4", "Round 2.45 to 1 decimal place", "2.4"),
+        # The answer before its problem, operator words, cues.
+        ("I got 15 for 7 - 2x3", "7 - 2 × 3", "15"),
+        ("i think 2 1/2 times 4 is 8", "2 1/2 × 4", "8"),
+        ("half of 18 is 8 right", "18 ÷ 2", "8"),
+        ("the square root of 16 came out as 8", "sqrt(16)", "8"),
+        ("3 to the power of 2 i said 6", "3^2", "6"),
+        ("is 1/2 + 1/4 = 2/6 right?", "1/2 + 1/4", "2/6"),
+        (".5 + .25 = .30?", ".5 + .25", ".30"),
+        ("i added 2/3 and 1/4 and got 3/7", "2/3 + 1/4", "3/7"),
+        ("i subtracted 3 from 10 and got -7", "10 - 3", "-7"),
+        ("multiply 0.6 by 0.2 i got 1.2", "0.6 × 0.2", "1.2"),
+        ("what is 40% of 120? i said 48", "40% of 120", "48"),
+        ("i reckon 12 divided by 4 equals 8", "12 ÷ 4", "8"),
+        (r"\(\frac{2}{3}+\frac{1}{4}\) = 3/7?", "2/3 + 1/4", "3/7"),
+    ],
+)
+def test_reads_problem_and_answer(message: str, problem: str, answer: str) -> None:
+    read = read_message(message)
+    assert read.problem is not None and read.problem.value == problem
+    assert read.student_answer is not None and read.student_answer.value == answer
+    assert read.missing == ()
+
+
+def test_spans_point_at_what_was_read() -> None:
+    message = "for 7 - 2 x 3 I put 15"
+    read = read_message(message)
+    assert read.problem and message[read.problem.start : read.problem.end] == "7 - 2 x 3"
+    assert (
+        read.student_answer and message[read.student_answer.start : read.student_answer.end] == "15"
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ("why is 5 - 8 not 3", "why_wrong"),
+        ("is 1/2 + 1/4 = 2/6 right?", "is_right"),
+        ("how do I add 2/3 and 1/4", "how_to"),
+        ("what is 3 times 4", "what_is"),
+        ("for 7 - 2 x 3 I put 15", "is_right"),  # work shown, nothing asked: check it
+    ],
+)
+def test_the_kind_of_request(message: str, kind: str) -> None:
+    assert read_message(message).request == kind
+
+
+@pytest.mark.parametrize(
+    ("message", "missing"),
+    [
+        ("what is a fraction?", ("problem", "answer")),
+        ("how do I add 2/3 and 1/4", ("answer",)),
+        ("i think its -2", ("problem",)),
+        ("", ("problem", "answer")),
+    ],
+)
+def test_a_request_that_says_too_little_is_not_guessed_at(
+    message: str, missing: tuple[str, ...]
+) -> None:
+    read = read_message(message)
+    assert read.missing == missing
+    assert (read.problem is None) == ("problem" in missing)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=MAX_READ_CHARS))
+def test_any_text_reads_without_raising(text: str) -> None:
+    read = read_message(text)
+    for part in (read.problem, read.student_answer, read.claimed_right):
+        assert part is None or 0 <= part.start <= part.end
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["7", "-", "x", "times", "(", ")", "2/3", "squared", "=", "got", "not", "√",
+             "half of", "%", "of", " ", "negative", "1 1/2", ".5", "to", "rounded", "?"]
+        ),
+        max_size=400,
+    )
+)  # fmt: skip
+def test_math_shaped_text_reads_without_raising(parts: list[str]) -> None:
+    read_message(" ".join(parts))
