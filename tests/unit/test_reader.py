@@ -19,7 +19,15 @@ pytestmark = pytest.mark.unit
         ("teacher marked 0.3 x 0.2 = 0.6 wrong", "0.3 × 0.2", "0.6"),
         ("I keep getting 6 for 3 squared", "3^2", "6"),
         ("why is 5 - 8 not 3", "5 - 8", "3"),
-        ("i rounded 2.45 to 2.4", "Round 2.45 to 1 decimal place", "2.4"),
+        ("i rounded 2.45 to 2.4", "round 2.45 to 1 dp", "2.4"),
+        ("i got 80000 for 73975 to 1 sf", "round 73975 to 1 sf", "80000"),
+        ("326 rounded to the nearest ten is 300", "round 326 to the nearest 10", "300"),
+        ("is 0.009753 to 2 sig figs 0.0097?", "round 0.009753 to 2 sf", "0.0097"),
+        ("my answer was 36 for 2 x 3^2 but the teacher got 18", "2 × 3^2", "36"),
+        ("is 5 + 4 x 3 60?", "5 + 4 × 3", "60"),
+        ("on question 4 (0.32 x 0.8) I answered 2.56", "0.32 × 0.8", "2.56"),
+        ("thought 6 over 7 multiplied by 2 over 3 was 8/21", "6/7 × 2/3", "8/21"),
+        ("i got 0.08 for 0.2/0.4", "0.2 ÷ 0.4", "0.08"),
         # The answer before its problem, operator words, cues.
         ("I got 15 for 7 - 2x3", "7 - 2 × 3", "15"),
         ("i think 2 1/2 times 4 is 8", "2 1/2 × 4", "8"),
@@ -27,7 +35,11 @@ pytestmark = pytest.mark.unit
         ("the square root of 16 came out as 8", "sqrt(16)", "8"),
         ("3 to the power of 2 i said 6", "3^2", "6"),
         ("is 1/2 + 1/4 = 2/6 right?", "1/2 + 1/4", "2/6"),
-        (".5 + .25 = .30?", ".5 + .25", ".30"),
+        (".5 + .25 = .30?", "0.5 + 0.25", "0.30"),
+        ("is (-9) + (-4) -5?", "(-9) + (-4)", "-5"),
+        ("for 3/5 of 30 I put 6", "3/5 × 30", "6"),
+        ("what is half of 3 and 1/2? i said 1 1/4", "3 1/2 ÷ 2", "1 1/4"),
+        ("WHY IS 30% OF 50 = 5 WRONG", "30% of 50", "5"),
         ("i added 2/3 and 1/4 and got 3/7", "2/3 + 1/4", "3/7"),
         ("i subtracted 3 from 10 and got -7", "10 - 3", "-7"),
         ("multiply 0.6 by 0.2 i got 1.2", "0.6 × 0.2", "1.2"),
@@ -41,6 +53,11 @@ def test_reads_problem_and_answer(message: str, problem: str, answer: str) -> No
     assert read.problem is not None and read.problem.value == problem
     assert read.student_answer is not None and read.student_answer.value == answer
     assert read.missing == ()
+
+
+def test_the_answer_someone_else_gives_is_not_the_students() -> None:
+    read = read_message("my answer was 36 for 2 x 3^2 but the teacher got 18")
+    assert read.claimed_right is not None and read.claimed_right.value == "18"
 
 
 def test_spans_point_at_what_was_read() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
@@ -19,6 +20,7 @@ from tutorgraph.cli._common import (
     open_retriever,
     progress_bars,
 )
+from tutorgraph.diagnosis import diagnose as diagnose_module
 from tutorgraph.eval.tasks.eedi_bench import EediBenchmarkSpec, run_eedi_benchmark
 from tutorgraph.ingest.eedi import read_eedi_questions
 from tutorgraph.retrieval.factory import make_embedder
@@ -314,6 +316,52 @@ def refine_cmd(
     )
     for miss in report["misses"]:
         console.print(f"[yellow]miss[/] {miss['id']}: {', '.join(miss['fields'])}")
+    if out:
+        out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+
+@bench_app.command("reader")
+def reader_cmd(
+    messages: Annotated[Path, typer.Argument(help="Labelled messages (JSON Lines).")] = Path(
+        "data/benchmarks/reader_messages.jsonl"
+    ),
+    out: Annotated[Path | None, typer.Option(help="Also write the report as JSON.")] = None,
+    show_misses: Annotated[int, typer.Option(help="Dev misses to print.")] = 0,
+) -> None:
+    """How well the math-message reader reads labelled student messages: problem read,
+    answer read, diagnosis fired where a rule applies, per split (dev / heldout phrasings),
+    with 95% bootstrap intervals, and the reader's warm time per message."""
+    from tutorgraph.diagnosis.diagnose import LINKS_FILE, Diagnoser, read_links
+    from tutorgraph.eval.tasks.reader_messages import read_reader_messages, run_reader_benchmark
+
+    load_settings()
+    with fail_on_errors():
+        rows = read_reader_messages(messages)
+        links = read_links(Path(diagnose_module.__file__).parent / LINKS_FILE)
+        report = run_reader_benchmark(rows, Diagnoser(links))
+    table = Table("messages", "n", "problem read", "answer read", "diagnosis fired", "missing said")
+    for name, group in report["groups"].items():
+
+        def cell(metric: str, group: dict[str, Any] = group) -> str:
+            if metric not in group:
+                return "-"
+            m = group[metric]
+            return f"{m['mean']:.3f} [{m['ci95'][0]:.2f}, {m['ci95'][1]:.2f}] n={m['n']}"
+
+        table.add_row(
+            name,
+            str(group["n"]),
+            *(cell(k) for k in ("problem_read", "answer_read", "diagnosis_fired", "missing_said")),
+        )
+    console.print(table)
+    ms = report["reader_ms"]
+    console.print(
+        f"reader: p50 {ms['p50']} ms, p95 {ms['p95']} ms, max {ms['max']} ms over "
+        f"{ms['calls']} warm calls",
+        highlight=False,
+    )
+    for miss in report["dev_misses"][:show_misses]:
+        console.print(f"[yellow]miss[/] {miss['failed']}: {escape(miss['text'])}", highlight=False)
     if out:
         out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 

@@ -25,7 +25,7 @@ from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import MAX_TEXT_SEEDS, MIN_RELATIVE_MATCH, GraphStore
 from tutorgraph.stores.tokenize import STOPWORDS
 
-__all__ = ["READ_TIMEOUT_S", "LocalRefiner"]
+__all__ = ["READ_TIMEOUT_S", "LocalRefiner", "answer_in"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -142,7 +142,7 @@ class LocalRefiner:
         plain = plain_text(query)
         # The answer is read before spelling correction: its cue words ("wrote", "said") are
         # everyday English that a curriculum vocabulary may lack.
-        answer = canonical_math(student_answer) if student_answer else _answer_in(query, plain)
+        answer = canonical_math(student_answer) if student_answer else answer_in(query)
         text = self._correct(plain)
         spans = math_spans(text)
         optimized, terms = _with_canonical_math(text, spans), _search_terms(text, spans)
@@ -166,11 +166,11 @@ class LocalRefiner:
         return _WORD.sub(fix, text)
 
 
-def _answer_in(query: str, plain: str) -> str | None:
-    """The student's answer: the math-message reader's, else a cue's words ("my answer was
-    B", which the reader, reading numbers, leaves)."""
+def answer_in(query: str) -> str | None:
+    """The student's answer in a message: the math-message reader's, else a cue's words ("my
+    answer was B", which the reader, reading numbers, leaves)."""
     read = read_message(query).student_answer
-    return read.value if read is not None else stated_answer(plain)
+    return read.value if read is not None else stated_answer(plain_text(query))
 
 
 def _with_canonical_math(text: str, spans: list[MathSpan]) -> str:

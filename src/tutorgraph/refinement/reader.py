@@ -75,6 +75,7 @@ class MessageReading:
 # `post` (postfix). Longer phrases first so that "divided by" wins over "by".
 _WORD_OPS: tuple[tuple[str, str, str], ...] = (
     ("to the power of", "bin", "^"),
+    ("to the power", "bin", "^"),
     ("raised to the power of", "bin", "^"),
     ("multiplied by", "bin", "×"),
     ("divided by", "bin", "÷"),
@@ -86,6 +87,7 @@ _WORD_OPS: tuple[tuple[str, str, str], ...] = (
     ("sqrt", "pre", "sqrt"),
     ("root", "pre", "sqrt"),
     ("half of", "pre", "half"),
+    ("of", "bin", "of"),
     ("percent of", "bin", "% of"),
     ("per cent of", "bin", "% of"),
     ("times", "bin", "×"),
@@ -131,9 +133,9 @@ _TOKEN = re.compile(
     r"(?P<code>\b\d{1,2}\.[A-Za-z][\w.]*|\bHS[A-Z]-[\w.]+)"
     # A mixed number (2 1/2), a fraction written tight (3/4), then a number.
     rf"|{_ALONE}(?P<mixed>\d{{1,9}} \d{{1,9}}/\d{{1,9}})(?![\d/]){_ENDS}"
-    rf"|{_ALONE}(?P<frac>\d{{1,9}}/\d{{1,9}})(?![\d/.]){_ENDS}"
+    rf"|{_ALONE}(?P<frac>\d{{1,9}}/\d{{1,9}})(?!\d|\.\d){_ENDS}"
     rf"|{_ALONE}(?P<num>{_NUMBER}){_ENDS}"
-    r"|(?P<pct>%\s*of\b)"
+    r"|(?P<pct>%\s*(?i:of)\b)"
     r"|(?P<word>[A-Za-z]+(?:'[a-z]+)?)"
     r"|(?P<sym>[-+*×·÷/^√²³%()=−–<>≤≥])"
     r"|(?P<punct>[?!.,;:])",
@@ -158,7 +160,8 @@ def _tokens(text: str) -> list[_Tok]:
     while i < len(raw):
         group, value, start, end = raw[i]
         if group in ("mixed", "frac", "num"):
-            out.append(_Tok("num", value.replace(",", "") if group == "num" else value, start, end))
+            number = value.replace(",", "") if group == "num" else value
+            out.append(_Tok("num", "0" + number if number[0] == "." else number, start, end))
         elif group == "pct":
             out.append(_Tok("bin", "% of", start, end))
         elif group == "sym":
@@ -185,7 +188,29 @@ def _tokens(text: str) -> list[_Tok]:
                 i += 1
             continue
         i += 1
-    return _letters(out)
+    return _mixed(_letters(out))
+
+
+def _mixed(toks: list[_Tok]) -> list[_Tok]:
+    """ "3 and 1/2" is the mixed number 3 1/2."""
+    out: list[_Tok] = []
+    k = 0
+    while k < len(toks):
+        tok = toks[k]
+        if (
+            k + 2 < len(toks)
+            and tok.kind == "num"
+            and tok.text.isdigit()
+            and toks[k + 1].text == "and"
+            and toks[k + 2].kind == "num"
+            and _PROPER.fullmatch(toks[k + 2].text)
+        ):
+            out.append(_Tok("num", f"{tok.text} {toks[k + 2].text}", tok.start, toks[k + 2].end))
+            k += 3
+            continue
+        out.append(tok)
+        k += 1
+    return out
 
 
 def _operand_end(tok: _Tok) -> bool:
@@ -193,9 +218,18 @@ def _operand_end(tok: _Tok) -> bool:
 
 
 def _letters(toks: list[_Tok]) -> list[_Tok]:
-    """An "x" is a times sign only between two operands; elsewhere it is the letter x."""
+    """An "x" is a times sign only between two operands, "of" only after a fraction ("3/5 of
+    30" is 3/5 × 30); elsewhere they are words. "3 and 1/2" is the mixed number 3 1/2."""
     out = list(toks)
     for k, tok in enumerate(toks):
+        if tok.said == "of":
+            fraction = k > 0 and toks[k - 1].kind == "num" and "/" in toks[k - 1].text
+            out[k] = (
+                _Tok("bin", "×", tok.start, tok.end, "of")
+                if fraction
+                else _Tok("word", "of", tok.start, tok.end)
+            )
+            continue
         if tok.said != "x":
             continue
         before = toks[k - 1] if k else None
@@ -213,6 +247,8 @@ def _letters(toks: list[_Tok]) -> list[_Tok]:
 
 # -- the grammar: expression := unary (bin unary)*; unary := pre* atom post* ---------------
 
+_WHOLE = re.compile(r"\d{1,9}")
+_PROPER = re.compile(r"\d{1,9}/\d{1,9}")
 _BP = {"+": 1, "-": 1, "×": 2, "÷": 2, "% of": 2, "/": 2, "^": 3}
 
 
@@ -235,7 +271,8 @@ def _atom(toks: list[_Tok], i: int, depth: int) -> tuple[str, int, int] | None:
             return None
         text, ops, j = inner
         name = "neg" if tok.text in ("-", "neg") else tok.text
-        shown = {"neg": f"-{text}", "sqrt": f"sqrt({text})", "half": f"{text} ÷ 2"}[name]
+        bare = text[1:-1] if _one_group(text) else text
+        shown = {"neg": f"-{text}", "sqrt": f"sqrt({bare})", "half": f"{text} ÷ 2"}[name]
         return _postfix(toks, shown, ops + (name != "neg"), j)
     if tok.kind == "num":
         return _postfix(toks, tok.text, 0, i + 1)
@@ -249,6 +286,18 @@ def _atom(toks: list[_Tok], i: int, depth: int) -> tuple[str, int, int] | None:
     return None
 
 
+def _one_group(text: str) -> bool:
+    """`text` is one bracketed group: "(7 - 2)", not "(7 - 2) × (1 + 1)"."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and k < len(text) - 1:
+            return False
+    return True
+
+
 def _postfix(toks: list[_Tok], text: str, ops: int, j: int) -> tuple[str, int, int]:
     while j < len(toks) and toks[j].kind == "post":
         text, ops, j = f"{text}{toks[j].text}", ops + 1, j + 1
@@ -260,17 +309,38 @@ def _expression(toks: list[_Tok], i: int, depth: int = 0) -> _Expr | None:
     if first is None:
         return None
     text, ops, j = first
+    last = text  # the operand just read: a fraction bar joins two whole numbers
     while j + 1 < len(toks) and toks[j].kind == "bin" and j - i < _MAX_TOKENS:
+        if _signed_number(toks, j):
+            break
         # "x" between two numbers is times; "x" before a word is the letter (solve for x).
         right = _atom(toks, j + 1, depth)
         if right is None:
             break
         op = toks[j].text
         spaced = {"^": "^", "% of": "% of "}.get(op, f" {op} ")
-        if op == "/" and toks[j].start == toks[j - 1].end and toks[j + 1].start == toks[j].end:
-            spaced = "/"  # a fraction bar written tight
+        if op == "/":
+            # A fraction bar between whole numbers, written tight or said ("3/4", "3 over
+            # 4"); a spaced slash or one beside a decimal or fraction divides.
+            bar = toks[j].said == "over" or (
+                toks[j].start == toks[j - 1].end and toks[j + 1].start == toks[j].end
+            )
+            whole = _WHOLE.fullmatch(last) is not None and _WHOLE.fullmatch(right[0]) is not None
+            spaced = "/" if bar and whole else " ÷ "
+        last = right[0] if spaced != "/" else f"{last}/{right[0]}"
         text, ops, j = f"{text}{spaced}{right[0]}", ops + right[1] + 1, right[2]
     return _Expr(text, ops, i, j)
+
+
+def _signed_number(toks: list[_Tok], j: int) -> bool:
+    """ "(-9) + (-4) -5": a minus spaced before and tight to its number, after operators
+    spaced on both sides, signs a new number (the answer), not a subtraction."""
+    tok = toks[j]
+    if tok.text != "-" or tok.said or j + 1 >= len(toks):
+        return False
+    tight_after = toks[j + 1].start == tok.end
+    spaced_before = toks[j - 1].end < tok.start
+    return tight_after and spaced_before and toks[j + 1].kind == "num"
 
 
 def _expressions(toks: list[_Tok]) -> list[_Expr]:
@@ -280,7 +350,9 @@ def _expressions(toks: list[_Tok]) -> list[_Expr]:
     while i < len(toks):
         tok = toks[i]
         # A minus sign starts a number where no operand stands before it ("got -7").
-        signed = tok.text == "-" and (i == 0 or toks[i - 1].kind in ("word", "punct", "eq"))
+        signed = tok.text == "-" and (
+            i == 0 or toks[i - 1].kind in ("word", "punct", "eq") or _signed_number(toks, i)
+        )
         expr = _expression(toks, i) if tok.kind in ("num", "pre", "open") or signed else None
         if expr is None:
             i += 1
@@ -339,26 +411,35 @@ def _algebra(toks: list[_Tok]) -> bool:
     return False
 
 
-def _cue(toks: list[_Tok], at: int, *, equals: bool = True) -> int:
-    """How strongly the number at `at` reads as the answer: 2 after a strong cue, 1 after a
-    weak one (within two filler words), 0 otherwise."""
+# Whose answer a cue gives: "the teacher got 18", "it says 18", "the answer is 18" give the
+# answer someone else says is right, "my answer was 36" the student's.
+_OTHERS = frozenset(
+    ("teacher", "teachers", "book", "sheet", "key", "says", "should", "supposed", "actually",
+     "correct", "real", "calculator", "mum", "dad", "sir", "miss")
+)  # fmt: skip
+
+
+def _cue(toks: list[_Tok], at: int, *, equals: bool = True) -> tuple[int, bool]:
+    """How strongly the number at `at` reads as an answer (2 after a strong cue, 1 after a
+    weak one, within two filler words; 0 otherwise), and whether it is someone else's."""
     j = at - 1
     seen = 0
     while j >= 0 and seen <= 2:
         tok = toks[j]
         if tok.kind == "eq":
-            return int(equals)
+            return int(equals), False
         if tok.kind != "word":
-            return 0
-        if tok.text in _STRONG or tok.text in _NOT:
-            return 2
-        if tok.text in _WEAK:
-            return 1
+            return 0, False
+        if tok.text in _STRONG or tok.text in _NOT or tok.text in _WEAK or tok.text == "says":
+            before = {t.text for t in toks[max(j - 3, 0) : j + 1]}
+            theirs = bool(before & _OTHERS) or (tok.text == "answer" and "the" in before)
+            strength = 2 if tok.text in _STRONG or tok.text in _NOT else 1
+            return strength, theirs
         if tok.text not in _FILLER:
-            return 0
+            return 0, False
         seen += 1
         j -= 1
-    return 0
+    return 0, False
 
 
 def _request(words: list[str], joined: str) -> RequestKind | None:
@@ -384,10 +465,7 @@ def _round_problem(toks: list[_Tok], exprs: list[_Expr]) -> tuple[Read, Read] | 
             continue
         answer = toks[nxt.first].text
         places = len(answer.partition(".")[2])
-        if places:
-            task = f"Round {expr.text} to {places} decimal place{'s' * (places > 1)}"
-        else:
-            task = f"Round {expr.text} to the nearest whole number"
+        task = f"round {expr.text} to " + (f"{places} dp" if places else "the nearest whole number")
         return (
             Read(task, toks[expr.first - 1].start, toks[expr.last - 1].end),
             Read(answer, toks[nxt.first].start, toks[nxt.last - 1].end),
@@ -428,21 +506,59 @@ def _span(toks: list[_Tok], expr: _Expr, text: str | None = None) -> Read:
     return Read(text or expr.text, toks[expr.first].start, toks[expr.last - 1].end)
 
 
+# "73975 to 1 sf", "0.009753 rounded to 2 sig figs", "round 326 to the nearest 10"
+_ROUNDING = re.compile(
+    rf"(?:\bround(?:ed|ing)?\s+)?(?<![\w.])(?P<x>-?{_NUMBER})\s+(?:(?:is\s+|was\s+)?"
+    r"round(?:ed)?\s+)?to\s+(?:the\s+nearest\s+(?P<near>\d[\d,]{0,12}(?:\.\d{1,9})?"
+    r"|ten thousand|ten|hundred|thousand|whole\s+number|integer)"
+    r"|(?P<n>\d{1,2}|one|two|three|four)\s*(?P<unit>d\.?\s?p\b\.?|decimal\s+places?"
+    r"|s\.?\s?f\b\.?|sig(?:nificant)?\.?\s*fig(?:ure)?s?))",
+    re.IGNORECASE,
+)
+_NEAREST_WORDS = {"ten": "10", "hundred": "100", "thousand": "1000", "ten thousand": "10000"}
+_COUNT_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4"}
+
+
+def _rounding(text: str) -> Read | None:
+    """A rounding task stated with its accuracy, as `round X to N dp|sf` or `round X to the
+    nearest N`."""
+    m = _ROUNDING.search(text)
+    if m is None:
+        return None
+    x = "0" + m["x"] if m["x"].startswith(".") else m["x"].replace("-.", "-0.")
+    if m["near"]:
+        near = " ".join(m["near"].casefold().split())
+        near = _NEAREST_WORDS.get(near, near.replace(",", ""))
+        if near in ("integer", "whole number"):
+            near = "whole number"
+        task = f"round {x} to the nearest {near}"
+    else:
+        unit = "dp" if m["unit"][0].casefold() == "d" else "sf"
+        task = f"round {x} to {_COUNT_WORDS.get(m['n'].casefold(), m['n'])} {unit}"
+    return Read(task, m.start(), m.end())
+
+
+# LaTeX made plain glues "80%of300"; the reader spaces it (its spans are in this text).
+_PERCENT_OF = re.compile(r"%\s*of(?=\d)", re.IGNORECASE)
+
+
 def read_message(message: str) -> MessageReading:
     """Read a student's message (see the module's docstring); never raises."""
-    text = plain_text(message[:MAX_READ_CHARS])
+    text = _PERCENT_OF.sub("% of ", plain_text(message[:MAX_READ_CHARS]))
     toks = _tokens(text)
     words = [t.text for t in toks if t.kind == "word"]
     request = _request(words, " ".join(t.text for t in toks))
     exprs = _expressions(toks)
-    problem: Read | None = None
+    algebra = _algebra(toks)
+    problem: Read | None = _rounding(text)
     answer: Read | None = None
     claimed: Read | None = None
-
-    rounded = _round_problem(toks, exprs)
-    if rounded is not None:
+    if problem is not None:
+        # The rounded number and the accuracy are the task's, not answers.
+        inside = problem
+        exprs = [e for e in exprs if not inside.start <= toks[e.first].start < inside.end]
+    elif (rounded := _round_problem(toks, exprs)) is not None:
         problem, answer = rounded
-    algebra = _algebra(toks)
     # "A = B" with a calculation on the left and a lone number on the right.
     for k, expr in enumerate(exprs[:-1]):
         if problem is not None or algebra:
@@ -450,34 +566,58 @@ def read_message(message: str) -> MessageReading:
         nxt = exprs[k + 1]
         if expr.ops and not nxt.ops and nxt.first == expr.last + 1 and toks[expr.last].kind == "eq":
             problem, answer = _span(toks, expr), _span(toks, nxt)
-    lone = [e for e in exprs if not e.ops]
+    # A compared number ("wrote 0.04 > 0.5") is not an answer this reader reads.
+    lone = [e for e in exprs if not e.ops and (e.last >= len(toks) or toks[e.last].kind != "cmp")]
     if answer is None:
-        # A compared number ("wrote 0.04 > 0.5") is not an answer this reader reads.
-        lone = [e for e in lone if e.last >= len(toks) or toks[e.last].kind != "cmp"]
-        strength = {e.first: _cue(toks, e.first, equals=not algebra) for e in lone}
-        best = max(strength.values(), default=0)
-        cued = [e for e in lone if best and strength[e.first] == best]
-        # "Y right?": a number just before "right?" is the student's (checking it).
-        checked = [e for e in lone if e.last < len(toks) and toks[e.last].text in _RIGHT | _WRONG]
-        # The first cued number, else the last one checked.
-        if cued or checked:
-            answer = _span(toks, cued[0] if cued else checked[-1])
+        # A number right after a stated task or a calculation is its answer ("is 0.009753 to
+        # 2 sf 0.0097?", "is 5 + 4 x 3 60?").
+        ends = {e.last for e in exprs if e.ops}
+        if problem is not None:
+            ends.add(next((k for k, t in enumerate(toks) if t.start >= problem.end), len(toks)))
+        answer, claimed = _answers(toks, lone, ends, algebra=algebra)
     if problem is None:
         calc = [e for e in exprs if e.ops and (answer is None or e.first != _first(toks, answer))]
-        problem = _span(toks, calc[0]) if calc else _worded(toks, exprs)
+        problem = _span(toks, calc[0], _ungrouped(calc[0].text)) if calc else _worded(toks, exprs)
+    if problem is None and answer is not None:
+        # "for 250/5 I put 5": a fraction that is not the answer is the problem.
+        bars = [e for e in lone if "/" in e.text and _span(toks, e) != answer]
+        problem = _span(toks, bars[0]) if bars else None
     if answer is not None and problem is not None and answer.value == problem.value:
         answer = None
-    # "the answer is 15 not 3": the student's is the one after "not"; the other is claimed.
-    if answer is not None and request == "why_wrong":
-        for e in lone:
-            if e.first and toks[e.first - 1].text in ("not",) and _span(toks, e) != answer:
-                claimed, answer = answer, _span(toks, e)
-                break
     if request is None and problem is not None and answer is not None:
         # Work shown with no question asked: the student wants it checked.
         request = "is_right"
     missing = tuple(name for name, got in (("problem", problem), ("answer", answer)) if got is None)
     return MessageReading(problem, answer, claimed, request, missing)
+
+
+def _ungrouped(text: str) -> str:
+    """A problem in one pair of brackets ("(0.32 × 0.8)") without them."""
+    return text[1:-1] if _one_group(text) else text
+
+
+def _answers(
+    toks: list[_Tok], lone: list[_Expr], ends: set[int], *, algebra: bool
+) -> tuple[Read | None, Read | None]:
+    """The student's answer and the answer someone else says is right, among the lone
+    numbers: the first with the strongest cue, else a number right after a calculation ("is
+    5 + 4 x 3 60?"), else the last one checked ("15 right?"); "not Y" after a why-question
+    makes Y the student's."""
+    cues = {e.first: _cue(toks, e.first, equals=not algebra) for e in lone}
+    theirs = [e for e in lone if cues[e.first][0] and cues[e.first][1]]
+    mine = [e for e in lone if cues[e.first][0] and not cues[e.first][1]]
+    best = max((cues[e.first][0] for e in mine), default=0)
+    cued = [e for e in mine if cues[e.first][0] == best]
+    after = [e for e in lone if e.first in ends and e not in theirs]
+    checked = [e for e in lone if e.last < len(toks) and toks[e.last].text in _RIGHT | _WRONG]
+    pick = cued[0] if cued else after[0] if after else checked[-1] if checked else None
+    claimed = _span(toks, theirs[0]) if theirs else None
+    if pick is not None and pick.first and toks[pick.first - 1].text == "not" and not claimed:
+        # "why is 5 - 8 not 3": 3 is the student's; a number the message says is right, if
+        # any, comes before it ("the answer is 15 not 3").
+        earlier = [e for e in mine if e.first < pick.first and toks[e.first - 1].text != "not"]
+        claimed = _span(toks, earlier[0]) if earlier else None
+    return (_span(toks, pick) if pick is not None else None), claimed
 
 
 def _first(toks: list[_Tok], read: Read) -> int:

@@ -25,7 +25,7 @@ from tutorgraph.refinement.reader import MAX_READ_CHARS, read_message
 from tutorgraph.retrieval.fusion import DIAGNOSIS_WEIGHT, RRF_K
 from tutorgraph.retrieval.hits import misconception_hit
 
-__all__ = ["DIAGNOSIS_TIMEOUT_S", "DiagnosisOutcome", "diagnose_hits"]
+__all__ = ["DIAGNOSIS_TIMEOUT_S", "DiagnosisOutcome", "diagnose_hits", "read_and_diagnose"]
 
 log = logging.getLogger(__name__)
 # Reading the problem and applying the rules takes well under a millisecond for a message,
@@ -46,7 +46,7 @@ class DiagnosisOutcome:
     skipped: str | None = None
 
 
-def _diagnose(
+def read_and_diagnose(
     diagnoser: Diagnoser, text: str, answer: str, correct_answer: str | None, *, message: bool
 ) -> tuple[str, Diagnosis] | None:
     """The first reading of the problem the rules can solve, and its diagnosis: a message is
@@ -93,7 +93,7 @@ async def diagnose_hits(
         return DiagnosisOutcome(hits, check=_unanswerable(request))
     text = request.problem or request.query
     work = asyncio.to_thread(
-        _diagnose,
+        read_and_diagnose,
         diagnoser,
         text,
         answer,
