@@ -70,6 +70,13 @@ def eedi_cmd(
             "rules; `/diagnosis` rows add their paired difference over the other questions.",
         ),
     ] = None,
+    per_item: Annotated[
+        bool,
+        typer.Option(
+            help="Keep each item's MAP@25 in the results, to compare two runs pair by pair "
+            "(scripts/paired_runs.py)."
+        ),
+    ] = False,
 ) -> None:
     """Eedi misconception retrieval: MAP@25 and Recall@25 per configuration, with 95%
     intervals and the paired difference from the first stage."""
@@ -87,6 +94,7 @@ def eedi_cmd(
         rerank_depth=rerank_depth,
         messages=messages,
         read_questions=_question_ids(exclude),
+        per_item=per_item,
     )
     embedder = make_embedder(settings)
     with fail_on_errors(), progress_bars() as bars:

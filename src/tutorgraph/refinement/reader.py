@@ -428,6 +428,9 @@ def _cue(toks: list[_Tok], at: int, *, equals: bool = True) -> tuple[int, bool]:
         tok = toks[j]
         if tok.kind == "eq":
             return int(equals), False
+        if tok.text == ":":  # "Student answer: 2/6"
+            j -= 1
+            continue
         if tok.kind != "word":
             return 0, False
         if tok.text in _STRONG or tok.text in _NOT or tok.text in _WEAK or tok.text == "says":

@@ -51,8 +51,12 @@ def read_and_diagnose(
 ) -> tuple[str, Diagnosis] | None:
     """The first reading of the problem the rules can solve, and its diagnosis: a message is
     read by the math-message reader first (`read_message`), then, like a problem the caller
-    stated, by `find_problem`."""
-    first = read_message(text).problem if message else None
+    stated, by `find_problem`. An answer the message says is right ("the teacher got 18",
+    "Correct answer: 3/4") checks each reading, as the caller's `correct_answer` does."""
+    reading = read_message(text) if message else None
+    first = reading.problem if reading is not None else None
+    if correct_answer is None and reading is not None and reading.claimed_right is not None:
+        correct_answer = reading.claimed_right.value
     candidates = [first.value] if first is not None else []
     if (found := find_problem(text, student_answer=answer)) is not None:
         candidates.append(found)

@@ -93,6 +93,9 @@ class EediBenchmarkSpec:
     # Questions read while writing the bug rules: rows compared with a baseline also report
     # the paired difference over the other questions' pairs (`paired_diff_held_out`).
     read_questions: frozenset[int] = frozenset()
+    # Keep each item's MAP@25 (`per_item`), so that two runs, two versions of the code, can
+    # be compared pair by pair (`scripts/paired_runs.py`).
+    per_item: bool = False
 
 
 def config_names(pattern: str = "*") -> list[str]:
@@ -293,6 +296,8 @@ async def run_eedi_benchmark(
             **_report(sc, task.info, baseline or None, spec.rerank_depth, spec.read_questions),
             "compared_with": first if baseline else None,
         }
+        if spec.per_item:
+            results[name]["per_item"] = {s.item: s.metrics[f"map@{K}"] for s in sc}
     folds = list(task.fold_plan())
     trainer = task.trainer
     msmarco = next(

@@ -1,0 +1,53 @@
+"""The paired difference between two `tutorgraph bench eedi --per-item` runs (two versions of
+the code on the same folds), per configuration, with a 95% bootstrap interval.
+
+    python scripts/paired_runs.py BEFORE.json AFTER.json [--out results/x.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from tutorgraph.eval.harness.results import bootstrap_ci
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before", type=Path)
+    parser.add_argument("after", type=Path)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    before, after = (json.loads(p.read_text()) for p in (args.before, args.after))
+    report = {}
+    for config, row in after.items():
+        if (
+            config.startswith("_")
+            or "per_item" not in row
+            or "per_item" not in before.get(config, {})
+        ):
+            continue
+        a, b = before[config]["per_item"], row["per_item"]
+        items = sorted(set(a) & set(b))
+        diffs = [b[i] - a[i] for i in items]
+        low, high = bootstrap_ci(diffs)
+        report[config] = {
+            "n": len(items),
+            "before": round(sum(a[i] for i in items) / len(items), 6),
+            "after": round(sum(b[i] for i in items) / len(items), 6),
+            "paired_diff": {
+                "mean": round(sum(diffs) / len(diffs), 6),
+                "ci95": [round(low, 6), round(high, 6)],
+            },
+            "changed_items": sum(d != 0 for d in diffs),
+            "commits": [before["_meta"].get("git_commit"), after["_meta"].get("git_commit")],
+        }
+    text = json.dumps(report, indent=1)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
