@@ -171,3 +171,43 @@ async def test_bench_scores_free_text_messages_in_the_fold_that_holds_them_out( 
     groups = {m.split for m in messages}
     assert set(row["splits"]) >= groups
     assert sum(row["splits"][g]["n"] for g in groups) == len(messages)
+
+
+async def test_bench_reads_the_reader_sets_messages(  # type: ignore[no-untyped-def]
+    embedder, tmp_path: Path
+) -> None:
+    """The reader's set (rows with `text` and `phrasing`, no answer letter) runs through the
+    same folds: each Eedi row with a known misconception is scored once, its letter found
+    from its question; rows without a question are left out."""
+    questions = read_eedi_questions(EEDI / "train.csv")
+    rows = [
+        {
+            "id": m.id,
+            "text": m.message,
+            "problem": m.problem,
+            "student_answer": m.student_answer,
+            "claimed_right": None,
+            "request": "why_wrong",
+            "misconception_ids": m.accepted,
+            "question_id": m.question_id,
+            "phrasing": m.template,
+            "split": "dev" if n % 2 else "heldout",
+            "source": "eedi",
+        }
+        for n, m in enumerate(student_messages(questions, n=20))
+    ]
+    rows.append({**rows[0], "id": "own:1", "question_id": None, "source": "own"})
+    path = tmp_path / "reader_messages.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    spec = EediBenchmarkSpec(
+        train=EEDI / "train.csv",
+        misconceptions=EEDI / "misconception_mapping.csv",
+        subjects=EEDI / "subject_metadata.csv",
+        folds=2,
+        configs="hybrid/text/refine-local",
+        messages=path,
+    )
+    results = await run_eedi_benchmark(spec, embedder)
+    row = results["hybrid/text/refine-local"]
+    assert row["n"] == len(rows) - 1
+    assert {"dev", "heldout"} <= set(row["splits"])

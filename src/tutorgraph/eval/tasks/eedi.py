@@ -152,12 +152,24 @@ def message_folds(folds: Sequence[EediFold], messages: Sequence[StudentMessage])
     for fold in folds:
         by_id = {p.question.question_id: p.question for p in fold.pairs}
         pairs = [
-            EediPair(by_id[m.question_id], m.letter, m.accepted[0], m.message, m.split)
+            EediPair(
+                by_id[m.question_id],
+                m.letter or _letter(by_id[m.question_id], m.accepted[0]),
+                m.accepted[0],
+                m.message,
+                m.split,
+            )
             for m in messages
             if m.question_id in by_id
         ]
         out.append(replace(fold, pairs=pairs))
     return out
+
+
+def _letter(question: EediQuestion, target: str) -> str:
+    """The answer letter whose label is `target` (a message that names no letter)."""
+    wanted = int(target.rsplit(":", 1)[-1])
+    return next((k for k, v in sorted(question.misconception_ids.items()) if v == wanted), "")
 
 
 def misconception_ranking(packet: ReasoningPacket, target: str) -> list[str]:

@@ -119,13 +119,31 @@ def write_student_messages(messages: Sequence[StudentMessage], path: Path) -> No
 
 
 def read_student_messages(path: Path) -> list[StudentMessage]:
-    """Read a message file; a malformed line is a `ConfigurationError` naming it."""
+    """Read a message file; a malformed line is a `ConfigurationError` naming it. The
+    reader's set (`data/benchmarks/reader_messages.jsonl`, rows with `text` and `phrasing`)
+    gives its Eedi messages with a known misconception; their answer letter is found from
+    the question (`letter` empty here)."""
     out = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            out.append(StudentMessage(**json.loads(line)))
-        except (ValueError, TypeError) as exc:
+            row = json.loads(line)
+            if "phrasing" in row:
+                if row["question_id"] is None or not row["misconception_ids"]:
+                    continue
+                row = {
+                    "id": row["id"],
+                    "message": row["text"],
+                    "template": row["phrasing"],
+                    "problem": row["problem"] or "",
+                    "student_answer": row["student_answer"] or "",
+                    "question_id": row["question_id"],
+                    "letter": "",
+                    "accepted": row["misconception_ids"],
+                    "split": row["split"],
+                }
+            out.append(StudentMessage(**row))
+        except (ValueError, TypeError, KeyError) as exc:
             raise ConfigurationError(f"{path}:{number}: not a student message: {exc}") from exc
     return out
