@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.linking.cards import ConceptCard
-from tutorgraph.linking.structure import structure_of, structure_overlap
+from tutorgraph.linking.structure import structure_of
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.protocols import IndexItem, LinkedCard
 
@@ -62,10 +62,17 @@ class ConceptLinker:
         self._lexical_weight = lexical_weight
         self._structure_weight = structure_weight
         # Measured on Common Core linking only, so the other taxonomies' cards carry no tags.
-        self._structure = [
+        # Each card's tags are a row of a 0/1 matrix: a message's overlap with every card is
+        # then one product (per request, a Python loop over the cards cost about 1.5 ms).
+        tags = [
             structure_of(c.text, card=True) if c.taxonomy == STRUCTURED else frozenset()
             for c in cards
         ]
+        self._tags = {t: k for k, t in enumerate(sorted(set().union(*tags)))}
+        self._tag_matrix = np.zeros((len(cards), len(self._tags)), dtype=np.float32)
+        for row, card_tags in enumerate(tags):
+            self._tag_matrix[row, [self._tags[t] for t in card_tags]] = 1.0
+        self._tag_norms = np.sqrt(self._tag_matrix.sum(axis=1))
         items = [IndexItem(id=c.concept_id, kind="concept", title="", text=c.text) for c in cards]
         self._bm25 = BM25Index.build(items)
         self._row = {c.concept_id: i for i, c in enumerate(cards)}
@@ -97,7 +104,11 @@ class ConceptLinker:
         shape = np.zeros(len(self._cards), dtype=np.float32)
         tags = structure_of(text) if self._structure_weight else frozenset()
         if tags:
-            shape[:] = [structure_overlap(tags, card) for card in self._structure]
+            # The cosine of the two tag sets (`structure_overlap`), for every card at once.
+            known = [self._tags[t] for t in tags if t in self._tags]
+            shared = self._tag_matrix[:, known].sum(axis=1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                shape = np.nan_to_num(shared / (self._tag_norms * np.sqrt(len(tags))))
         out: dict[str, list[LinkedCard]] = {}
         for taxonomy, rows in self._rows.items():
             words = bm25[rows]
