@@ -59,14 +59,19 @@ def test_the_linker_adds_structure_to_standards_only() -> None:
     cards = [c for c in build_cards(concepts) if c.taxonomy in ("common-core", "openstax")]
     vectors = np.zeros((len(cards), 4), np.float32)  # every cosine 0: structure decides
     text = "Sam has 24 stickers and gives 9 to his sister. How many are left?"
-    plain = ConceptLinker(cards, vectors, structure_weight=0.0, lexical_weight=0.0)
-    shaped = ConceptLinker(cards, vectors, structure_weight=0.1, lexical_weight=0.0)
+    plain = ConceptLinker(
+        cards, vectors, structure_weight=0.0, story_weight=0.0, lexical_weight=0.0
+    )
+    shaped = ConceptLinker(
+        cards, vectors, structure_weight=0.1, story_weight=0.3, lexical_weight=0.0
+    )
     query = np.zeros(4, np.float32)
     assert all(c.score == 0.0 for c in plain.link(text, 5, query)["common-core"])
     got = shaped.link(text, 5, query)
     best = got["common-core"][0]
+    # A story weighs its structure at the story weight.
     assert best.evidence["structure"] and best.score == pytest.approx(
-        0.1 * best.evidence["structure"], abs=1e-4
+        0.3 * best.evidence["structure"], abs=1e-4
     )
     assert "word problems" in best.description.lower() or "subtract" in best.description.lower()
     assert all(c.evidence["structure"] is None for c in got["openstax"])
