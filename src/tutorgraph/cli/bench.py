@@ -362,6 +362,16 @@ def reader_cmd(
             *(cell(k) for k in ("problem_read", "answer_read", "diagnosis_fired", "missing_said")),
         )
     console.print(table)
+    before = Table("messages", "problem read", "answer read", "diagnosis fired", title="before")
+    for name, group in report["groups"].items():
+        before.add_row(
+            name,
+            *(
+                f"{group[k]['mean']:.3f}" if k in group else "-"
+                for k in ("before_problem_read", "before_answer_read", "before_diagnosis_fired")
+            ),
+        )
+    console.print(before)
     ms = report["reader_ms"]
     console.print(
         f"reader: p50 {ms['p50']} ms, p95 {ms['p95']} ms, max {ms['max']} ms over "

@@ -15,7 +15,9 @@ phrasing: `heldout` phrasings were never seen while the reader was written. Per 
   message and its answer) reproduces it too, with a rule the label's reading also fires.
 
 Messages that say too little (no labelled problem or answer) count for `missing_said`: the
-reader names what is missing. Every rate has a 95% bootstrap interval.
+reader names what is missing. The `before_*` rates are the same for the readers the product
+had before the reader (`find_problem`, `stated_answer`). Every rate has a 95% bootstrap
+interval.
 
 >>> same_problem("0.6 * 11", ".6 × 11"), same_problem("7 - 2 * 3", "(7 - 2) × 3")
 (True, False)
@@ -34,7 +36,10 @@ from typing import Any
 
 from tutorgraph.diagnosis.diagnose import Diagnoser, answer_value
 from tutorgraph.diagnosis.expression import evaluate, parse
+from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.eval.harness.results import bootstrap_ci
+from tutorgraph.mathtext.spans import plain_text
+from tutorgraph.refinement.answer import stated_answer
 from tutorgraph.refinement.local import answer_in
 from tutorgraph.refinement.reader import read_message
 from tutorgraph.retrieval.diagnosis_stage import read_and_diagnose
@@ -42,6 +47,9 @@ from tutorgraph.retrieval.diagnosis_stage import read_and_diagnose
 __all__ = ["ReaderMessage", "read_reader_messages", "run_reader_benchmark", "same_problem"]
 
 METRICS = ("problem_read", "answer_read", "diagnosis_fired", "missing_said")
+# The same, for the readers the product had before (`find_problem`, `stated_answer`: regular
+# expressions over math spans), so that the two can be compared on the same messages.
+BEFORE = ("before_problem_read", "before_answer_read", "before_diagnosis_fired")
 
 
 @dataclass(frozen=True)
@@ -138,7 +146,9 @@ def same_answer(label: str, read: str | None) -> bool:
 def _score(diagnoser: Diagnoser, m: ReaderMessage) -> dict[str, float | None]:
     reading = read_message(m.text)
     answer = answer_in(m.text)
-    out: dict[str, float | None] = dict.fromkeys(METRICS)
+    out: dict[str, float | None] = dict.fromkeys(METRICS + BEFORE)
+    old_answer = stated_answer(plain_text(m.text))
+    old_problem = find_problem(m.text, student_answer=old_answer)
     if m.problem is None or m.student_answer is None:
         said = set(reading.missing)
         out["missing_said"] = float(
@@ -149,8 +159,12 @@ def _score(diagnoser: Diagnoser, m: ReaderMessage) -> dict[str, float | None]:
         out["problem_read"] = float(
             reading.problem is not None and same_problem(m.problem, reading.problem.value)
         )
+        out["before_problem_read"] = float(
+            old_problem is not None and same_problem(m.problem, old_problem)
+        )
     if m.student_answer is not None:
         out["answer_read"] = float(same_answer(m.student_answer, answer))
+        out["before_answer_read"] = float(same_answer(m.student_answer, old_answer))
     if m.problem is not None and m.student_answer is not None:
         labelled = diagnoser.diagnose(m.problem, m.student_answer)
         rules = {f.rule for f in labelled.findings}
@@ -160,12 +174,16 @@ def _score(diagnoser: Diagnoser, m: ReaderMessage) -> dict[str, float | None]:
             )
             fired = {f.rule for f in got[1].findings} if got is not None else set()
             out["diagnosis_fired"] = float(bool(rules & fired))
+            before = set()
+            if old_problem is not None and old_answer:
+                before = {f.rule for f in diagnoser.diagnose(old_problem, old_answer).findings}
+            out["before_diagnosis_fired"] = float(bool(rules & before))
     return out
 
 
 def _rates(rows: Sequence[dict[str, float | None]]) -> dict[str, Any]:
     out: dict[str, Any] = {"n": len(rows)}
-    for metric in METRICS:
+    for metric in METRICS + BEFORE:
         values = [v for r in rows if (v := r[metric]) is not None]
         if values:
             low, high = bootstrap_ci(values)
@@ -195,9 +213,9 @@ def run_reader_benchmark(
             times.append((time.perf_counter() - start) * 1000)
     times.sort()
     misses = [
-        {"id": m.id, "text": m.text, "failed": [k for k, v in row.items() if v == 0.0]}
+        {"id": m.id, "text": m.text, "failed": [k for k in METRICS if row[k] == 0.0]}
         for m, row in scored
-        if m.split == "dev" and 0.0 in row.values()
+        if m.split == "dev" and any(row[k] == 0.0 for k in METRICS)
     ]
     return {
         "groups": {k: _rates(v) for k, v in sorted(groups.items())},
