@@ -120,3 +120,69 @@ def test_any_text_reads_without_raising(text: str) -> None:
 )  # fmt: skip
 def test_math_shaped_text_reads_without_raising(parts: list[str]) -> None:
     read_message(" ".join(parts))
+
+
+# Phrasings written for these tests, beside the benchmark's: answer cues in many places.
+_SAID = [
+    "i did 7 - 2 x 3 and got 15",
+    "7 - 2 x 3 gives me 15",
+    "i came up with 15 for 7 - 2 x 3",
+    "i ended up with 15 for 7 - 2 x 3",
+    "7 - 2 x 3. answer: 15",
+    "7 - 2 x 3 ans 15",
+    "7 - 2 x 3 -> 15 ??",
+    "i keep getting 15 on 7 - 2 x 3",
+    "it should be 1 but i got 15 for 7 - 2 x 3",
+    "7 - 2 x 3?? i said 15",
+    "7-2x3=15 no?",
+    "how is 7 - 2 x 3 not 15",
+    "my friend says 7 - 2 x 3 is 1 but i think its 15",
+    "7 - 2 x 3, i wrote down 15",
+    "i worked out 7 - 2 x 3 to be 15",
+    "doing 7 - 2 x 3 i get 15",
+    "7 - 2 x 3 is it 15",
+    "i answered 15 on 7 - 2 x 3",
+    "15 is what i got for 7 - 2 x 3",
+    "7 - 2 x 3 = 15 (marked wrong)",
+    "i calculated 7 - 2 x 3 = 15",
+    "i believe 7 - 2 x 3 equals 15",
+    "im getting 15 for 7 - 2 x 3",
+    "i put down 15 for 7 - 2 x 3",
+    "should 7 - 2 x 3 be 15",
+    "7 - 2 x 3 makes 15 yeah",
+]
+
+
+@pytest.mark.parametrize("message", _SAID)
+def test_answer_cues_wherever_they_stand(message: str) -> None:
+    read = read_message(message)
+    assert read.problem is not None and read.problem.value == "7 - 2 × 3"
+    assert read.student_answer is not None and read.student_answer.value == "15"
+
+
+@pytest.mark.parametrize(
+    ("message", "problem", "answer"),
+    [
+        ("my teacher said 3/4 + 1/8 isnt 4/12", "3/4 + 1/8", "4/12"),
+        ("for number 5, 0.4 x 0.2, i got 0.8", "0.4 × 0.2", "0.8"),
+        ("2 cubed = 6 ???", "2^3", "6"),
+        ("square root of 49 is 24.5 isnt it", "sqrt(49)", "24.5"),
+        ("25% of 60 - i said 25", "25% of 60", "25"),
+        ("-6 + 4 i keep getting -10", "-6 + 4", "-10"),
+        ("what did i do wrong: 12 ÷ 0.5 = 6", "12 ÷ 0.5", "6"),
+        ("1/2 divided by 1/4, my answer 1/8", "1/2 ÷ 1/4", "1/8"),
+        ("i rounded 3.456 to one decimal place and got 3.4", "round 3.456 to 1 dp", "3.4"),
+        ("4 to the power of 3 ... i wrote 12", "4^3", "12"),
+        ("(3 + 5) x 2, i did it and got 13", "(3 + 5) × 2", "13"),
+        ("i got -2 when i did -5 - -3", "-5 - -3", "-2"),
+        ("2.5 x 10 = 2.50 is that right", "2.5 × 10", "2.50"),
+        ("I said 10% of 90 was 10", "10% of 90", "10"),
+        ("0.6 divided by 3 i got 2", "0.6 ÷ 3", "2"),
+        ("tried 9 - 4 + 2 got 3", "9 - 4 + 2", "3"),
+        ("I got 3 for √81", "sqrt(81)", "3"),
+    ],
+)
+def test_problems_of_every_kind(message: str, problem: str, answer: str) -> None:
+    read = read_message(message)
+    assert read.problem is not None and read.problem.value == problem
+    assert read.student_answer is not None and read.student_answer.value == answer

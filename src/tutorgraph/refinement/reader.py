@@ -137,6 +137,7 @@ _TOKEN = re.compile(
     rf"|{_ALONE}(?P<num>{_NUMBER}){_ENDS}"
     r"|(?P<pct>%\s*(?i:of)\b)"
     r"|(?P<word>[A-Za-z]+(?:'[a-z]+)?)"
+    r"|(?P<arrow>->|=>|→)"
     r"|(?P<sym>[-+*×·÷/^√²³%()=−–<>≤≥])"
     r"|(?P<punct>[?!.,;:])",
 )
@@ -169,6 +170,8 @@ def _tokens(text: str) -> list[_Tok]:
             out.append(_Tok(kind, canon, start, end))
         elif group == "punct":
             out.append(_Tok("punct", value, start, end))
+        elif group == "arrow":
+            out.append(_Tok("eq", "=", start, end))
         elif group == "code":
             out.append(_Tok("word", value.lower(), start, end))
         else:
@@ -371,17 +374,17 @@ _STRONG = frozenset(
     (
         "got", "get", "gets", "getting", "put", "putting", "wrote", "write", "writing",
         "said", "say", "answered", "answer", "thought", "think", "thinks", "reckon",
-        "reckoned", "guessed", "guess", "chose", "picked", "came",
+        "reckoned", "guessed", "guess", "chose", "picked", "came", "ended", "ans",
     )
 )  # fmt: skip
 _WEAK = frozenset(
-    ("was", "is", "as", "equals", "equal", "gives", "gave", "making", "made", "make", "makes",
-     "comes")
+    ("was", "is", "as", "be", "equals", "equal", "gives", "gave", "making", "made", "make",
+     "makes", "comes")
 )  # fmt: skip
 _FILLER = frozenset(
     (
-        "it", "it's", "its", "that", "the", "answer", "was", "is", "be", "to", "like",
-        "down", "just", "out", "i", "my", "a", "an", "of",
+        "it", "it's", "its", "that", "the", "answer", "was", "is", "to", "like",
+        "down", "just", "out", "up", "with", "me", "i", "my", "a", "an", "of",
     )
 )  # fmt: skip
 _ROUND = frozenset(("round", "rounded", "rounding", "rounds"))
@@ -607,6 +610,11 @@ def _answers(
     5 + 4 x 3 60?"), else the last one checked ("15 right?"); "not Y" after a why-question
     makes Y the student's."""
     cues = {e.first: _cue(toks, e.first, equals=not algebra) for e in lone}
+    for e in lone:
+        # "15 is what i got": the cue after the number.
+        tail = [t.text for t in toks[e.last : e.last + 4]]
+        if tail[:3] == ["is", "what", "i"] and len(tail) == 4 and tail[3] in _STRONG:
+            cues[e.first] = (2, False)
     theirs = [e for e in lone if cues[e.first][0] and cues[e.first][1]]
     mine = [e for e in lone if cues[e.first][0] and not cues[e.first][1]]
     best = max((cues[e.first][0] for e in mine), default=0)
