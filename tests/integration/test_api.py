@@ -214,6 +214,7 @@ async def test_a_wrong_answer_is_diagnosed_and_its_misconception_leads(api: Api)
             "student_answer": "1.2",
             "correct": False,
             "correct_answer": "0.12",
+            "missing": [],
         }
         (finding,) = packet["diagnosis"]
         assert finding["misconception_id"] == "eedi:misconception:2481"

@@ -87,6 +87,8 @@ def test_the_kind_of_request(message: str, kind: str) -> None:
     ("message", "missing"),
     [
         ("what is a fraction?", ("problem", "answer")),
+        ("why is 3/4 bigger than 2/3?", ("problem", "answer")),  # a comparison, no answer
+        ("i got " + "9" * 40 + " for 1/2 + 1/4", ("answer",)),  # no number reads so long
         ("how do I add 2/3 and 1/4", ("answer",)),
         ("i think its -2", ("problem",)),
         ("", ("problem", "answer")),

@@ -127,7 +127,7 @@ _NUMBER = r"(?:\d{1,15}(?:,\d{3})*(?:\.\d{1,15})?|\.\d{1,15})"
 # A number is not part of a code or a word ("8.EE.C.7", "5.NF.B.3", "x2", "2x"), except
 # a times sign written as "x" between digits ("2x3").
 _ALONE = r"(?:(?<![\w.])|(?<=\dx))"
-_ENDS = r"(?!(?!x\d)[A-Za-z]|\.[A-Za-z0-9])"
+_ENDS = r"(?!\d|(?!x\d)[A-Za-z]|\.[A-Za-z0-9])"
 _TOKEN = re.compile(
     # A standard's code (8.EE.C.7, HSA-SSE.B.3) is one word, not numbers and letters.
     r"(?P<code>\b\d{1,2}\.[A-Za-z][\w.]*|\bHS[A-Z]-[\w.]+)"
@@ -572,8 +572,8 @@ def read_message(message: str) -> MessageReading:
         nxt = exprs[k + 1]
         if expr.ops and not nxt.ops and nxt.first == expr.last + 1 and toks[expr.last].kind == "eq":
             problem, answer = _span(toks, expr), _span(toks, nxt)
-    # A compared number ("wrote 0.04 > 0.5") is not an answer this reader reads.
-    lone = [e for e in exprs if not e.ops and (e.last >= len(toks) or toks[e.last].kind != "cmp")]
+    # A compared number ("wrote 0.04 > 0.5", "why is 3/4 bigger than 2/3") is not an answer.
+    lone = [e for e in exprs if not e.ops and not _compared(toks, e)]
     if answer is None:
         # A number right after a stated task or a calculation is its answer ("is 0.009753 to
         # 2 sf 0.0097?", "is 5 + 4 x 3 60?").
@@ -595,6 +595,19 @@ def read_message(message: str) -> MessageReading:
         request = "is_right"
     missing = tuple(name for name, got in (("problem", problem), ("answer", answer)) if got is None)
     return MessageReading(problem, answer, claimed, request, missing)
+
+
+_COMPARING = frozenset(
+    ("bigger", "smaller", "greater", "larger", "less", "more", "than", "higher", "lower")
+)
+
+
+def _compared(toks: list[_Tok], expr: _Expr) -> bool:
+    """The number is compared with another, not given as an answer."""
+    if expr.last >= len(toks):
+        return False
+    nxt = toks[expr.last]
+    return nxt.kind == "cmp" or (nxt.kind == "word" and nxt.text in _COMPARING)
 
 
 def _ungrouped(text: str) -> str:

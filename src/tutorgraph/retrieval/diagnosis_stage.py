@@ -112,10 +112,12 @@ async def diagnose_hits(
         log.warning("diagnosis skipped for a %d-character text: %s", len(text), skipped)
         return DiagnosisOutcome(hits, ran=True, skipped=skipped)
     if read is None:
-        # An answer, but no problem the rules can read: say so rather than guess.
-        return DiagnosisOutcome(
-            hits, check=AnswerCheck(student_answer=answer, missing=["problem"]), ran=True
-        )
+        # A message with an answer but no problem at all: say so rather than guess (a
+        # problem the caller stated that is not arithmetic is no missing problem).
+        check = None
+        if request.problem is None:
+            check = AnswerCheck(student_answer=answer, missing=["problem"])
+        return DiagnosisOutcome(hits, check=check, ran=True)
     problem, result = read
     if result.correct is None or result.correct_answer is None:
         return DiagnosisOutcome(hits, ran=True)
