@@ -8,13 +8,14 @@ message's plain text (`mathtext.plain_text`: LaTeX and Unicode made plain):
 1. a tokenizer (one regular expression, linear) turns numbers, operator symbols and operator
    *words* ("times", "divided by", "take away", "squared", "square root of", "half of",
    "% of", "negative") into tokens;
-2. a small grammar (a precedence-climbing parser over those tokens) reads every maximal
-   expression, in the canonical spelling of `mathtext.canonical_math` (`×`, `÷`, `^`,
-   `sqrt(…)`), so the diagnosis parses what the reader returns;
+2. a small grammar over those tokens (expression := operand (operator operand)*; operand :=
+   prefix* (number | "(" expression ")") postfix*) reads every maximal expression and
+   writes it in the spelling of `mathtext.canonical_math` (`×`, `÷`, `^`, `sqrt(…)`); the
+   order of operations is left to the diagnosis's parser, which reads that spelling;
 3. answer cues pick the student's answer among the lone numbers (got, put, wrote, said,
    think, reckon, was, is, as, "=", equals, "came out as", "not Y", "Y right?", "to" after
    a rounding verb, an answer before its problem), and the problem is the expression that
-   is not the answer.
+   is not the answer; rounding tasks ("73975 to 1 sf") are read by their own pattern.
 
 A request that says too little is not guessed at: `missing` names what is absent.
 
@@ -248,11 +249,10 @@ def _letters(toks: list[_Tok]) -> list[_Tok]:
     return out
 
 
-# -- the grammar: expression := unary (bin unary)*; unary := pre* atom post* ---------------
+# -- the grammar: expression := operand (bin operand)*; operand := pre* atom post* ----------
 
 _WHOLE = re.compile(r"\d{1,9}")
 _PROPER = re.compile(r"\d{1,9}/\d{1,9}")
-_BP = {"+": 1, "-": 1, "×": 2, "÷": 2, "% of": 2, "/": 2, "^": 3}
 
 
 @dataclass(frozen=True)
