@@ -5,13 +5,12 @@ Students write "for 7 - 2 x 3 I put 15", "teacher marked 0.3 x 0.2 = 0.6 wrong",
 getting 6 for 3 squared", "why is 5 - 8 not 3". The reader works in three passes over the
 message's plain text (`mathtext.plain_text`: LaTeX and Unicode made plain):
 
-1. a tokenizer (one regular expression, linear) turns numbers, operator symbols and operator
-   *words* ("times", "divided by", "take away", "squared", "square root of", "half of",
-   "% of", "negative") into tokens;
-2. a small grammar over those tokens (expression := operand (operator operand)*; operand :=
-   prefix* (number | "(" expression ")") postfix*) reads every maximal expression and
-   writes it in the spelling of `mathtext.canonical_math` (`×`, `÷`, `^`, `sqrt(…)`); the
-   order of operations is left to the diagnosis's parser, which reads that spelling;
+1. a tokenizer (`expressions.tokens`, one regular expression, linear) turns numbers,
+   operator symbols and operator *words* ("times", "divided by", "take away", "squared",
+   "square root of", "half of", "% of", "negative") into tokens;
+2. a small grammar (`expressions.expressions`) reads every maximal expression and writes it
+   in the spelling of `mathtext.canonical_math` (`×`, `÷`, `^`, `sqrt(…)`), which the
+   diagnosis parses;
 3. answer cues pick the student's answer among the lone numbers (got, put, wrote, said,
    think, reckon, was, is, as, "=", equals, "came out as", "not Y", "Y right?", "to" after
    a rounding verb, an answer before its problem), and the problem is the expression that
@@ -37,14 +36,20 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tutorgraph.mathtext.spans import plain_text
+from tutorgraph.refinement.expressions import (
+    NUMBER,
+    Expr,
+    Tok,
+    expressions,
+    one_group,
+    tokens,
+)
 
 __all__ = ["MAX_READ_CHARS", "MessageReading", "Read", "RequestKind", "read_message"]
 
 RequestKind = Literal["why_wrong", "is_right", "how_to", "what_is"]
 # Longer messages are read up to here (a student's message, not an essay).
 MAX_READ_CHARS = 2000
-# Tokens an expression may hold (a school calculation, not a stress test).
-_MAX_TOKENS = 40
 
 
 @dataclass(frozen=True)
@@ -68,301 +73,6 @@ class MessageReading:
     claimed_right: Read | None
     request: RequestKind | None
     missing: tuple[str, ...]
-
-
-# -- tokens -------------------------------------------------------------------------------
-
-# Operator words and symbols -> (kind, canonical). Kinds: `bin` (binary), `pre` (prefix),
-# `post` (postfix). Longer phrases first so that "divided by" wins over "by".
-_WORD_OPS: tuple[tuple[str, str, str], ...] = (
-    ("to the power of", "bin", "^"),
-    ("to the power", "bin", "^"),
-    ("raised to the power of", "bin", "^"),
-    ("multiplied by", "bin", "×"),
-    ("divided by", "bin", "÷"),
-    ("take away", "bin", "-"),
-    ("takeaway", "bin", "-"),
-    ("square root of", "pre", "sqrt"),
-    ("the square root of", "pre", "sqrt"),
-    ("sqrt of", "pre", "sqrt"),
-    ("sqrt", "pre", "sqrt"),
-    ("root", "pre", "sqrt"),
-    ("half of", "pre", "half"),
-    ("of", "bin", "of"),
-    ("percent of", "bin", "% of"),
-    ("per cent of", "bin", "% of"),
-    ("times", "bin", "×"),
-    ("x", "bin", "×"),
-    ("plus", "bin", "+"),
-    ("add", "bin", "+"),
-    ("minus", "bin", "-"),
-    ("over", "bin", "/"),
-    ("squared", "post", "^2"),
-    ("cubed", "post", "^3"),
-    ("negative", "pre", "neg"),
-)
-_SYMBOL_OPS = {
-    "+": ("bin", "+"),
-    "-": ("bin", "-"),
-    "−": ("bin", "-"),
-    "–": ("bin", "-"),
-    "*": ("bin", "×"),
-    "×": ("bin", "×"),
-    "·": ("bin", "×"),
-    "÷": ("bin", "÷"),
-    "/": ("bin", "/"),
-    "^": ("bin", "^"),
-    "√": ("pre", "sqrt"),
-    "²": ("post", "^2"),
-    "³": ("post", "^3"),
-    "%": ("post", "%"),
-    "(": ("open", "("),
-    ")": ("close", ")"),
-    "=": ("eq", "="),
-    "<": ("cmp", "<"),
-    ">": ("cmp", ">"),
-    "≤": ("cmp", "≤"),
-    "≥": ("cmp", "≥"),
-}
-_NUMBER = r"(?:\d{1,15}(?:,\d{3})*(?:\.\d{1,15})?|\.\d{1,15})"
-# A number is not part of a code or a word ("8.EE.C.7", "5.NF.B.3", "x2", "2x"), except
-# a times sign written as "x" between digits ("2x3").
-_ALONE = r"(?:(?<![\w.])|(?<=\dx))"
-_ENDS = r"(?!\d|(?!x\d)[A-Za-z]|\.[A-Za-z0-9])"
-_TOKEN = re.compile(
-    # A standard's code (8.EE.C.7, HSA-SSE.B.3) is one word, not numbers and letters.
-    r"(?P<code>\b\d{1,2}\.[A-Za-z][\w.]*|\bHS[A-Z]-[\w.]+)"
-    # A mixed number (2 1/2), a fraction written tight (3/4), then a number.
-    rf"|{_ALONE}(?P<mixed>\d{{1,9}} \d{{1,9}}/\d{{1,9}})(?![\d/]){_ENDS}"
-    rf"|{_ALONE}(?P<frac>\d{{1,9}}/\d{{1,9}})(?!\d|\.\d){_ENDS}"
-    rf"|{_ALONE}(?P<num>{_NUMBER}){_ENDS}"
-    r"|(?P<pct>%\s*(?i:of)\b)"
-    r"|(?P<word>[A-Za-z]+(?:'[a-z]+)?)"
-    r"|(?P<arrow>->|=>|→)"
-    r"|(?P<sym>[-+*×·÷/^√²³%()=−–<>≤≥])"
-    r"|(?P<punct>[?!.,;:])",
-)
-_PHRASES = {tuple(w.split()): (kind, canon) for w, kind, canon in _WORD_OPS}
-_MAX_PHRASE = max(len(p) for p in _PHRASES)
-
-
-@dataclass(frozen=True)
-class _Tok:
-    kind: str  # num, bin, pre, post, open, close, eq, word, punct
-    text: str  # canonical for operators and numbers, lower case for words
-    start: int
-    end: int
-    said: str = ""  # an operator word as written, lower case ("add", "times")
-
-
-def _tokens(text: str) -> list[_Tok]:
-    raw = [(m.lastgroup or "", m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
-    out: list[_Tok] = []
-    i = 0
-    while i < len(raw):
-        group, value, start, end = raw[i]
-        if group in ("mixed", "frac", "num"):
-            number = value.replace(",", "") if group == "num" else value
-            out.append(_Tok("num", "0" + number if number[0] == "." else number, start, end))
-        elif group == "pct":
-            out.append(_Tok("bin", "% of", start, end))
-        elif group == "sym":
-            kind, canon = _SYMBOL_OPS[value]
-            out.append(_Tok(kind, canon, start, end))
-        elif group == "punct":
-            out.append(_Tok("punct", value, start, end))
-        elif group == "arrow":
-            out.append(_Tok("eq", "=", start, end))
-        elif group == "code":
-            out.append(_Tok("word", value.lower(), start, end))
-        else:
-            # The longest operator phrase that starts here, else a plain word.
-            for n in range(min(_MAX_PHRASE, len(raw) - i), 0, -1):
-                words = raw[i : i + n]
-                if any(g != "word" for g, *_ in words):
-                    continue
-                hit = _PHRASES.get(tuple(w.lower() for _, w, _, _ in words))
-                if hit is not None:
-                    said = " ".join(w.lower() for _, w, _, _ in words)
-                    out.append(_Tok(hit[0], hit[1], start, words[-1][3], said))
-                    i += n
-                    break
-            else:
-                out.append(_Tok("word", value.lower(), start, end))
-                i += 1
-            continue
-        i += 1
-    return _mixed(_letters(out))
-
-
-def _mixed(toks: list[_Tok]) -> list[_Tok]:
-    """ "3 and 1/2" is the mixed number 3 1/2."""
-    out: list[_Tok] = []
-    k = 0
-    while k < len(toks):
-        tok = toks[k]
-        if (
-            k + 2 < len(toks)
-            and tok.kind == "num"
-            and tok.text.isdigit()
-            and toks[k + 1].text == "and"
-            and toks[k + 2].kind == "num"
-            and _PROPER.fullmatch(toks[k + 2].text)
-        ):
-            out.append(_Tok("num", f"{tok.text} {toks[k + 2].text}", tok.start, toks[k + 2].end))
-            k += 3
-            continue
-        out.append(tok)
-        k += 1
-    return out
-
-
-def _operand_end(tok: _Tok) -> bool:
-    return tok.kind in ("num", "close", "post")
-
-
-def _letters(toks: list[_Tok]) -> list[_Tok]:
-    """An "x" is a times sign only between two operands, "of" only after a fraction ("3/5 of
-    30" is 3/5 × 30); elsewhere they are words. "3 and 1/2" is the mixed number 3 1/2."""
-    out = list(toks)
-    for k, tok in enumerate(toks):
-        if tok.said == "of":
-            fraction = k > 0 and toks[k - 1].kind == "num" and "/" in toks[k - 1].text
-            out[k] = (
-                _Tok("bin", "×", tok.start, tok.end, "of")
-                if fraction
-                else _Tok("word", "of", tok.start, tok.end)
-            )
-            continue
-        if tok.said != "x":
-            continue
-        before = toks[k - 1] if k else None
-        after = toks[k + 1] if k + 1 < len(toks) else None
-        between = (
-            before is not None
-            and _operand_end(before)
-            and after is not None
-            and after.kind in ("num", "open", "pre")
-        )
-        if not between:
-            out[k] = _Tok("word", "x", tok.start, tok.end)
-    return out
-
-
-# -- the grammar: expression := operand (bin operand)*; operand := pre* atom post* ----------
-
-_WHOLE = re.compile(r"\d{1,9}")
-_PROPER = re.compile(r"\d{1,9}/\d{1,9}")
-
-
-@dataclass(frozen=True)
-class _Expr:
-    text: str
-    ops: int  # operators read (0: a lone number)
-    first: int  # token index range [first, last)
-    last: int
-
-
-def _atom(toks: list[_Tok], i: int, depth: int) -> tuple[str, int, int] | None:
-    """(canonical text, operators, next index) of one operand, or None."""
-    if i >= len(toks) or depth > 8:
-        return None
-    tok = toks[i]
-    if tok.kind == "pre" or (tok.kind == "bin" and tok.text == "-"):
-        inner = _atom(toks, i + 1, depth + 1)
-        if inner is None:
-            return None
-        text, ops, j = inner
-        name = "neg" if tok.text in ("-", "neg") else tok.text
-        bare = text[1:-1] if _one_group(text) else text
-        shown = {"neg": f"-{text}", "sqrt": f"sqrt({bare})", "half": f"{text} ÷ 2"}[name]
-        return _postfix(toks, shown, ops + (name != "neg"), j)
-    if tok.kind == "num":
-        return _postfix(toks, tok.text, 0, i + 1)
-    if tok.kind == "open":
-        inner_expr = _expression(toks, i + 1, depth + 1)
-        if inner_expr is None:
-            return None
-        j = inner_expr.last
-        if j < len(toks) and toks[j].kind == "close":
-            return _postfix(toks, f"({inner_expr.text})", inner_expr.ops, j + 1)
-    return None
-
-
-def _one_group(text: str) -> bool:
-    """`text` is one bracketed group: "(7 - 2)", not "(7 - 2) × (1 + 1)"."""
-    if not (text.startswith("(") and text.endswith(")")):
-        return False
-    depth = 0
-    for k, ch in enumerate(text):
-        depth += (ch == "(") - (ch == ")")
-        if depth == 0 and k < len(text) - 1:
-            return False
-    return True
-
-
-def _postfix(toks: list[_Tok], text: str, ops: int, j: int) -> tuple[str, int, int]:
-    while j < len(toks) and toks[j].kind == "post":
-        text, ops, j = f"{text}{toks[j].text}", ops + 1, j + 1
-    return text, ops, j
-
-
-def _expression(toks: list[_Tok], i: int, depth: int = 0) -> _Expr | None:
-    first = _atom(toks, i, depth)
-    if first is None:
-        return None
-    text, ops, j = first
-    last = text  # the operand just read: a fraction bar joins two whole numbers
-    while j + 1 < len(toks) and toks[j].kind == "bin" and j - i < _MAX_TOKENS:
-        if _signed_number(toks, j):
-            break
-        # "x" between two numbers is times; "x" before a word is the letter (solve for x).
-        right = _atom(toks, j + 1, depth)
-        if right is None:
-            break
-        op = toks[j].text
-        spaced = {"^": "^", "% of": "% of "}.get(op, f" {op} ")
-        if op == "/":
-            # A fraction bar between whole numbers, written tight or said ("3/4", "3 over
-            # 4"); a spaced slash or one beside a decimal or fraction divides.
-            bar = toks[j].said == "over" or (
-                toks[j].start == toks[j - 1].end and toks[j + 1].start == toks[j].end
-            )
-            whole = _WHOLE.fullmatch(last) is not None and _WHOLE.fullmatch(right[0]) is not None
-            spaced = "/" if bar and whole else " ÷ "
-        last = right[0] if spaced != "/" else f"{last}/{right[0]}"
-        text, ops, j = f"{text}{spaced}{right[0]}", ops + right[1] + 1, right[2]
-    return _Expr(text, ops, i, j)
-
-
-def _signed_number(toks: list[_Tok], j: int) -> bool:
-    """ "(-9) + (-4) -5": a minus spaced before and tight to its number, after operators
-    spaced on both sides, signs a new number (the answer), not a subtraction."""
-    tok = toks[j]
-    if tok.text != "-" or tok.said or j + 1 >= len(toks):
-        return False
-    tight_after = toks[j + 1].start == tok.end
-    spaced_before = toks[j - 1].end < tok.start
-    return tight_after and spaced_before and toks[j + 1].kind == "num"
-
-
-def _expressions(toks: list[_Tok]) -> list[_Expr]:
-    """Every maximal expression, left to right (each token read once)."""
-    out: list[_Expr] = []
-    i = 0
-    while i < len(toks):
-        tok = toks[i]
-        # A minus sign starts a number where no operand stands before it ("got -7").
-        signed = tok.text == "-" and (
-            i == 0 or toks[i - 1].kind in ("word", "punct", "eq") or _signed_number(toks, i)
-        )
-        expr = _expression(toks, i) if tok.kind in ("num", "pre", "open") or signed else None
-        if expr is None:
-            i += 1
-            continue
-        out.append(expr)
-        i = max(expr.last, i + 1)
-    return out
 
 
 # -- answers, problems and requests -------------------------------------------------------
@@ -393,7 +103,7 @@ _WRONG = frozenset(("wrong", "incorrect", "false"))
 _NOT = frozenset(("not", "isn't", "isnt", "aren't"))
 
 
-def _algebra(toks: list[_Tok]) -> bool:
+def _algebra(toks: list[Tok]) -> bool:
     """A letter stands for a number ("p - 5 = 1/10"): an equation, which this reader does
     not read (the diagnosis's equation reader does); its "=" is not an answer cue."""
     for k, tok in enumerate(toks):
@@ -422,7 +132,7 @@ _OTHERS = frozenset(
 )  # fmt: skip
 
 
-def _cue(toks: list[_Tok], at: int, *, equals: bool = True) -> tuple[int, bool]:
+def _cue(toks: list[Tok], at: int, *, equals: bool = True) -> tuple[int, bool]:
     """How strongly the number at `at` reads as an answer (2 after a strong cue, 1 after a
     weak one, within two filler words; 0 otherwise), and whether it is someone else's."""
     j = at - 1
@@ -460,7 +170,7 @@ def _request(words: list[str], joined: str) -> RequestKind | None:
     return None
 
 
-def _round_problem(toks: list[_Tok], exprs: list[_Expr]) -> tuple[Read, Read] | None:
+def _round_problem(toks: list[Tok], exprs: list[Expr]) -> tuple[Read, Read] | None:
     """ "rounded 2.45 to 2.4": the problem is rounding 2.45 to the answer's accuracy."""
     for k, expr in enumerate(exprs[:-1]):
         before = toks[expr.first - 1].text if expr.first else ""
@@ -489,7 +199,7 @@ _VERBS = {
 _LINKS = frozenset({"and", "to", "from", "by", "with", "between", "into"})
 
 
-def _worded(toks: list[_Tok], exprs: list[_Expr]) -> Read | None:
+def _worded(toks: list[Tok], exprs: list[Expr]) -> Read | None:
     """A calculation said as a verb and two numbers: "add 2/3 and 1/4" -> "2/3 + 1/4"."""
     for k, a in enumerate(exprs[:-1]):
         b = exprs[k + 1]
@@ -508,13 +218,13 @@ def _worded(toks: list[_Tok], exprs: list[_Expr]) -> Read | None:
     return None
 
 
-def _span(toks: list[_Tok], expr: _Expr, text: str | None = None) -> Read:
+def _span(toks: list[Tok], expr: Expr, text: str | None = None) -> Read:
     return Read(text or expr.text, toks[expr.first].start, toks[expr.last - 1].end)
 
 
 # "73975 to 1 sf", "0.009753 rounded to 2 sig figs", "round 326 to the nearest 10"
 _ROUNDING = re.compile(
-    rf"(?:\bround(?:ed|ing)?\s+)?(?<![\w.])(?P<x>-?{_NUMBER})\s+(?:(?:is\s+|was\s+)?"
+    rf"(?:\bround(?:ed|ing)?\s+)?(?<![\w.])(?P<x>-?{NUMBER})\s+(?:(?:is\s+|was\s+)?"
     r"round(?:ed)?\s+)?to\s+(?:the\s+nearest\s+(?P<near>\d[\d,]{0,12}(?:\.\d{1,9})?"
     r"|ten thousand|ten|hundred|thousand|whole\s+number|integer)"
     r"|(?P<n>\d{1,2}|one|two|three|four)\s*(?P<unit>d\.?\s?p\b\.?|decimal\s+places?"
@@ -551,10 +261,10 @@ _PERCENT_OF = re.compile(r"%\s*of(?=\d)", re.IGNORECASE)
 def read_message(message: str) -> MessageReading:
     """Read a student's message (see the module's docstring); never raises."""
     text = _PERCENT_OF.sub("% of ", plain_text(message[:MAX_READ_CHARS]))
-    toks = _tokens(text)
+    toks = tokens(text)
     words = [t.text for t in toks if t.kind == "word"]
     request = _request(words, " ".join(t.text for t in toks))
-    exprs = _expressions(toks)
+    exprs = expressions(toks)
     algebra = _algebra(toks)
     problem: Read | None = _rounding(text)
     answer: Read | None = None
@@ -602,7 +312,7 @@ _COMPARING = frozenset(
 )
 
 
-def _compared(toks: list[_Tok], expr: _Expr) -> bool:
+def _compared(toks: list[Tok], expr: Expr) -> bool:
     """The number is compared with another, not given as an answer."""
     if expr.last >= len(toks):
         return False
@@ -612,11 +322,11 @@ def _compared(toks: list[_Tok], expr: _Expr) -> bool:
 
 def _ungrouped(text: str) -> str:
     """A problem in one pair of brackets ("(0.32 × 0.8)") without them."""
-    return text[1:-1] if _one_group(text) else text
+    return text[1:-1] if one_group(text) else text
 
 
 def _answers(
-    toks: list[_Tok], lone: list[_Expr], ends: set[int], *, algebra: bool
+    toks: list[Tok], lone: list[Expr], ends: set[int], *, algebra: bool
 ) -> tuple[Read | None, Read | None]:
     """The student's answer and the answer someone else says is right, among the lone
     numbers: the first with the strongest cue, else a number right after a calculation ("is
@@ -644,5 +354,5 @@ def _answers(
     return (_span(toks, pick) if pick is not None else None), claimed
 
 
-def _first(toks: list[_Tok], read: Read) -> int:
+def _first(toks: list[Tok], read: Read) -> int:
     return next((i for i, t in enumerate(toks) if t.start == read.start), -1)
