@@ -315,6 +315,8 @@ def refine_cmd(
     for field, acc in report["accuracy"].items():
         table.add_row(field, f"{acc:.3f}")
     table.add_row("all fields", f"{report['all_fields']:.3f}")
+    for split, acc in report["accuracy_by_split"].items():
+        table.add_row(f"{split} split, all fields", f"{acc:.3f}")
     console.print(table)
     lat = report["latency_ms"]
     console.print(

@@ -16,6 +16,7 @@ from typing import Any
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.harness.provenance import hardware
 from tutorgraph.eval.tasks.latency import percentiles
+from tutorgraph.eval.tasks.reader_messages import same_answer
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.refinement.refiner import Refiner
 
@@ -25,7 +26,9 @@ FIELDS = ("math_expressions", "student_answer", "key_concepts", "corrected_terms
 
 
 def read_refiner_cases(path: Path) -> list[dict[str, Any]]:
-    """JSON Lines with `id`, `query` and `expected` (see tests/data/REFINER_QUERIES.md)."""
+    """JSON Lines with `id`, `query` and `expected` (see tests/data/REFINER_QUERIES.md); or the
+    reader's message set (`data/benchmarks/reader_messages.jsonl`), whose rows with a
+    labelled answer are cases of `student_answer` alone, with their split."""
     if not path.is_file():
         raise ConfigurationError(f"no refiner query file at {path}")
     cases = []
@@ -34,7 +37,18 @@ def read_refiner_cases(path: Path) -> list[dict[str, Any]]:
             continue
         try:
             case = json.loads(line)
-            case["query"], case["expected"]["math_expressions"]
+            if "phrasing" in case:
+                if case["student_answer"] is None:
+                    continue
+                case = {
+                    "id": case["id"],
+                    "query": case["text"],
+                    "split": case["split"],
+                    "fields": ["student_answer"],
+                    "expected": {"student_answer": case["student_answer"]},
+                }
+            else:
+                case["query"], case["expected"]["math_expressions"]
         except (ValueError, KeyError, TypeError) as exc:
             raise ConfigurationError(f"{path}:{lineno}: not a refiner case ({exc})") from exc
         cases.append(case)
@@ -43,7 +57,10 @@ def read_refiner_cases(path: Path) -> list[dict[str, Any]]:
     return cases
 
 
-def _matches(refined: RefinedQuery, expected: dict[str, Any]) -> dict[str, bool]:
+def _matches(refined: RefinedQuery, case: dict[str, Any]) -> dict[str, bool]:
+    expected = case["expected"]
+    if "fields" in case:  # a student's message: its answer, equal as a number or as text
+        return {"student_answer": same_answer(expected["student_answer"], refined.student_answer)}
     return {
         "math_expressions": refined.math_expressions == expected["math_expressions"],
         "student_answer": refined.student_answer == expected.get("student_answer"),
@@ -57,13 +74,19 @@ async def evaluate_refiner(refiner: Refiner, path: Path, *, repeats: int = 20) -
     the warm p50/p95 over `repeats` passes of the whole set."""
     cases = read_refiner_cases(path)
     hits = dict.fromkeys(FIELDS, 0)
+    scored = dict.fromkeys(FIELDS, 0)
+    splits: dict[str, list[bool]] = {}
     misses: list[dict[str, Any]] = []
     for case in cases:
         refined = await refiner.refine(case["query"])
-        ok = _matches(refined, case["expected"])
+        ok = _matches(refined, case)
         for f, good in ok.items():
             hits[f] += good
-        if not all(ok.values()):
+            scored[f] += 1
+        if "split" in case:
+            splits.setdefault(case["split"], []).append(all(ok.values()))
+        # A held-out case is scored, never shown: it is kept out of all tuning.
+        if not all(ok.values()) and case.get("split") != "heldout":
             misses.append({"id": case.get("id"), "fields": [f for f, g in ok.items() if not g]})
     times: list[float] = []
     for _ in range(repeats):
@@ -75,7 +98,8 @@ async def evaluate_refiner(refiner: Refiner, path: Path, *, repeats: int = 20) -
         "refiner": refiner.name,
         "queries": str(path),
         "n": len(cases),
-        "accuracy": {f: round(hits[f] / len(cases), 4) for f in FIELDS},
+        "accuracy": {f: round(hits[f] / scored[f], 4) for f in FIELDS if scored[f]},
+        "accuracy_by_split": {s: round(sum(v) / len(v), 4) for s, v in sorted(splits.items())},
         "all_fields": round((len(cases) - len(misses)) / len(cases), 4),
         "misses": misses,
         "latency_ms": percentiles(times),
