@@ -49,6 +49,7 @@ def test_the_issues_rows_are_read_and_diagnosed(  # type: ignore[no-untyped-def]
 ) -> None:
     packet = asyncio.run(reading_retriever.retrieve(RetrievalRequest(query=message)))
     assert packet.refined_query is not None and packet.refined_query.student_answer == answer
+    assert packet.refined_query.problem == problem
     check = packet.answer_check
     assert check is not None and check.missing == []
     assert (check.problem, check.student_answer, check.correct) == (problem, answer, False)

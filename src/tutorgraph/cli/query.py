@@ -245,7 +245,9 @@ def print_packet(packet: ReasoningPacket) -> None:
     console.print(Rule(f"[bold]{escape(packet.query)}"))
     if (rq := packet.refined_query) is not None:
         parts = [f"searched as: {rq.optimized_query}"]
-        if rq.math_expressions:
+        if rq.problem:
+            parts.append(f"problem: {rq.problem}")
+        elif rq.math_expressions:
             parts.append(f"math: {', '.join(rq.math_expressions)}")
         if rq.student_answer:
             parts.append(f"student answer: {rq.student_answer}")

@@ -30,6 +30,8 @@ class RefinedQuery(BaseModel):
     key_concepts: list[str] = Field(default_factory=list)
     search_terms: list[str] = Field(default_factory=list)
     student_answer: str | None = None
+    # The problem the student worked on, as the math-message reader read it ("7 - 2 × 3").
+    problem: str | None = None
     refiner: RefinerName
     # Why the configured refiner was not the one that answered (e.g. a timeout).
     fallback_reason: str | None = None

@@ -19,7 +19,7 @@ from tutorgraph.mathtext.spans import MathSpan, canonical_math, math_spans, plai
 from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.refinement.answer import stated_answer
-from tutorgraph.refinement.reader import read_message
+from tutorgraph.refinement.reader import MessageReading, read_message
 from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import MAX_TEXT_SEEDS, MIN_RELATIVE_MATCH, GraphStore
@@ -65,6 +65,7 @@ class _Reading:
     optimized: str
     expressions: list[str]
     terms: list[str]
+    problem: str | None
 
 
 class LocalRefiner:
@@ -114,6 +115,7 @@ class LocalRefiner:
             ],
             search_terms=reading.terms,
             student_answer=reading.answer,
+            problem=reading.problem,
             refiner="local",
         )
 
@@ -142,7 +144,8 @@ class LocalRefiner:
         plain = plain_text(query)
         # The answer is read before spelling correction: its cue words ("wrote", "said") are
         # everyday English that a curriculum vocabulary may lack.
-        answer = canonical_math(student_answer) if student_answer else answer_in(query)
+        read = read_message(query)
+        answer = canonical_math(student_answer) if student_answer else _answer(read, plain)
         text = self._correct(plain)
         spans = math_spans(text)
         optimized, terms = _with_canonical_math(text, spans), _search_terms(text, spans)
@@ -150,7 +153,8 @@ class LocalRefiner:
             optimized = " ".join([optimized, *_COMPARE_TERMS])
             terms = list(dict.fromkeys([*terms, *_COMPARE_TERMS]))
         expressions = list(dict.fromkeys(s.text for s in spans))
-        return _Reading(text, answer, optimized, expressions, terms)
+        problem = read.problem.value if read.problem is not None else None
+        return _Reading(text, answer, optimized, expressions, terms, problem)
 
     def _correct(self, text: str) -> str:
         speller = self._speller
@@ -169,8 +173,13 @@ class LocalRefiner:
 def answer_in(query: str) -> str | None:
     """The student's answer in a message: the math-message reader's, else a cue's words ("my
     answer was B", which the reader, reading numbers, leaves)."""
-    read = read_message(query).student_answer
-    return read.value if read is not None else stated_answer(plain_text(query))
+    return _answer(read_message(query), plain_text(query))
+
+
+def _answer(read: MessageReading, plain: str) -> str | None:
+    if read.student_answer is not None:
+        return read.student_answer.value
+    return stated_answer(plain)
 
 
 def _with_canonical_math(text: str, spans: list[MathSpan]) -> str:
