@@ -255,7 +255,8 @@ def one_group(text: str) -> bool:
 
 def _postfix(toks: list[Tok], text: str, ops: int, j: int) -> tuple[str, int, int]:
     while j < len(toks) and toks[j].kind == "post":
-        text, ops, j = f"{text}{toks[j].text}", ops + 1, j + 1
+        # A percentage ("16%") is a number; a square or a cube is an operation.
+        text, ops, j = f"{text}{toks[j].text}", ops + (toks[j].text != "%"), j + 1
     return text, ops, j
 
 

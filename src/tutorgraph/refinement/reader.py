@@ -132,7 +132,10 @@ _OTHERS = frozenset(
 )  # fmt: skip
 
 
-def _cue(toks: list[Tok], at: int, *, equals: bool = True) -> tuple[int, bool]:
+_MINE = frozenset(("my", "student", "students", "student's"))
+
+
+def _cue(toks: list[Tok], at: int) -> tuple[int, bool]:
     """How strongly the number at `at` reads as an answer (2 after a strong cue, 1 after a
     weak one, within two filler words; 0 otherwise), and whether it is someone else's."""
     j = at - 1
@@ -140,7 +143,7 @@ def _cue(toks: list[Tok], at: int, *, equals: bool = True) -> tuple[int, bool]:
     while j >= 0 and seen <= 2:
         tok = toks[j]
         if tok.kind == "eq":
-            return int(equals), False
+            return 1, False
         if tok.text == ":":  # "Student answer: 2/6"
             j -= 1
             continue
@@ -149,7 +152,11 @@ def _cue(toks: list[Tok], at: int, *, equals: bool = True) -> tuple[int, bool]:
         if tok.text in _STRONG or tok.text in _NOT or tok.text in _WEAK or tok.text == "says":
             before = {t.text for t in toks[max(j - 3, 0) : j + 1]}
             theirs = bool(before & _OTHERS) or (tok.text == "answer" and "the" in before)
+            if j and toks[j - 1].text == "you":
+                return 0, False  # "how do you write 4.6 as a percentage": a question
             strength = 2 if tok.text in _STRONG or tok.text in _NOT else 1
+            if tok.text == "answer" and (toks[j + 1].text == ":" or before & _MINE):
+                strength = 3  # "Student answer: 46%", "my answer was 36": a label
             return strength, theirs
         if tok.text not in _FILLER:
             return 0, False
@@ -264,8 +271,11 @@ def read_message(message: str) -> MessageReading:
     toks = tokens(text)
     words = [t.text for t in toks if t.kind == "word"]
     request = _request(words, " ".join(t.text for t in toks))
+    if _algebra(toks):
+        # An equation ("3p = 1/12", "x = 2"): the diagnosis's equation reader reads it, and
+        # the refiner the answer's words ("p = 1/4").
+        return MessageReading(None, None, None, request, ("problem", "answer"))
     exprs = expressions(toks)
-    algebra = _algebra(toks)
     problem: Read | None = _rounding(text)
     answer: Read | None = None
     claimed: Read | None = None
@@ -277,7 +287,7 @@ def read_message(message: str) -> MessageReading:
         problem, answer = rounded
     # "A = B" with a calculation on the left and a lone number on the right.
     for k, expr in enumerate(exprs[:-1]):
-        if problem is not None or algebra:
+        if problem is not None:
             break
         nxt = exprs[k + 1]
         if expr.ops and not nxt.ops and nxt.first == expr.last + 1 and toks[expr.last].kind == "eq":
@@ -290,7 +300,7 @@ def read_message(message: str) -> MessageReading:
         ends = {e.last for e in exprs if e.ops}
         if problem is not None:
             ends.add(next((k for k, t in enumerate(toks) if t.start >= problem.end), len(toks)))
-        answer, claimed = _answers(toks, lone, ends, algebra=algebra)
+        answer, claimed = _answers(toks, lone, ends)
     if problem is None:
         calc = [e for e in exprs if e.ops and (answer is None or e.first != _first(toks, answer))]
         problem = _span(toks, calc[0], _ungrouped(calc[0].text)) if calc else _worded(toks, exprs)
@@ -325,20 +335,25 @@ def _ungrouped(text: str) -> str:
     return text[1:-1] if one_group(text) else text
 
 
-def _answers(
-    toks: list[Tok], lone: list[Expr], ends: set[int], *, algebra: bool
-) -> tuple[Read | None, Read | None]:
+def _answers(toks: list[Tok], lone: list[Expr], ends: set[int]) -> tuple[Read | None, Read | None]:
     """The student's answer and the answer someone else says is right, among the lone
     numbers: the first with the strongest cue, else a number right after a calculation ("is
     5 + 4 x 3 60?"), else the last one checked ("15 right?"); "not Y" after a why-question
     makes Y the student's."""
-    cues = {e.first: _cue(toks, e.first, equals=not algebra) for e in lone}
+    cues = {e.first: _cue(toks, e.first) for e in lone}
     for e in lone:
         # "15 is what i got": the cue after the number.
         tail = [t.text for t in toks[e.last : e.last + 4]]
         if tail[:3] == ["is", "what", "i"] and len(tail) == 4 and tail[3] in _STRONG:
             cues[e.first] = (2, False)
-    theirs = [e for e in lone if cues[e.first][0] and cues[e.first][1]]
+    # A recurring decimal ("0.666...") is no exact answer to check a reading with.
+    theirs = [
+        e
+        for e in lone
+        if cues[e.first][0]
+        and cues[e.first][1]
+        and [t.text for t in toks[e.last : e.last + 2]] != [".", "."]
+    ]
     mine = [e for e in lone if cues[e.first][0] and not cues[e.first][1]]
     best = max((cues[e.first][0] for e in mine), default=0)
     cued = [e for e in mine if cues[e.first][0] == best]

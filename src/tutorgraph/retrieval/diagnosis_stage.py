@@ -60,13 +60,16 @@ def read_and_diagnose(
     candidates = [first.value] if first is not None else []
     if (found := find_problem(text, student_answer=answer)) is not None:
         candidates.append(found)
-    out = None
-    for problem in dict.fromkeys(candidates):
-        result = diagnoser.diagnose(problem, answer, correct_answer)
-        if result.correct is not None:
-            return problem, result
-        out = out or (problem, result)
-    return out
+    # The first reading under which a rule reproduces the answer, else the first that
+    # decides whether it is right: "What is 3/5 as a decimal?" read as the fraction 3/5
+    # decides nothing a conversion rule explains; read as a conversion, it does.
+    results = [
+        (p, diagnoser.diagnose(p, answer, correct_answer)) for p in dict.fromkeys(candidates)
+    ]
+    return next(
+        (r for r in results if r[1].findings),
+        next((r for r in results if r[1].correct is not None), results[0] if results else None),
+    )
 
 
 def _unanswerable(request: RetrievalRequest) -> AnswerCheck | None:
