@@ -177,9 +177,12 @@ def answer_in(query: str) -> str | None:
 
 
 def _answer(read: MessageReading, plain: str) -> str | None:
-    if read.student_answer is not None:
-        return read.student_answer.value
-    return stated_answer(plain)
+    # A labelled answer ("Student answer: 102 minutes") is the label's own words, units and
+    # all, as the ranker's query text has always carried them.
+    said = stated_answer(plain)
+    if read.student_answer is None or (read.labelled and said is not None):
+        return said
+    return read.student_answer.value
 
 
 def _with_canonical_math(text: str, spans: list[MathSpan]) -> str:

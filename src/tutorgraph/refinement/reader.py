@@ -73,6 +73,8 @@ class MessageReading:
     claimed_right: Read | None
     request: RequestKind | None
     missing: tuple[str, ...]
+    # The message labels its answer as a worksheet does ("Student answer: …").
+    labelled: bool = False
 
 
 # -- answers, problems and requests -------------------------------------------------------
@@ -133,6 +135,32 @@ _OTHERS = frozenset(
 
 
 _MINE = frozenset(("my", "student", "students", "student's"))
+_LABEL_FILL = frozenset((":", "was", "is", "=", "of"))
+
+
+def _labelled(toks: list[Tok], exprs: list[Expr]) -> tuple[Read | None, Read | None] | None:
+    """What a label gives as the student's answer ("Student answer: 16%", "Student answer:
+    2 ÷ 4 = 0.5": the answer, and the calculation it answers if it says one), or None when
+    the message has no such label."""
+    starts = {e.first: e for e in exprs}
+    for k, tok in enumerate(toks):
+        if tok.text != "answer" or k + 1 >= len(toks):
+            continue
+        prev = toks[k - 1].text if k else ""
+        # "Student answer:" labels the student's; "Correct answer:" does not.
+        if toks[k + 1].text != ":" or prev in _OTHERS | {"the"}:
+            continue
+        j = k + 1
+        while j < len(toks) and toks[j].text in _LABEL_FILL and j - k <= 3:
+            j += 1
+        expr = starts.get(j)
+        if expr is None:
+            return None, None
+        nxt = next((e for e in exprs if e.first == expr.last + 1), None)
+        if expr.ops and nxt is not None and not nxt.ops and toks[expr.last].kind == "eq":
+            return _span(toks, nxt), _span(toks, expr, _ungrouped(expr.text))
+        return (None, None) if expr.ops else (_span(toks, expr), None)
+    return None
 
 
 def _cue(toks: list[Tok], at: int) -> tuple[int, bool]:
@@ -285,22 +313,30 @@ def read_message(message: str) -> MessageReading:
         exprs = [e for e in exprs if not inside.start <= toks[e.first].start < inside.end]
     elif (rounded := _round_problem(toks, exprs)) is not None:
         problem, answer = rounded
+    labelled = _labelled(toks, exprs)
+    if labelled is not None:
+        # "Student answer: 2 ÷ 4 = 0.5", "my answer was 36": the label says which; when what
+        # it labels is no number ("Student answer: None of these"), the reader reads none.
+        answer = labelled[0]
+        if problem is None and labelled[1] is not None:
+            problem = labelled[1]
     # "A = B" with a calculation on the left and a lone number on the right.
     for k, expr in enumerate(exprs[:-1]):
-        if problem is not None:
+        if problem is not None or labelled is not None:
             break
         nxt = exprs[k + 1]
         if expr.ops and not nxt.ops and nxt.first == expr.last + 1 and toks[expr.last].kind == "eq":
             problem, answer = _span(toks, expr), _span(toks, nxt)
     # A compared number ("wrote 0.04 > 0.5", "why is 3/4 bigger than 2/3") is not an answer.
     lone = [e for e in exprs if not e.ops and not _compared(toks, e)]
-    if answer is None:
+    if answer is None or labelled is not None:
         # A number right after a stated task or a calculation is its answer ("is 0.009753 to
-        # 2 sf 0.0097?", "is 5 + 4 x 3 60?").
+        # 2 sf 0.0097?", "is 5 + 4 x 3 60?"); a label's answer stands.
         ends = {e.last for e in exprs if e.ops}
         if problem is not None:
             ends.add(next((k for k, t in enumerate(toks) if t.start >= problem.end), len(toks)))
-        answer, claimed = _answers(toks, lone, ends)
+        cued, claimed = _answers(toks, lone, ends)
+        answer = answer if labelled is not None else cued
     if problem is None:
         calc = [e for e in exprs if e.ops and (answer is None or e.first != _first(toks, answer))]
         problem = _span(toks, calc[0], _ungrouped(calc[0].text)) if calc else _worded(toks, exprs)
@@ -314,7 +350,7 @@ def read_message(message: str) -> MessageReading:
         # Work shown with no question asked: the student wants it checked.
         request = "is_right"
     missing = tuple(name for name, got in (("problem", problem), ("answer", answer)) if got is None)
-    return MessageReading(problem, answer, claimed, request, missing)
+    return MessageReading(problem, answer, claimed, request, missing, labelled is not None)
 
 
 _COMPARING = frozenset(

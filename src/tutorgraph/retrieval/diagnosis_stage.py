@@ -54,6 +54,11 @@ def read_and_diagnose(
     stated, by `find_problem`. An answer the message says is right ("the teacher got 18",
     "Correct answer: 3/4") checks each reading, as the caller's `correct_answer` does."""
     reading = read_message(text) if message else None
+    if reading is not None and reading.labelled:
+        # A labelled answer ("Student answer: 16%") is a question's own layout, not a
+        # student's words: it is read as a stated problem is (measured on Eedi: the reader
+        # added readings there that explained no labelled misconception).
+        reading = None
     first = reading.problem if reading is not None else None
     if correct_answer is None and reading is not None and reading.claimed_right is not None:
         correct_answer = reading.claimed_right.value
