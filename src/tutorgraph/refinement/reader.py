@@ -315,8 +315,8 @@ def read_message(message: str) -> MessageReading:
         problem, answer = rounded
     labelled = _labelled(toks, exprs)
     if labelled is not None:
-        # "Student answer: 2 ÷ 4 = 0.5", "my answer was 36": the label says which; when what
-        # it labels is no number ("Student answer: None of these"), the reader reads none.
+        # "Student answer: 2 ÷ 4 = 0.5": the label says which; when what it labels is no
+        # number ("Student answer: None of these"), the reader reads none.
         answer = labelled[0]
         if problem is None and labelled[1] is not None:
             problem = labelled[1]
