@@ -5,9 +5,10 @@ Each card is searched densely (cosine of the query's embedding and the card's) a
 over the best BM25 score of its taxonomy. Fusing the two ranks instead (RRF, k = 60, lexical
 weight 0.25) let any card with both ranks pass the dense first (MathFish hit@1 0.463 against
 0.502 for the score fusion at 0.06, dev messages 0.337 against 0.349; both chosen on
-MathFish and the dev messages, never the held-out ones). A Common Core card also gains
+MathFish and the dev messages, never the held-out ones). A Common Core card can also gain
 `structure_weight` times the overlap of its structural tags with the message's
-(`structure.structure_of`: operations, number kinds and sizes, word problem or not).
+(`structure.structure_of`: operations, number kinds and sizes, word problem or not); off by
+default, as cross-validation found no gain.
 
 >>> linker = ConceptLinker.build(build_cards(records.concepts), embedder)  # doctest: +SKIP
 >>> [c.concept_id for c in linker.link("how do I compare 5/8 and 3/5?")["common-core"][:2]]
@@ -32,14 +33,14 @@ __all__ = ["ConceptLinker"]
 
 # The BM25 share of a card's score (chosen on MathFish and the dev messages).
 LEXICAL_WEIGHT = 0.06
-# The share of the structural overlap (`structure`) in a card's score, and the taxonomy it
-# applies to: of 0, 0.03, 0.06, 0.1 and 0.15, 0.1 linked the most dev word problems (hit@10
-# 0.552 -> 0.655) with MathFish's hit@10 unchanged (0.830; hit@1 0.498 -> 0.480). A story
-# (a word problem: its words are the story's, its mathematics is in its structure) weighs
-# structure more: of 0.1, 0.15, 0.2, 0.3, 0.4 and 0.5, 0.3 scored the most hits@1 plus
-# hits@10 over MathFish and the dev messages (398 of 624, against 391 at 0.1).
-STRUCTURE_WEIGHT = 0.1
-STORY_WEIGHT = 0.3
+# The share of the structural overlap (`structure`) in a card's score, and in a story's (a
+# word problem: its words are the story's). Chosen on MathFish and the dev messages, 0.1 and
+# 0.3 linked more word problems (dev hit@10 0.552 -> 0.759), but 5-fold CV over those items
+# (weights chosen on four folds, scored on the fifth; scripts/linker_probe/structure_cv.py)
+# found no gain over none: hit@1 +0.003 [-0.029, +0.035], hit@10 +0.000 [-0.022, +0.026].
+# So structure ships off; pass the weights to turn it on.
+STRUCTURE_WEIGHT = 0.0
+STORY_WEIGHT = 0.0
 STRUCTURED = "common-core"
 # BM25 candidates read for a text (over every taxonomy).
 _LEXICAL_DEPTH = 300
