@@ -31,6 +31,7 @@ A request that says too little is not guessed at: `missing` names what is absent
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -293,6 +294,8 @@ def _rounding(text: str) -> Read | None:
 _PERCENT_OF = re.compile(r"%\s*of(?=\d)", re.IGNORECASE)
 
 
+# The refiner, the diagnosis and its answer check read the same message in one request.
+@functools.lru_cache(maxsize=1024)
 def read_message(message: str) -> MessageReading:
     """Read a student's message (see the module's docstring); never raises."""
     text = _PERCENT_OF.sub("% of ", plain_text(message[:MAX_READ_CHARS]))
@@ -338,7 +341,9 @@ def read_message(message: str) -> MessageReading:
         cued, claimed = _answers(toks, lone, ends)
         answer = answer if labelled is not None else cued
     if problem is None:
-        calc = [e for e in exprs if e.ops and (answer is None or e.first != _first(toks, answer))]
+        calc = [
+            e for e in exprs if e.ops and (answer is None or toks[e.first].start != answer.start)
+        ]
         problem = _span(toks, calc[0], _ungrouped(calc[0].text)) if calc else _worded(toks, exprs)
     if problem is None and answer is not None:
         # "for 250/5 I put 5": a fraction that is not the answer is the problem.
@@ -403,7 +408,3 @@ def _answers(toks: list[Tok], lone: list[Expr], ends: set[int]) -> tuple[Read | 
         earlier = [e for e in mine if e.first < pick.first and toks[e.first - 1].text != "not"]
         claimed = _span(toks, earlier[0]) if earlier else None
     return (_span(toks, pick) if pick is not None else None), claimed
-
-
-def _first(toks: list[Tok], read: Read) -> int:
-    return next((i for i, t in enumerate(toks) if t.start == read.start), -1)
