@@ -26,6 +26,7 @@ from pathlib import Path
 from tutorgraph.mathtext.latex import latex_to_text
 from tutorgraph.models.curriculum import Concept, Document, Misconception
 from tutorgraph.models.records import SourceRecords
+from tutorgraph.ranking.query_text import stated_query
 
 __all__ = [
     "ANSWER_LETTERS",
@@ -36,6 +37,7 @@ __all__ = [
     "eedi_query_text",
     "eedi_question_id",
     "eedi_records",
+    "eedi_stated_text",
     "eedi_subject_id",
     "read_eedi_questions",
     "read_misconceptions",
@@ -386,3 +388,19 @@ def eedi_query_text(q: EediQuestion, wrong_letter: str) -> str:
             f"Student answer: {_one_line(q.answers[wrong_letter])}",
         ]
     )
+
+
+def eedi_stated_text(q: EediQuestion, wrong_letter: str) -> str:
+    """What a student states of a pair: the question and their answer, without the correct
+    answer (`stated_query`, the form the text-only ranker reads a message in).
+
+    >>> q = EediQuestion(
+    ...     1, 10, "Add fractions", 5, "Fractions", "A", r"\\( \\frac{1}{2}+\\frac{1}{4} \\)",
+    ...     {"A": r"\\( \\frac{3}{4} \\)", "B": r"\\( \\frac{2}{6} \\)", "C": "1", "D": "2"},
+    ...     {"A": None, "B": 7, "C": None, "D": None})
+    >>> print(eedi_stated_text(q, "B"))
+    1/2+1/4
+    Student answer: 2/6
+    """
+    eedi_query_text(q, wrong_letter)  # the same checks of the letter
+    return stated_query(_question_text(q), _one_line(q.answers[wrong_letter]))

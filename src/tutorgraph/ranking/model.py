@@ -5,6 +5,10 @@ the targets it can propose (misconceptions, embedded by the index's embedder) an
 combiner. For one request it proposes the targets the retrieval sources may have missed,
 builds each candidate's feature row (`FEATURES`) and scores the rows.
 
+A ranker may carry a second one, `text_only` (saved in `text/`, sharing the targets):
+trained on the same labelled answers without their concepts, it scores requests that name
+no concept the prior has evidence for.
+
 >>> ranker = LearnedRanker.load(Path("models/ranker"))  # doctest: +SKIP
 >>> rows = ranker.features(query_vector, ["eedi:construct:7"], signals)  # doctest: +SKIP
 >>> ranker.combiner.score(rows)  # doctest: +SKIP
@@ -45,6 +49,8 @@ SIGNAL_FEATURES = (
 FEATURES = (*SIGNAL_FEATURES, *PRIOR_FEATURES, *EXAMPLE_FEATURES, "adapter_sim", "cosine")
 _SOURCES = ("vector", "lexical", "graph")
 RANKER_RECORD = "ranker.json"
+# The text-only ranker's sub-directory.
+TEXT_ONLY_DIR = "text"
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,7 @@ class LearnedRanker:
         target_vectors: npt.NDArray[np.float32],
         combiner: Combiner | None,
         info: Mapping[str, Any] | None = None,
+        text_only: LearnedRanker | None = None,
     ) -> None:
         if len(target_ids) != len(target_vectors):
             raise ConfigurationError("one vector per target id is needed")
@@ -90,6 +97,7 @@ class LearnedRanker:
         self._row_of = {t: i for i, t in enumerate(self.target_ids)}
         self.combiner = combiner
         self.info: dict[str, Any] = dict(info or {})
+        self.text_only = text_only
         if combiner is not None and combiner.feature_names != FEATURES:
             raise ConfigurationError("the combiner was trained on other features than FEATURES")
 
@@ -170,6 +178,12 @@ class LearnedRanker:
         """The same ranker with another training record."""
         return self._replace(info=info)
 
+    def with_text_only(self, text_only: LearnedRanker | None) -> LearnedRanker:
+        """The same ranker with a (newly trained) text-only ranker over the same targets."""
+        if text_only is not None and text_only.target_ids != self.target_ids:
+            raise ConfigurationError("the text-only ranker must rank the same targets")
+        return self._replace(text_only=text_only)
+
     def _replace(self, **changes: Any) -> LearnedRanker:
         parts: dict[str, Any] = {
             "prior": self.prior,
@@ -179,28 +193,39 @@ class LearnedRanker:
             "target_vectors": self.target_vectors,
             "combiner": self.combiner,
             "info": self.info,
+            "text_only": self.text_only,
         }
         return LearnedRanker(**{**parts, **changes})
 
-    def save(self, directory: Path) -> None:
+    def save(self, directory: Path, *, targets: bool = True) -> None:
+        """Write the ranker (and its text-only ranker in `text/`, without the targets)."""
         if self.combiner is None:
             raise ConfigurationError("a ranker without a combiner cannot be saved")
         directory.mkdir(parents=True, exist_ok=True)
         (directory / "prior.json").write_text(json.dumps(self.prior.to_json()) + "\n")
         self.examples.save(directory / "examples.npz")
         self.adapter.save(directory / "adapter.npy")
-        np.savez_compressed(
-            directory / "targets.npz",
-            ids=np.array(self.target_ids, dtype=str),
-            vectors=self.target_vectors.astype(np.float16),
-        )
+        if targets:
+            np.savez_compressed(
+                directory / "targets.npz",
+                ids=np.array(self.target_ids, dtype=str),
+                vectors=self.target_vectors.astype(np.float16),
+            )
         self.combiner.save(directory)
         record = {**self.info, "features": list(FEATURES)}
         (directory / RANKER_RECORD).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+        if self.text_only is not None:
+            self.text_only.save(directory / TEXT_ONLY_DIR, targets=False)
 
     @classmethod
-    def load(cls, directory: Path) -> LearnedRanker:
-        """Load a saved ranker; a missing or unreadable part is a `ConfigurationError`."""
+    def load(
+        cls,
+        directory: Path,
+        *,
+        targets: tuple[list[str], npt.NDArray[np.float32]] | None = None,
+    ) -> LearnedRanker:
+        """Load a saved ranker (with its text-only ranker when `text/` holds one); a missing
+        or unreadable part is a `ConfigurationError`."""
         try:
             info = json.loads((directory / RANKER_RECORD).read_text(encoding="utf-8"))
             if tuple(info.get("features", ())) != FEATURES:
@@ -208,17 +233,19 @@ class LearnedRanker:
                     f"the ranker in {directory} was built for other features; retrain it"
                 )
             prior = LinkPrior.from_json(json.loads((directory / "prior.json").read_text()))
-            with np.load(directory / "targets.npz", allow_pickle=False) as t:
-                ids = [str(i) for i in t["ids"]]
-                vectors = t["vectors"].astype(np.float32)
+            if targets is None:
+                with np.load(directory / "targets.npz", allow_pickle=False) as t:
+                    targets = ([str(i) for i in t["ids"]], t["vectors"].astype(np.float32))
+            text_dir = directory / TEXT_ONLY_DIR
             return cls(
                 prior=prior,
                 examples=ExampleMemory.load(directory / "examples.npz"),
                 adapter=QueryAdapter.load(directory / "adapter.npy"),
-                target_ids=ids,
-                target_vectors=vectors,
+                target_ids=targets[0],
+                target_vectors=targets[1],
                 combiner=Combiner.load(directory),
                 info=info,
+                text_only=cls.load(text_dir, targets=targets) if text_dir.is_dir() else None,
             )
         except (OSError, ValueError, KeyError) as exc:
             raise ConfigurationError(f"cannot load the ranker in {directory}: {exc}") from exc

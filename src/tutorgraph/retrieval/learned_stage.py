@@ -1,6 +1,11 @@
 """The learned ranker's stage: misconception hits get their learned score, the ranker's own
 proposals join them, and the misconceptions are re-ordered by it.
 
+A request whose concepts the prior has labelled examples for is scored by the ranker with
+the concepts' names; any other (text only, an unseen construct) by its text-only ranker,
+which reads what the student states: the problem and their answer, as the reader reads a
+message (a worksheet's text as written).
+
 >>> hits, info, parts = await learned_rank(ranker, graph, embedder, request, None, route,
 ...     hits, proposals=40)  # doctest: +SKIP
 """
@@ -19,17 +24,50 @@ from tutorgraph.models.packet import Hit, RankerInfo
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.model import CandidateSignals, LearnedRanker
-from tutorgraph.ranking.query_text import concept_names, named_query
+from tutorgraph.ranking.query_text import concept_names, named_query, stated_query
+from tutorgraph.refinement.reader import MAX_READ_CHARS, read_message
 from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph.retrieval.router import Route
 from tutorgraph.stores.protocols import GraphStore
 
-__all__ = ["learned_rank", "ranker_query_vector"]
+__all__ = ["learned_rank", "ranker_query_vector", "scoring_ranker", "stated_text"]
 
 log = logging.getLogger(__name__)
 _NO_CONCEPTS = "the request names no concept_ids, and the learned score needs its concept"
 _NO_EVIDENCE = "no labelled examples on the request's concepts; first-stage order kept"
+
+
+def scoring_ranker(
+    ranker: LearnedRanker, request: RetrievalRequest
+) -> tuple[LearnedRanker | None, list[str], str]:
+    """The ranker that scores `request` (None: none will), the concepts it reads, and why
+    none does. Without labelled examples on the request's concepts the concept ranker lost
+    to the first stage in 5-fold CV, so such requests go to the text-only ranker."""
+    concepts = list(request.concept_ids)
+    if concepts and ranker.prior.knows(concepts):
+        return ranker, concepts, ""
+    if ranker.text_only is not None:
+        return ranker.text_only, [], ""
+    return None, [], _NO_EVIDENCE if concepts else _NO_CONCEPTS
+
+
+def stated_text(request: RetrievalRequest, refined: RefinedQuery | None) -> str:
+    """What the text-only ranker reads: the problem and the student's answer when the
+    request gives or a message states them; a worksheet's text (it labels its answers) and
+    a message whose problem is not read, as written.
+
+    >>> stated_text(RetrievalRequest(query="i got 1 for 0.6x0.4 but its wrong??"), None)
+    '0.6 × 0.4\\nStudent answer: 1'
+    """
+    answer = refined.student_answer if refined else request.student_answer
+    if request.problem:
+        return stated_query(request.problem, answer or request.student_answer)
+    reading = read_message(request.query[:MAX_READ_CHARS])
+    if reading.problem is None or reading.labelled:
+        return named_query(request.query, [], student_answer=answer)
+    said = reading.student_answer.value if reading.student_answer else None
+    return stated_query(reading.problem.value, answer or said)
 
 
 async def ranker_query_vector(
@@ -39,14 +77,18 @@ async def ranker_query_vector(
     request: RetrievalRequest,
     refined: RefinedQuery | None,
 ) -> npt.NDArray[np.float32] | None:
-    """The ranker's query vector (the query with its concepts' names), or None when the
-    ranker will not score this request. The retriever starts it beside the first stage."""
-    concepts = list(request.concept_ids)
-    if not concepts or not ranker.prior.knows(concepts):
+    """The scoring ranker's query vector (the query with its concepts' names, or what the
+    student states), or None when no ranker will score this request. The retriever starts
+    it beside the first stage."""
+    model, concepts, _ = scoring_ranker(ranker, request)
+    if model is None:
         return None
-    answer = refined.student_answer if refined else request.student_answer
-    names = await concept_names(graph, concepts)
-    text = named_query(request.query, names, student_answer=answer)
+    if concepts:
+        answer = refined.student_answer if refined else request.student_answer
+        names = await concept_names(graph, concepts)
+        text = named_query(request.query, names, student_answer=answer)
+    else:
+        text = stated_text(request, refined)
     vectors: npt.NDArray[np.float32] = await embed_async(embedder, [text])
     return np.asarray(vectors[0], dtype=np.float32)
 
@@ -70,16 +112,13 @@ async def learned_rank(
     student's answer is known) the misconceptions come first. Returns the hits, what
     happened, and each scored hit's feature contributions (for the debug block).
     """
-    combiner = ranker.combiner
-    assert combiner is not None  # the retriever runs this stage only with one
     name = str(ranker.info.get("name", "learned-ranker"))
-    concepts = list(request.concept_ids)
-    # Without labelled examples on the request's own concepts the learned score loses to
-    # the first stage in 5-fold CV (text-only requests, unseen constructs): keep its order.
-    if not concepts:
-        return hits, RankerInfo(model=name, reason=_NO_CONCEPTS), {}
-    if not ranker.prior.knows(concepts):
-        return hits, RankerInfo(model=name, reason=_NO_EVIDENCE), {}
+    model, concepts, reason = scoring_ranker(ranker, request)
+    if model is None:
+        return hits, RankerInfo(model=name, reason=reason), {}
+    combiner = model.combiner
+    assert combiner is not None  # the retriever runs this stage only with one
+    name = str(model.info.get("name", name))
     try:
         vector = await (
             query_vector
@@ -91,7 +130,7 @@ async def learned_rank(
         known = {i for h in hits if h.kind == "misconception" for i in h.ids}
         proposed_ids = [
             m
-            for m in await asyncio.to_thread(ranker.propose, vector, concepts, proposals)
+            for m in await asyncio.to_thread(model.propose, vector, concepts, proposals)
             if m not in known
         ]
         proposed = [misconception_hit(m) for m in await graph.get_misconceptions(proposed_ids)]
@@ -106,7 +145,7 @@ async def learned_rank(
             )
             for h in pool
         ]
-        rows = await asyncio.to_thread(ranker.features, vector, concepts, signals)
+        rows = await asyncio.to_thread(model.features, vector, concepts, signals)
         scores = combiner.score(rows)
         parts = combiner.contributions(rows) if request.debug else []
     except Exception as exc:

@@ -49,7 +49,7 @@ from tutorgraph.retrieval.graph_search import (
     graph_search,
 )
 from tutorgraph.retrieval.hits import fused_hit
-from tutorgraph.retrieval.learned_stage import learned_rank, ranker_query_vector
+from tutorgraph.retrieval.learned_stage import learned_rank, ranker_query_vector, scoring_ranker
 from tutorgraph.retrieval.link_stage import with_chains
 from tutorgraph.retrieval.local_context import LOCAL_PREFIX, local_items, search_local
 from tutorgraph.retrieval.merge import merge_candidates
@@ -505,7 +505,9 @@ class HybridRetriever:
     ) -> asyncio.Task[npt.NDArray[np.float32] | None] | None:
         """The learned ranker's query embedding, started now so that it overlaps the first
         stage instead of following the rerank; None when the ranker will not run."""
-        if self._ranker is None or self._ranker.combiner is None or not request.concept_ids:
+        if self._ranker is None or self._ranker.combiner is None:
+            return None
+        if scoring_ranker(self._ranker, request)[0] is None:
             return None
         task = asyncio.create_task(
             ranker_query_vector(self._ranker, self._graph, self._embedder, request, refined)

@@ -29,6 +29,7 @@ from tutorgraph.ingest.eedi import (
     eedi_misconception_id,
     eedi_query_text,
     eedi_records,
+    eedi_stated_text,
 )
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.ranking.query_text import concept_names, named_query
@@ -49,6 +50,7 @@ from tutorgraph.training.ranker import RankerTrainingConfig, fit_ranker
 __all__ = [
     "data_hash",
     "eedi_ranker_queries",
+    "eedi_text_queries",
     "eedi_training_groups",
     "train_eedi_ranker",
     "train_eedi_reranker",
@@ -177,6 +179,21 @@ async def eedi_ranker_queries(
     return out
 
 
+def eedi_text_queries(questions: Sequence[EediQuestion]) -> list[RankerQuery]:
+    """The text-only ranker's labelled queries: each labelled wrong answer twice, as the
+    worksheet states it (`eedi_query_text`) and as a student does (`stated_query`: the
+    question and their answer, no correct answer), with no concepts."""
+    out = []
+    for q in questions:
+        for letter, mid in sorted(q.misconception_ids.items()):
+            if mid is None or letter == q.correct_answer:
+                continue
+            target = eedi_misconception_id(mid)
+            for text in (eedi_query_text(q, letter), eedi_stated_text(q, letter)):
+                out.append(RankerQuery(str(q.question_id), text, target))
+    return out
+
+
 async def train_eedi_ranker(
     questions: Sequence[EediQuestion],
     misconceptions: dict[int, str],
@@ -186,26 +203,42 @@ async def train_eedi_ranker(
     config: RankerTrainingConfig | None = None,
     info: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    text_only: bool = True,
 ) -> LearnedRanker:
     """Fit the learned ranker on the labelled answers of `questions`, over every misconception
-    of the list (the graph must hold the questions' constructs and subjects)."""
+    of the list (the graph must hold the questions' constructs and subjects), and its
+    text-only ranker on the same answers without concepts (`text_only`: False skips it)."""
     queries = await eedi_ranker_queries(questions, graph)
     ids = sorted(misconceptions)
     target_ids = [eedi_misconception_id(m) for m in ids]
     constructs = sorted({c for q in queries for c in q.concept_ids})
     parents = {c.id: c.parent_ids for c in await graph.get_concepts(constructs)}
+    record = {"embedder": embedder.name, **(info or {})}
+    say = progress or (lambda _line: None)
 
     def fit() -> LearnedRanker:
         vectors = embedder.embed([misconceptions[m] for m in ids])
-        return fit_ranker(
+        ranker = fit_ranker(
             queries,
             target_ids,
             vectors,
             embedder.embed,
             parents=parents,
             config=config,
-            info={"embedder": embedder.name, **(info or {})},
-            progress=progress,
+            info=record,
+            progress=say,
         )
+        if not text_only:
+            return ranker
+        text = fit_ranker(
+            eedi_text_queries(questions),
+            target_ids,
+            vectors,
+            embedder.embed,
+            config=config,
+            info={**record, "name": f"{record.get('name', 'learned-ranker')}/text"},
+            progress=lambda line: say(f"text-only: {line}"),
+        )
+        return ranker.with_text_only(text)
 
     return await asyncio.to_thread(fit)

@@ -38,6 +38,10 @@ __all__ = ["FoldTrainer"]
 _FOLD_RECORD = "fold.json"
 
 
+# What a fold's training record keeps of each ranker it trained.
+_RANKER_FIGURES = ("queries", "pool_recall", "inner_adapter_map@25")
+
+
 @dataclass
 class FoldTrainer:
     """Trains the fold models of one run and records what it trained (`trained`, `rankers`)."""
@@ -80,7 +84,12 @@ class FoldTrainer:
             {
                 "fold": key + 1,
                 "train_seconds": round(time.perf_counter() - started, 1),
-                **{k: ranker.info[k] for k in ("queries", "pool_recall", "inner_adapter_map@25")},
+                **{k: ranker.info[k] for k in _RANKER_FIGURES},
+                **(
+                    {f"text_only_{k}": ranker.text_only.info[k] for k in _RANKER_FIGURES}
+                    if ranker.text_only is not None
+                    else {}
+                ),
             }
         )
         return ranker
