@@ -94,24 +94,58 @@ async def test_a_held_out_question_gets_scores_proposals_and_explanations(  # ty
         assert sum(parts[hit.id].values()) == pytest.approx(hit.learned_score, abs=1e-3)
 
 
-@pytest.mark.parametrize("given", [False, True])
-async def test_without_evidence_on_the_concepts_the_first_stage_order_is_kept(  # type: ignore[no-untyped-def]
-    given: bool, opened_index, embedder, ranker, eedi_questions
-) -> None:
+def _without_evidence(given: bool, opened_index, ranker, eedi_questions) -> RetrievalRequest:  # type: ignore[no-untyped-def]
     """No concept in the request, or one the graph holds but no labelled example is on."""
     concepts = []
     if given:
         standards = [c for c in opened_index.graph._concepts if c.startswith("ccss:")]
         concepts = [next(c for c in standards if not ranker.prior.knows([c]))]
     pair = eedi_pairs(eedi_questions)[0]
-    req = request(pair.question, pair.query).model_copy(update={"concept_ids": concepts})
+    return request(pair.question, pair.query).model_copy(update={"concept_ids": concepts})
+
+
+@pytest.mark.parametrize("given", [False, True])
+async def test_without_evidence_and_without_a_text_only_ranker_the_order_is_kept(  # type: ignore[no-untyped-def]
+    given: bool, opened_index, embedder, ranker, eedi_questions
+) -> None:
+    req = _without_evidence(given, opened_index, ranker, eedi_questions)
+    concepts_only = ranker.with_text_only(None)
     plain = await index_retriever(opened_index, embedder).retrieve(req)
-    packet = await index_retriever(opened_index, embedder, ranker=ranker).retrieve(req)
+    packet = await index_retriever(opened_index, embedder, ranker=concepts_only).retrieve(req)
     assert not packet.ranker.applied and packet.ranker.model is not None
     assert "concept" in (packet.ranker.reason or "")
     assert packet.timings_ms["rank"] == 0.0
     assert [h.id for h in packet.results] == [h.id for h in plain.results]
     assert all(h.learned_score is None for h in packet.results)
+
+
+@pytest.mark.parametrize("given", [False, True])
+async def test_without_evidence_the_text_only_ranker_scores(  # type: ignore[no-untyped-def]
+    given: bool, opened_index, embedder, ranker, eedi_questions
+) -> None:
+    req = _without_evidence(given, opened_index, ranker, eedi_questions)
+    assert ranker.text_only is not None and not ranker.text_only.prior.links
+    packet = await index_retriever(opened_index, embedder, ranker=ranker).retrieve(req)
+    assert packet.ranker.applied and packet.ranker.model == "learned-ranker/text"
+    assert packet.timings_ms["rank"] > 0
+    misconceptions = [h for h in packet.results if h.kind == "misconception"]
+    assert misconceptions and all(h.learned_score is not None for h in misconceptions)
+
+
+async def test_text_only_ranking_moves_in_sample_targets_up(  # type: ignore[no-untyped-def]
+    opened_index, embedder, ranker, eedi_questions
+) -> None:
+    plain = index_retriever(opened_index, embedder)
+    ranked = index_retriever(opened_index, embedder, ranker=ranker)
+    pairs = [p for p in eedi_pairs(eedi_questions) if p.question.question_id != HELD_OUT_QUESTION]
+    before, after = [], []
+    for pair in pairs[:25]:
+        req = request(pair.question, pair.query).model_copy(update={"concept_ids": []})
+        a, b = await plain.retrieve(req), await ranked.retrieve(req)
+        assert b.ranker.applied
+        before.append(position(misconception_ranking(a, pair.target), pair.target))
+        after.append(position(misconception_ranking(b, pair.target), pair.target))
+    assert statistics.mean(after) < statistics.mean(before)
 
 
 async def test_a_saved_ranker_scores_the_same(  # type: ignore[no-untyped-def]
@@ -120,6 +154,10 @@ async def test_a_saved_ranker_scores_the_same(  # type: ignore[no-untyped-def]
     ranker.save(tmp_path)
     again = LearnedRanker.load(tmp_path)
     assert again.embedder == embedder.name
+    # The text-only ranker is saved beside it and shares its targets (stored once).
+    assert (tmp_path / "text" / "ranker.json").is_file()
+    assert not (tmp_path / "text" / "targets.npz").exists()
+    assert again.text_only is not None and again.text_only.target_ids == again.target_ids
     pair = eedi_pairs(eedi_questions)[0]
     req = request(pair.question, pair.query)
     a = await index_retriever(opened_index, embedder, ranker=ranker).retrieve(req)

@@ -1,0 +1,69 @@
+"""The text-only ranker: which ranker scores a request, what it reads, how it is trained."""
+
+from __future__ import annotations
+
+import pytest
+from tests.unit.test_learned_ranker import ranker
+
+from tutorgraph.errors import ConfigurationError
+from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
+from tutorgraph.models.refined_query import RefinedQuery
+from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.retrieval.learned_stage import scoring_ranker, stated_text
+from tutorgraph.training.eedi import eedi_text_queries
+
+pytestmark = pytest.mark.unit
+
+QUESTION = EediQuestion(
+    1, 10, "Multiply decimals", 5, "Decimals", "A", "0.6 × 0.4 =",
+    {"A": "0.24", "B": "2.4", "C": "1", "D": "24"},
+    {"A": None, "B": 7, "C": 9, "D": None},
+)  # fmt: skip
+
+
+def test_concept_evidence_picks_the_concept_ranker_else_the_text_only_one() -> None:
+    concepts = ranker()
+    both = concepts.with_text_only(ranker())
+    known = RetrievalRequest(query="0.6 x 0.4", concept_ids=["c1"])
+    unseen = RetrievalRequest(query="0.6 x 0.4", concept_ids=["c9"])
+    bare = RetrievalRequest(query="0.6 x 0.4")
+    assert scoring_ranker(both, known) == (both, ["c1"], "")
+    assert scoring_ranker(both, unseen) == (both.text_only, [], "")
+    assert scoring_ranker(both, bare) == (both.text_only, [], "")
+    assert scoring_ranker(concepts, unseen)[0] is None
+    assert "no labelled examples" in scoring_ranker(concepts, unseen)[2]
+    assert "no concept_ids" in scoring_ranker(concepts, bare)[2]
+
+
+def test_a_text_only_ranker_must_rank_the_same_targets() -> None:
+    other = ranker()
+    other.target_ids = [*other.target_ids[:-1], "elsewhere"]
+    with pytest.raises(ConfigurationError, match="same targets"):
+        ranker().with_text_only(other)
+
+
+def test_the_text_only_ranker_reads_what_the_student_states() -> None:
+    message = RetrievalRequest(query="for 7 - 2 x 3 I put 15")
+    assert stated_text(message, None) == "7 - 2 × 3\nStudent answer: 15"
+    # The refiner's answer wins over the reader's (it may come from the request).
+    refined = RefinedQuery(
+        original_query=message.query, optimized_query="", student_answer="9", refiner="local"
+    )
+    assert stated_text(message, refined).endswith("Student answer: 9")
+    given = RetrievalRequest(query="help", problem="3^2", student_answer="6")
+    assert stated_text(given, None) == "3^2\nStudent answer: 6"
+    # A worksheet (it labels its answers) and a message without a problem: as written.
+    sheet = eedi_query_text(QUESTION, "B")
+    assert stated_text(RetrievalRequest(query=sheet), None) == sheet
+    vague = RetrievalRequest(query="why are decimals so hard")
+    assert stated_text(vague, None) == "why are decimals so hard"
+
+
+def test_each_labelled_answer_is_trained_as_the_worksheet_and_as_the_student_states_it() -> None:
+    queries = eedi_text_queries([QUESTION])
+    assert [q.target for q in queries] == ["eedi:misconception:7"] * 2 + [
+        "eedi:misconception:9"
+    ] * 2
+    assert all(q.group == "1" and q.concept_ids == () for q in queries)
+    assert queries[0].text == eedi_query_text(QUESTION, "B")
+    assert queries[1].text == "0.6 × 0.4 =\nStudent answer: 2.4"
