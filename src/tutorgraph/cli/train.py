@@ -18,6 +18,7 @@ from tutorgraph.cli._common import (
 )
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.ingest.eedi import (
+    eedi_misconception_id,
     eedi_records,
     read_eedi_questions,
     read_misconceptions,
@@ -27,7 +28,13 @@ from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph.retrieval.reranker import ONNX_FILES
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig
-from tutorgraph.training.eedi import data_hash, train_eedi_ranker, train_eedi_reranker
+from tutorgraph.training.eedi import (
+    data_hash,
+    eedi_embedder_examples,
+    train_eedi_ranker,
+    train_eedi_reranker,
+)
+from tutorgraph.training.embedder import EmbedderTrainingConfig, fit_embedder
 
 __all__ = ["register"]
 
@@ -170,7 +177,8 @@ def train_ranker_cmd(
     name: Annotated[str, typer.Option(help="The model name packets report.")] = "eedi-ranker",
 ) -> None:
     """Fit the learned final score (graph prior, example vote, query adapter, LightGBM
-    combiner) on every labelled wrong answer; CPU minutes. Serve it with
+    combiner) on every labelled wrong answer, and its text-only ranker (the same answers
+    without concepts, in `<out>/text`); CPU minutes. Serve it with
     TUTORGRAPH_RANKER_MODEL=<out>."""
     settings = load_settings()
     with fail_on_errors():
@@ -200,10 +208,95 @@ def train_ranker_cmd(
                 )
             )
         ranker.save(out)
-    summary = {k: ranker.info.get(k) for k in ("queries", "pool_recall", "seconds")}
-    console.print(f"trained the learned ranker -> {out}: {json.dumps(summary)}", highlight=False)
+    for part in (ranker, ranker.text_only):
+        if part is not None:
+            summary = {k: part.info.get(k) for k in ("queries", "pool_recall", "seconds")}
+            console.print(
+                f"trained {part.info['name']} -> {out}: {json.dumps(summary)}", highlight=False
+            )
+
+
+_E = EmbedderTrainingConfig()
+
+
+def train_embedder_cmd(
+    train: Annotated[Path, typer.Option(help="Eedi train.csv: the labelled questions.")],
+    out: Annotated[Path, typer.Option(help="Directory to write.")] = Path(
+        "models/eedi-minilm-embedder"
+    ),
+    misconceptions: Annotated[
+        Path | None,
+        typer.Option(help="misconception_mapping.csv (default: beside --train)."),
+    ] = None,
+    subjects: Annotated[
+        Path | None,
+        typer.Option(help="Eedi subject_metadata.csv (default: ../eedi-subjects/ beside it)."),
+    ] = None,
+    epochs: Annotated[float, typer.Option(help="Passes over the examples.")] = _E.epochs,
+    learning_rate: Annotated[float, typer.Option(help="Peak AdamW rate.")] = _E.learning_rate,
+    batch_size: Annotated[int, typer.Option(help="Queries per step.")] = _E.batch_size,
+    max_length: Annotated[int, typer.Option(help="Tokens per text.")] = _E.max_length,
+    hard_negatives: Annotated[
+        bool, typer.Option(help="One hard negative per query (else in-batch negatives only).")
+    ] = _E.hard_negatives,
+    validation_share: Annotated[
+        float, typer.Option(help="Share of the questions held out for the gates.")
+    ] = _E.validation_share,
+    seed: Annotated[int, typer.Option(help="Seed for sampling and initialisation.")] = _E.seed,
+    base_model: Annotated[
+        str, typer.Option(help="Weights to start from (a local directory or a model name).")
+    ] = DEFAULT_EMBEDDING_MODEL,
+) -> None:
+    """Fine-tune MiniLM as a bi-encoder for misconception retrieval (MultipleNegativesRanking
+    loss, hard negatives); writes <out>/model (HF weights, ONNX fp32/int8), the
+    misconceptions' vectors in <out>/embeddings and <out>/training.json. Refused (nothing
+    written) when the held-out questions' loss or MAP@25 does not beat the base model's."""
+    with fail_on_errors():
+        cfg = EmbedderTrainingConfig(
+            epochs=epochs,
+            learning_rate=learning_rate,
+            batch_size=batch_size,
+            max_length=max_length,
+            hard_negatives=hard_negatives,
+            validation_share=validation_share,
+            seed=seed,
+        )
+        files = _inputs(train, misconceptions, subjects)
+        questions = read_eedi_questions(files[0])
+        texts = read_misconceptions(files[1])
+        subject_rows = read_subjects(files[2]) if len(files) > 2 else []
+        graph = EmbeddedGraphStore(eedi_records(questions, texts, subject_rows))
+        examples = asyncio.run(eedi_embedder_examples(questions, graph))
+        record = {
+            "base_model": base_model,
+            "data": {f.name: f.stat().st_size for f in files},
+            "data_sha256": data_hash(*files),
+            "examples": len(examples),
+        }
+        targets = {eedi_misconception_id(k): v for k, v in texts.items()}
+        with progress_bars() as bars:
+            task = bars.add_task("training the embedder", total=None)
+            result = fit_embedder(
+                examples,
+                targets,
+                base_model,
+                out,
+                cfg,
+                record=record,
+                progress=lambda s, t, loss: bars.update(
+                    task, completed=s, total=t, description=f"training (loss {loss:.3f})"
+                ),
+            )
+    gates = result.gates
+    console.print(
+        f"trained {result.steps} steps in {result.seconds:.0f}s ({result.device}) -> {out}; "
+        f"held-out MAP@25 {gates.base_map:.4f} -> {gates.map:.4f}, "
+        f"loss {gates.base_loss:.4f} -> {gates.loss:.4f} ({gates.held_out} answers)",
+        highlight=False,
+    )
 
 
 def register(app: typer.Typer) -> None:
     app.command("train-reranker")(train_reranker_cmd)
     app.command("train-ranker")(train_ranker_cmd)
+    app.command("train-embedder")(train_embedder_cmd)

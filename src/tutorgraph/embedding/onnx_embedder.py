@@ -34,7 +34,7 @@ from tutorgraph.embedding.embedder import resolve_model_path
 from tutorgraph.embedding.fast_tokenizer import FastTokenizer
 from tutorgraph.errors import ConfigurationError
 
-__all__ = ["OnnxEmbedder", "default_onnx_cache"]
+__all__ = ["OnnxEmbedder", "default_onnx_cache", "export_transformer"]
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ class OnnxEmbedder:
             fresh = not onnx_file.is_file()
             if fresh:
                 log.info("exporting %s to ONNX at %s (once)", self._name, onnx_file)
-                _export(path, onnx_file)
+                export_transformer(path, onnx_file)
             self._session = _session(onnx_file, self._threads)
             if fresh:
                 self._check_against_torch(path, onnx_file)
@@ -185,8 +185,9 @@ def _cache_key(path: Path) -> str:
     return f"{path.name}-{h.hexdigest()[:12]}"
 
 
-def _export(path: Path, onnx_file: Path) -> None:
-    """Export the transformer (token states out) to `onnx_file`, atomically."""
+def export_transformer(path: Path, onnx_file: Path) -> None:
+    """Export the transformer of the model in `path` (token states out) to `onnx_file`,
+    atomically (what `OnnxEmbedder` runs; `train-embedder` writes one beside its model)."""
     import torch
     from transformers import AutoModel
     from transformers.utils import logging as hf_logging

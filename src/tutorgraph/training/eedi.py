@@ -30,6 +30,7 @@ from tutorgraph.ingest.eedi import (
     eedi_query_text,
     eedi_records,
     eedi_stated_text,
+    eedi_subject_id,
 )
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.ranking.query_text import concept_names, named_query
@@ -42,6 +43,7 @@ from tutorgraph.training.cross_encoder import (
     TrainingResult,
     fit_cross_encoder,
 )
+from tutorgraph.training.embedder import EmbedderExample
 from tutorgraph.training.mining import LabelledQuery, TrainingGroup, mine_groups
 from tutorgraph.training.onnx_export import export_onnx
 from tutorgraph.training.ranker import LabelledQuery as RankerQuery
@@ -49,6 +51,7 @@ from tutorgraph.training.ranker import RankerTrainingConfig, fit_ranker
 
 __all__ = [
     "data_hash",
+    "eedi_embedder_examples",
     "eedi_ranker_queries",
     "eedi_text_queries",
     "eedi_training_groups",
@@ -191,6 +194,25 @@ def eedi_text_queries(questions: Sequence[EediQuestion]) -> list[RankerQuery]:
             target = eedi_misconception_id(mid)
             for text in (eedi_query_text(q, letter), eedi_stated_text(q, letter)):
                 out.append(RankerQuery(str(q.question_id), text, target))
+    return out
+
+
+async def eedi_embedder_examples(
+    questions: Sequence[EediQuestion], graph: GraphStore
+) -> list[EmbedderExample]:
+    """One example per labelled wrong answer, in the three forms the pipeline reads (the
+    worksheet with its construct's names, the worksheet, what the student states); its
+    construct and subject gather its hard negatives."""
+    named = await eedi_ranker_queries(questions, graph)
+    plain = eedi_text_queries(questions)  # two per answer, in the same order
+    by_id = {str(q.question_id): q for q in questions}
+    out = []
+    for n, q in enumerate(named):
+        question = by_id[q.group]
+        concepts = (eedi_construct_id(question.construct_id), eedi_subject_id(question.subject_id))
+        forms = (q.text, plain[2 * n].text, plain[2 * n + 1].text)
+        assert plain[2 * n].target == q.target  # the two lists walk the answers alike
+        out.append(EmbedderExample(q.group, forms, q.target, concepts))
     return out
 
 

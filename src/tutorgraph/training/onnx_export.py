@@ -16,7 +16,7 @@ from pathlib import Path
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.retrieval.reranker import ONNX_FILES
 
-__all__ = ["export_onnx"]
+__all__ = ["export_onnx", "quantize_int8"]
 
 _INPUTS = ["input_ids", "attention_mask", "token_type_ids"]
 
@@ -54,15 +54,19 @@ def export_onnx(model_dir: Path, *, quantize: bool = True) -> dict[str, Path]:
         )
     out = {"onnx": fp32}
     if quantize:
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-
-        int8 = model_dir / ONNX_FILES["onnx-int8"]
-        quiet = logging.getLogger()
-        level = quiet.level
-        quiet.setLevel(logging.ERROR)  # "consider pre-processing" advice, once per call
-        try:
-            quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8)
-        finally:
-            quiet.setLevel(level)
-        out["onnx-int8"] = int8
+        out["onnx-int8"] = quantize_int8(fp32, model_dir / ONNX_FILES["onnx-int8"])
     return out
+
+
+def quantize_int8(fp32: Path, int8: Path) -> Path:
+    """Dynamic int8 quantisation of an ONNX graph (weights only, no calibration data)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quiet = logging.getLogger()
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)  # "consider pre-processing" advice, once per call
+    try:
+        quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8)
+    finally:
+        quiet.setLevel(level)
+    return int8
