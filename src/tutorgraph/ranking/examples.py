@@ -57,16 +57,15 @@ class ExampleMemory:
     def __len__(self) -> int:
         return len(self.targets)
 
-    def features(
-        self,
-        query: npt.NDArray[np.float32],
-        candidates: Sequence[str],
-        *,
-        exclude: str | None = None,
-    ) -> dict[str, list[float]]:
-        """`EXAMPLE_FEATURES` of each candidate for one L2-normalised query vector."""
-        table = self._table
-        n_targets = len(table)
+    def row(self, target: str) -> int | None:
+        """The row of `target` in `scores`' arrays (None: no example shows it)."""
+        return self._table.get(target)
+
+    def scores(
+        self, query: npt.NDArray[np.float32], *, exclude: str | None = None
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Per target an example shows (rows: `row`), the highest similarity and the vote."""
+        n_targets = len(self._table)
         best = np.full(n_targets, -1.0)
         vote = np.zeros(n_targets)
         if len(self):
@@ -78,6 +77,18 @@ class ExampleMemory:
             total = vote.sum()
             if total > 0:
                 vote /= total
+        return best, vote
+
+    def features(
+        self,
+        query: npt.NDArray[np.float32],
+        candidates: Sequence[str],
+        *,
+        exclude: str | None = None,
+    ) -> dict[str, list[float]]:
+        """`EXAMPLE_FEATURES` of each candidate for one L2-normalised query vector."""
+        table = self._table
+        best, vote = self.scores(query, exclude=exclude)
         out: dict[str, list[float]] = {name: [] for name in EXAMPLE_FEATURES}
         for m in candidates:
             i = table.get(m)

@@ -95,6 +95,9 @@ class LearnedRanker:
         self.target_ids = list(target_ids)
         self.target_vectors = np.ascontiguousarray(target_vectors, dtype=np.float32)
         self._row_of = {t: i for i, t in enumerate(self.target_ids)}
+        # Each target's row in the example memory's scores (-1: no example shows it).
+        rows = [examples.row(t) for t in self.target_ids]
+        self._example_rows = np.array([-1 if r is None else r for r in rows], dtype=np.int64)
         self.combiner = combiner
         self.info: dict[str, Any] = dict(info or {})
         self.text_only = text_only
@@ -125,22 +128,20 @@ class LearnedRanker:
         similarity, by plain cosine and by the examples' vote, every target the prior links
         to the concepts, and the `k // 2` best by their parents' share."""
         adapted, cosine = self._similarities(query)
-        prior = self.prior.features(concept_ids, self.target_ids, exclude=exclude)
-        vote = self.examples.features(query, self.target_ids, exclude=exclude)["example_vote"]
-        linked = np.array(prior["concept_share"])
-        votes = np.array(vote)
+        _, vote = self.examples.scores(query, exclude=exclude)
+        votes = np.where(self._example_rows >= 0, np.round(vote[self._example_rows], 6), 0.0)
         out = dict.fromkeys(
             self.target_ids[i] for s in (adapted, cosine) for i in np.argsort(-s, kind="stable")[:k]
         )
         # The prior's and the examples' targets count only where they have evidence.
-        for scores, n in (
-            (votes, k),
-            (linked, len(linked)),
-            (np.array(prior["parent_share"]), k // 2),
-        ):
-            for i in np.argsort(-scores, kind="stable")[:n]:
-                if scores[i] > 0:
-                    out.setdefault(self.target_ids[i])
+        for i in np.argsort(-votes, kind="stable")[:k]:
+            if votes[i] > 0:
+                out.setdefault(self.target_ids[i])
+        linked, parents = self.prior.shares(concept_ids, exclude=exclude)
+        for shares, n in ((linked, len(linked)), (parents, k // 2)):
+            known = [t for t, s in shares.items() if s > 0 and t in self._row_of]
+            for t in sorted(known, key=lambda t: (-shares[t], self._row_of[t]))[:n]:
+                out.setdefault(t)
         return list(out)
 
     def features(

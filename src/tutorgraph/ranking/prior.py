@@ -110,6 +110,30 @@ class LinkPrior:
         exclude: str | None = None,
     ) -> dict[str, list[float]]:
         """`PRIOR_FEATURES` for each candidate, without the examples of group `exclude`."""
+        counts, shares, parent_shares, out_targets = self._features(concept_ids, exclude)
+        return {
+            "concept_count": [counts.get(m, 0.0) for m in candidates],
+            "concept_share": [round(shares.get(m, 0.0), 6) for m in candidates],
+            "parent_share": [round(parent_shares.get(m, 0.0), 6) for m in candidates],
+            "global_log_count": [
+                round(math.log1p(self.targets[m] - out_targets[m]), 6) for m in candidates
+            ],
+        }
+
+    def shares(
+        self, concept_ids: Sequence[str], *, exclude: str | None = None
+    ) -> tuple[dict[str, float], dict[str, float]]:
+        """The targets linked to the concepts and to their parents, each with its
+        (rounded) `concept_share` and `parent_share`; the others' are 0."""
+        _, shares, parent_shares, _ = self._features(concept_ids, exclude)
+        return (
+            {t: round(s, 6) for t, s in shares.items()},
+            {t: round(s, 6) for t, s in parent_shares.items()},
+        )
+
+    def _features(
+        self, concept_ids: Sequence[str], exclude: str | None
+    ) -> tuple[dict[str, float], dict[str, float], dict[str, float], Counter[str]]:
         own = self.groups.get(exclude, []) if exclude is not None else []
         out_links: dict[str, Counter[str]] = defaultdict(Counter)
         out_parents: dict[str, Counter[str]] = defaultdict(Counter)
@@ -123,14 +147,7 @@ class LinkPrior:
         _, parent_shares = self._shares(
             self.parent_links, self._parents_of(concept_ids), out_parents
         )
-        return {
-            "concept_count": [counts.get(m, 0.0) for m in candidates],
-            "concept_share": [round(shares.get(m, 0.0), 6) for m in candidates],
-            "parent_share": [round(parent_shares.get(m, 0.0), 6) for m in candidates],
-            "global_log_count": [
-                round(math.log1p(self.targets[m] - out_targets[m]), 6) for m in candidates
-            ],
-        }
+        return counts, shares, parent_shares, out_targets
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready form, sorted so that the same counts give the same bytes."""
