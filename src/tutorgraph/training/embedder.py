@@ -383,7 +383,7 @@ def _write(
     assert fingerprint is not None  # a local folder always has one
     vectors = encode(texts)
     StoredVectors.write(
-        out_dir / "embeddings", texts, vectors, model=str(model_dir), fingerprint=fingerprint
+        out_dir / "embeddings", texts, vectors, model=out_dir.name, fingerprint=fingerprint
     )
     full = {
         **record,
