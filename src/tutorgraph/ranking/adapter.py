@@ -108,7 +108,8 @@ class QueryAdapter:
 
     def similarities(self, queries: Matrix, targets: Matrix) -> Matrix:
         """Cosine of each adapted query with each target (n x m)."""
-        return self.transform(queries) @ targets.T.astype(np.float32)
+        # asarray: no copy of the (float32) targets per call, only a transposed view.
+        return self.transform(queries) @ np.asarray(targets, dtype=np.float32).T
 
     def save(self, path: Path) -> None:
         """`W` as .npy and the recipe beside it (`<path>.json`)."""
