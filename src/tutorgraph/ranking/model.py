@@ -16,6 +16,7 @@ no concept the prior has evidence for.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -95,6 +96,7 @@ class LearnedRanker:
         self.target_ids = list(target_ids)
         self.target_vectors = np.ascontiguousarray(target_vectors, dtype=np.float32)
         self._row_of = {t: i for i, t in enumerate(self.target_ids)}
+        self._similarities_of = functools.lru_cache(maxsize=8)(self._similarities_uncached)
         # Each target's row in the example memory's scores (-1: no example shows it).
         rows = [examples.row(t) for t in self.target_ids]
         self._example_rows = np.array([-1 if r is None else r for r in rows], dtype=np.int64)
@@ -111,7 +113,11 @@ class LearnedRanker:
         return str(value) if value is not None else None
 
     def _similarities(self, query: npt.NDArray[np.float32]) -> tuple[np.ndarray, np.ndarray]:
-        q = np.asarray(query, dtype=np.float32).reshape(1, -1)
+        # `propose` and `features` read the same query's similarities: computed once.
+        return self._similarities_of(np.asarray(query, dtype=np.float32).tobytes())
+
+    def _similarities_uncached(self, key: bytes) -> tuple[np.ndarray, np.ndarray]:
+        q = np.frombuffer(key, dtype=np.float32).reshape(1, -1)
         cosine = (q @ self.target_vectors.T)[0]
         adapted = self.adapter.similarities(q, self.target_vectors)[0]
         return adapted, cosine
