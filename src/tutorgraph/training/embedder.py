@@ -296,7 +296,8 @@ def _loss(
     import torch
 
     def embed(texts: Sequence[str]) -> Any:
-        features = model.tokenize(list(texts))
+        # `preprocess` since sentence-transformers 6 (`tokenize` before, now deprecated).
+        features = getattr(model, "preprocess", model.tokenize)(list(texts))
         features = {
             k: v.to(model.device) if isinstance(v, torch.Tensor) else v for k, v in features.items()
         }
