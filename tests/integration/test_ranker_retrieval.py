@@ -173,6 +173,11 @@ def test_the_default_settings_load_the_bundled_ranker() -> None:
     assert ranker.info["queries"] == 3486 and len(ranker.info["data_sha256"]) == 64
     assert ranker.embedder == Settings().embedding_model
     assert len(ranker.target_ids) == 2587 and ranker.combiner is not None
+    text = ranker.text_only
+    assert text is not None and text.info["name"] == f"{BUNDLED_RANKER}/text"
+    assert (
+        text.info["queries"] == 2 * 3486 and text.info["data_sha256"] == ranker.info["data_sha256"]
+    )
     # No path of the training machine in the record.
     assert "/" not in "".join(ranker.info["data"])
 
