@@ -24,15 +24,28 @@ QUESTION = EediQuestion(
 def test_concept_evidence_picks_the_concept_ranker_else_the_text_only_one() -> None:
     concepts = ranker()
     both = concepts.with_text_only(ranker())
-    known = RetrievalRequest(query="0.6 x 0.4", concept_ids=["c1"])
-    unseen = RetrievalRequest(query="0.6 x 0.4", concept_ids=["c9"])
-    bare = RetrievalRequest(query="0.6 x 0.4")
-    assert scoring_ranker(both, known) == (both, ["c1"], "")
-    assert scoring_ranker(both, unseen) == (both.text_only, [], "")
-    assert scoring_ranker(both, bare) == (both.text_only, [], "")
-    assert scoring_ranker(concepts, unseen)[0] is None
-    assert "no labelled examples" in scoring_ranker(concepts, unseen)[2]
-    assert "no concept_ids" in scoring_ranker(concepts, bare)[2]
+    answered = {"query": "0.6 x 0.4", "student_answer": "2.4"}
+    known = RetrievalRequest(**answered, concept_ids=["c1"])
+    unseen = RetrievalRequest(**answered, concept_ids=["c9"])
+    bare = RetrievalRequest(**answered)
+    assert scoring_ranker(both, known, None) == (both, ["c1"], "")
+    assert scoring_ranker(both, unseen, None) == (both.text_only, [], "")
+    assert scoring_ranker(both, bare, None) == (both.text_only, [], "")
+    assert scoring_ranker(concepts, unseen, None)[0] is None
+    assert "no labelled examples" in scoring_ranker(concepts, unseen, None)[2]
+    assert "no concept_ids" in scoring_ranker(concepts, bare, None)[2]
+
+
+def test_the_text_only_ranker_scores_only_where_a_students_answer_is_known() -> None:
+    both = ranker().with_text_only(ranker())
+    question = RetrievalRequest(query="what is a zorblax fraction")
+    model, _, why = scoring_ranker(both, question, None)
+    assert model is None and "needs a student's answer" in why
+    # The refiner's reading counts: a message that states its answer is scored.
+    refined = RefinedQuery(
+        original_query="i got 2.4", optimized_query="", student_answer="2.4", refiner="local"
+    )
+    assert scoring_ranker(both, RetrievalRequest(query="i got 2.4"), refined)[0] is both.text_only
 
 
 def test_a_text_only_ranker_must_rank_the_same_targets() -> None:

@@ -18,8 +18,7 @@ from typing import TypeVar
 from tutorgraph.mathtext.spans import MathSpan, canonical_math, math_spans, plain_text
 from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept
 from tutorgraph.models.refined_query import RefinedQuery
-from tutorgraph.refinement.answer import stated_answer
-from tutorgraph.refinement.reader import MessageReading, read_message
+from tutorgraph.refinement.reader import answer_in, read_message
 from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import MAX_TEXT_SEEDS, MIN_RELATIVE_MATCH, GraphStore
@@ -145,7 +144,7 @@ class LocalRefiner:
         # The answer is read before spelling correction: its cue words ("wrote", "said") are
         # everyday English that a curriculum vocabulary may lack.
         read = read_message(query)
-        answer = canonical_math(student_answer) if student_answer else _answer(read, plain)
+        answer = canonical_math(student_answer) if student_answer else answer_in(query)
         text = self._correct(plain)
         spans = math_spans(text)
         optimized, terms = _with_canonical_math(text, spans), _search_terms(text, spans)
@@ -168,21 +167,6 @@ class LocalRefiner:
             return speller.correct(word) or m[0]
 
         return _WORD.sub(fix, text)
-
-
-def answer_in(query: str) -> str | None:
-    """The student's answer in a message: the math-message reader's, else a cue's words ("my
-    answer was B", which the reader, reading numbers, leaves)."""
-    return _answer(read_message(query), plain_text(query))
-
-
-def _answer(read: MessageReading, plain: str) -> str | None:
-    # A labelled answer ("Student answer: 102 minutes") is the label's own words, units and
-    # all, as the ranker's query text has always carried them.
-    said = stated_answer(plain)
-    if read.student_answer is None or (read.labelled and said is not None):
-        return said
-    return read.student_answer.value
 
 
 def _with_canonical_math(text: str, spans: list[MathSpan]) -> str:

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tutorgraph.mathtext.spans import plain_text
+from tutorgraph.refinement.answer import stated_answer
 from tutorgraph.refinement.expressions import (
     NUMBER,
     Expr,
@@ -46,7 +47,14 @@ from tutorgraph.refinement.expressions import (
     tokens,
 )
 
-__all__ = ["MAX_READ_CHARS", "MessageReading", "Read", "RequestKind", "read_message"]
+__all__ = [
+    "MAX_READ_CHARS",
+    "MessageReading",
+    "Read",
+    "RequestKind",
+    "answer_in",
+    "read_message",
+]
 
 RequestKind = Literal["why_wrong", "is_right", "how_to", "what_is"]
 # Longer messages are read up to here (a student's message, not an essay).
@@ -408,3 +416,19 @@ def _answers(toks: list[Tok], lone: list[Expr], ends: set[int]) -> tuple[Read | 
         earlier = [e for e in mine if e.first < pick.first and toks[e.first - 1].text != "not"]
         claimed = _span(toks, earlier[0]) if earlier else None
     return (_span(toks, pick) if pick is not None else None), claimed
+
+
+def answer_in(message: str) -> str | None:
+    """The student's answer a message states: a labelled answer ("Student answer: 102
+    minutes") in the label's own words, units and all, as the ranker's query text has always
+    carried them; else the reader's; else a cue's words ("my answer was B", which the
+    reader, reading numbers, leaves).
+
+    >>> answer_in("for 7 - 2 x 3 I put 15")
+    '15'
+    """
+    read = read_message(message)
+    said = stated_answer(plain_text(message))
+    if read.student_answer is None or (read.labelled and said is not None):
+        return said
+    return read.student_answer.value

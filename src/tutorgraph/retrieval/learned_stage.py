@@ -25,7 +25,7 @@ from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.model import CandidateSignals, LearnedRanker
 from tutorgraph.ranking.query_text import concept_names, named_query, stated_query
-from tutorgraph.refinement.reader import MAX_READ_CHARS, read_message
+from tutorgraph.refinement.reader import MAX_READ_CHARS, answer_in, read_message
 from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph.retrieval.router import Route
@@ -39,17 +39,31 @@ _NO_EVIDENCE = "no labelled examples on the request's concepts; first-stage orde
 
 
 def scoring_ranker(
-    ranker: LearnedRanker, request: RetrievalRequest
+    ranker: LearnedRanker, request: RetrievalRequest, refined: RefinedQuery | None
 ) -> tuple[LearnedRanker | None, list[str], str]:
     """The ranker that scores `request` (None: none will), the concepts it reads, and why
     none does. Without labelled examples on the request's concepts the concept ranker lost
-    to the first stage in 5-fold CV, so such requests go to the text-only ranker."""
+    to the first stage in 5-fold CV, so such requests go to the text-only ranker, when a
+    student's answer is known: it learnt from wrong answers only, and would put Eedi's
+    misconceptions over an index's own for a plain question."""
     concepts = list(request.concept_ids)
     if concepts and ranker.prior.knows(concepts):
         return ranker, concepts, ""
-    if ranker.text_only is not None:
-        return ranker.text_only, [], ""
-    return None, [], _NO_EVIDENCE if concepts else _NO_CONCEPTS
+    why = _NO_EVIDENCE if concepts else _NO_CONCEPTS
+    if ranker.text_only is None:
+        return None, [], why
+    if not _student_answer(request, refined):
+        return None, [], f"{why}; the text-only ranker needs a student's answer"
+    return ranker.text_only, [], ""
+
+
+def _student_answer(request: RetrievalRequest, refined: RefinedQuery | None) -> str | None:
+    """The refiner's answer, else the request's, else the one the reader reads."""
+    if refined is not None and refined.student_answer:
+        return refined.student_answer
+    if request.student_answer:
+        return request.student_answer
+    return answer_in(request.query)
 
 
 def stated_text(request: RetrievalRequest, refined: RefinedQuery | None) -> str:
@@ -60,14 +74,13 @@ def stated_text(request: RetrievalRequest, refined: RefinedQuery | None) -> str:
     >>> stated_text(RetrievalRequest(query="i got 1 for 0.6x0.4 but its wrong??"), None)
     '0.6 × 0.4\\nStudent answer: 1'
     """
-    answer = refined.student_answer if refined else request.student_answer
+    answer = _student_answer(request, refined)
     if request.problem:
-        return stated_query(request.problem, answer or request.student_answer)
+        return stated_query(request.problem, answer)
     reading = read_message(request.query[:MAX_READ_CHARS])
     if reading.problem is None or reading.labelled:
         return named_query(request.query, [], student_answer=answer)
-    said = reading.student_answer.value if reading.student_answer else None
-    return stated_query(reading.problem.value, answer or said)
+    return stated_query(reading.problem.value, answer)
 
 
 async def ranker_query_vector(
@@ -80,7 +93,7 @@ async def ranker_query_vector(
     """The scoring ranker's query vector (the query with its concepts' names, or what the
     student states), or None when no ranker will score this request. The retriever starts
     it beside the first stage."""
-    model, concepts, _ = scoring_ranker(ranker, request)
+    model, concepts, _ = scoring_ranker(ranker, request, refined)
     if model is None:
         return None
     if concepts:
@@ -113,7 +126,7 @@ async def learned_rank(
     happened, and each scored hit's feature contributions (for the debug block).
     """
     name = str(ranker.info.get("name", "learned-ranker"))
-    model, concepts, reason = scoring_ranker(ranker, request)
+    model, concepts, reason = scoring_ranker(ranker, request, refined)
     if model is None:
         return hits, RankerInfo(model=name, reason=reason), {}
     combiner = model.combiner

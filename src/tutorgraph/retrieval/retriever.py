@@ -507,7 +507,7 @@ class HybridRetriever:
         stage instead of following the rerank; None when the ranker will not run."""
         if self._ranker is None or self._ranker.combiner is None:
             return None
-        if scoring_ranker(self._ranker, request)[0] is None:
+        if scoring_ranker(self._ranker, request, refined)[0] is None:
             return None
         task = asyncio.create_task(
             ranker_query_vector(self._ranker, self._graph, self._embedder, request, refined)

@@ -40,8 +40,7 @@ from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.eval.harness.results import bootstrap_ci
 from tutorgraph.mathtext.spans import plain_text
 from tutorgraph.refinement.answer import stated_answer
-from tutorgraph.refinement.local import answer_in
-from tutorgraph.refinement.reader import read_message
+from tutorgraph.refinement.reader import answer_in, read_message
 from tutorgraph.retrieval.diagnosis_stage import read_and_diagnose
 
 __all__ = ["ReaderMessage", "read_reader_messages", "run_reader_benchmark", "same_problem"]
