@@ -20,7 +20,7 @@ QUESTIONS = Path(__file__).parents[1] / "data" / "eedi" / "train.csv"
 
 
 @pytest.mark.parametrize("construct", [True, False])
-def test_the_rank_stage_is_timed_when_the_construct_is_sent(
+def test_the_rank_stage_is_timed_with_and_without_the_construct(
     construct: bool,
     run_cli: Callable[..., CompletedProcess[str]],
     session_index: tuple[Path, object],
@@ -37,6 +37,8 @@ def test_the_rank_stage_is_timed_when_the_construct_is_sent(
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["n_queries"] == 12
     rank = report["stages_ms"]["rank"]
-    assert (rank["p50"] > 0) is construct, rank
+    # The concept ranker with the construct, the text-only one without (each Eedi query
+    # states the student's answer).
+    assert rank["p50"] > 0, rank
     assert report["stages_ms"]["wall"]["p50"] > report["stages_ms"]["embed"]["p50"] > 0
     assert "rank" in proc.stdout

@@ -62,7 +62,7 @@ def test_a_second_embedder_reuses_the_export(
     def no_export(*_: object) -> None:
         raise AssertionError("exported again")
 
-    monkeypatch.setattr(onnx_embedder, "_export", no_export)
+    monkeypatch.setattr(onnx_embedder, "export_transformer", no_export)
     again = OnnxEmbedder(MODEL, cache_dir=cache)
     again.load()
     assert np.allclose(again.embed(TEXTS[:1]), exported.embed(TEXTS[:1]), atol=1e-6)
