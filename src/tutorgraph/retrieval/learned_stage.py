@@ -2,9 +2,9 @@
 proposals join them, and the misconceptions are re-ordered by it.
 
 A request whose concepts the prior has labelled examples for is scored by the ranker with
-the concepts' names; any other (text only, an unseen construct) by its text-only ranker,
-which reads what the student states: the problem and their answer, as the reader reads a
-message (a worksheet's text as written).
+the concepts' names; any other (text only, an unseen construct) that states a student's
+answer by its text-only ranker, which reads what the student states: the problem and their
+answer, as the reader reads a message (a worksheet's text as written).
 
 >>> hits, info, parts = await learned_rank(ranker, graph, embedder, request, None, route,
 ...     hits, proposals=40)  # doctest: +SKIP
