@@ -21,7 +21,6 @@ Works on the CPU; uses CUDA when present.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import random
@@ -40,10 +39,11 @@ from tutorgraph.embedding.onnx_embedder import export_transformer
 from tutorgraph.embedding.stored_vectors import StoredVectors, model_fingerprint
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.metrics import average_precision_at_k
+from tutorgraph.training.cross_encoder import TRAINING_RECORD
 from tutorgraph.training.onnx_export import quantize_int8
+from tutorgraph.training.ranker import inner_fold
 
 __all__ = [
-    "EMBEDDER_RECORD",
     "EmbedderExample",
     "EmbedderGates",
     "EmbedderRefused",
@@ -52,7 +52,6 @@ __all__ = [
     "fit_embedder",
 ]
 
-EMBEDDER_RECORD = "training.json"
 # (step, total steps, running loss)
 StepProgress = Callable[[int, int, float], None]
 Matrix = npt.NDArray[np.float32]
@@ -152,7 +151,7 @@ class EmbedderTrainingResult:
 
 
 def _held_out(group: str, share: float) -> bool:
-    return int(hashlib.sha256(group.encode()).hexdigest()[:8], 16) % 1000 < share * 1000
+    return inner_fold(group, 1000) < share * 1000
 
 
 def fit_embedder(
@@ -193,9 +192,10 @@ def fit_embedder(
         out = model.encode(list(batch), batch_size=64, normalize_embeddings=True)
         return np.asarray(out, dtype=np.float32)
 
-    base_map = _held_out_map(encode, held, ids, texts)
+    base_vectors = encode(texts)
+    base_map = _held_out_map(encode, held, ids, base_vectors)
     base_loss = _held_out_loss(model, held, targets, cfg)
-    pools = _negative_pools(train, encode, ids, texts) if cfg.hard_negatives else {}
+    pools = _negative_pools(train, encode, ids, base_vectors) if cfg.hard_negatives else {}
 
     per_epoch = math.ceil(len(train) / cfg.batch_size)
     total = max(1, round(per_epoch * cfg.epochs))
@@ -232,18 +232,19 @@ def fit_embedder(
             if progress:
                 progress(step, total, running)
     model.eval()
+    vectors = encode(texts)
     gates = EmbedderGates(
         base_loss=base_loss,
         loss=_held_out_loss(model, held, targets, cfg),
         base_map=base_map,
-        map=_held_out_map(encode, held, ids, texts),
+        map=_held_out_map(encode, held, ids, vectors),
         held_out=len(held),
     )
     if enforce_gates and not gates.passed:
         raise EmbedderRefused(gates)
     seconds = time.perf_counter() - started
     result = EmbedderTrainingResult(out_dir, step, seconds, device, running, gates)
-    result.record = _write(model, encode, ids, texts, out_dir, cfg, result, record or {})
+    result.record = _write(model, texts, vectors, out_dir, cfg, result, record or {})
     return result
 
 
@@ -251,7 +252,7 @@ def _negative_pools(
     train: Sequence[EmbedderExample],
     encode: Callable[[Sequence[str]], Matrix],
     ids: Sequence[str],
-    texts: Sequence[str],
+    vectors: Matrix,
 ) -> dict[int, list[str]]:
     """Per training example (by `id`): the misconceptions labelled under its concepts and
     the base model's nearest to its first query form, without its own."""
@@ -259,7 +260,6 @@ def _negative_pools(
     for e in train:
         for c in e.concept_ids:
             by_concept[c].add(e.target)
-    vectors = encode(texts)
     queries = encode([e.queries[0] for e in train])
     near = np.argsort(-(queries @ vectors.T), axis=1)[:, : _NEIGHBOURS + 1]
     pools: dict[int, list[str]] = {}
@@ -347,10 +347,10 @@ def _held_out_map(
     encode: Callable[[Sequence[str]], Matrix],
     held: Sequence[EmbedderExample],
     ids: Sequence[str],
-    texts: Sequence[str],
+    vectors: Matrix,
 ) -> float:
-    """MAP@25 of the cosine over every misconception, each held-out query in each form."""
-    vectors = encode(texts)
+    """MAP@25 of the cosine over every misconception (`vectors`, in the order of `ids`),
+    each held-out query in each form."""
     queries = [(q, e.target) for e in held for q in e.queries]
     scores = encode([q for q, _ in queries]) @ vectors.T
     top = np.argsort(-scores, axis=1, kind="stable")[:, :25]
@@ -366,9 +366,8 @@ def _held_out_map(
 
 def _write(
     model: Any,
-    encode: Callable[[Sequence[str]], Matrix],
-    ids: Sequence[str],
     texts: Sequence[str],
+    vectors: Matrix,
     out_dir: Path,
     cfg: EmbedderTrainingConfig,
     result: EmbedderTrainingResult,
@@ -382,7 +381,6 @@ def _write(
     quantize_int8(fp32, model_dir / "onnx" / "model_qint8.onnx")
     fingerprint = model_fingerprint(str(model_dir))
     assert fingerprint is not None  # a local folder always has one
-    vectors = encode(texts)
     StoredVectors.write(
         out_dir / "embeddings", texts, vectors, model=out_dir.name, fingerprint=fingerprint
     )
@@ -396,8 +394,8 @@ def _write(
         "device": result.device,
         "final_loss": round(result.final_loss, 5),
         "gates": result.gates.to_json(),
-        "targets": len(ids),
+        "targets": len(texts),
         "fingerprint": fingerprint,
     }
-    (out_dir / EMBEDDER_RECORD).write_text(json.dumps(full, indent=2, sort_keys=True) + "\n")
+    (out_dir / TRAINING_RECORD).write_text(json.dumps(full, indent=2, sort_keys=True) + "\n")
     return full
