@@ -362,6 +362,13 @@ def _document_text(q: EediQuestion) -> str:
     return "\n".join(line for line in lines if line)
 
 
+def _check_wrong(q: EediQuestion, wrong_letter: str) -> None:
+    if wrong_letter not in q.answers:
+        raise ValueError(f"question {q.question_id} has no answer {wrong_letter!r}")
+    if wrong_letter == q.correct_answer:
+        raise ValueError(f"answer {wrong_letter} is the correct answer of question {q.question_id}")
+
+
 def eedi_query_text(q: EediQuestion, wrong_letter: str) -> str:
     """The benchmark's query for one (question, wrong answer) pair.
 
@@ -377,10 +384,7 @@ def eedi_query_text(q: EediQuestion, wrong_letter: str) -> str:
     Correct answer: 3/4
     Student answer: 2/6
     """
-    if wrong_letter not in q.answers:
-        raise ValueError(f"question {q.question_id} has no answer {wrong_letter!r}")
-    if wrong_letter == q.correct_answer:
-        raise ValueError(f"answer {wrong_letter} is the correct answer of question {q.question_id}")
+    _check_wrong(q, wrong_letter)
     return "\n".join(
         [
             _question_text(q),
@@ -402,5 +406,5 @@ def eedi_stated_text(q: EediQuestion, wrong_letter: str) -> str:
     1/2+1/4
     Student answer: 2/6
     """
-    eedi_query_text(q, wrong_letter)  # the same checks of the letter
+    _check_wrong(q, wrong_letter)
     return stated_query(_question_text(q), _one_line(q.answers[wrong_letter]))

@@ -428,7 +428,8 @@ def answer_in(message: str) -> str | None:
     '15'
     """
     read = read_message(message)
+    reader = read.student_answer
+    if reader is not None and not read.labelled:
+        return reader.value  # the cue's words are read only where they may decide
     said = stated_answer(plain_text(message))
-    if read.student_answer is None or (read.labelled and said is not None):
-        return said
-    return read.student_answer.value
+    return said if reader is None or said is not None else reader.value
