@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from subprocess import CompletedProcess
 
 import numpy as np
 import pytest
@@ -23,14 +24,19 @@ EEDI = Path(__file__).resolve().parents[1] / "data" / "eedi"
 QUICK = ["--epochs", "1", "--batch-size", "8", "--max-length", "64", "--validation-share", "0.2"]
 
 
+def train(run_cli, out: Path, learning_rate: str) -> CompletedProcess[str]:  # type: ignore[no-untyped-def]
+    """`train-embedder` on the slice, a few quick steps at `learning_rate`."""
+    return run_cli(  # type: ignore[no-any-return]
+        "train-embedder", "--train", str(EEDI / "train.csv"), "--out", str(out), *QUICK,
+        "--learning-rate", learning_rate, timeout=900,
+    )  # fmt: skip
+
+
 def test_train_embedder_writes_the_model_its_exports_vectors_and_record(  # type: ignore[no-untyped-def]
     run_cli, tmp_path: Path
 ) -> None:
     out = tmp_path / "embedder"
-    proc = run_cli(
-        "train-embedder", "--train", str(EEDI / "train.csv"), "--out", str(out), *QUICK,
-        "--learning-rate", "1e-4", timeout=900,
-    )  # fmt: skip
+    proc = train(run_cli, out, "1e-4")
     assert proc.returncode == 0, proc.stderr
     record = json.loads((out / "training.json").read_text())
     assert record["gates"]["passed"] and record["gates"]["held_out"] > 0
@@ -56,10 +62,7 @@ def test_train_embedder_refuses_a_model_that_learnt_nothing(  # type: ignore[no-
     run_cli, tmp_path: Path
 ) -> None:
     out = tmp_path / "embedder"
-    proc = run_cli(
-        "train-embedder", "--train", str(EEDI / "train.csv"), "--out", str(out), *QUICK,
-        "--learning-rate", "1e-12", timeout=900,
-    )  # fmt: skip
+    proc = train(run_cli, out, "1e-12")
     assert proc.returncode == 2, proc.stderr
     assert "training refused to write the embedder" in proc.stderr
     assert "Traceback" not in proc.stderr and not out.exists()

@@ -1,11 +1,13 @@
-"""`tutorgraph train-reranker` and `train-ranker`: fit the domain models on an Eedi train file."""
+"""`tutorgraph train-reranker`, `train-ranker` and `train-embedder`: fit the domain models on an
+Eedi train file."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -18,6 +20,7 @@ from tutorgraph.cli._common import (
 )
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.ingest.eedi import (
+    EediQuestion,
     eedi_misconception_id,
     eedi_records,
     read_eedi_questions,
@@ -161,6 +164,30 @@ def _inputs(train: Path, misconceptions: Path | None, subjects: Path | None) -> 
     return files
 
 
+@dataclass(frozen=True)
+class _EediFiles:
+    """An Eedi train file with its misconceptions and subjects, read, and its graph."""
+
+    questions: list[EediQuestion]
+    misconceptions: dict[int, str]
+    graph: EmbeddedGraphStore
+    # File names, sizes and their sha256: no path of the training machine.
+    record: dict[str, Any]
+
+
+def _read_eedi(train: Path, misconceptions: Path | None, subjects: Path | None) -> _EediFiles:
+    files = _inputs(train, misconceptions, subjects)
+    questions = read_eedi_questions(files[0])
+    texts = read_misconceptions(files[1])
+    subject_rows = read_subjects(files[2]) if len(files) > 2 else []
+    return _EediFiles(
+        questions,
+        texts,
+        EmbeddedGraphStore(eedi_records(questions, texts, subject_rows)),
+        {"data": {f.name: f.stat().st_size for f in files}, "data_sha256": data_hash(*files)},
+    )
+
+
 def train_ranker_cmd(
     train: Annotated[Path, typer.Option(help="Eedi train.csv: the labelled questions.")],
     out: Annotated[Path, typer.Option(help="Ranker directory to write.")] = Path(
@@ -182,26 +209,16 @@ def train_ranker_cmd(
     TUTORGRAPH_RANKER_MODEL=<out>."""
     settings = load_settings()
     with fail_on_errors():
-        files = _inputs(train, misconceptions, subjects)
-        questions = read_eedi_questions(files[0])
-        texts = read_misconceptions(files[1])
-        subject_rows = read_subjects(files[2]) if len(files) > 2 else []
-        graph = EmbeddedGraphStore(eedi_records(questions, texts, subject_rows))
+        eedi = _read_eedi(train, misconceptions, subjects)
         embedder = make_embedder(settings)
-        info = {
-            "name": name,
-            "task": "eedi-misconception-ranking",
-            # File names and sizes only: no path of the training machine.
-            "data": {f.name: f.stat().st_size for f in files},
-            "data_sha256": data_hash(*files),
-        }
+        info = {"name": name, "task": "eedi-misconception-ranking", **eedi.record}
         with progress_bars() as bars:
             task = bars.add_task("training the learned ranker", total=None)
             ranker = asyncio.run(
                 train_eedi_ranker(
-                    questions,
-                    texts,
-                    graph,
+                    eedi.questions,
+                    eedi.misconceptions,
+                    eedi.graph,
                     embedder,
                     info=info,
                     progress=lambda line: bars.update(task, description=line),
@@ -261,19 +278,10 @@ def train_embedder_cmd(
             validation_share=validation_share,
             seed=seed,
         )
-        files = _inputs(train, misconceptions, subjects)
-        questions = read_eedi_questions(files[0])
-        texts = read_misconceptions(files[1])
-        subject_rows = read_subjects(files[2]) if len(files) > 2 else []
-        graph = EmbeddedGraphStore(eedi_records(questions, texts, subject_rows))
-        examples = asyncio.run(eedi_embedder_examples(questions, graph))
-        record = {
-            "base_model": base_model,
-            "data": {f.name: f.stat().st_size for f in files},
-            "data_sha256": data_hash(*files),
-            "examples": len(examples),
-        }
-        targets = {eedi_misconception_id(k): v for k, v in texts.items()}
+        eedi = _read_eedi(train, misconceptions, subjects)
+        examples = asyncio.run(eedi_embedder_examples(eedi.questions, eedi.graph))
+        record = {"base_model": base_model, **eedi.record, "examples": len(examples)}
+        targets = {eedi_misconception_id(k): v for k, v in eedi.misconceptions.items()}
         with progress_bars() as bars:
             task = bars.add_task("training the embedder", total=None)
             result = fit_embedder(

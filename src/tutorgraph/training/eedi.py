@@ -225,11 +225,10 @@ async def train_eedi_ranker(
     config: RankerTrainingConfig | None = None,
     info: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
-    text_only: bool = True,
 ) -> LearnedRanker:
     """Fit the learned ranker on the labelled answers of `questions`, over every misconception
     of the list (the graph must hold the questions' constructs and subjects), and its
-    text-only ranker on the same answers without concepts (`text_only`: False skips it)."""
+    text-only ranker on the same answers without concepts."""
     queries = await eedi_ranker_queries(questions, graph)
     ids = sorted(misconceptions)
     target_ids = [eedi_misconception_id(m) for m in ids]
@@ -250,8 +249,6 @@ async def train_eedi_ranker(
             info=record,
             progress=say,
         )
-        if not text_only:
-            return ranker
         text = fit_ranker(
             eedi_text_queries(questions),
             target_ids,
