@@ -101,6 +101,11 @@ class Settings(BaseSettings):
     cors_origins: str = ""
     # Threads for blocking work (embedding, reranking, Chroma, BM25) inside the server.
     inference_threads: int = Field(default=4, ge=1, le=256)
+    # numpy's BLAS threads in a serving process (`embedding.runtime.limit_blas_threads`; 0:
+    # leave them): per-request products are small, and idle BLAS threads spin against the
+    # models' own (with ONNX sessions that do not spin: 27.7 ms p50 with the construct, not
+    # 58.9; `results/latency_threads.json`).
+    blas_threads: int = Field(default=1, ge=0, le=256)
     # `POST /v1/ingest`; `serve --workers N` (N > 1) turns it off, as each worker process
     # would swap only its own index.
     http_ingest: bool = True

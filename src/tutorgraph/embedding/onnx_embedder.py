@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from tutorgraph.embedding.embedder import resolve_model_path
 from tutorgraph.embedding.fast_tokenizer import FastTokenizer
+from tutorgraph.embedding.runtime import onnx_session
 from tutorgraph.errors import ConfigurationError
 
 __all__ = ["OnnxEmbedder", "default_onnx_cache", "export_transformer"]
@@ -102,7 +103,7 @@ class OnnxEmbedder:
             if fresh:
                 log.info("exporting %s to ONNX at %s (once)", self._name, onnx_file)
                 export_transformer(path, onnx_file)
-            self._session = _session(onnx_file, self._threads)
+            self._session = onnx_session(onnx_file, threads=self._threads)
             if fresh:
                 self._check_against_torch(path, onnx_file)
 
@@ -227,13 +228,3 @@ def export_transformer(path: Path, onnx_file: Path) -> None:
     except Exception as exc:
         tmp.unlink(missing_ok=True)
         raise ConfigurationError(f"cannot export {path} to ONNX: {exc}") from exc
-
-
-def _session(onnx_file: Path, threads: int) -> Any:
-    import onnxruntime as ort
-
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    opts.log_severity_level = 3
-    return ort.InferenceSession(str(onnx_file), opts, providers=["CPUExecutionProvider"])

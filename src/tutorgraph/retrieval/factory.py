@@ -21,6 +21,7 @@ from tutorgraph.config import BUNDLED_RANKER, BUNDLED_RERANKER, Settings
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder, SentenceTransformerEmbedder
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
+from tutorgraph.embedding.runtime import limit_blas_threads
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.extras import require
 from tutorgraph.ranking.model import LearnedRanker
@@ -134,8 +135,10 @@ def load_models(settings: Settings, *, micro_batch: bool = False) -> Models:
     """Load the embedder, the reranker and the learned ranker (blocking: call at start-up).
 
     `micro_batch` (the server's choice) puts a `MicroBatcher` in front of each, so concurrent
-    requests share model calls (a lone caller would only wait for nobody).
+    requests share model calls (a lone caller would only wait for nobody). Serving is what
+    this is for, so numpy's BLAS is capped at `settings.blas_threads` for the process.
     """
+    limit_blas_threads(settings.blas_threads)
     model = make_embedder(settings)
     model.load()
     reranker, why_not = load_reranker(settings)

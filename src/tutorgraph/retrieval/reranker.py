@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.embedding.fast_tokenizer import FastTokenizer
+from tutorgraph.embedding.runtime import onnx_session
 from tutorgraph.errors import ConfigurationError
 
 if TYPE_CHECKING:
@@ -232,15 +233,10 @@ class CrossEncoderReranker:
         self._runtime = _TorchRuntime(hf_model, str(ce.device))
 
     def _load_onnx(self, path: Path, backend: str) -> None:
-        import onnxruntime as ort
-
         file = path / ONNX_FILES[backend]
         if not file.is_file():
             raise ConfigurationError(f"reranker {path}: no {ONNX_FILES[backend]}")
-        opts = ort.SessionOptions()
-        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        opts.log_severity_level = 3
-        session = ort.InferenceSession(str(file), opts, providers=["CPUExecutionProvider"])
+        session = onnx_session(file)
         self._tokenizer = FastTokenizer.load(path)  # transformers would import torch
         self._runtime = _OnnxRuntime(session)
 

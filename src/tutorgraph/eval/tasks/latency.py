@@ -458,6 +458,7 @@ async def run_latency_harness(
     ... # doctest: +SKIP
     """
     from tutorgraph.config import MSMARCO_RERANKER, Settings
+    from tutorgraph.embedding.runtime import limit_blas_threads
     from tutorgraph.errors import ConfigurationError
     from tutorgraph.index.local import LocalIndex
     from tutorgraph.retrieval.factory import (
@@ -471,6 +472,7 @@ async def run_latency_harness(
     )
 
     settings = settings or Settings()
+    limit_blas_threads(settings.blas_threads)  # as the server does (`load_models`)
     if embedder is None:
         embedder = make_embedder(settings)
         await asyncio.to_thread(embedder.load)
