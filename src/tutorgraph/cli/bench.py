@@ -77,6 +77,14 @@ def eedi_cmd(
             "(scripts/paired_runs.py)."
         ),
     ] = False,
+    tuned_folds: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="Folder of fold encoders (`train-embedder --leave-out K/N --out DIR/foldK`, "
+            "one per fold): the learned rankers read their scores, cross-fitted.",
+        ),
+    ] = None,
 ) -> None:
     """Eedi misconception retrieval: MAP@25 and Recall@25 per configuration, with 95%
     intervals and the paired difference from the first stage."""
@@ -95,6 +103,7 @@ def eedi_cmd(
         messages=messages,
         read_questions=_question_ids(exclude),
         per_item=per_item,
+        tuned_folds=tuned_folds,
     )
     embedder = make_embedder(settings)
     with fail_on_errors(), progress_bars() as bars:

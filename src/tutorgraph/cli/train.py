@@ -263,6 +263,13 @@ def train_embedder_cmd(
     base_model: Annotated[
         str, typer.Option(help="Weights to start from (a local directory or a model name).")
     ] = DEFAULT_EMBEDDING_MODEL,
+    leave_out: Annotated[
+        str | None,
+        typer.Option(
+            help="K/N: leave out the questions of fold K of N (int(QuestionId) % N == K), "
+            "as `bench eedi` folds them: a cross-fitted model for that fold's features."
+        ),
+    ] = None,
 ) -> None:
     """Fine-tune MiniLM as a bi-encoder for misconception retrieval (MultipleNegativesRanking
     loss, hard negatives); writes <out>/model (HF weights, ONNX fp32/int8), the
@@ -278,9 +285,18 @@ def train_embedder_cmd(
             validation_share=validation_share,
             seed=seed,
         )
+        fold = _fold(leave_out)
         eedi = _read_eedi(train, misconceptions, subjects)
-        examples = asyncio.run(eedi_embedder_examples(eedi.questions, eedi.graph))
-        record = {"base_model": base_model, **eedi.record, "examples": len(examples)}
+        questions = [
+            q for q in eedi.questions if fold is None or q.question_id % fold[1] != fold[0]
+        ]
+        examples = asyncio.run(eedi_embedder_examples(questions, eedi.graph))
+        record = {
+            "base_model": base_model,
+            **eedi.record,
+            "examples": len(examples),
+            "left_out_fold": None if fold is None else {"fold": fold[0], "folds": fold[1]},
+        }
         targets = {eedi_misconception_id(k): v for k, v in eedi.misconceptions.items()}
         with progress_bars() as bars:
             task = bars.add_task("training the embedder", total=None)
@@ -302,6 +318,20 @@ def train_embedder_cmd(
         f"loss {gates.base_loss:.4f} -> {gates.loss:.4f} ({gates.held_out} answers)",
         highlight=False,
     )
+
+
+def _fold(value: str | None) -> tuple[int, int] | None:
+    """`--leave-out K/N` as (K, N)."""
+    if value is None:
+        return None
+    k, _, n = value.partition("/")
+    try:
+        fold = (int(k), int(n))
+    except ValueError:
+        fold = (-1, 0)
+    if not 0 <= fold[0] < fold[1]:
+        raise typer.BadParameter(f"--leave-out {value!r}: K/N with 0 <= K < N, such as 0/5")
+    return fold
 
 
 def register(app: typer.Typer) -> None:

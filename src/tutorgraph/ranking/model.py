@@ -7,7 +7,8 @@ builds each candidate's feature row (`FEATURES`) and scores the rows.
 
 A ranker may carry a second one, `text_only` (saved in `text/`, sharing the targets):
 trained on the same labelled answers without their concepts, it scores requests that name
-no concept the prior has evidence for.
+no concept the prior has evidence for. Either may read a fine-tuned encoder's scores too
+(`tuned`, `TUNED_FEATURES`; the targets' vectors under it in `tuned/`, shared).
 
 >>> ranker = LearnedRanker.load(Path("models/ranker"))  # doctest: +SKIP
 >>> rows = ranker.features(query_vector, ["eedi:construct:7"], signals)  # doctest: +SKIP
@@ -27,11 +28,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.adapter import QueryAdapter
 from tutorgraph.ranking.combiner import Combiner
 from tutorgraph.ranking.examples import EXAMPLE_FEATURES, ExampleMemory
 from tutorgraph.ranking.prior import PRIOR_FEATURES, LinkPrior
+from tutorgraph.ranking.tuned import TUNED_FEATURES, TunedText, tuned_features
 
 __all__ = ["FEATURES", "SIGNAL_FEATURES", "CandidateSignals", "LearnedRanker"]
 
@@ -50,8 +53,9 @@ SIGNAL_FEATURES = (
 FEATURES = (*SIGNAL_FEATURES, *PRIOR_FEATURES, *EXAMPLE_FEATURES, "adapter_sim", "cosine")
 _SOURCES = ("vector", "lexical", "graph")
 RANKER_RECORD = "ranker.json"
-# The text-only ranker's sub-directory.
+# The text-only ranker's sub-directory, and the tuned encoder's targets'.
 TEXT_ONLY_DIR = "text"
+TUNED_DIR = "tuned"
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,7 @@ class LearnedRanker:
         combiner: Combiner | None,
         info: Mapping[str, Any] | None = None,
         text_only: LearnedRanker | None = None,
+        tuned: TunedText | None = None,
     ) -> None:
         if len(target_ids) != len(target_vectors):
             raise ConfigurationError("one vector per target id is needed")
@@ -103,8 +108,16 @@ class LearnedRanker:
         self.combiner = combiner
         self.info: dict[str, Any] = dict(info or {})
         self.text_only = text_only
-        if combiner is not None and combiner.feature_names != FEATURES:
-            raise ConfigurationError("the combiner was trained on other features than FEATURES")
+        self.tuned = tuned
+        if tuned is not None and tuned.target_vectors.shape[0] != len(self.target_ids):
+            raise ConfigurationError("one tuned vector per target id is needed")
+        if combiner is not None and combiner.feature_names != self.feature_names:
+            raise ConfigurationError("the combiner was trained on other features than these")
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """`FEATURES`, and `TUNED_FEATURES` when the ranker reads a tuned encoder."""
+        return FEATURES + (TUNED_FEATURES if self.tuned is not None else ())
 
     @property
     def embedder(self) -> str | None:
@@ -129,15 +142,18 @@ class LearnedRanker:
         k: int,
         *,
         exclude: str | None = None,
+        tuned: npt.NDArray[np.float32] | None = None,
     ) -> list[str]:
         """Targets the sources may have missed, without repeats: the `k` best by adapted
-        similarity, by plain cosine and by the examples' vote, every target the prior links
-        to the concepts, and the `k // 2` best by their parents' share."""
+        similarity, by plain cosine (and by the `tuned` encoder's scores) and by the
+        examples' vote, every target the prior links to the concepts, and the `k // 2` best
+        by their parents' share."""
         adapted, cosine = self._similarities(query)
+        lists = (adapted, cosine) if tuned is None else (adapted, cosine, tuned)
         _, vote = self.examples.scores(query, exclude=exclude)
         votes = np.where(self._example_rows >= 0, np.round(vote[self._example_rows], 6), 0.0)
         out = dict.fromkeys(
-            self.target_ids[i] for s in (adapted, cosine) for i in np.argsort(-s, kind="stable")[:k]
+            self.target_ids[i] for s in lists for i in np.argsort(-s, kind="stable")[:k]
         )
         # The prior's and the examples' targets count only where they have evidence.
         for i in np.argsort(-votes, kind="stable")[:k]:
@@ -157,15 +173,22 @@ class LearnedRanker:
         candidates: Sequence[CandidateSignals],
         *,
         exclude: str | None = None,
+        tuned: npt.NDArray[np.float32] | None = None,
     ) -> list[list[float]]:
-        """One `FEATURES` row per candidate; `exclude` leaves a training group out."""
+        """One `feature_names` row per candidate; `exclude` leaves a training group out;
+        `tuned`: the tuned encoder's scores of every target (needed when it reads one)."""
+        if (tuned is None) != (self.tuned is None):
+            raise ConfigurationError(
+                "tuned scores are needed exactly when the ranker reads a tuned encoder"
+            )
         targets = [c.target for c in candidates]
         prior = self.prior.features(concept_ids, targets, exclude=exclude)
         examples = self.examples.features(query, targets, exclude=exclude)
         adapted, cosine = self._similarities(query)
+        rows_of = [self._row_of.get(t) for t in targets]
+        extra = tuned_features(tuned, rows_of) if tuned is not None else None
         rows = []
-        for n, c in enumerate(candidates):
-            i = self._row_of.get(c.target)
+        for n, (c, i) in enumerate(zip(candidates, rows_of, strict=True)):
             rows.append(
                 [
                     *c.row(),
@@ -173,6 +196,7 @@ class LearnedRanker:
                     *(examples[name][n] for name in EXAMPLE_FEATURES),
                     math.nan if i is None else round(float(adapted[i]), 6),
                     math.nan if i is None else round(float(cosine[i]), 6),
+                    *(extra[n] if extra is not None else ()),
                 ]
             )
         return rows
@@ -191,6 +215,15 @@ class LearnedRanker:
             raise ConfigurationError("the text-only ranker must rank the same targets")
         return self._replace(text_only=text_only)
 
+    def with_tuned_embedder(self, embedder: Embedder) -> LearnedRanker:
+        """The same ranker (and text-only one) whose tuned part embeds queries with
+        `embedder` (loading one attaches none: the factory does, for serving)."""
+        text = self.text_only
+        if text is not None:
+            text = text.with_tuned_embedder(embedder)
+        tuned = self.tuned.with_embedder(embedder) if self.tuned is not None else None
+        return self._replace(tuned=tuned, text_only=text)
+
     def _replace(self, **changes: Any) -> LearnedRanker:
         parts: dict[str, Any] = {
             "prior": self.prior,
@@ -201,11 +234,13 @@ class LearnedRanker:
             "combiner": self.combiner,
             "info": self.info,
             "text_only": self.text_only,
+            "tuned": self.tuned,
         }
         return LearnedRanker(**{**parts, **changes})
 
     def save(self, directory: Path, *, targets: bool = True) -> None:
-        """Write the ranker (and its text-only ranker in `text/`, without the targets)."""
+        """Write the ranker (and its text-only ranker in `text/`, without the targets; the
+        tuned encoder's targets, once, in `tuned/`)."""
         if self.combiner is None:
             raise ConfigurationError("a ranker without a combiner cannot be saved")
         directory.mkdir(parents=True, exist_ok=True)
@@ -218,8 +253,16 @@ class LearnedRanker:
                 ids=np.array(self.target_ids, dtype=str),
                 vectors=self.target_vectors.astype(np.float16),
             )
+            tuned = self.tuned or (self.text_only.tuned if self.text_only else None)
+            if tuned is not None:
+                (directory / TUNED_DIR).mkdir(exist_ok=True)
+                np.save(
+                    directory / TUNED_DIR / "targets.npy", tuned.target_vectors.astype(np.float16)
+                )
         self.combiner.save(directory)
-        record = {**self.info, "features": list(FEATURES)}
+        record = {**self.info, "features": list(self.feature_names)}
+        if self.tuned is not None:
+            record["tuned_model"] = self.tuned.model
         (directory / RANKER_RECORD).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
         if self.text_only is not None:
             self.text_only.save(directory / TEXT_ONLY_DIR, targets=False)
@@ -230,12 +273,15 @@ class LearnedRanker:
         directory: Path,
         *,
         targets: tuple[list[str], npt.NDArray[np.float32]] | None = None,
+        tuned_targets: npt.NDArray[np.float32] | None = None,
     ) -> LearnedRanker:
-        """Load a saved ranker (with its text-only ranker when `text/` holds one); a missing
-        or unreadable part is a `ConfigurationError`."""
+        """Load a saved ranker (with its text-only ranker when `text/` holds one; a tuned
+        part without its encoder, see `with_tuned_embedder`); a missing or unreadable part
+        is a `ConfigurationError`."""
         try:
             info = json.loads((directory / RANKER_RECORD).read_text(encoding="utf-8"))
-            if tuple(info.get("features", ())) != FEATURES:
+            features = tuple(info.get("features", ()))
+            if features not in (FEATURES, FEATURES + TUNED_FEATURES):
                 raise ConfigurationError(
                     f"the ranker in {directory} was built for other features; retrain it"
                 )
@@ -243,6 +289,14 @@ class LearnedRanker:
             if targets is None:
                 with np.load(directory / "targets.npz", allow_pickle=False) as t:
                     targets = ([str(i) for i in t["ids"]], t["vectors"].astype(np.float32))
+                if (directory / TUNED_DIR).is_dir():
+                    tuned_file = directory / TUNED_DIR / "targets.npy"
+                    tuned_targets = np.load(tuned_file, allow_pickle=False).astype(np.float32)
+            tuned = None
+            if features != FEATURES:
+                if tuned_targets is None:
+                    raise ConfigurationError(f"the ranker in {directory} has no {TUNED_DIR}/")
+                tuned = TunedText(tuned_targets, str(info.get("tuned_model", "")))
             text_dir = directory / TEXT_ONLY_DIR
             return cls(
                 prior=prior,
@@ -252,7 +306,12 @@ class LearnedRanker:
                 target_vectors=targets[1],
                 combiner=Combiner.load(directory),
                 info=info,
-                text_only=cls.load(text_dir, targets=targets) if text_dir.is_dir() else None,
+                text_only=(
+                    cls.load(text_dir, targets=targets, tuned_targets=tuned_targets)
+                    if text_dir.is_dir()
+                    else None
+                ),
+                tuned=tuned,
             )
         except (OSError, ValueError, KeyError) as exc:
             raise ConfigurationError(f"cannot load the ranker in {directory}: {exc}") from exc

@@ -82,6 +82,17 @@ def load_ranker(settings: Settings) -> tuple[LearnedRanker | None, str]:
         )
         log.warning("the learned ranker is off: %s", reason)
         return None, reason
+    tuned = ranker.tuned or (ranker.text_only.tuned if ranker.text_only else None)
+    if tuned is not None:
+        # Its weights: a path as trained (absolute, or relative to the ranker's folder).
+        model = path / tuned.model if not Path(tuned.model).is_absolute() else Path(tuned.model)
+        encoder = OnnxEmbedder(str(model))
+        try:
+            encoder.load()
+        except ConfigurationError as exc:
+            log.warning("the learned ranker is off: %s", exc.message)
+            return None, f"ranker {name!r}: its tuned encoder could not be loaded: {exc.message}"
+        ranker = ranker.with_tuned_embedder(encoder)
     return ranker.with_info({**ranker.info, "name": name}), ""
 
 

@@ -15,11 +15,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.errors import ConfigurationError
 from tutorgraph.models.packet import Hit, RankerInfo
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import RetrievalRequest
@@ -31,7 +33,7 @@ from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph.retrieval.router import Route
 from tutorgraph.stores.protocols import GraphStore
 
-__all__ = ["learned_rank", "ranker_query_vector", "scoring_ranker", "stated_text"]
+__all__ = ["RankerQuery", "learned_rank", "ranker_query_vector", "scoring_ranker", "stated_text"]
 
 log = logging.getLogger(__name__)
 _NO_CONCEPTS = "the request names no concept_ids, and the learned score needs its concept"
@@ -83,16 +85,25 @@ def stated_text(request: RetrievalRequest, refined: RefinedQuery | None) -> str:
     return stated_query(reading.problem.value, answer)
 
 
+class RankerQuery(NamedTuple):
+    """The scoring ranker's query: its vector, and the tuned encoder's scores of every
+    target when the ranker reads one."""
+
+    vector: npt.NDArray[np.float32]
+    tuned: npt.NDArray[np.float32] | None = None
+
+
 async def ranker_query_vector(
     ranker: LearnedRanker,
     graph: GraphStore,
     embedder: Embedder,
     request: RetrievalRequest,
     refined: RefinedQuery | None,
-) -> npt.NDArray[np.float32] | None:
-    """The scoring ranker's query vector (the query with its concepts' names, or what the
-    student states), or None when no ranker will score this request. The retriever starts
-    it beside the first stage."""
+) -> RankerQuery | None:
+    """The scoring ranker's query (the query with its concepts' names, or what the student
+    states) embedded by the index's embedder and, when it reads one, the tuned encoder; None
+    when no ranker will score this request. The retriever starts it beside the first
+    stage."""
     model, concepts, _ = scoring_ranker(ranker, request, refined)
     if model is None:
         return None
@@ -102,8 +113,16 @@ async def ranker_query_vector(
         text = named_query(request.query, names, student_answer=answer)
     else:
         text = stated_text(request, refined)
-    vectors: npt.NDArray[np.float32] = await embed_async(embedder, [text])
-    return np.asarray(vectors[0], dtype=np.float32)
+    tuned = model.tuned
+    if tuned is None:
+        vectors = await embed_async(embedder, [text])
+        return RankerQuery(np.asarray(vectors[0], dtype=np.float32))
+    if tuned.embedder is None:
+        raise ConfigurationError("the ranker reads a tuned encoder, and none is loaded")
+    vectors, tuned_vectors = await asyncio.gather(
+        embed_async(embedder, [text]), embed_async(tuned.embedder, [text])
+    )
+    return RankerQuery(np.asarray(vectors[0], dtype=np.float32), tuned.scores(tuned_vectors[0]))
 
 
 async def learned_rank(
@@ -116,7 +135,7 @@ async def learned_rank(
     hits: list[Hit],
     *,
     proposals: int,
-    query_vector: Awaitable[npt.NDArray[np.float32] | None] | None = None,
+    query_vector: Awaitable[RankerQuery | None] | None = None,
 ) -> tuple[list[Hit], RankerInfo, dict[str, dict[str, float]]]:
     """Give misconceptions their learned score, add those it proposes, and re-order them.
 
@@ -133,17 +152,20 @@ async def learned_rank(
     assert combiner is not None  # the retriever runs this stage only with one
     name = str(model.info.get("name", name))
     try:
-        vector = await (
+        query = await (
             query_vector
             if query_vector is not None
             else ranker_query_vector(ranker, graph, embedder, request, refined)
         )
-        assert vector is not None  # the checks above are the ones it makes
+        assert query is not None  # the checks above are the ones it makes
+        vector, tuned = query
         slots = [i for i, h in enumerate(hits) if h.kind == "misconception"]
         known = {i for h in hits if h.kind == "misconception" for i in h.ids}
         proposed_ids = [
             m
-            for m in await asyncio.to_thread(model.propose, vector, concepts, proposals)
+            for m in await asyncio.to_thread(
+                model.propose, vector, concepts, proposals, tuned=tuned
+            )
             if m not in known
         ]
         proposed = [misconception_hit(m) for m in await graph.get_misconceptions(proposed_ids)]
@@ -158,7 +180,7 @@ async def learned_rank(
             )
             for h in pool
         ]
-        rows = await asyncio.to_thread(model.features, vector, concepts, signals)
+        rows = await asyncio.to_thread(model.features, vector, concepts, signals, tuned=tuned)
         scores = combiner.score(rows)
         parts = combiner.contributions(rows) if request.debug else []
     except Exception as exc:

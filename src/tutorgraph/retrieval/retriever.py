@@ -49,7 +49,12 @@ from tutorgraph.retrieval.graph_search import (
     graph_search,
 )
 from tutorgraph.retrieval.hits import fused_hit
-from tutorgraph.retrieval.learned_stage import learned_rank, ranker_query_vector, scoring_ranker
+from tutorgraph.retrieval.learned_stage import (
+    RankerQuery,
+    learned_rank,
+    ranker_query_vector,
+    scoring_ranker,
+)
 from tutorgraph.retrieval.link_stage import with_chains
 from tutorgraph.retrieval.local_context import LOCAL_PREFIX, local_items, search_local
 from tutorgraph.retrieval.merge import merge_candidates
@@ -502,7 +507,7 @@ class HybridRetriever:
 
     def _start_ranker_vector(
         self, request: RetrievalRequest, refined: RefinedQuery | None
-    ) -> asyncio.Task[npt.NDArray[np.float32] | None] | None:
+    ) -> asyncio.Task[RankerQuery | None] | None:
         """The learned ranker's query embedding, started now so that it overlaps the first
         stage instead of following the rerank; None when the ranker will not run."""
         if self._ranker is None or self._ranker.combiner is None:

@@ -43,6 +43,7 @@ from tutorgraph.training.cross_encoder import (
     TrainingResult,
     fit_cross_encoder,
 )
+from tutorgraph.training.crossfit_encoders import TunedEncoders
 from tutorgraph.training.embedder import EmbedderExample
 from tutorgraph.training.mining import LabelledQuery, TrainingGroup, mine_groups
 from tutorgraph.training.onnx_export import export_onnx
@@ -223,12 +224,14 @@ async def train_eedi_ranker(
     embedder: Embedder,
     *,
     config: RankerTrainingConfig | None = None,
+    tuned: TunedEncoders | None = None,
     info: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> LearnedRanker:
     """Fit the learned ranker on the labelled answers of `questions`, over every misconception
     of the list (the graph must hold the questions' constructs and subjects), and its
-    text-only ranker on the same answers without concepts."""
+    text-only ranker on the same answers without concepts; both read the `tuned` encoders'
+    scores when given."""
     queries = await eedi_ranker_queries(questions, graph)
     ids = sorted(misconceptions)
     target_ids = [eedi_misconception_id(m) for m in ids]
@@ -238,7 +241,9 @@ async def train_eedi_ranker(
     say = progress or (lambda _line: None)
 
     def fit() -> LearnedRanker:
-        vectors = embedder.embed([misconceptions[m] for m in ids])
+        texts = [misconceptions[m] for m in ids]
+        vectors = embedder.embed(texts)
+        training = tuned.training(texts) if tuned is not None else None
         ranker = fit_ranker(
             queries,
             target_ids,
@@ -246,6 +251,7 @@ async def train_eedi_ranker(
             embedder.embed,
             parents=parents,
             config=config,
+            tuned=training,
             info=record,
             progress=say,
         )
@@ -255,6 +261,7 @@ async def train_eedi_ranker(
             vectors,
             embedder.embed,
             config=config,
+            tuned=training,
             info={**record, "name": f"{record.get('name', 'learned-ranker')}/text"},
             progress=lambda line: say(f"text-only: {line}"),
         )

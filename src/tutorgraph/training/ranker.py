@@ -8,7 +8,9 @@ queries no part of the ranker has seen. So:
 * the query adapter is cross-fitted: the queries are split into `inner_folds` by a hash of
   their group, and a row's adapter similarity comes from an adapter trained without its
   split (in the prototype, in-sample adapter scores cost 0.04 MAP@25);
-* the shipped adapter is then trained on every query.
+* the shipped adapter is then trained on every query;
+* a fine-tuned encoder's scores (`TunedTraining`) must be cross-fitted by the caller: each
+  query scored by an encoder that did not see its question.
 
 `signals` lets a caller add what the retrieval pipeline measured of each candidate (source
 ranks and scores) for a query, computed without that query's split as well.
@@ -34,11 +36,13 @@ from tutorgraph.ranking.examples import ExampleMemory
 from tutorgraph.ranking.metrics import average_precision_at_k
 from tutorgraph.ranking.model import FEATURES, CandidateSignals, LearnedRanker
 from tutorgraph.ranking.prior import LabelledExample, LinkPrior
+from tutorgraph.ranking.tuned import TUNED_FEATURES, TunedText
 
 __all__ = [
     "CrossFit",
     "LabelledQuery",
     "RankerTrainingConfig",
+    "TunedTraining",
     "cross_fit",
     "fit_ranker",
     "inner_fold",
@@ -59,6 +63,17 @@ class LabelledQuery:
     text: str
     target: str
     concept_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TunedTraining:
+    """A fine-tuned encoder for the ranker: its part in the trained ranker (the targets'
+    vectors under the encoder that will serve) and, per query, the scores of every target
+    by an encoder that did not see the query's question (rows in the order of the queries,
+    columns in the order of the targets)."""
+
+    part: TunedText
+    scores: Callable[[Sequence[LabelledQuery]], Matrix]
 
 
 @dataclass(frozen=True)
@@ -85,9 +100,10 @@ def _pool(
     vector: Matrix,
     signals: Sequence[CandidateSignals],
     k: int,
+    tuned: Matrix | None,
 ) -> list[CandidateSignals]:
     known = {s.target: s for s in signals}
-    proposed = ranker.propose(vector, query.concept_ids, k, exclude=query.group)
+    proposed = ranker.propose(vector, query.concept_ids, k, exclude=query.group, tuned=tuned)
     return [*signals, *(CandidateSignals(t) for t in proposed if t not in known)]
 
 
@@ -116,6 +132,7 @@ def cross_fit(
     parents: Mapping[str, Sequence[str]] | None = None,
     config: RankerTrainingConfig | None = None,
     signals: SignalSource | None = None,
+    tuned: TunedTraining | None = None,
     progress: Progress | None = None,
 ) -> CrossFit:
     """Feature rows for the combiner in which no query sees its own label (see the module)."""
@@ -127,6 +144,10 @@ def cross_fit(
         raise ConfigurationError("no labelled query names a known target")
     say(f"embedding {len(usable)} labelled queries")
     vectors = embed([q.text for q in usable])
+    tuned_scores = None
+    if tuned is not None:
+        say(f"tuned scores of {len(usable)} labelled queries")
+        tuned_scores = tuned.scores(usable)
     fit = CrossFit(
         usable,
         vectors,
@@ -144,11 +165,13 @@ def cross_fit(
         adapter = QueryAdapter.fit(
             vectors[train], [fit.labels[i] for i in train], target_vectors, cfg.adapter
         )
-        inner = _ranker(fit, adapter, target_ids, target_vectors, None)
+        inner = _ranker(fit, adapter, target_ids, target_vectors, None, tuned)
         for i in np.flatnonzero(split == j):
             q = usable[i]
-            pool = _pool(inner, q, vectors[i], signals(q, j) if signals else [], cfg.proposals)
-            rows = inner.features(vectors[i], q.concept_ids, pool, exclude=q.group)
+            scores = tuned_scores[i] if tuned_scores is not None else None
+            found = signals(q, j) if signals else []
+            pool = _pool(inner, q, vectors[i], found, cfg.proposals, scores)
+            rows = inner.features(vectors[i], q.concept_ids, pool, exclude=q.group, tuned=scores)
             targets = [c.target for c in pool]
             order = sorted(range(len(pool)), key=lambda n: -rows[n][_ADAPTER_COLUMN])
             done[int(i)] = (
@@ -170,6 +193,7 @@ def _ranker(
     target_ids: Sequence[str],
     target_vectors: Matrix,
     info: Mapping[str, Any] | None,
+    tuned: TunedTraining | None,
 ) -> LearnedRanker:
     return LearnedRanker(
         prior=fit.prior,
@@ -179,6 +203,7 @@ def _ranker(
         target_vectors=target_vectors,
         combiner=None,
         info=info,
+        tuned=tuned.part if tuned is not None else None,
     )
 
 
@@ -191,6 +216,7 @@ def fit_ranker(
     parents: Mapping[str, Sequence[str]] | None = None,
     config: RankerTrainingConfig | None = None,
     signals: SignalSource | None = None,
+    tuned: TunedTraining | None = None,
     info: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
 ) -> LearnedRanker:
@@ -206,10 +232,12 @@ def fit_ranker(
         parents=parents,
         config=cfg,
         signals=signals,
+        tuned=tuned,
         progress=say,
     )
     say(f"combiner on {len(fit.groups)} groups")
-    combiner = Combiner.fit(fit.groups, FEATURES, cfg.combiner)
+    names = FEATURES + (TUNED_FEATURES if tuned is not None else ())
+    combiner = Combiner.fit(fit.groups, names, cfg.combiner)
     say("adapter on every query")
     adapter = QueryAdapter.fit(fit.vectors, fit.labels, target_vectors, cfg.adapter)
     record = {
@@ -220,4 +248,4 @@ def fit_ranker(
         "inner_adapter_map@25": round(float(np.mean(fit.inner_adapter_ap)), 4),
         "seconds": round(time.perf_counter() - started, 1),
     }
-    return _ranker(fit, adapter, target_ids, target_vectors, record).with_combiner(combiner)
+    return _ranker(fit, adapter, target_ids, target_vectors, record, tuned).with_combiner(combiner)

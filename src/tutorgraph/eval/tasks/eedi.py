@@ -46,6 +46,12 @@ from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
 from tutorgraph.retrieval.reranker import Backend, CrossEncoderReranker, RerankerOptions
 from tutorgraph.retrieval.router import analyse
 from tutorgraph.training.cross_encoder import TrainingConfig
+from tutorgraph.training.crossfit_encoders import (
+    FoldEncoders,
+    TunedEncoders,
+    fold_model_dir,
+    load_fold_encoders,
+)
 
 __all__ = [
     "METRICS",
@@ -235,6 +241,7 @@ class EediMisconceptionTask(FoldTask):
         messages: Sequence[StudentMessage] | None = None,
         limit: int | None = None,
         per_fold: int | None = None,
+        tuned_folds: Path | None = None,
     ) -> None:
         self.train = train
         self.misconceptions = misconceptions
@@ -250,6 +257,8 @@ class EediMisconceptionTask(FoldTask):
         self.messages = messages
         self.limit = limit
         self.per_fold = per_fold
+        self.tuned_folds = tuned_folds
+        self._fold_encoders: FoldEncoders | None = None
         # Filled while running: the pairs scored, how many had no construct context, and
         # what the fold models were trained on.
         self.info: dict[str, PairInfo] = {}
@@ -364,9 +373,24 @@ class EediMisconceptionTask(FoldTask):
                 out.rerankers[name] = reranker
         if any(c.ranker for c in configs):
             out.ranker = await self.trainer.ranker(
-                index.graph, embedder, plan.key, plan.label, plan.train
+                index.graph, embedder, plan.key, plan.label, plan.train, await self._tuned(plan)
             )
         return out
+
+    async def _tuned(self, plan: EediFold) -> TunedEncoders | None:
+        """Fold `plan`'s tuned encoders: the one trained without its test questions serves
+        its ranker; all of them score its training questions, each those it did not see."""
+        if self.tuned_folds is None:
+            return None
+        if self.test is not None or plan.of != self.folds:
+            raise ConfigurationError("--tuned-folds needs the cross-validation folds, not --test")
+        if self._fold_encoders is None:
+            self._fold_encoders = await asyncio.to_thread(
+                load_fold_encoders, self.tuned_folds, self.folds
+            )
+        model = fold_model_dir(self.tuned_folds, plan.key)
+        encoders = self._fold_encoders
+        return TunedEncoders(encoders.encoders[plan.key], str(model), encoders)
 
     def measure(self, packet: ReasoningPacket, item: EvalItem) -> dict[str, float]:
         info = self.info[item.item]

@@ -96,6 +96,9 @@ class EediBenchmarkSpec:
     # Keep each item's MAP@25 (`per_item`), so that two runs, two versions of the code, can
     # be compared pair by pair (`scripts/paired_runs.py`).
     per_item: bool = False
+    # Fold encoders (`tutorgraph train-embedder --leave-out K/N` into `<dir>/fold<K>`): the
+    # learned rankers read their scores, cross-fitted (`training.crossfit_encoders`).
+    tuned_folds: Path | None = None
 
 
 def config_names(pattern: str = "*") -> list[str]:
@@ -266,6 +269,7 @@ async def run_eedi_benchmark(
         test=spec.test,
         messages=read_student_messages(spec.messages) if spec.messages else None,
         limit=spec.limit,
+        tuned_folds=spec.tuned_folds,
     )
     scores: dict[str, list[ItemScore]] = {n: [] for n in names}
 

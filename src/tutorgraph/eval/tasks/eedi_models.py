@@ -30,6 +30,7 @@ from tutorgraph.retrieval.reranker import ONNX_FILES
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph.training.cross_encoder import TrainingConfig
+from tutorgraph.training.crossfit_encoders import TunedEncoders
 from tutorgraph.training.eedi import eedi_training_groups, fit_and_export, train_eedi_ranker
 
 __all__ = ["FoldTrainer"]
@@ -68,9 +69,16 @@ class FoldTrainer:
             self._scratch = None
 
     async def ranker(
-        self, graph: GraphStore, embedder: Embedder, key: int, label: str, train: list[EediQuestion]
+        self,
+        graph: GraphStore,
+        embedder: Embedder,
+        key: int,
+        label: str,
+        train: list[EediQuestion],
+        tuned: TunedEncoders | None = None,
     ) -> LearnedRanker:
-        """The learned ranker trained on the fold's training questions only."""
+        """The learned ranker trained on the fold's training questions only (reading the
+        `tuned` encoders' cross-fitted scores when given)."""
         self.say(f"{label}: training the learned ranker")
         started = time.perf_counter()
         ranker = await train_eedi_ranker(
@@ -78,12 +86,14 @@ class FoldTrainer:
             self.misconceptions,
             graph,
             embedder,
+            tuned=tuned,
             progress=lambda line: self.say(f"{label}: ranker: {line}"),
         )
         self.rankers.append(
             {
                 "fold": key + 1,
                 "train_seconds": round(time.perf_counter() - started, 1),
+                "tuned_model": tuned.model if tuned is not None else None,
                 **{k: ranker.info[k] for k in _RANKER_FIGURES},
                 **(
                     {f"text_only_{k}": ranker.text_only.info[k] for k in _RANKER_FIGURES}

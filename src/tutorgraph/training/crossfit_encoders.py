@@ -1,0 +1,118 @@
+"""Fine-tuned encoders for the learned ranker's training: cross-fitted by question folds.
+
+The ranker's combiner learns how far to trust the fine-tuned encoder's cosine from its
+training rows, so those must hold the cosine of an encoder that never saw the row's
+question (a leaked version scored dev CV 0.43 and held-out 0.34 in the issue's probe).
+`tutorgraph train-embedder --leave-out K/N` trains encoder K without the questions of fold
+K (`int(QuestionId) % N == K`, as `bench eedi` folds them); a question of fold K is scored by
+encoder K. `bench eedi` serves fold K's ranker with encoder K as well (trained on exactly
+that fold's training questions), and a ranker for every question with an encoder trained
+on all of them.
+
+>>> folds = FoldEncoders([OnnxEmbedder(f"models/folds/fold{k}/model") for k in range(5)])
+>>> tuned = TunedEncoders(serving, "models/eedi-embedder/model", folds)  # doctest: +SKIP
+>>> training = tuned.training(misconception_texts)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
+from tutorgraph.errors import ConfigurationError
+from tutorgraph.ranking.tuned import TunedText
+from tutorgraph.training.cross_encoder import TRAINING_RECORD
+from tutorgraph.training.ranker import LabelledQuery, TunedTraining
+
+__all__ = ["FoldEncoders", "TunedEncoders", "fold_model_dir", "load_fold_encoders"]
+
+Matrix = npt.NDArray[np.float32]
+
+
+class FoldEncoders:
+    """Encoder K scores the questions whose id is K modulo the number of encoders. Vectors
+    are cached per encoder (the same questions are scored again in every outer fold)."""
+
+    def __init__(self, encoders: Sequence[Embedder]) -> None:
+        if len(encoders) < 2:
+            raise ConfigurationError("cross-fitting needs at least two fold encoders")
+        self.encoders = list(encoders)
+        self._targets: dict[tuple[int, tuple[str, ...]], Matrix] = {}
+        self._queries: list[dict[str, npt.NDArray[np.float32]]] = [{} for _ in encoders]
+
+    def fold_of(self, group: str) -> int:
+        try:
+            return int(group) % len(self.encoders)
+        except ValueError:
+            raise ConfigurationError(
+                f"question {group!r}: fold encoders need numeric ids"
+            ) from None
+
+    def scores(self, queries: Sequence[LabelledQuery], target_texts: Sequence[str]) -> Matrix:
+        """Each query's cosine with every target, by the encoder of its question's fold."""
+        out = np.empty((len(queries), len(target_texts)), dtype=np.float32)
+        by_fold: dict[int, list[int]] = {}
+        for n, q in enumerate(queries):
+            by_fold.setdefault(self.fold_of(q.group), []).append(n)
+        for k, rows in sorted(by_fold.items()):
+            key = (k, tuple(target_texts))
+            if key not in self._targets:
+                self._targets[key] = self.encoders[k].embed(list(target_texts))
+            cache = self._queries[k]
+            missing = list(
+                dict.fromkeys(queries[n].text for n in rows if queries[n].text not in cache)
+            )
+            if missing:
+                cache.update(zip(missing, self.encoders[k].embed(missing), strict=True))
+            vectors = np.stack([cache[queries[n].text] for n in rows])
+            out[rows] = vectors @ self._targets[key].T
+        return out
+
+
+@dataclass(frozen=True)
+class TunedEncoders:
+    """The encoder a ranker will be served with (its weights at `model`) and the fold
+    encoders that score its training queries."""
+
+    serving: Embedder
+    model: str
+    folds: FoldEncoders
+
+    def training(self, target_texts: Sequence[str]) -> TunedTraining:
+        """The ranker's tuned part over `target_texts` (in its target order), with the
+        cross-fitted training scores."""
+        part = TunedText(self.serving.embed(list(target_texts)), self.model, self.serving)
+        return TunedTraining(part, lambda queries: self.folds.scores(queries, target_texts))
+
+
+def fold_model_dir(folder: Path, fold: int) -> Path:
+    """Where `train-embedder --leave-out K/N --out <folder>/fold<K>` put encoder K."""
+    return folder / f"fold{fold}" / "model"
+
+
+def load_fold_encoders(folder: Path, folds: int) -> FoldEncoders:
+    """The `folds` encoders under `folder`, each checked to have left out its own fold
+    (blocking: loads every model)."""
+    encoders = []
+    for k in range(folds):
+        record_file = folder / f"fold{k}" / TRAINING_RECORD
+        try:
+            record = json.loads(record_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ConfigurationError(f"fold encoder {k}: cannot read {record_file}: {exc}") from exc
+        if record.get("left_out_fold") != {"fold": k, "folds": folds}:
+            raise ConfigurationError(
+                f"{record_file} was not trained with --leave-out {k}/{folds} "
+                f"(it says {record.get('left_out_fold')})"
+            )
+        encoder = OnnxEmbedder(str(fold_model_dir(folder, k)))
+        encoder.load()
+        encoders.append(encoder)
+    return FoldEncoders(encoders)
