@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
+from tutorgraph.embedding.embedder import resolve_model_path
+from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.tasks.eedi import eedi_pairs
 from tutorgraph.eval.tasks.eedi_bench import (
     PROFILE_NAMES,
@@ -211,3 +214,50 @@ async def test_bench_reads_the_reader_sets_messages(  # type: ignore[no-untyped-
     row = results["hybrid/text/refine-local"]
     assert row["n"] == len(rows) - 1
     assert {"dev", "heldout"} <= set(row["splits"])
+
+
+def _fold_encoders(folder: Path, folds: int, *, wrong: bool = False) -> Path:
+    """Fold encoders laid out as `train-embedder --leave-out K/N` writes them; their weights
+    are the untrained MiniLM (training is `test_embedder_training.py`'s concern)."""
+    for k in range(folds):
+        (folder / f"fold{k}").mkdir(parents=True)
+        (folder / f"fold{k}" / "model").symlink_to(resolve_model_path(DEFAULT_EMBEDDING_MODEL))
+        left_out = {"fold": (k + 1) % folds if wrong else k, "folds": folds}
+        (folder / f"fold{k}" / "training.json").write_text(json.dumps({"left_out_fold": left_out}))
+    return folder
+
+
+async def test_bench_rankers_read_cross_fitted_fold_encoders(  # type: ignore[no-untyped-def]
+    embedder, tmp_path: Path
+) -> None:
+    spec = EediBenchmarkSpec(
+        train=EEDI / "train.csv",
+        misconceptions=EEDI / "misconception_mapping.csv",
+        subjects=EEDI / "subject_metadata.csv",
+        folds=2,
+        configs="default/construct",
+        tuned_folds=_fold_encoders(tmp_path / "folds", 2),
+    )
+    results = await run_eedi_benchmark(spec, embedder)
+    row = results["default/construct"]
+    assert row["n"] == results["_meta"]["n_pairs"] and 0.0 <= row["map@25"] <= 1.0
+    folds = results["_meta"]["ranker"]["folds"]
+    # Each fold's ranker is served by the encoder that left that fold's questions out.
+    assert [f["tuned_model"] for f in folds] == [
+        str(tmp_path / "folds" / f"fold{k}" / "model") for k in range(2)
+    ]
+
+
+async def test_bench_refuses_fold_encoders_that_saw_their_fold(  # type: ignore[no-untyped-def]
+    embedder, tmp_path: Path
+) -> None:
+    spec = EediBenchmarkSpec(
+        train=EEDI / "train.csv",
+        misconceptions=EEDI / "misconception_mapping.csv",
+        subjects=EEDI / "subject_metadata.csv",
+        folds=2,
+        configs="default/construct",
+        tuned_folds=_fold_encoders(tmp_path / "folds", 2, wrong=True),
+    )
+    with pytest.raises(ConfigurationError, match="--leave-out 0/2"):
+        await run_eedi_benchmark(spec, embedder)
