@@ -9,13 +9,16 @@ pairs must come out higher than without it: the direction of the change, not its
 from __future__ import annotations
 
 import asyncio
+import json
+import shutil
 import statistics
 from pathlib import Path
 
 import pytest
 from tests.conftest import HELD_OUT_QUESTION, index_retriever
 
-from tutorgraph.config import BUNDLED_RANKER, Settings
+from tutorgraph.config import BUNDLED_RANKER, DEFAULT_EMBEDDING_MODEL, Settings
+from tutorgraph.embedding.embedder import resolve_model_path
 from tutorgraph.eval.tasks.eedi import eedi_pairs, misconception_ranking
 from tutorgraph.ingest.eedi import EediQuestion, eedi_construct_id
 from tutorgraph.models.request import RetrievalRequest
@@ -27,6 +30,8 @@ from tutorgraph.training.eedi import train_eedi_ranker
 from tutorgraph.training.ranker import RankerTrainingConfig
 
 pytestmark = pytest.mark.integration
+
+EEDI = Path(__file__).resolve().parents[1] / "data" / "eedi"
 
 QUICK = RankerTrainingConfig(
     adapter=AdapterConfig(steps=60), combiner=CombinerConfig(n_estimators=60)
@@ -191,3 +196,43 @@ def test_a_ranker_for_another_embedder_or_none_is_refused_with_the_reason(
     assert ranker is None and "TUTORGRAPH_RANKER_MODEL is empty" in why
     ranker, why = load_ranker(Settings(ranker_model=str(tmp_path)))
     assert ranker is None and "could not be loaded" in why
+
+
+def _encoder_output(folder: Path, left_out: dict[str, int] | None = None) -> Path:
+    """A folder laid out as `train-embedder` writes it; its weights are the untrained
+    MiniLM (training is `test_embedder_training.py`'s concern)."""
+    folder.mkdir(parents=True)
+    (folder / "model").symlink_to(resolve_model_path(DEFAULT_EMBEDDING_MODEL))
+    (folder / "training.json").write_text(json.dumps({"left_out_fold": left_out}))
+    return folder
+
+
+async def test_a_ranker_trained_with_a_tuned_encoder_serves_it(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_cli, opened_index, embedder, eedi_questions
+) -> None:
+    for k in range(2):
+        _encoder_output(tmp_path / "folds" / f"fold{k}", {"fold": k, "folds": 2})
+    out = tmp_path / "ranker"
+    proc = run_cli(
+        "train-ranker", "--train", str(EEDI / "train.csv"), "--out", str(out),
+        "--tuned-model", str(_encoder_output(tmp_path / "all")),
+        "--tuned-folds", str(tmp_path / "folds"), timeout=600,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "tuned" / "model" / "config.json").is_file()  # a copy: the ranker moves whole
+    ranker, why = load_ranker(Settings(ranker_model=str(out)))
+    assert ranker is not None, why
+    assert ranker.tuned is not None and ranker.tuned.embedder is not None
+    assert ranker.text_only is not None and ranker.text_only.tuned is not None
+    pair = eedi_pairs(eedi_questions)[0]
+    for req in (
+        request(pair.question, pair.query),
+        request(pair.question, pair.query).model_copy(update={"concept_ids": []}),
+    ):
+        packet = await index_retriever(opened_index, embedder, ranker=ranker).retrieve(req)
+        assert packet.ranker.applied, packet.ranker.reason
+        misconceptions = [h for h in packet.results if h.kind == "misconception"]
+        assert misconceptions and all(h.learned_score is not None for h in misconceptions)
+    shutil.rmtree(out / "tuned" / "model")
+    ranker, why = load_ranker(Settings(ranker_model=str(out)))
+    assert ranker is None and "tuned encoder could not be loaded" in why

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,6 +20,7 @@ from tutorgraph.cli._common import (
     progress_bars,
 )
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
+from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.ingest.eedi import (
     EediQuestion,
     eedi_misconception_id,
@@ -27,10 +29,12 @@ from tutorgraph.ingest.eedi import (
     read_misconceptions,
     read_subjects,
 )
+from tutorgraph.ranking.model import TUNED_DIR
 from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph.retrieval.reranker import ONNX_FILES
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig
+from tutorgraph.training.crossfit_encoders import TunedEncoders, load_fold_encoders
 from tutorgraph.training.eedi import (
     data_hash,
     eedi_embedder_examples,
@@ -202,16 +206,43 @@ def train_ranker_cmd(
         typer.Option(help="Eedi subject_metadata.csv (default: ../eedi-subjects/ beside it)."),
     ] = None,
     name: Annotated[str, typer.Option(help="The model name packets report.")] = "eedi-ranker",
+    tuned_model: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="A `train-embedder` output trained on all of --train's questions: the "
+            "rankers read its scores, and it is copied into <out>/tuned/model to serve them.",
+        ),
+    ] = None,
+    tuned_folds: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="With --tuned-model: fold encoders (`train-embedder --leave-out K/N --out "
+            "DIR/foldK`) that score the training answers, each those it did not see.",
+        ),
+    ] = None,
 ) -> None:
     """Fit the learned final score (graph prior, example vote, query adapter, LightGBM
     combiner) on every labelled wrong answer, and its text-only ranker (the same answers
     without concepts, in `<out>/text`); CPU minutes. Serve it with
     TUTORGRAPH_RANKER_MODEL=<out>."""
     settings = load_settings()
+    if (tuned_model is None) != (tuned_folds is None):
+        raise typer.BadParameter("--tuned-model and --tuned-folds go together")
     with fail_on_errors():
         eedi = _read_eedi(train, misconceptions, subjects)
         embedder = make_embedder(settings)
         info = {"name": name, "task": "eedi-misconception-ranking", **eedi.record}
+        tuned = None
+        if tuned_model is not None and tuned_folds is not None:
+            served = out / TUNED_DIR / "model"
+            shutil.rmtree(served, ignore_errors=True)
+            shutil.copytree(tuned_model / "model", served, ignore=shutil.ignore_patterns("onnx"))
+            encoder = OnnxEmbedder(str(served))
+            encoder.load()
+            folds = load_fold_encoders(tuned_folds)
+            tuned = TunedEncoders(encoder, f"{TUNED_DIR}/model", folds)
         with progress_bars() as bars:
             task = bars.add_task("training the learned ranker", total=None)
             ranker = asyncio.run(
@@ -220,6 +251,7 @@ def train_ranker_cmd(
                     eedi.misconceptions,
                     eedi.graph,
                     embedder,
+                    tuned=tuned,
                     info=info,
                     progress=lambda line: bars.update(task, description=line),
                 )

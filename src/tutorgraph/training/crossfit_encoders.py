@@ -20,6 +20,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -97,16 +98,15 @@ def fold_model_dir(folder: Path, fold: int) -> Path:
     return folder / f"fold{fold}" / "model"
 
 
-def load_fold_encoders(folder: Path, folds: int) -> FoldEncoders:
-    """The `folds` encoders under `folder`, each checked to have left out its own fold
-    (blocking: loads every model)."""
+def load_fold_encoders(folder: Path, folds: int | None = None) -> FoldEncoders:
+    """The `folds` encoders under `folder` (None: as many as fold 0's record says), each
+    checked to have left out its own fold (blocking: loads every model)."""
+    if folds is None:
+        folds = int(_record(folder, 0).get("left_out_fold", {}).get("folds", 0))
     encoders = []
     for k in range(folds):
+        record = _record(folder, k)
         record_file = folder / f"fold{k}" / TRAINING_RECORD
-        try:
-            record = json.loads(record_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ConfigurationError(f"fold encoder {k}: cannot read {record_file}: {exc}") from exc
         if record.get("left_out_fold") != {"fold": k, "folds": folds}:
             raise ConfigurationError(
                 f"{record_file} was not trained with --leave-out {k}/{folds} "
@@ -116,3 +116,14 @@ def load_fold_encoders(folder: Path, folds: int) -> FoldEncoders:
         encoder.load()
         encoders.append(encoder)
     return FoldEncoders(encoders)
+
+
+def _record(folder: Path, fold: int) -> dict[str, Any]:
+    record_file = folder / f"fold{fold}" / TRAINING_RECORD
+    try:
+        record = json.loads(record_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigurationError(f"fold encoder {fold}: cannot read {record_file}: {exc}") from exc
+    if not isinstance(record, dict):
+        raise ConfigurationError(f"{record_file} is not a training record")
+    return record
