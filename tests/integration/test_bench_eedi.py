@@ -216,29 +216,29 @@ async def test_bench_reads_the_reader_sets_messages(  # type: ignore[no-untyped-
     assert {"dev", "heldout"} <= set(row["splits"])
 
 
-def _fold_encoders(folder: Path, folds: int, *, wrong: bool = False) -> Path:
-    """Fold encoders laid out as `train-embedder --leave-out K/N` writes them; their weights
-    are the untrained MiniLM (training is `test_embedder_training.py`'s concern)."""
-    for k in range(folds):
+def _tuned_spec(folder: Path, *, wrong: bool = False) -> EediBenchmarkSpec:
+    """`default/construct` over 2 folds with fold encoders laid out as `train-embedder
+    --leave-out K/2` writes them (`wrong`: each names the other fold); their weights are the
+    untrained MiniLM (training is `test_embedder_training.py`'s concern)."""
+    for k in range(2):
         (folder / f"fold{k}").mkdir(parents=True)
         (folder / f"fold{k}" / "model").symlink_to(resolve_model_path(DEFAULT_EMBEDDING_MODEL))
-        left_out = {"fold": (k + 1) % folds if wrong else k, "folds": folds}
+        left_out = {"fold": 1 - k if wrong else k, "folds": 2}
         (folder / f"fold{k}" / "training.json").write_text(json.dumps({"left_out_fold": left_out}))
-    return folder
-
-
-async def test_bench_rankers_read_cross_fitted_fold_encoders(  # type: ignore[no-untyped-def]
-    embedder, tmp_path: Path
-) -> None:
-    spec = EediBenchmarkSpec(
+    return EediBenchmarkSpec(
         train=EEDI / "train.csv",
         misconceptions=EEDI / "misconception_mapping.csv",
         subjects=EEDI / "subject_metadata.csv",
         folds=2,
         configs="default/construct",
-        tuned_folds=_fold_encoders(tmp_path / "folds", 2),
+        tuned_folds=folder,
     )
-    results = await run_eedi_benchmark(spec, embedder)
+
+
+async def test_bench_rankers_read_cross_fitted_fold_encoders(  # type: ignore[no-untyped-def]
+    embedder, tmp_path: Path
+) -> None:
+    results = await run_eedi_benchmark(_tuned_spec(tmp_path / "folds"), embedder)
     row = results["default/construct"]
     assert row["n"] == results["_meta"]["n_pairs"] and 0.0 <= row["map@25"] <= 1.0
     folds = results["_meta"]["ranker"]["folds"]
@@ -251,13 +251,5 @@ async def test_bench_rankers_read_cross_fitted_fold_encoders(  # type: ignore[no
 async def test_bench_refuses_fold_encoders_that_saw_their_fold(  # type: ignore[no-untyped-def]
     embedder, tmp_path: Path
 ) -> None:
-    spec = EediBenchmarkSpec(
-        train=EEDI / "train.csv",
-        misconceptions=EEDI / "misconception_mapping.csv",
-        subjects=EEDI / "subject_metadata.csv",
-        folds=2,
-        configs="default/construct",
-        tuned_folds=_fold_encoders(tmp_path / "folds", 2, wrong=True),
-    )
     with pytest.raises(ConfigurationError, match="--leave-out 0/2"):
-        await run_eedi_benchmark(spec, embedder)
+        await run_eedi_benchmark(_tuned_spec(tmp_path / "folds", wrong=True), embedder)
