@@ -20,7 +20,9 @@ from tutorgraph.cli._common import (
     open_retriever,
     progress_bars,
 )
+from tutorgraph.config import BUNDLED_RERANKER
 from tutorgraph.diagnosis import diagnose as diagnose_module
+from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.tasks.eedi_bench import EediBenchmarkSpec, run_eedi_benchmark
 from tutorgraph.ingest.eedi import read_eedi_questions
 from tutorgraph.retrieval.factory import make_embedder
@@ -425,6 +427,80 @@ def routing_cmd(
         out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 
 
+@bench_app.command("teaching")
+def teaching_cmd(
+    index_dir: Annotated[
+        Path | None, typer.Option(help="Index folder (`tutorgraph ingest` of --curriculum).")
+    ] = None,
+    curriculum: Annotated[
+        Path, typer.Option(help="The bundle whose exercises are the items.")
+    ] = Path("data/curriculum"),
+    reranker: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A cross-encoder to order the packet with (a folder, or "
+            f"{BUNDLED_RERANKER}); repeat for several. Each is compared with the first stage."
+        ),
+    ] = None,
+    per_section: Annotated[int, typer.Option(min=1, help="Exercises per held-out section.")] = 8,
+    out: Annotated[Path, typer.Option(help="Where to write the report.")] = Path(
+        "results/teaching_bench.json"
+    ),
+) -> None:
+    """Teaching-content ordering: for an OpenStax exercise of a held-out section, nDCG@10 of
+    the packet's explanations, worked examples and exercises (2: its subsection's
+    explanations and worked examples, 1: the rest of its section) and how often its
+    subsection's lesson comes first; the first stage against each --reranker, paired."""
+    from tutorgraph.eval.harness.provenance import git_commit, hardware
+    from tutorgraph.eval.tasks.teaching import (
+        TeachingConfig,
+        run_teaching_benchmark,
+        teaching_items,
+    )
+    from tutorgraph.ingest.bundle import load_trusted
+
+    settings = load_settings(index_dir)
+    with fail_on_errors():
+        items = teaching_items(load_trusted(curriculum).documents, per_section=per_section)
+        served = [("first-stage", open_retriever(settings), False)]
+        for name in reranker or []:
+            opened = open_retriever(settings.model_copy(update={"reranker_model": name}))
+            if opened.retriever.reranker is None:
+                raise ConfigurationError(f"reranker {name!r} could not be loaded")
+            served.append((f"rerank:{name}", opened, True))
+
+        async def run(bars: Progress) -> dict[str, Any]:
+            try:
+                task = bars.add_task("packets", total=len(items) * len(served))
+                return await run_teaching_benchmark(
+                    [TeachingConfig(n, s.retriever, r) for n, s, r in served],
+                    items,
+                    progress=lambda done, _total: bars.update(task, completed=done),
+                )
+            finally:
+                for _, s, _ in served:
+                    await s.aclose()
+
+        with progress_bars() as bars:
+            report = asyncio.run(run(bars))
+    report["_meta"] = {
+        "items": len(items),
+        "sections": len({i.section for i in items}),
+        "per_section": per_section,
+        "index_dir": str(settings.index_dir),
+        "rerank_depth": settings.rerank_depth,
+        "git_commit": git_commit(),
+        "hardware": hardware(),
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    table = Table("configuration", "nDCG@10", "lesson first", title=f"teaching order -> {out}")
+    for name, row in report.items():
+        if name != "_meta":
+            table.add_row(name, f"{row['ndcg@10']:.3f}", f"{row['first_is_subsection']:.3f}")
+    console.print(table)
+
+
 MATHFISH_CSV = Path("../shared/data/mathfish/generated_problems_teacher_annotations.csv")
 
 
@@ -452,7 +528,6 @@ def linking_cmd(
     """Concept linking to Common Core: hit@1/5/10 of the accepted standard, exact and per
     cluster, for the packet, an untrained dense search of the standards' descriptions and the
     concept linker (cards, dense and lexical), with 95% intervals and paired differences."""
-    from tutorgraph.errors import ConfigurationError
     from tutorgraph.eval.harness.provenance import git_commit, hardware
     from tutorgraph.eval.tasks.standards_data import read_mathfish, read_messages, read_standards
     from tutorgraph.eval.tasks.standards_linking import (

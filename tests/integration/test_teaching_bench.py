@@ -1,0 +1,46 @@
+"""The teaching-content ordering benchmark on the session index (real Chroma, real MiniLM,
+the committed OpenStax slice), with the bundled reranker ordering the packet."""
+
+from __future__ import annotations
+
+import pytest
+from tests.conftest import index_retriever
+
+from tutorgraph.eval.tasks.teaching import (
+    TEACHING_METRICS,
+    TeachingConfig,
+    run_teaching_benchmark,
+    teaching_items,
+)
+from tutorgraph.retrieval.factory import bundled_reranker_path
+from tutorgraph.retrieval.reranker import CrossEncoderReranker
+
+pytestmark = pytest.mark.integration
+
+
+async def test_the_bench_orders_the_slices_exercises_with_and_without_a_reranker(  # type: ignore[no-untyped-def]
+    opened_index, embedder, index_records
+) -> None:
+    # The slice has few sections: its items come from both sides of the split.
+    items = [
+        *teaching_items(index_records.documents, per_section=2),
+        *teaching_items(index_records.documents, per_section=2, held_out=False),
+    ]
+    assert items and all(item.id not in item.grades for item in items)
+    reranker = CrossEncoderReranker(bundled_reranker_path(), backend="onnx-int8")
+    configs = [
+        TeachingConfig("first-stage", index_retriever(opened_index, embedder), rerank=False),
+        TeachingConfig(
+            "bundled", index_retriever(opened_index, embedder, reranker=reranker), rerank=True
+        ),
+    ]
+    report = await run_teaching_benchmark(configs, items)
+    for row in report.values():
+        assert row["n"] == len(items)
+        for metric in TEACHING_METRICS:
+            lo, hi = row[f"{metric}_ci95"]
+            assert 0.0 <= lo <= row[metric] <= hi <= 1.0
+    # The packet's teaching content found the exercise's section somewhere in its top 10.
+    assert report["first-stage"]["ndcg@10"] > 0
+    paired = report["bundled"]["ndcg@10_paired_vs_first-stage"]
+    assert paired == pytest.approx(report["bundled"]["ndcg@10"] - report["first-stage"]["ndcg@10"])
