@@ -66,3 +66,13 @@ def test_train_embedder_refuses_a_model_that_learnt_nothing(  # type: ignore[no-
     assert proc.returncode == 2, proc.stderr
     assert "training refused to write the embedder" in proc.stderr
     assert "Traceback" not in proc.stderr and not out.exists()
+
+
+def test_train_embedder_refuses_a_fold_that_does_not_exist(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    for value in ("5/5", "a/5", "0"):
+        proc = run_cli(
+            "train-embedder", "--train", str(EEDI / "train.csv"), "--out", str(tmp_path / "x"),
+            "--leave-out", value,
+        )  # fmt: skip
+        assert proc.returncode == 2 and "K/N with 0 <= K < N" in proc.stderr, proc.stderr
+        assert not (tmp_path / "x").exists()
