@@ -23,6 +23,7 @@ from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.ingest.eedi import (
     EediQuestion,
+    eedi_fold,
     eedi_misconception_id,
     eedi_records,
     read_eedi_questions,
@@ -320,7 +321,9 @@ def train_embedder_cmd(
         fold = _fold(leave_out)
         eedi = _read_eedi(train, misconceptions, subjects)
         questions = [
-            q for q in eedi.questions if fold is None or q.question_id % fold[1] != fold[0]
+            q
+            for q in eedi.questions
+            if fold is None or eedi_fold(q.question_id, fold[1]) != fold[0]
         ]
         examples = asyncio.run(eedi_embedder_examples(questions, eedi.graph))
         record = {
@@ -357,13 +360,9 @@ def _fold(value: str | None) -> tuple[int, int] | None:
     if value is None:
         return None
     k, _, n = value.partition("/")
-    try:
-        fold = (int(k), int(n))
-    except ValueError:
-        fold = (-1, 0)
-    if not 0 <= fold[0] < fold[1]:
+    if not (k.isdigit() and n.isdigit() and int(k) < int(n)):
         raise typer.BadParameter(f"--leave-out {value!r}: K/N with 0 <= K < N, such as 0/5")
-    return fold
+    return int(k), int(n)
 
 
 def register(app: typer.Typer) -> None:

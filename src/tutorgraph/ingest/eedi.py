@@ -33,6 +33,7 @@ __all__ = [
     "EediQuestion",
     "EediSubject",
     "eedi_construct_id",
+    "eedi_fold",
     "eedi_misconception_id",
     "eedi_query_text",
     "eedi_question_id",
@@ -235,6 +236,16 @@ def eedi_subject_id(sid: int) -> str:
 def eedi_construct_id(cid: int) -> str:
     """The curriculum id of an Eedi construct, e.g. ``eedi:construct:7``."""
     return f"eedi:construct:{cid}"
+
+
+def eedi_fold(question_id: int, folds: int) -> int:
+    """The cross-validation fold of an Eedi question: `int(QuestionId) % folds`, for every
+    benchmark and every model trained without a fold.
+
+    >>> eedi_fold(1869, 5)
+    4
+    """
+    return question_id % folds
 
 
 def eedi_misconception_id(mid: int) -> str:

@@ -28,6 +28,7 @@ import numpy.typing as npt
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.errors import ConfigurationError
+from tutorgraph.ingest.eedi import eedi_fold
 from tutorgraph.ranking.tuned import TunedText
 from tutorgraph.training.cross_encoder import TRAINING_RECORD
 from tutorgraph.training.ranker import LabelledQuery, TunedTraining
@@ -50,7 +51,7 @@ class FoldEncoders:
 
     def fold_of(self, group: str) -> int:
         try:
-            return int(group) % len(self.encoders)
+            return eedi_fold(int(group), len(self.encoders))
         except ValueError:
             raise ConfigurationError(
                 f"question {group!r}: fold encoders need numeric ids"

@@ -22,7 +22,7 @@ from typing import Any
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.eval.tasks.eedi import eedi_pairs
-from tutorgraph.ingest.eedi import EediQuestion
+from tutorgraph.ingest.eedi import EediQuestion, eedi_fold
 from tutorgraph.mathtext.spans import plain_text
 
 __all__ = ["diagnosis_report"]
@@ -91,7 +91,7 @@ def diagnosis_report(
         total.update(counts)
         if q.question_id not in read:
             held_out.update(counts)
-        by_fold[q.question_id % folds].update(counts)
+        by_fold[eedi_fold(q.question_id, folds)].update(counts)
     return {
         **_summary(*(total[k] for k in keys)),
         "held_out": {"questions_read": len(read), **_summary(*(held_out[k] for k in keys))},

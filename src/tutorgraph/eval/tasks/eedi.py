@@ -32,6 +32,7 @@ from tutorgraph.index.local import LocalIndex
 from tutorgraph.ingest.eedi import (
     EediQuestion,
     eedi_construct_id,
+    eedi_fold,
     eedi_misconception_id,
     eedi_query_text,
     eedi_records,
@@ -145,8 +146,8 @@ def eedi_folds(questions: Sequence[EediQuestion], folds: int = 5) -> list[EediFo
         EediFold(
             k,
             folds,
-            [q for q in questions if q.question_id % folds != k],
-            eedi_pairs([q for q in questions if q.question_id % folds == k]),
+            [q for q in questions if eedi_fold(q.question_id, folds) != k],
+            eedi_pairs([q for q in questions if eedi_fold(q.question_id, folds) == k]),
         )
         for k in range(folds)
     ]

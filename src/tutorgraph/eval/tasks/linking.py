@@ -43,6 +43,7 @@ from tutorgraph.eval.harness.runner import FoldTask
 from tutorgraph.ingest.eedi import (
     EediQuestion,
     eedi_construct_id,
+    eedi_fold,
     eedi_question_id,
     eedi_records,
     read_eedi_questions,
@@ -176,8 +177,8 @@ class EediLinkingTask(FoldTask):
         unseen: dict[int, int] = {}
         unseen_items: list[str] = []
         for f in range(self.folds):
-            train = [q for q in questions if q.question_id % self.folds != f]
-            test = [q for q in questions if q.question_id % self.folds == f]
+            train = [q for q in questions if eedi_fold(q.question_id, self.folds) != f]
+            test = [q for q in questions if eedi_fold(q.question_id, self.folds) == f]
             test = stable_sample(test, self.per_fold, key=lambda q: str(q.question_id))
             known = {q.construct_id for q in train}
             missing = [q for q in test if q.construct_id not in known]
