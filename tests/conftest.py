@@ -8,6 +8,7 @@ bundle into ChromaDB) happen once per session.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import subprocess
@@ -174,6 +175,18 @@ def index_retriever(opened_index, embedder, *, rerank_depth: int = 30, **kw):  #
 @pytest.fixture(scope="session")
 def retriever(opened_index, embedder):  # type: ignore[no-untyped-def]
     return index_retriever(opened_index, embedder)
+
+
+def encoder_output(folder: Path, left_out: dict[str, int] | None = None) -> Path:
+    """A folder laid out as `train-embedder [--leave-out K/N]` writes it, whose weights are
+    the untrained MiniLM (training is `test_embedder_training.py`'s concern)."""
+    from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
+    from tutorgraph.embedding.embedder import resolve_model_path
+
+    folder.mkdir(parents=True)
+    (folder / "model").symlink_to(resolve_model_path(DEFAULT_EMBEDDING_MODEL))
+    (folder / "training.json").write_text(json.dumps({"left_out_fold": left_out}))
+    return folder
 
 
 # -- running the real CLI ------------------------------------------------------------------

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+from tests.conftest import encoder_output
 
-from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
-from tutorgraph.embedding.embedder import resolve_model_path
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.eval.tasks.eedi import eedi_pairs
 from tutorgraph.eval.tasks.eedi_bench import (
@@ -28,15 +28,22 @@ EEDI = REPO / "tests" / "data" / "eedi"
 SHARED = REPO.parent / "shared" / "data"
 
 
-async def test_bench_on_the_slice_reports_every_config(  # type: ignore[no-untyped-def]
-    embedder, tiny_cross_encoder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the MS MARCO model cannot be fetched here
-    spec = EediBenchmarkSpec(
+def slice_spec(**kw: Any) -> EediBenchmarkSpec:
+    """The benchmark over 2 folds of the committed Eedi slice."""
+    return EediBenchmarkSpec(
         train=EEDI / "train.csv",
         misconceptions=EEDI / "misconception_mapping.csv",
         subjects=EEDI / "subject_metadata.csv",
         folds=2,
+        **kw,
+    )
+
+
+async def test_bench_on_the_slice_reports_every_config(  # type: ignore[no-untyped-def]
+    embedder, tiny_cross_encoder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the MS MARCO model cannot be fetched here
+    spec = slice_spec(
         # Each fold fine-tunes its reranker from the tiny model: the real path, in seconds.
         reranker_base=str(tiny_cross_encoder),
         training=TrainingConfig(
@@ -159,11 +166,7 @@ async def test_bench_scores_free_text_messages_in_the_fold_that_holds_them_out( 
     questions = read_eedi_questions(EEDI / "train.csv")
     messages = student_messages(questions, n=40)
     write_student_messages(messages, tmp_path / "messages.jsonl")
-    spec = EediBenchmarkSpec(
-        train=EEDI / "train.csv",
-        misconceptions=EEDI / "misconception_mapping.csv",
-        subjects=EEDI / "subject_metadata.csv",
-        folds=2,
+    spec = slice_spec(
         configs="hybrid/text,hybrid/text/refine-local",
         messages=tmp_path / "messages.jsonl",
     )
@@ -202,11 +205,7 @@ async def test_bench_reads_the_reader_sets_messages(  # type: ignore[no-untyped-
     rows.append({**rows[0], "id": "own:1", "question_id": None, "source": "own"})
     path = tmp_path / "reader_messages.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    spec = EediBenchmarkSpec(
-        train=EEDI / "train.csv",
-        misconceptions=EEDI / "misconception_mapping.csv",
-        subjects=EEDI / "subject_metadata.csv",
-        folds=2,
+    spec = slice_spec(
         configs="hybrid/text/refine-local",
         messages=path,
     )
@@ -218,21 +217,10 @@ async def test_bench_reads_the_reader_sets_messages(  # type: ignore[no-untyped-
 
 def _tuned_spec(folder: Path, *, wrong: bool = False) -> EediBenchmarkSpec:
     """`default/construct` over 2 folds with fold encoders laid out as `train-embedder
-    --leave-out K/2` writes them (`wrong`: each names the other fold); their weights are the
-    untrained MiniLM (training is `test_embedder_training.py`'s concern)."""
+    --leave-out K/2` writes them (`wrong`: each names the other fold)."""
     for k in range(2):
-        (folder / f"fold{k}").mkdir(parents=True)
-        (folder / f"fold{k}" / "model").symlink_to(resolve_model_path(DEFAULT_EMBEDDING_MODEL))
-        left_out = {"fold": 1 - k if wrong else k, "folds": 2}
-        (folder / f"fold{k}" / "training.json").write_text(json.dumps({"left_out_fold": left_out}))
-    return EediBenchmarkSpec(
-        train=EEDI / "train.csv",
-        misconceptions=EEDI / "misconception_mapping.csv",
-        subjects=EEDI / "subject_metadata.csv",
-        folds=2,
-        configs="default/construct",
-        tuned_folds=folder,
-    )
+        encoder_output(folder / f"fold{k}", {"fold": 1 - k if wrong else k, "folds": 2})
+    return slice_spec(configs="default/construct", tuned_folds=folder)
 
 
 async def test_bench_rankers_read_cross_fitted_fold_encoders(  # type: ignore[no-untyped-def]

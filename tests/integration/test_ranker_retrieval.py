@@ -9,16 +9,14 @@ pairs must come out higher than without it: the direction of the change, not its
 from __future__ import annotations
 
 import asyncio
-import json
 import shutil
 import statistics
 from pathlib import Path
 
 import pytest
-from tests.conftest import HELD_OUT_QUESTION, index_retriever
+from tests.conftest import HELD_OUT_QUESTION, encoder_output, index_retriever
 
-from tutorgraph.config import BUNDLED_RANKER, DEFAULT_EMBEDDING_MODEL, Settings
-from tutorgraph.embedding.embedder import resolve_model_path
+from tutorgraph.config import BUNDLED_RANKER, Settings
 from tutorgraph.eval.tasks.eedi import eedi_pairs, misconception_ranking
 from tutorgraph.ingest.eedi import EediQuestion, eedi_construct_id
 from tutorgraph.models.request import RetrievalRequest
@@ -198,24 +196,15 @@ def test_a_ranker_for_another_embedder_or_none_is_refused_with_the_reason(
     assert ranker is None and "could not be loaded" in why
 
 
-def _encoder_output(folder: Path, left_out: dict[str, int] | None = None) -> Path:
-    """A folder laid out as `train-embedder` writes it; its weights are the untrained
-    MiniLM (training is `test_embedder_training.py`'s concern)."""
-    folder.mkdir(parents=True)
-    (folder / "model").symlink_to(resolve_model_path(DEFAULT_EMBEDDING_MODEL))
-    (folder / "training.json").write_text(json.dumps({"left_out_fold": left_out}))
-    return folder
-
-
 async def test_a_ranker_trained_with_a_tuned_encoder_serves_it(  # type: ignore[no-untyped-def]
     tmp_path: Path, run_cli, opened_index, embedder, eedi_questions
 ) -> None:
     for k in range(2):
-        _encoder_output(tmp_path / "folds" / f"fold{k}", {"fold": k, "folds": 2})
+        encoder_output(tmp_path / "folds" / f"fold{k}", {"fold": k, "folds": 2})
     out = tmp_path / "ranker"
     proc = run_cli(
         "train-ranker", "--train", str(EEDI / "train.csv"), "--out", str(out),
-        "--tuned-model", str(_encoder_output(tmp_path / "all")),
+        "--tuned-model", str(encoder_output(tmp_path / "all")),
         "--tuned-folds", str(tmp_path / "folds"), timeout=600,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
