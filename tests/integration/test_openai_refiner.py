@@ -21,7 +21,10 @@ from tutorgraph.retrieval.factory import RetrieverSetup, build_refiner
 pytestmark = pytest.mark.integration
 
 QUERY = "i got 2/6 for ½ + ¼ why is it wrong"
+# The slow server answers after 3 s, past TIMEOUT_S; tests that expect an answer wait
+# ANSWER_TIMEOUT_S, so a loaded CI machine does not turn them into fallbacks.
 TIMEOUT_S = 0.5
+ANSWER_TIMEOUT_S = 10.0
 
 
 @pytest.fixture(scope="module")
@@ -30,9 +33,11 @@ def server() -> Iterator[LocalOpenAI]:
         yield s
 
 
-def _refiner(server: LocalOpenAI, opened_index, **kw) -> OpenAIRefiner:  # type: ignore[no-untyped-def]
+def _refiner(
+    server: LocalOpenAI, opened_index, timeout_s: float = ANSWER_TIMEOUT_S
+) -> OpenAIRefiner:  # type: ignore[no-untyped-def]
     client = AsyncOpenAI(api_key="test-key", base_url=server.base_url, max_retries=0)
-    return OpenAIRefiner(client, LocalRefiner(opened_index.graph), timeout_s=TIMEOUT_S, **kw)
+    return OpenAIRefiner(client, LocalRefiner(opened_index.graph), timeout_s=timeout_s)
 
 
 async def _refine_once(refiner: OpenAIRefiner, *queries: str):  # type: ignore[no-untyped-def]
@@ -66,7 +71,7 @@ def test_a_valid_structured_answer_is_used(server: LocalOpenAI, opened_index) ->
 def test_a_slow_answer_times_out_and_falls_back(server: LocalOpenAI, opened_index) -> None:  # type: ignore[no-untyped-def]
     server.reset("slow")
     started = time.perf_counter()
-    (refined,) = asyncio.run(_refine_once(_refiner(server, opened_index), QUERY))
+    (refined,) = asyncio.run(_refine_once(_refiner(server, opened_index, TIMEOUT_S), QUERY))
     elapsed = time.perf_counter() - started
     assert refined.refiner == "local"
     assert refined.fallback_reason == f"openai: no answer within {TIMEOUT_S:g} s"
@@ -143,7 +148,7 @@ def test_the_retriever_uses_the_openai_refiner_from_settings(
     from tests.conftest import index_retriever
 
     server.reset("valid")
-    settings = Settings(openai_base_url=server.base_url, refiner_timeout_s=TIMEOUT_S)
+    settings = Settings(openai_base_url=server.base_url, refiner_timeout_s=ANSWER_TIMEOUT_S)
     refiner = build_refiner(RetrieverSetup.from_settings(settings), opened_index)
     assert isinstance(refiner, OpenAIRefiner)
     retriever = index_retriever(opened_index, embedder, refiner=refiner)

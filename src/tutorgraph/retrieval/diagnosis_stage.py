@@ -25,12 +25,9 @@ from tutorgraph.refinement.reader import MAX_READ_CHARS, read_message
 from tutorgraph.retrieval.fusion import DIAGNOSIS_WEIGHT, RRF_K
 from tutorgraph.retrieval.hits import misconception_hit
 
-__all__ = ["DIAGNOSIS_TIMEOUT_S", "DiagnosisOutcome", "diagnose_hits", "read_and_diagnose"]
+__all__ = ["DiagnosisOutcome", "diagnose_hits", "read_and_diagnose"]
 
 log = logging.getLogger(__name__)
-# Reading the problem and applying the rules takes well under a millisecond for a message,
-# tens of milliseconds at most for 2,000 hostile characters.
-DIAGNOSIS_TIMEOUT_S = 0.5
 
 
 @dataclass
@@ -94,10 +91,13 @@ async def diagnose_hits(
     refined: RefinedQuery | None,
     hits: list[Hit],
     *,
-    timeout_s: float = DIAGNOSIS_TIMEOUT_S,
+    timeout_s: float,
 ) -> DiagnosisOutcome:
     """Which bug rules reproduce the student's answer; their misconceptions lead the hits
-    (found by `diagnosis`, fetched with `fetch` when no source had them)."""
+    (found by `diagnosis`, fetched with `fetch` when no source had them). Reading and the
+    rules take well under a millisecond for a message, tens of milliseconds at most for
+    2,000 hostile characters; `timeout_s` is the wall-clock deadline past which the stage
+    gives nothing and says why."""
     answer = request.student_answer or (refined.student_answer if refined else None)
     if not answer:
         if len(request.query) > MAX_READ_CHARS:

@@ -299,6 +299,7 @@ class HybridRetriever:
                 request,
                 refined,
                 hits,
+                timeout_s=self._config.source_timeout_s,
             )
         hits, diagnosis, check = diagnosed.hits, diagnosed.findings, diagnosed.check
         # The time spent whenever the rules were tried, also when they found nothing.
