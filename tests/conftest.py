@@ -8,11 +8,14 @@ bundle into ChromaDB) happen once per session.
 from __future__ import annotations
 
 import asyncio
+import atexit
+import functools
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -177,14 +180,36 @@ def retriever(opened_index, embedder):  # type: ignore[no-untyped-def]
     return index_retriever(opened_index, embedder)
 
 
+@functools.cache
+def minilm_int8_graph() -> Path:
+    """The untrained MiniLM's graph quantised as `train-embedder` quantises its model's
+    (exported once per test session)."""
+    from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
+    from tutorgraph.embedding.embedder import resolve_model_path
+    from tutorgraph.embedding.onnx_embedder import export_transformer
+    from tutorgraph.training.onnx_export import quantize_int8
+
+    folder = Path(tempfile.mkdtemp(prefix="tutorgraph-int8-"))
+    atexit.register(shutil.rmtree, folder, True)
+    fp32 = folder / "model.onnx"
+    export_transformer(Path(resolve_model_path(DEFAULT_EMBEDDING_MODEL)), fp32)
+    int8 = quantize_int8(fp32, folder / "model_qint8.onnx", per_channel=True)
+    fp32.unlink()
+    return int8
+
+
 def encoder_output(folder: Path, left_out: dict[str, int] | None = None) -> Path:
     """A folder laid out as `train-embedder [--leave-out K/N]` writes it, whose weights are
     the untrained MiniLM (training is `test_embedder_training.py`'s concern)."""
     from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
     from tutorgraph.embedding.embedder import resolve_model_path
+    from tutorgraph.ranking.tuned import TUNED_GRAPH
 
-    folder.mkdir(parents=True)
-    (folder / "model").symlink_to(resolve_model_path(DEFAULT_EMBEDDING_MODEL))
+    model = folder / "model"
+    (model / TUNED_GRAPH).parent.mkdir(parents=True)
+    for f in Path(resolve_model_path(DEFAULT_EMBEDDING_MODEL)).iterdir():
+        (model / f.name).symlink_to(f)
+    (model / TUNED_GRAPH).symlink_to(minilm_int8_graph())
     (folder / "training.json").write_text(json.dumps({"left_out_fold": left_out}))
     return folder
 

@@ -23,6 +23,7 @@ from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.adapter import AdapterConfig
 from tutorgraph.ranking.combiner import CombinerConfig
 from tutorgraph.ranking.model import LearnedRanker
+from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.retrieval.factory import load_ranker
 from tutorgraph.training.eedi import train_eedi_ranker
 from tutorgraph.training.ranker import RankerTrainingConfig
@@ -208,7 +209,10 @@ async def test_a_ranker_trained_with_a_tuned_encoder_serves_it(  # type: ignore[
         "--tuned-folds", str(tmp_path / "folds"), timeout=600,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert (out / "tuned" / "model" / "config.json").is_file()  # a copy: the ranker moves whole
+    # A copy of what serving takes (the ranker moves whole): the int8 graph, not the weights.
+    served = out / "tuned" / "model"
+    assert (served / TUNED_GRAPH).is_file() and (served / "tokenizer.json").is_file()
+    assert not list(served.rglob("*.safetensors")) and not (served / "onnx/model.onnx").exists()
     ranker, why = load_ranker(Settings(ranker_model=str(out)))
     assert ranker is not None, why
     assert ranker.tuned is not None and ranker.tuned.embedder is not None
@@ -222,6 +226,6 @@ async def test_a_ranker_trained_with_a_tuned_encoder_serves_it(  # type: ignore[
         assert packet.ranker.applied, packet.ranker.reason
         misconceptions = [h for h in packet.results if h.kind == "misconception"]
         assert misconceptions and all(h.learned_score is not None for h in misconceptions)
-    shutil.rmtree(out / "tuned" / "model")
+    shutil.rmtree(served)
     ranker, why = load_ranker(Settings(ranker_model=str(out)))
     assert ranker is None and "tuned encoder could not be loaded" in why

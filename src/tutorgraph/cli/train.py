@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,7 +19,6 @@ from tutorgraph.cli._common import (
     progress_bars,
 )
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
-from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.ingest.eedi import (
     EediQuestion,
     eedi_fold,
@@ -35,7 +33,11 @@ from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph.retrieval.reranker import ONNX_FILES
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig
-from tutorgraph.training.crossfit_encoders import TunedEncoders, load_fold_encoders
+from tutorgraph.training.crossfit_encoders import (
+    TunedEncoders,
+    copy_serving_encoder,
+    load_fold_encoders,
+)
 from tutorgraph.training.eedi import (
     data_hash,
     eedi_embedder_examples,
@@ -237,11 +239,7 @@ def train_ranker_cmd(
         info = {"name": name, "task": "eedi-misconception-ranking", **eedi.record}
         tuned = None
         if tuned_model is not None and tuned_folds is not None:
-            served = out / TUNED_DIR / "model"
-            shutil.rmtree(served, ignore_errors=True)
-            shutil.copytree(tuned_model / "model", served, ignore=shutil.ignore_patterns("onnx"))
-            encoder = OnnxEmbedder(str(served))
-            encoder.load()
+            encoder = copy_serving_encoder(tuned_model / "model", out / TUNED_DIR / "model")
             folds = load_fold_encoders(tuned_folds)
             tuned = TunedEncoders(encoder, f"{TUNED_DIR}/model", folds)
         with progress_bars() as bars:

@@ -4,8 +4,10 @@ On this project's 2-core CPU, one MiniLM query embeds about 3x faster than throu
 PyTorch, a batch of 8 about 1.6x (`scripts/embedder_speed.py`, `results/onnx_embedder.json`),
 which matters to a server whose CPU goes mostly to query embeddings. The model is exported
 once, with `torch.onnx`, into a cache folder; the export is checked against PyTorch before
-its first use and refused when the vectors differ. Only fp32: int8 vectors drift too far from the
-ones an index was built with.
+its first use and refused when the vectors differ. Only fp32 for the index's embedder: int8
+vectors drift too far from the ones an index was built with. A model whose every vector
+comes from one graph (the fine-tuned encoder, served by `train-embedder`'s int8 graph) names
+it with `graph`, and needs no weights, export or PyTorch.
 
 Pooling is the sentence-transformers recipe for MiniLM: the mean of the token states under
 the attention mask, then L2 normalisation; texts are cut at the model's `max_seq_length`.
@@ -66,8 +68,10 @@ class OnnxEmbedder:
         batch_size: int = 2,
         cache_dir: Path | None = None,
         threads: int = 0,
+        graph: str | None = None,
     ) -> None:
         self._name = model
+        self._graph = graph  # a prebuilt ONNX file, relative to the model folder
         self._batch_size = batch_size
         self._cache_dir = cache_dir
         # Small batches measured fastest on 2 cores (`scripts/bulk_embed_speed.py`: 111 texts/s
@@ -86,7 +90,8 @@ class OnnxEmbedder:
         return self._name
 
     def load(self) -> None:
-        """Export the model on first use (a minute at most), check it, and open a session."""
+        """Export the model on first use (a minute at most), check it, and open a session
+        (or open the prebuilt `graph` as it is)."""
         with self._lock:
             if self._session is not None:
                 return
@@ -98,6 +103,11 @@ class OnnxEmbedder:
                 )
             self._max_length = _max_seq_length(path)
             self._tokenizer, self._counter = _tokenizers(path, self._max_length)
+            if self._graph is not None:
+                if not (path / self._graph).is_file():
+                    raise ConfigurationError(f"{self._name!r} has no ONNX graph {self._graph}")
+                self._session = onnx_session(path / self._graph, threads=self._threads)
+                return
             onnx_file = (self._cache_dir or default_onnx_cache()) / _cache_key(path) / "model.onnx"
             fresh = not onnx_file.is_file()
             if fresh:

@@ -25,9 +25,12 @@ import numpy.typing as npt
 
 from tutorgraph.embedding.embedder import Embedder
 
-__all__ = ["TUNED_FEATURES", "TunedText", "tuned_features"]
+__all__ = ["TUNED_FEATURES", "TUNED_GRAPH", "TunedText", "tuned_features"]
 
 TUNED_FEATURES = ("tuned_cosine", "tuned_rank", "tuned_gap")
+# The tuned encoder is served, and cross-fitted, by its int8 graph (per-channel; a quarter
+# of the fp32 weights, within 0.006 held-out MAP@25 of them), relative to its model folder.
+TUNED_GRAPH = "onnx/model_qint8.onnx"
 
 
 @dataclass(frozen=True)

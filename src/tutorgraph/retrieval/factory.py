@@ -25,6 +25,7 @@ from tutorgraph.embedding.runtime import limit_blas_threads
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.extras import require
 from tutorgraph.ranking.model import LearnedRanker
+from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
@@ -86,7 +87,7 @@ def load_ranker(settings: Settings) -> tuple[LearnedRanker | None, str]:
     if tuned is not None:
         # Its weights: a path as trained (absolute, or relative to the ranker's folder).
         model = path / tuned.model if not Path(tuned.model).is_absolute() else Path(tuned.model)
-        encoder = OnnxEmbedder(str(model))
+        encoder = OnnxEmbedder(str(model), graph=TUNED_GRAPH)
         try:
             encoder.load()
         except ConfigurationError as exc:

@@ -9,7 +9,7 @@ encoder K. `bench eedi` serves fold K's ranker with encoder K as well (trained o
 that fold's training questions), and a ranker for every question with an encoder trained
 on all of them.
 
->>> folds = FoldEncoders([OnnxEmbedder(f"models/folds/fold{k}/model") for k in range(5)])
+>>> folds = load_fold_encoders(Path("models/folds"))  # doctest: +SKIP
 >>> tuned = TunedEncoders(serving, "models/eedi-embedder/model", folds)  # doctest: +SKIP
 >>> training = tuned.training(misconception_texts)  # doctest: +SKIP
 """
@@ -17,6 +17,7 @@ on all of them.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,11 +30,17 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ingest.eedi import eedi_fold
-from tutorgraph.ranking.tuned import TunedText
+from tutorgraph.ranking.tuned import TUNED_GRAPH, TunedText
 from tutorgraph.training.cross_encoder import TRAINING_RECORD
 from tutorgraph.training.ranker import LabelledQuery, TunedTraining
 
-__all__ = ["FoldEncoders", "TunedEncoders", "fold_model_dir", "load_fold_encoders"]
+__all__ = [
+    "FoldEncoders",
+    "TunedEncoders",
+    "copy_serving_encoder",
+    "fold_model_dir",
+    "load_fold_encoders",
+]
 
 Matrix = npt.NDArray[np.float32]
 
@@ -94,6 +101,21 @@ class TunedEncoders:
         return TunedTraining(part, lambda queries: self.folds.scores(queries, target_texts))
 
 
+def copy_serving_encoder(model: Path, dest: Path) -> OnnxEmbedder:
+    """Copy what serving the encoder in `model` (a `train-embedder` model folder) takes into
+    `dest` (its configs, tokenizer and int8 graph, not its weights), and load it from there
+    (blocking)."""
+    if not (model / TUNED_GRAPH).is_file():
+        raise ConfigurationError(f"{model} has no {TUNED_GRAPH}: not a train-embedder model")
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(
+        model, dest, ignore=shutil.ignore_patterns("*.safetensors", "*.bin", "model.onnx")
+    )
+    encoder = OnnxEmbedder(str(dest), graph=TUNED_GRAPH)
+    encoder.load()
+    return encoder
+
+
 def fold_model_dir(folder: Path, fold: int) -> Path:
     """Where `train-embedder --leave-out K/N --out <folder>/fold<K>` put encoder K."""
     return folder / f"fold{fold}" / "model"
@@ -113,7 +135,7 @@ def load_fold_encoders(folder: Path, folds: int | None = None) -> FoldEncoders:
                 f"{record_file} was not trained with --leave-out {k}/{folds} "
                 f"(it says {record.get('left_out_fold')})"
             )
-        encoder = OnnxEmbedder(str(fold_model_dir(folder, k)))
+        encoder = OnnxEmbedder(str(fold_model_dir(folder, k)), graph=TUNED_GRAPH)
         encoder.load()
         encoders.append(encoder)
     return FoldEncoders(encoders)

@@ -39,6 +39,7 @@ from tutorgraph.embedding.onnx_embedder import export_transformer
 from tutorgraph.embedding.stored_vectors import StoredVectors, model_fingerprint
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.metrics import average_precision_at_k
+from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.training.cross_encoder import TRAINING_RECORD
 from tutorgraph.training.onnx_export import quantize_int8
 from tutorgraph.training.ranker import inner_fold
@@ -378,7 +379,7 @@ def _write(
     model.save(str(model_dir))
     fp32 = model_dir / "onnx" / "model.onnx"
     export_transformer(model_dir, fp32)
-    quantize_int8(fp32, model_dir / "onnx" / "model_qint8.onnx")
+    quantize_int8(fp32, model_dir / TUNED_GRAPH, per_channel=True)
     fingerprint = model_fingerprint(str(model_dir))
     assert fingerprint is not None  # a local folder always has one
     StoredVectors.write(
