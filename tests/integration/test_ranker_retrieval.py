@@ -9,6 +9,7 @@ pairs must come out higher than without it: the direction of the change, not its
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import statistics
 from pathlib import Path
@@ -213,6 +214,7 @@ async def test_a_ranker_trained_with_a_tuned_encoder_serves_it(  # type: ignore[
     served = out / "tuned" / "model"
     assert (served / TUNED_GRAPH).is_file() and (served / "tokenizer.json").is_file()
     assert not list(served.rglob("*.safetensors")) and not (served / "onnx/model.onnx").exists()
+    assert json.loads((served.parent / "training.json").read_text())["left_out_fold"] is None
     ranker, why = load_ranker(Settings(ranker_model=str(out)))
     assert ranker is not None, why
     assert ranker.tuned is not None and ranker.tuned.embedder is not None

@@ -214,7 +214,8 @@ def train_ranker_cmd(
         typer.Option(
             file_okay=False,
             help="A `train-embedder` output trained on all of --train's questions: the "
-            "rankers read its scores, and it is copied into <out>/tuned/model to serve them.",
+            "rankers read its scores, and its int8 graph, tokenizer and record are copied "
+            "into <out>/tuned to serve them.",
         ),
     ] = None,
     tuned_folds: Annotated[
@@ -239,7 +240,7 @@ def train_ranker_cmd(
         info = {"name": name, "task": "eedi-misconception-ranking", **eedi.record}
         tuned = None
         if tuned_model is not None and tuned_folds is not None:
-            encoder = copy_serving_encoder(tuned_model / "model", out / TUNED_DIR / "model")
+            encoder = copy_serving_encoder(tuned_model, out / TUNED_DIR)
             folds = load_fold_encoders(tuned_folds)
             tuned = TunedEncoders(encoder, f"{TUNED_DIR}/model", folds)
         with progress_bars() as bars:

@@ -101,17 +101,20 @@ class TunedEncoders:
         return TunedTraining(part, lambda queries: self.folds.scores(queries, target_texts))
 
 
-def copy_serving_encoder(model: Path, dest: Path) -> OnnxEmbedder:
-    """Copy what serving the encoder in `model` (a `train-embedder` model folder) takes into
-    `dest` (its configs, tokenizer and int8 graph, not its weights), and load it from there
-    (blocking)."""
+def copy_serving_encoder(output: Path, dest: Path) -> OnnxEmbedder:
+    """Copy what serving the encoder of a `train-embedder` output takes into `dest/model`
+    (its configs, tokenizer and int8 graph, not its weights) with its training record, and
+    load it from there (blocking)."""
+    model = output / "model"
     if not (model / TUNED_GRAPH).is_file():
-        raise ConfigurationError(f"{model} has no {TUNED_GRAPH}: not a train-embedder model")
-    shutil.rmtree(dest, ignore_errors=True)
+        raise ConfigurationError(f"{model} has no {TUNED_GRAPH}: not a train-embedder output")
+    shutil.rmtree(dest / "model", ignore_errors=True)
     shutil.copytree(
-        model, dest, ignore=shutil.ignore_patterns("*.safetensors", "*.bin", "model.onnx")
+        model, dest / "model", ignore=shutil.ignore_patterns("*.safetensors", "*.bin", "model.onnx")
     )
-    encoder = OnnxEmbedder(str(dest), graph=TUNED_GRAPH)
+    if (output / TRAINING_RECORD).is_file():
+        shutil.copy2(output / TRAINING_RECORD, dest / TRAINING_RECORD)
+    encoder = OnnxEmbedder(str(dest / "model"), graph=TUNED_GRAPH)
     encoder.load()
     return encoder
 
