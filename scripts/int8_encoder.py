@@ -5,7 +5,7 @@ MAP@25 over all misconceptions on the questions of fold K (which it never saw), 
 text-only ranker asks them, with the fp32 graph, a per-tensor int8 quantisation and the
 per-channel one `train-embedder` writes (`TUNED_GRAPH`). `--requantize` first rewrites each
 fold's `TUNED_GRAPH` from its fp32 graph with the current quantisation (for encoders
-trained before it changed).
+trained before it changed); `--fold K` measures only fold K (a recipe probed on one fold).
 
     python scripts/int8_encoder.py --train ../shared/data/eedi/train.csv \
         --folds models/eedi-embedder-folds --requantize --out results/int8_encoder.json
@@ -56,6 +56,7 @@ def main() -> None:
     ap.add_argument("--train", type=Path, required=True)
     ap.add_argument("--folds", type=Path, required=True)
     ap.add_argument("--n-folds", type=int, default=5)
+    ap.add_argument("--fold", type=int, action="append", help="only these folds (repeatable)")
     ap.add_argument("--requantize", action="store_true")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
@@ -64,7 +65,7 @@ def main() -> None:
     texts = [mis[m] for m in sorted(mis)]
     questions = read_eedi_questions(args.train)
     rows = []
-    for k in range(args.n_folds):
+    for k in args.fold or range(args.n_folds):
         model = fold_model_dir(args.folds, k)
         if args.requantize:
             quantize_int8(model / FP32_GRAPH, model / TUNED_GRAPH, per_channel=True)

@@ -185,6 +185,11 @@ def test_the_default_settings_load_the_bundled_ranker() -> None:
     )
     # No path of the training machine in the record.
     assert "/" not in "".join(ranker.info["data"])
+    # Both read the fine-tuned encoder, served from the int8 graph shipped beside them.
+    assert ranker.tuned is not None and ranker.tuned.model == "tuned/model"
+    assert ranker.tuned.embedder is not None
+    assert text.tuned is not None and text.tuned.embedder is ranker.tuned.embedder
+    assert ranker.tuned.embedder.embed(["What is 1/2 + 1/4?"]).shape == (1, 384)
 
 
 def test_a_ranker_for_another_embedder_or_none_is_refused_with_the_reason(

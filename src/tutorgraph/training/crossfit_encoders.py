@@ -109,9 +109,9 @@ def copy_serving_encoder(output: Path, dest: Path) -> OnnxEmbedder:
     if not (model / TUNED_GRAPH).is_file():
         raise ConfigurationError(f"{model} has no {TUNED_GRAPH}: not a train-embedder output")
     shutil.rmtree(dest / "model", ignore_errors=True)
-    shutil.copytree(
-        model, dest / "model", ignore=shutil.ignore_patterns("*.safetensors", "*.bin", "model.onnx")
-    )
+    # Not the weights, the fp32 graph or the base model's card (the record says what it is).
+    skip = shutil.ignore_patterns("*.safetensors", "*.bin", "model.onnx", "README.md")
+    shutil.copytree(model, dest / "model", ignore=skip)
     if (output / TRAINING_RECORD).is_file():
         shutil.copy2(output / TRAINING_RECORD, dest / TRAINING_RECORD)
     encoder = OnnxEmbedder(str(dest / "model"), graph=TUNED_GRAPH)
