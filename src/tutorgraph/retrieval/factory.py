@@ -85,7 +85,7 @@ def load_ranker(settings: Settings) -> tuple[LearnedRanker | None, str]:
         return None, reason
     tuned = ranker.tuned or (ranker.text_only.tuned if ranker.text_only else None)
     if tuned is not None:
-        # Its weights: a path as trained (absolute, or relative to the ranker's folder).
+        # Its model folder (int8 graph, tokenizer): absolute, or relative to the ranker.
         model = path / tuned.model if not Path(tuned.model).is_absolute() else Path(tuned.model)
         encoder = OnnxEmbedder(str(model), graph=TUNED_GRAPH)
         try:
