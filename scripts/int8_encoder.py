@@ -19,8 +19,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.ingest.eedi import (
     eedi_fold,
@@ -28,7 +26,7 @@ from tutorgraph.ingest.eedi import (
     read_eedi_questions,
     read_misconceptions,
 )
-from tutorgraph.ranking.metrics import average_precision_at_k
+from tutorgraph.ranking.metrics import cosine_map_at_k
 from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.training.crossfit_encoders import fold_model_dir
 from tutorgraph.training.eedi import eedi_text_queries
@@ -39,16 +37,8 @@ FP32_GRAPH = "onnx/model.onnx"
 
 def held_out_map(model: Path, graph: str, queries: list, ids: list[str], texts: list[str]) -> float:
     encoder = OnnxEmbedder(str(model), graph=graph)
-    scores = encoder.embed([q.text for q in queries]) @ encoder.embed(texts).T
-    top = np.argsort(-scores, axis=1, kind="stable")[:, :25]
-    return float(
-        np.mean(
-            [
-                average_precision_at_k([ids[i] for i in row], {q.target}, 25)
-                for row, q in zip(top, queries, strict=True)
-            ]
-        )
-    )
+    vectors = encoder.embed([q.text for q in queries])
+    return cosine_map_at_k(vectors, encoder.embed(texts), ids, [q.target for q in queries])
 
 
 def main() -> None:

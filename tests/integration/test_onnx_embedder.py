@@ -90,17 +90,13 @@ def test_the_setting_selects_it(
 def test_a_prebuilt_graph_serves_without_weights(tmp_path: Path, exported: OnnxEmbedder) -> None:
     """The fine-tuned encoder ships as its int8 graph beside its tokenizer: no weights, no
     export, no PyTorch; its vectors stay close to the fp32 ones."""
-    from tests.conftest import minilm_int8_graph
+    from tests.conftest import encoder_output
 
-    from tutorgraph.embedding.embedder import resolve_model_path
+    from tutorgraph.ranking.tuned import TUNED_GRAPH
 
-    model = tmp_path / "model"
-    (model / "onnx").mkdir(parents=True)
-    for f in Path(resolve_model_path(MODEL)).iterdir():
-        if f.suffix != ".safetensors":
-            (model / f.name).symlink_to(f)
-    (model / "onnx" / "int8.onnx").symlink_to(minilm_int8_graph())
-    int8 = OnnxEmbedder(str(model), graph="onnx/int8.onnx")
+    model = encoder_output(tmp_path / "encoder") / "model"
+    (model / "model.safetensors").unlink()
+    int8 = OnnxEmbedder(str(model), graph=TUNED_GRAPH)
     vectors = int8.embed(TEXTS)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert float((vectors * exported.embed(TEXTS)).sum(axis=1).min()) > 0.97

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tutorgraph.eval.tasks.eedi import misconception_ranking
 from tutorgraph.eval.tasks.eedi_bench import PROFILE_NAMES, config_names
 from tutorgraph.models.packet import STAGES, Hit, ReasoningPacket
-from tutorgraph.ranking.metrics import average_precision_at_k, recall_at_k, reciprocal_rank
+from tutorgraph.ranking.metrics import (
+    average_precision_at_k,
+    cosine_map_at_k,
+    recall_at_k,
+    reciprocal_rank,
+)
 
 pytestmark = pytest.mark.unit
 
@@ -121,3 +127,11 @@ def test_benchmark_config_names() -> None:
     assert config_names("hybrid/*-rrf") == [
         f"hybrid/{c}/{p}-rrf" for c in ("text", "construct") for p in PROFILE_NAMES
     ]
+
+
+def test_cosine_map_ranks_every_target_by_its_dot_product() -> None:
+    targets = np.eye(3, dtype=np.float32)
+    queries = np.array([[0.9, 0.1, 0.0], [0.6, 0.0, 0.4]], dtype=np.float32)
+    # The first query's gold is its best target; the second's ("c") comes second.
+    assert cosine_map_at_k(queries, targets, ["a", "b", "c"], ["a", "c"]) == pytest.approx(0.75)
+    assert cosine_map_at_k(queries, targets, ["a", "b", "c"], ["b", "b"], k=1) == 0.0

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["average_precision_at_k", "recall_at_k", "reciprocal_rank"]
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["average_precision_at_k", "cosine_map_at_k", "recall_at_k", "reciprocal_rank"]
 
 
 def average_precision_at_k(ranked: Sequence[str], relevant: set[str], k: int) -> float:
@@ -24,6 +27,26 @@ def average_precision_at_k(ranked: Sequence[str], relevant: set[str], k: int) ->
             hits += 1
             total += hits / i
     return total / min(len(relevant), k)
+
+
+def cosine_map_at_k(
+    queries: npt.NDArray[np.float32],
+    targets: npt.NDArray[np.float32],
+    ids: Sequence[str],
+    gold: Sequence[str],
+    k: int = 25,
+) -> float:
+    """MAP@k of ranking every target (`targets`, in the order of `ids`) by its dot product
+    with each query vector, whose relevant target is `gold`'s."""
+    top = np.argsort(-(queries @ targets.T), axis=1, kind="stable")[:, :k]
+    return float(
+        np.mean(
+            [
+                average_precision_at_k([ids[i] for i in row], {g}, k)
+                for row, g in zip(top, gold, strict=True)
+            ]
+        )
+    )
 
 
 def recall_at_k(ranked: Sequence[str], relevant: set[str], k: int) -> float:

@@ -38,7 +38,7 @@ from tutorgraph.embedding.embedder import resolve_model_path
 from tutorgraph.embedding.onnx_embedder import export_transformer
 from tutorgraph.embedding.stored_vectors import StoredVectors, model_fingerprint
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.ranking.metrics import average_precision_at_k
+from tutorgraph.ranking.metrics import cosine_map_at_k
 from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.training.cross_encoder import TRAINING_RECORD
 from tutorgraph.training.onnx_export import quantize_int8
@@ -353,15 +353,8 @@ def _held_out_map(
     """MAP@25 of the cosine over every misconception (`vectors`, in the order of `ids`),
     each held-out query in each form."""
     queries = [(q, e.target) for e in held for q in e.queries]
-    scores = encode([q for q, _ in queries]) @ vectors.T
-    top = np.argsort(-scores, axis=1, kind="stable")[:, :25]
-    return float(
-        np.mean(
-            [
-                average_precision_at_k([ids[i] for i in row], {target}, 25)
-                for row, (_, target) in zip(top, queries, strict=True)
-            ]
-        )
+    return cosine_map_at_k(
+        encode([q for q, _ in queries]), vectors, ids, [target for _, target in queries]
     )
 
 
