@@ -17,7 +17,7 @@ from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.eval.harness.provenance import hardware
 from tutorgraph.eval.tasks.latency import percentiles
 from tutorgraph.index.layout import IndexLayout, load_catalogue
-from tutorgraph.retrieval.retriever import _scoped
+from tutorgraph.retrieval.stages.merge import scoped
 from tutorgraph.stores.chroma import COLLECTION_NAME, ChromaVectorStore, chroma_persistent_client
 
 
@@ -54,7 +54,7 @@ def main() -> None:
     boost = []
     for r in results:
         t = time.perf_counter()
-        _scoped(r, scope)
+        scoped(r, scope)
         boost.append((time.perf_counter() - t) * 1000)
     print(f"{coll.count()} vectors, {len(vectors)} queries, {hardware()['cpu']}")
     print("unfiltered top-50     ", percentiles(plain))

@@ -1,9 +1,10 @@
-"""Dump the packets of the routing queries, without timings, to check a refactor changes none.
+"""Dump packets without their timings, to check that a refactor changes none.
 
-Each routing query (tests/data/routing_queries*.jsonl) runs three ways: as is, with the
-refiner's debug on, and with a problem and wrong answer for the diagnosis. Run it on the
-index of the README (`tutorgraph ingest data/curriculum`) before and after a change, then
-compare the two files:
+Each routing query (tests/data/routing_queries*.jsonl) runs as is, the first ten with debug
+on, three with a problem and wrong answer for the diagnosis, and an even spread of the
+index's Eedi questions is sent with their construct (`concept_ids`), so the learned ranker
+runs. Run it on the index of the README (`tutorgraph ingest data/curriculum`) before and
+after a change, then compare the two files:
 
     python scripts/packet_identity.py --out /tmp/before.json
     python scripts/packet_identity.py --out /tmp/after.json && cmp /tmp/before.json /tmp/after.json
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tutorgraph import RetrievalRequest, Settings, open_retriever
+from tutorgraph.index.layout import IndexLayout, load_catalogue
 
 QUERIES = [
     Path("tests/data/routing_queries.jsonl"),
@@ -25,6 +27,18 @@ QUERIES = [
 ]
 # Problems and wrong answers the bug rules read (from tests/data/eedi/diagnosis_questions.csv).
 DIAGNOSED = [("2/3 + 1/4", "3/7"), ("10 - 4 / 2", "3"), ("0.6 * 0.2", "1.2")]
+
+
+def _eedi_requests(index_dir: Path, n: int) -> list[RetrievalRequest]:
+    """An even spread of `n` of the index's Eedi questions, each with its construct."""
+    docs = [
+        d
+        for d in load_catalogue(IndexLayout.live(index_dir)).documents
+        if d.id.startswith("eedi:question:") and d.concept_ids
+    ]
+    step = max(len(docs) / n, 1.0) if docs else 1.0
+    picked = [docs[int(i * step)] for i in range(min(n, len(docs)))]
+    return [RetrievalRequest(query=d.text, concept_ids=list(d.concept_ids)) for d in picked]
 
 
 def _requests() -> list[RetrievalRequest]:
@@ -46,20 +60,25 @@ def _stable(packet: dict[str, Any]) -> dict[str, Any]:
     return packet
 
 
-async def _run(out: Path) -> None:
-    async with open_retriever(Settings()) as served:
-        packets = [
-            _stable((await served.retriever.retrieve(r)).model_dump(mode="json"))
-            for r in _requests()
+async def _packets(settings: Settings, eedi: int) -> list[dict[str, Any]]:
+    requests = _requests() + _eedi_requests(settings.index_dir, eedi)
+    async with open_retriever(settings) as served:
+        return [
+            _stable((await served.retriever.retrieve(r)).model_dump(mode="json")) for r in requests
         ]
-    out.write_text(json.dumps(packets, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
-    print(f"{len(packets)} packets -> {out}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
-    asyncio.run(_run(parser.parse_args().out))
+    parser.add_argument("--index-dir", type=Path, default=None, help="default: the settings'")
+    parser.add_argument("--eedi", type=int, default=200, help="Eedi questions with construct")
+    args = parser.parse_args()
+    settings = Settings(index_dir=args.index_dir) if args.index_dir else Settings()
+    packets = asyncio.run(_packets(settings, args.eedi))
+    text = json.dumps(packets, indent=1, sort_keys=True, ensure_ascii=False)
+    args.out.write_text(text + "\n")
+    print(f"{len(packets)} packets -> {args.out}")
 
 
 if __name__ == "__main__":

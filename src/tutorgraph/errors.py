@@ -8,12 +8,13 @@ maps these classes (and its own, in `tutorgraph.api.errors`) to status codes in 
     ├── InvalidRequestError         a request the library refuses (422)
     │   └── UnknownConceptError     concept ids the graph does not hold
     ├── BundleError                 bad records in a curriculum bundle
-    └── StoreError                  a store failed; adapters chain the driver's error
-        ├── IndexNotFoundError      no index in the folder
-        ├── EmbedderMismatchError   an index built with another embedder
-        ├── IndexBusyError          another process is writing the index (409)
-        ├── IndexDamagedError       an index file that fails its integrity check (503)
-        └── SourceUnavailableError  no retrieval source could answer
+    ├── StoreError                  a store failed; adapters chain the driver's error
+    │   ├── IndexNotFoundError      no index in the folder
+    │   ├── EmbedderMismatchError   an index built with another embedder
+    │   ├── IndexBusyError          another process is writing the index (409)
+    │   ├── IndexDamagedError       an index file that fails its integrity check (503)
+    │   └── SourceUnavailableError  no retrieval source could answer
+    └── StageFailedError            a required pipeline stage failed (a bug; 500)
 
 >>> try:
 ...     raise UnknownConceptError(["ccss:9.ZZ.Z.9"])
@@ -49,6 +50,7 @@ __all__ = [
     "RateLimitedError",
     "ServerError",
     "SourceUnavailableError",
+    "StageFailedError",
     "StoreError",
     "TutorGraphError",
     "UnknownConceptError",
@@ -162,6 +164,19 @@ class SourceUnavailableError(StoreError):
 
 
 # -- errors of the HTTP API: the server raises them, the client (`tutorgraph.client`) too --
+
+
+class StageFailedError(TutorGraphError):
+    """A required stage of the request pipeline failed on an error it did not raise on purpose
+    (a bug); `details["stage"]` names the stage."""
+
+    code = "stage_failed"
+
+    def __init__(self, stage: str, cause: BaseException) -> None:
+        super().__init__(
+            f"the {stage} stage failed: {type(cause).__name__}", details={"stage": stage}
+        )
+        self.stage = stage
 
 
 class AuthenticationError(TutorGraphError):

@@ -102,6 +102,13 @@ def test_packet_provenance_is_consistent_with_each_source(retriever, opened_inde
     assert packet.results, "no hits"
     assert packet.debug is not None and packet.debug["graph_scoped"] is False
     assert packet.degraded_sources == []
+    # Every stage is timed in pipeline order, context assembly (`finish`) included.
+    assert list(packet.debug["stages_ms"]) == [s.name for s in retriever.stages]
+    assert [s.name for s in retriever.stages] == [
+        "check", "refine", "route", "search", "link", "merge", "fuse", "dedupe", "rerank",
+        "rank", "diagnose", "finish",
+    ]  # fmt: skip
+    assert packet.debug["stages_ms"]["finish"] > 0 and "degraded_stages" not in packet.debug
     assert [h.rank for h in packet.results] == list(range(1, len(packet.results) + 1))
     assert [h.score for h in packet.results] == sorted(
         (h.score for h in packet.results), reverse=True

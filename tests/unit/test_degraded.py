@@ -183,7 +183,7 @@ async def test_a_failing_reranker_keeps_the_fused_order_and_says_so() -> None:
     )
     assert packet.reranker.applied is False
     assert packet.reranker.model == "broken"
-    assert packet.reranker.reason == "reranker failed: RuntimeError"
+    assert packet.reranker.reason == "rerank failed: RuntimeError"
     assert packet.results and packet.results[0].rerank_score is None
     assert packet.results[0].score == packet.results[0].fused_score
 

@@ -13,7 +13,7 @@ from tutorgraph.ingest.bundle import load_trusted
 from tutorgraph.models.packet import LinkedConcept
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.retrieval.graph_search import GRAPH_PLANS, graph_search
-from tutorgraph.retrieval.link_stage import with_chains
+from tutorgraph.retrieval.stages.link import with_chains
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 
 pytestmark = pytest.mark.unit

@@ -9,7 +9,7 @@ from tutorgraph.errors import ConfigurationError
 from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import RetrievalRequest
-from tutorgraph.retrieval.learned_stage import scoring_ranker, stated_text
+from tutorgraph.retrieval.stages.rank import scoring_ranker, stated_text
 from tutorgraph.training.eedi import eedi_text_queries
 
 pytestmark = pytest.mark.unit

@@ -23,7 +23,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -36,7 +36,7 @@ from tutorgraph.ranking.examples import EXAMPLE_FEATURES, ExampleMemory
 from tutorgraph.ranking.prior import PRIOR_FEATURES, LinkPrior
 from tutorgraph.ranking.tuned import TUNED_FEATURES, TunedText, tuned_features
 
-__all__ = ["FEATURES", "SIGNAL_FEATURES", "CandidateSignals", "LearnedRanker"]
+__all__ = ["FEATURES", "SIGNAL_FEATURES", "CandidateSignals", "LearnedRanker", "RankerQuery"]
 
 # What the retrieval pipeline knows of a hit: 1/rank per source (0 when the source missed
 # it), each source's score and the fused and rerank scores (NaN when absent).
@@ -56,6 +56,14 @@ RANKER_RECORD = "ranker.json"
 # The text-only ranker's sub-directory, and the tuned encoder's targets'.
 TEXT_ONLY_DIR = "text"
 TUNED_DIR = "tuned"
+
+
+class RankerQuery(NamedTuple):
+    """The scoring ranker's query: its vector, and the tuned encoder's scores of every
+    target when the ranker reads one."""
+
+    vector: npt.NDArray[np.float32]
+    tuned: npt.NDArray[np.float32] | None = None
 
 
 @dataclass(frozen=True)

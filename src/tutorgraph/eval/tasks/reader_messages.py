@@ -11,7 +11,7 @@ phrasing: `heldout` phrasings were never seen while the reader was written. Per 
 * ``answer_read``: the reader's (else the refiner's cue) answer equals the labelled one as a
   number (`answer_value`), else as normalised text;
 * ``diagnosis_fired``, over the messages where a bug rule reproduces the labelled answer
-  from the labelled problem: the product's diagnosis (`diagnosis_stage`'s reading of the
+  from the labelled problem: the product's diagnosis (`stages.diagnose`'s reading of the
   message and its answer) reproduces it too, with a rule the label's reading also fires.
 
 Messages that say too little (no labelled problem or answer) count for `missing_said`: the
@@ -41,7 +41,7 @@ from tutorgraph.eval.harness.results import bootstrap_ci
 from tutorgraph.mathtext.spans import plain_text
 from tutorgraph.refinement.answer import stated_answer
 from tutorgraph.refinement.reader import answer_in, read_message
-from tutorgraph.retrieval.diagnosis_stage import read_and_diagnose
+from tutorgraph.retrieval.stages.diagnose import read_and_diagnose
 
 __all__ = ["ReaderMessage", "read_reader_messages", "run_reader_benchmark", "same_problem"]
 

@@ -1,4 +1,4 @@
-"""The learned ranker's stage: misconception hits get their learned score, the ranker's own
+"""The rank stage: misconception hits get the learned ranker's score, the ranker's own
 proposals join them, and the misconceptions are re-ordered by it.
 
 A request whose concepts the prior has labelled examples for is scored by the ranker with
@@ -13,29 +13,26 @@ answer, as the reader reads a message (a worksheet's text as written).
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Awaitable
-from typing import NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.models.packet import Hit, RankerInfo
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import RetrievalRequest
-from tutorgraph.ranking.model import CandidateSignals, LearnedRanker
+from tutorgraph.ranking.model import CandidateSignals, LearnedRanker, RankerQuery
 from tutorgraph.ranking.query_text import concept_names, named_query, stated_query
 from tutorgraph.refinement.reader import MAX_READ_CHARS, answer_in, read_message
 from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.hits import misconception_hit
+from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph.retrieval.router import Route
 from tutorgraph.stores.protocols import GraphStore
 
-__all__ = ["RankerQuery", "learned_rank", "ranker_query_vector", "scoring_ranker", "stated_text"]
+__all__ = ["RankStage", "learned_rank", "ranker_query_vector", "scoring_ranker", "stated_text"]
 
-log = logging.getLogger(__name__)
 _NO_CONCEPTS = "the request names no concept_ids, and the learned score needs its concept"
 _NO_EVIDENCE = "no labelled examples on the request's concepts; first-stage order kept"
 
@@ -83,14 +80,6 @@ def stated_text(request: RetrievalRequest, refined: RefinedQuery | None) -> str:
     if reading.problem is None or reading.labelled:
         return named_query(request.query, [], student_answer=answer)
     return stated_query(reading.problem.value, answer)
-
-
-class RankerQuery(NamedTuple):
-    """The scoring ranker's query: its vector, and the tuned encoder's scores of every
-    target when the ranker reads one."""
-
-    vector: npt.NDArray[np.float32]
-    tuned: npt.NDArray[np.float32] | None = None
 
 
 async def ranker_query_vector(
@@ -144,48 +133,41 @@ async def learned_rank(
     student's answer is known) the misconceptions come first. Returns the hits, what
     happened, and each scored hit's feature contributions (for the debug block).
     """
-    name = str(ranker.info.get("name", "learned-ranker"))
     model, concepts, reason = scoring_ranker(ranker, request, refined)
     if model is None:
-        return hits, RankerInfo(model=name, reason=reason), {}
+        return hits, RankerInfo(model=_name(ranker, None), reason=reason), {}
     combiner = model.combiner
     assert combiner is not None  # the retriever runs this stage only with one
-    name = str(model.info.get("name", name))
-    try:
-        query = await (
-            query_vector
-            if query_vector is not None
-            else ranker_query_vector(ranker, graph, embedder, request, refined)
+    name = _name(ranker, model)
+    query = await (
+        query_vector
+        if query_vector is not None
+        else ranker_query_vector(ranker, graph, embedder, request, refined)
+    )
+    assert query is not None  # the checks above are the ones it makes
+    vector, tuned = query
+    slots = [i for i, h in enumerate(hits) if h.kind == "misconception"]
+    known = {i for h in hits if h.kind == "misconception" for i in h.ids}
+    proposed_ids = [
+        m
+        for m in await asyncio.to_thread(model.propose, vector, concepts, proposals, tuned=tuned)
+        if m not in known
+    ]
+    proposed = [misconception_hit(m) for m in await graph.get_misconceptions(proposed_ids)]
+    pool = [hits[i] for i in slots] + proposed
+    signals = [
+        CandidateSignals(
+            h.id,
+            h.source_ranks,
+            h.source_scores,
+            h.fused_score if h.found_by else None,
+            h.rerank_score,
         )
-        assert query is not None  # the checks above are the ones it makes
-        vector, tuned = query
-        slots = [i for i, h in enumerate(hits) if h.kind == "misconception"]
-        known = {i for h in hits if h.kind == "misconception" for i in h.ids}
-        proposed_ids = [
-            m
-            for m in await asyncio.to_thread(
-                model.propose, vector, concepts, proposals, tuned=tuned
-            )
-            if m not in known
-        ]
-        proposed = [misconception_hit(m) for m in await graph.get_misconceptions(proposed_ids)]
-        pool = [hits[i] for i in slots] + proposed
-        signals = [
-            CandidateSignals(
-                h.id,
-                h.source_ranks,
-                h.source_scores,
-                h.fused_score if h.found_by else None,
-                h.rerank_score,
-            )
-            for h in pool
-        ]
-        rows = await asyncio.to_thread(model.features, vector, concepts, signals, tuned=tuned)
-        scores = combiner.score(rows)
-        parts = combiner.contributions(rows) if request.debug else []
-    except Exception as exc:
-        log.warning("learned ranker failed: %s", exc)
-        return hits, RankerInfo(model=name, reason=f"ranker failed: {type(exc).__name__}"), {}
+        for h in pool
+    ]
+    rows = await asyncio.to_thread(model.features, vector, concepts, signals, tuned=tuned)
+    scores = combiner.score(rows)
+    parts = combiner.contributions(rows) if request.debug else []
     for hit, s in zip(pool, scores, strict=True):
         hit.learned_score = s
         hit.score = s
@@ -201,3 +183,55 @@ async def learned_rank(
     shown = {id(h) for h in out[: request.n_results]}
     info = RankerInfo(applied=True, model=name, proposed=sum(id(h) in shown for h in proposed))
     return out, info, contributions
+
+
+def _name(ranker: LearnedRanker, model: LearnedRanker | None) -> str:
+    """The scoring model's name (the ranker's when none scores)."""
+    name = str(ranker.info.get("name", "learned-ranker"))
+    return name if model is None else str(model.info.get("name", name))
+
+
+class RankStage(Stage):
+    """Re-orders the misconceptions of `state.hits`; sets `state.ranker_info` and, for the
+    debug block, `state.contributions`. A ranker that fails keeps the first-stage order."""
+
+    name = "rank"
+    timing = "rank"
+    required = False
+
+    def __init__(
+        self,
+        ranker: LearnedRanker | None,
+        graph: GraphStore,
+        embedder: Embedder,
+        *,
+        proposals: int,
+        unavailable: str,
+    ) -> None:
+        self._ranker = ranker
+        self._graph = graph
+        self._embedder = embedder
+        self._proposals = proposals
+        self._unavailable = unavailable
+
+    async def run(self, state: RequestState) -> bool:
+        if self._ranker is None or self._ranker.combiner is None:
+            state.ranker_info = RankerInfo(reason=self._unavailable)
+            return False
+        state.hits, state.ranker_info, state.contributions = await learned_rank(
+            self._ranker,
+            self._graph,
+            self._embedder,
+            state.request,
+            state.refined,
+            state.route,
+            state.hits,
+            proposals=self._proposals,
+            query_vector=state.ranker_vector,
+        )
+        return state.ranker_info.applied
+
+    def degrade(self, state: RequestState, reason: str) -> None:
+        assert self._ranker is not None  # it only fails when it runs
+        model = scoring_ranker(self._ranker, state.request, state.refined)[0]
+        state.ranker_info = RankerInfo(model=_name(self._ranker, model), reason=reason)

@@ -24,8 +24,11 @@ from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.refinement.reader import MAX_READ_CHARS, read_message
 from tutorgraph.retrieval.fusion import DIAGNOSIS_WEIGHT, RRF_K
 from tutorgraph.retrieval.hits import misconception_hit
+from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.stores.guard import guarded
+from tutorgraph.stores.protocols import GraphStore
 
-__all__ = ["DiagnosisOutcome", "diagnose_hits", "read_and_diagnose"]
+__all__ = ["DiagnoseStage", "DiagnosisOutcome", "diagnose_hits", "read_and_diagnose"]
 
 log = logging.getLogger(__name__)
 
@@ -170,3 +173,40 @@ async def diagnose_hits(
     findings = [d for d in findings if d.misconception_id in have]
     rest = [h for h in hits if id(h) not in chosen]
     return DiagnosisOutcome(lead + rest, findings, check, ran=True)
+
+
+class DiagnoseStage(Stage):
+    """Puts the reproduced misconceptions first in `state.hits`; sets `state.findings`,
+    `state.answer_check` and, when the rules gave nothing in time, `state.diagnosis_skipped`."""
+
+    name = "diagnose"
+    timing = "diagnose"
+    required = False
+
+    def __init__(self, diagnoser: Diagnoser | None, graph: GraphStore, *, timeout_s: float) -> None:
+        self._diagnoser = diagnoser
+        self._graph = graph
+        self._timeout_s = timeout_s
+
+    async def run(self, state: RequestState) -> bool:
+        if self._diagnoser is None:
+            return False
+        outcome = await diagnose_hits(
+            self._diagnoser,
+            lambda ids: guarded("graph", self._graph.get_misconceptions(ids), self._timeout_s),
+            state.request,
+            state.refined,
+            state.hits,
+            timeout_s=self._timeout_s,
+        )
+        state.hits, state.findings, state.answer_check = (
+            outcome.hits,
+            outcome.findings,
+            outcome.check,
+        )
+        state.diagnosis_skipped = outcome.skipped
+        # Timed whenever the rules were tried, also when they found nothing.
+        return outcome.ran
+
+    def degrade(self, state: RequestState, reason: str) -> None:
+        state.diagnosis_skipped = reason

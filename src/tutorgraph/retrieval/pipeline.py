@@ -1,0 +1,134 @@
+"""The request pipeline: a state carried through stages, one timer and one failure policy.
+
+Each stage reads what the stages before it left in the `RequestState` and adds its own part.
+`run_stages` times every stage (`RequestState.stage_ms`; the packet's `timings_ms` keys get
+the time of the stages that report under them) and applies one failure policy: an optional
+stage that fails degrades, with its name and the reason, and the request goes on; a required
+one that fails raises the library's error naming the stage (a `TutorGraphError` it raised on
+purpose, such as an unknown concept, propagates as it is).
+
+>>> state = RequestState(RetrievalRequest(query="why is 3/4 bigger than 2/3?"))
+>>> await run_stages(retriever.stages, state)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from tutorgraph.errors import StageFailedError, TutorGraphError
+from tutorgraph.models.packet import (
+    STAGES,
+    AnswerCheck,
+    Conflict,
+    DiagnosisFinding,
+    Hit,
+    LinkedConcept,
+    RankerInfo,
+    RerankerInfo,
+)
+from tutorgraph.models.refined_query import RefinedQuery
+from tutorgraph.models.request import RetrievalRequest, SourceName
+from tutorgraph.ranking.model import RankerQuery
+from tutorgraph.retrieval.candidates import Candidate
+from tutorgraph.retrieval.fusion import FusedHit
+from tutorgraph.retrieval.graph_search import GraphSearchResult
+from tutorgraph.retrieval.merge import MergedHit
+from tutorgraph.retrieval.router import Route
+from tutorgraph.stores.protocols import ScoredItem
+
+__all__ = ["RequestState", "Stage", "run_stages"]
+
+log = logging.getLogger(__name__)
+
+
+def elapsed_ms(start: float) -> float:
+    """Milliseconds since `start` (a `time.perf_counter()` reading), to the microsecond."""
+    return round((time.perf_counter() - start) * 1000.0, 3)
+
+
+@dataclass
+class RequestState:
+    """What one request has gathered so far; each stage fills its own fields."""
+
+    request: RetrievalRequest
+    # The packet's contract timings (0 for a stage that did not run), and every stage's own.
+    timings: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
+    stage_ms: dict[str, float] = field(default_factory=dict)
+    degraded_stages: dict[str, str] = field(default_factory=dict)
+    started: float = field(default_factory=time.perf_counter)
+    refined: RefinedQuery | None = None
+    route: Route = field(init=False)
+    # Embeddings started by `route` so that they overlap the search.
+    query_vector: asyncio.Task[npt.NDArray[np.float32]] | None = None
+    ranker_vector: asyncio.Task[RankerQuery | None] | None = None
+    raw: dict[SourceName, list[ScoredItem]] = field(default_factory=dict)
+    graph: GraphSearchResult | None = None
+    degraded: list[SourceName] = field(default_factory=list)
+    linked: list[LinkedConcept] = field(default_factory=list)
+    scope: set[str] = field(default_factory=set)
+    results: dict[SourceName, list[Candidate]] = field(default_factory=dict)
+    merged: list[MergedHit] = field(default_factory=list)
+    fused: list[FusedHit] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    near_duplicates: dict[str, Any] = field(default_factory=dict)
+    reranker_info: RerankerInfo = field(default_factory=RerankerInfo)
+    ranker_info: RankerInfo = field(default_factory=RankerInfo)
+    contributions: dict[str, dict[str, float]] = field(default_factory=dict)
+    findings: list[DiagnosisFinding] = field(default_factory=list)
+    answer_check: AnswerCheck | None = None
+    diagnosis_skipped: str | None = None
+    context: str = ""
+
+
+class Stage(Protocol):
+    """One step of the pipeline. Stages subclass this to inherit its defaults.
+
+    `name` names the stage in `stage_ms`, logs and errors; `timing` is the `timings_ms` key
+    its time adds to (None: the total only); an optional stage that fails is `degrade`d.
+    """
+
+    name: ClassVar[str]
+    timing: ClassVar[str | None] = None
+    required: ClassVar[bool] = True
+
+    async def run(self, state: RequestState) -> bool:
+        """Do the stage's work on `state`; False when it had nothing to do (its `timings_ms`
+        key then stays 0, as for a stage that did not run)."""
+        ...
+
+    def degrade(self, state: RequestState, reason: str) -> None:
+        """Leave `state` as the stage's failure leaves it (optional stages only; by default
+        the fields the stage did not get to set keep their empty values)."""
+        del state, reason
+
+
+async def run_stages(stages: Sequence[Stage], state: RequestState) -> RequestState:
+    """Run `stages` in order on `state`, each timed, under the one failure policy."""
+    for stage in stages:
+        started = time.perf_counter()
+        try:
+            ran = await stage.run(state)
+        except Exception as exc:
+            if stage.required:
+                if isinstance(exc, TutorGraphError):
+                    raise
+                raise StageFailedError(stage.name, exc) from exc
+            reason = f"{stage.name} failed: {type(exc).__name__}"
+            log.warning("stage %s failed; the request goes on without it", stage.name, exc_info=exc)
+            state.degraded_stages[stage.name] = reason
+            stage.degrade(state, reason)
+            ran = True
+        ms = elapsed_ms(started)
+        state.stage_ms[stage.name] = ms
+        if stage.timing is not None and ran:
+            state.timings[stage.timing] = round(state.timings[stage.timing] + ms, 3)
+    return state

@@ -1,0 +1,42 @@
+"""The finish stage: the packet's hits in their final order (for a misconception query, what
+the student got wrong leads), cut to `n_results` and numbered, and the context assembled
+from them within the request's token budget.
+
+>>> await FinishStage(embedder).run(state); state.context  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.retrieval.context import assemble_context
+from tutorgraph.retrieval.pipeline import RequestState, Stage
+
+__all__ = ["FinishStage"]
+
+
+class FinishStage(Stage):
+    """Sets the final `state.hits` and `state.context`."""
+
+    name = "finish"
+
+    def __init__(self, embedder: Embedder) -> None:
+        self._embedder = embedder
+
+    async def run(self, state: RequestState) -> bool:
+        request, hits = state.request, state.hits
+        if state.route.analysis.query_type == "misconception":
+            # The student's answer is known: what they got wrong leads (stable otherwise).
+            hits.sort(key=lambda h: h.kind != "misconception")
+        hits = hits[: request.n_results]
+        for rank, hit in enumerate(hits, start=1):
+            hit.rank = rank
+        state.hits = hits
+        state.context = await asyncio.to_thread(
+            assemble_context,
+            hits,
+            count_tokens=self._embedder.count_tokens,
+            max_tokens=request.max_context_tokens,
+        )
+        return True

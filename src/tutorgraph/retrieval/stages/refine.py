@@ -1,0 +1,33 @@
+"""The refine stage: the refiner's reading of the query (key concepts, the student's answer,
+a query rewritten for search), when the request asks for it and a refiner is configured.
+
+>>> await RefineStage(refiner).run(state); state.refined  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from tutorgraph.refinement.refiner import Refiner
+from tutorgraph.retrieval.pipeline import RequestState, Stage
+
+__all__ = ["RefineStage"]
+
+
+class RefineStage(Stage):
+    """Sets `state.refined`; a refiner that fails leaves it None (the query as written)."""
+
+    name = "refine"
+    timing = "refine"
+    # Refiners fall back on their own; a failure here is a bug in one.
+    required = False
+
+    def __init__(self, refiner: Refiner | None) -> None:
+        self._refiner = refiner
+
+    async def run(self, state: RequestState) -> bool:
+        request = state.request
+        if not request.use_refinement or self._refiner is None:
+            return False
+        state.refined = await self._refiner.refine(
+            request.query, student_answer=request.student_answer
+        )
+        return True

@@ -1,0 +1,109 @@
+"""The route stage: the routing decision (profile, semantic weight, graph scoping, rerank),
+and the query embeddings the later stages await, started here so that they overlap the
+search: the index embedder's (the dense search, the local context and the linker) and the
+learned ranker's query.
+
+>>> await RouteStage(embedder, graph, ranker=None, links=False,
+...     default_profile="auto", default_semantic_weight=None).run(state)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import numpy as np
+import numpy.typing as npt
+
+from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.models.refined_query import RefinedQuery
+from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.ranking.model import LearnedRanker, RankerQuery
+from tutorgraph.retrieval.batching import embed_async
+from tutorgraph.retrieval.pipeline import RequestState, Stage, elapsed_ms
+from tutorgraph.retrieval.router import Route, resolve_route
+from tutorgraph.retrieval.stages.rank import ranker_query_vector, scoring_ranker
+from tutorgraph.stores.protocols import GraphStore
+
+__all__ = ["RouteStage", "route_request"]
+
+
+def route_request(
+    request: RetrievalRequest,
+    refined: RefinedQuery | None,
+    *,
+    default_profile: str,
+    default_semantic_weight: float | None,
+) -> Route:
+    """The routing decision for a request (no I/O)."""
+    return resolve_route(
+        query=request.query,
+        retrieval_profile=request.retrieval_profile,
+        semantic_weight=request.semantic_weight,
+        graph_scope=request.graph_scope,
+        rerank=request.rerank,
+        default_profile=default_profile,
+        default_semantic_weight=default_semantic_weight,
+        student_answer=bool(refined.student_answer if refined else request.student_answer),
+    )
+
+
+class RouteStage(Stage):
+    """Sets `state.route` and starts `state.query_vector` and `state.ranker_vector`."""
+
+    name = "route"
+
+    def __init__(
+        self,
+        embedder: Embedder,
+        graph: GraphStore,
+        *,
+        ranker: LearnedRanker | None,
+        links: bool,
+        default_profile: str,
+        default_semantic_weight: float | None,
+    ) -> None:
+        self._embedder = embedder
+        self._graph = graph
+        self._ranker = ranker
+        self._links = links
+        self._default_profile = default_profile
+        self._default_semantic_weight = default_semantic_weight
+
+    async def run(self, state: RequestState) -> bool:
+        request, refined = state.request, state.refined
+        state.route = route_request(
+            request,
+            refined,
+            default_profile=self._default_profile,
+            default_semantic_weight=self._default_semantic_weight,
+        )
+        state.ranker_vector = self._start_ranker_vector(request, refined)
+        # One query embedding serves the dense search, the local context and the linker.
+        if "vector" in request.sources or request.local_context or self._links:
+            text = refined.optimized_query if refined else request.query
+            state.query_vector = asyncio.create_task(self._embed(text, state.timings))
+        return True
+
+    def _start_ranker_vector(
+        self, request: RetrievalRequest, refined: RefinedQuery | None
+    ) -> asyncio.Task[RankerQuery | None] | None:
+        """None when no ranker will score the request."""
+        ranker = self._ranker
+        if ranker is None or ranker.combiner is None:
+            return None
+        if scoring_ranker(ranker, request, refined)[0] is None:
+            return None
+        task = asyncio.create_task(
+            ranker_query_vector(ranker, self._graph, self._embedder, request, refined)
+        )
+        # Awaited by the rank stage; if the request fails first, its error is not lost noise.
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        return task
+
+    async def _embed(self, text: str, timings: dict[str, float]) -> npt.NDArray[np.float32]:
+        started = time.perf_counter()
+        vectors = await embed_async(self._embedder, [text])
+        timings["embed"] = elapsed_ms(started)
+        first: npt.NDArray[np.float32] = vectors[0]
+        return first

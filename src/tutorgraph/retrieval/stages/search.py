@@ -1,0 +1,164 @@
+"""The search stage: the requested sources (dense, lexical, graph and the request's own local
+context) run concurrently, each under its timeout; a source that fails or times out is named
+in `degraded_sources`, and only when none answers does the request fail.
+
+A refined query feeds the dense and lexical searches its `optimized_query` and the graph its
+`key_concepts`; the student's answer joins the text misconceptions are matched on.
+
+>>> await SearchStage(embedder, vector, lexical, graph, graph_depth=50,
+...     timeout_s=2.0).run(state)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable
+from dataclasses import replace
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.errors import SourceUnavailableError
+from tutorgraph.models.request import RetrievalRequest, SourceName
+from tutorgraph.retrieval.graph_search import (
+    GRAPH_PLANS,
+    GraphPlan,
+    GraphSearchResult,
+    graph_search,
+)
+from tutorgraph.retrieval.local_context import local_items, search_local
+from tutorgraph.retrieval.pipeline import RequestState, Stage, elapsed_ms
+from tutorgraph.retrieval.router import Route
+from tutorgraph.stores.guard import guarded
+from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, ScoredItem, VectorStore
+
+__all__ = ["SearchStage", "graph_plan"]
+
+T = TypeVar("T")
+Vector = asyncio.Task[npt.NDArray[np.float32]]
+
+
+def graph_plan(request: RetrievalRequest, route: Route) -> GraphPlan:
+    """The query type's graph plan, with the request's prerequisite hops when it sets them."""
+    plan = GRAPH_PLANS[route.analysis.query_type]
+    if request.prerequisite_hops is None:
+        return plan
+    return replace(plan, prerequisite_depth=request.prerequisite_hops)
+
+
+async def _timed(stage: str, timings: dict[str, float], aw: Awaitable[T]) -> T:
+    started = time.perf_counter()
+    out = await aw
+    timings[stage] = elapsed_ms(started)
+    return out
+
+
+class SearchStage(Stage):
+    """Sets `state.raw` (dense, lexical, local), `state.graph` and `state.degraded`."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        embedder: Embedder,
+        vector: VectorStore,
+        lexical: LexicalIndex,
+        graph: GraphStore,
+        *,
+        graph_depth: int,
+        timeout_s: float,
+    ) -> None:
+        self._embedder = embedder
+        self._vector = vector
+        self._lexical = lexical
+        self._graph = graph
+        self._graph_depth = graph_depth
+        self._timeout_s = timeout_s
+
+    async def run(self, state: RequestState) -> bool:
+        request, refined, route, timings = state.request, state.refined, state.route, state.timings
+        text = refined.optimized_query if refined else request.query
+        answer = refined.student_answer if refined else request.student_answer
+        graph_text = f"{text} {answer}" if answer and answer not in text else text
+        profile = route.profile
+        local = local_items(request.local_context)
+        query_vector = state.query_vector
+        vector_task: asyncio.Task[list[ScoredItem]] | None = None
+        if "vector" in request.sources and query_vector is not None:
+            vector_task = asyncio.create_task(
+                self._vector_search(query_vector, profile.vector_depth, timings)
+            )
+
+        async def evidence() -> list[IndexItem]:
+            # The graph is seeded by the documents the dense search found (GraphRAG linking);
+            # a failed or slow vector source just leaves it with its other seeds.
+            if vector_task is None:
+                return []
+            await asyncio.wait({vector_task}, timeout=self._timeout_s / 2)
+            if not vector_task.done() or vector_task.cancelled() or vector_task.exception():
+                return []
+            return [h.item for h in vector_task.result()]
+
+        async def run_graph() -> GraphSearchResult:
+            items = await evidence()
+            return await _timed(
+                "graph",
+                timings,
+                graph_search(
+                    self._graph,
+                    graph_text,
+                    request.concept_ids,
+                    plan=graph_plan(request, route),
+                    limit=self._graph_depth,
+                    evidence=items,
+                    # No key concepts (none found, or the graph failed the refiner): the graph
+                    # matches names itself, and a graph that is down then shows as degraded.
+                    key_concepts=refined.key_concepts if refined and refined.key_concepts else None,
+                ),
+            )
+
+        jobs: dict[SourceName, Awaitable[Any]] = {}
+        if vector_task is not None:
+            jobs["vector"] = vector_task
+        if "lexical" in request.sources:
+            jobs["lexical"] = _timed(
+                "lexical", timings, self._lexical.search(text, profile.lexical_depth)
+            )
+        if "graph" in request.sources:
+            jobs["graph"] = run_graph()
+        if local and query_vector is not None:
+            jobs["local"] = _timed(
+                "local",
+                timings,
+                self._local_search(local, text, query_vector, route.semantic_weight),
+            )
+        names = list(jobs)
+        outcomes = await asyncio.gather(*(guarded(n, jobs[n], self._timeout_s) for n in names))
+        degraded = [n for n, out in zip(names, outcomes, strict=True) if out is None]
+        if len(degraded) == len(names):
+            raise SourceUnavailableError(
+                f"no retrieval source answered ({', '.join(degraded)})",
+                details={"degraded_sources": degraded},
+            )
+        answered = dict(zip(names, outcomes, strict=True))
+        state.graph = answered.pop("graph", None)
+        state.raw = {name: out for name, out in answered.items() if out is not None}
+        state.degraded = degraded
+        return True
+
+    async def _vector_search(
+        self, query_vector: Vector, depth: int, timings: dict[str, float]
+    ) -> list[ScoredItem]:
+        vec = await query_vector
+        started = time.perf_counter()
+        out = await self._vector.search(vec, depth)
+        timings["vector"] = elapsed_ms(started)
+        return out
+
+    async def _local_search(
+        self, items: list[IndexItem], query: str, query_vector: Vector, semantic_weight: float
+    ) -> list[ScoredItem]:
+        return await search_local(items, query, await query_vector, self._embedder, semantic_weight)
