@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+from httpx_sse import aconnect_sse
 from pydantic import BaseModel
 
 from tutorgraph.errors import (
@@ -80,25 +81,6 @@ def _retry_after(response: httpx.Response, default: float) -> float:
         return max(0.0, float(response.headers["Retry-After"]))
     except (KeyError, ValueError):
         return default
-
-
-class _SSE:
-    """Server-Sent Events, line by line: `feed` returns the event a blank line completes."""
-
-    def __init__(self) -> None:
-        self._event = ""
-        self._data: list[str] = []
-
-    def feed(self, line: str) -> tuple[str, str] | None:
-        if line.startswith("event:"):
-            self._event = line[6:].strip()
-        elif line.startswith("data:"):
-            self._data.append(line[5:].strip())
-        elif not line and self._event:
-            done = (self._event, "\n".join(self._data))
-            self._event, self._data = "", []
-            return done
-        return None
 
 
 def _answer_event(name: str, data: str) -> AnswerEvent:
@@ -227,18 +209,17 @@ class AsyncTutorGraph(_Base):
         body = request.model_dump(mode="json", exclude_defaults=True) | {"stream": True}
         url = self._base_url + "/v1/answer"
         try:
-            async with self._http.stream(
-                "POST", url, json=body, headers=self._headers, timeout=self._timeout
-            ) as response:
+            # A copy: httpx-sse adds its Accept header to the dict it is given.
+            headers = dict(self._headers)
+            async with aconnect_sse(
+                self._http, "POST", url, json=body, headers=headers, timeout=self._timeout
+            ) as source:
+                response = source.response
                 if response.status_code >= 400:
                     await response.aread()
                     raise _error(response)
-                events = _SSE()
-                async for line in response.aiter_lines():
-                    if (event := events.feed(line)) is not None:
-                        yield _answer_event(*event)
-                if (event := events.feed("")) is not None:
-                    yield _answer_event(*event)
+                async for event in source.aiter_sse():
+                    yield _answer_event(event.event, event.data)
         except httpx.TimeoutException as exc:
             raise APITimeoutError(f"POST /v1/answer: no answer within {self._timeout:g} s") from exc
         except httpx.TransportError as exc:

@@ -35,6 +35,9 @@ MSMARCO_RERANKER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
 # index or request; off by default: it did not improve Eedi MAP@25, results/
 # eedi_near_duplicates_cv.json); scripts/near_duplicates.py measures the choice.
 NEAR_DUPLICATE_THRESHOLD = 0.85
+# Retrieval defaults, used by `Settings` and by `RetrieverConfig` (one place for each value).
+RERANK_DEPTH = 30
+SOURCE_TIMEOUT_S = 2.0
 
 
 class Settings(BaseSettings):
@@ -56,7 +59,7 @@ class Settings(BaseSettings):
     # A hub name, a local directory, or "" (the default) for no reranking.
     reranker_model: str = ""
     reranker_backend: Literal["auto", "torch", "onnx", "onnx-int8"] = "auto"
-    rerank_depth: int = Field(default=30, ge=1, le=100)
+    rerank_depth: int = Field(default=RERANK_DEPTH, ge=1, le=100)
     reranker_max_length: int = Field(default=128, ge=16, le=512)
     reranker_batch_size: int = Field(default=8, ge=1, le=512)
     # The learned ranker's directory (`tutorgraph train-ranker`), the bundled one, or "" off.
@@ -79,7 +82,7 @@ class Settings(BaseSettings):
     # `tutorgraph serve` on a non-loopback address with no API keys (every caller an admin):
     # refused unless this is set, then only warned about.
     allow_anonymous: bool = False
-    source_timeout_s: float = Field(default=2.0, gt=0, le=60)
+    source_timeout_s: float = Field(default=SOURCE_TIMEOUT_S, gt=0, le=60)
     # Texts per PyTorch forward pass (the ONNX embedder runs batches of 2, measured fastest).
     embed_batch_size: int = Field(default=64, ge=1, le=4096)
     # How texts are embedded: the model exported to ONNX Runtime (the default: the same

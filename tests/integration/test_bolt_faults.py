@@ -17,6 +17,7 @@ from tutorgraph.index.local import LocalIndex
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
+from tutorgraph.retrieval.retriever import RetrieverConfig
 from tutorgraph.stores.arcadedb_sql import ArcadeDBSql
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
@@ -102,7 +103,7 @@ async def test_a_server_killed_while_serving_degrades_then_recovers(
         await store.upsert(index_records)
         # The session index's vectors and BM25, with the graph on the Bolt server.
         index = LocalIndex(opened_index.manifest, opened_index.vector, opened_index.lexical, store)
-        setup = RetrieverSetup(refiner="none", source_timeout_s=TIMEOUT_S)
+        setup = RetrieverSetup(RetrieverConfig(source_timeout_s=TIMEOUT_S), refiner="none")
         retriever = build_retriever(index, Models(embedder), setup)
         request = RetrievalRequest(query="adding fractions with different denominators")
         before = await retriever.retrieve(request)

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
 from typing import Any
 
 import openai
+from cachetools import LRUCache
 from openai import AsyncOpenAI
 from openai.types.chat import ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
@@ -111,14 +111,13 @@ class OpenAIRefiner:
         self._fallback = fallback
         self._model = model
         self._timeout_s = timeout_s
-        self._cache_size = cache_size
-        self._cache: OrderedDict[tuple[str, str], RefinedQuery] = OrderedDict()
+        self._caches = cache_size > 0
+        self._cache: LRUCache[tuple[str, str], RefinedQuery] = LRUCache(maxsize=max(cache_size, 1))
         self.requests = 0  # calls that reached the server (for tests and metrics)
 
     async def refine(self, query: str, *, student_answer: str | None = None) -> RefinedQuery:
         key = _cache_key(query, student_answer)
         if (hit := self._cache.get(key)) is not None:
-            self._cache.move_to_end(key)
             return hit.model_copy(update={"original_query": query})
         local = await self._fallback.refine(query, student_answer=student_answer)
         context = await self._context(query, local)
@@ -128,9 +127,8 @@ class OpenAIRefiner:
             log.warning("openai refiner fell back to the local one: %s", why)
             return local.model_copy(update={"fallback_reason": str(why)})
         refined = self._merge(query, answer, local, set(context), student_answer)
-        self._cache[key] = refined
-        if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        if self._caches:
+            self._cache[key] = refined
         return refined
 
     async def aclose(self) -> None:

@@ -13,7 +13,7 @@ benchmark and the training scripts call it); `load_models` loads the configured 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -184,27 +184,25 @@ def openai_unavailable(settings: Settings) -> str | None:
 class RetrieverSetup:
     """What a retriever is built with besides its index and models.
 
-    `refiner`: none, the deterministic local one, or the OpenAI one (which wraps the local
-    one and falls back to it), configured by `settings`.
+    `config`: the depths and timeouts (its `near_duplicate_threshold`, when set, replaces
+    the index's; the index sets the routing defaults). `refiner`: none, the deterministic
+    local one, or the OpenAI one (which wraps the local one and falls back to it),
+    configured by `settings`, which it needs.
 
-    >>> RetrieverSetup(refiner="none").rerank_depth
+    >>> RetrieverSetup(refiner="none").config.rerank_depth
     30
     """
 
-    rerank_depth: int = 30
-    source_timeout_s: float = 2.0
+    config: RetrieverConfig = field(default_factory=RetrieverConfig)
     refiner: RefinerKind = "local"
     diagnosis: bool = False
-    # The near-duplicate threshold to use instead of the index's (None: the index's).
-    near_duplicate_threshold: float | None = None
     settings: Settings | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings) -> RetrieverSetup:
         """The server's setup: the OpenAI refiner when a key or URL is set, else the local."""
         return cls(
-            rerank_depth=settings.rerank_depth,
-            source_timeout_s=settings.source_timeout_s,
+            config=RetrieverConfig.from_settings(settings),
             refiner="local" if openai_unavailable(settings) else "openai",
             diagnosis=settings.diagnosis,
             settings=settings,
@@ -216,13 +214,18 @@ def build_refiner(setup: RetrieverSetup, index: IndexReader) -> Refiner | None:
     well under a second), or None."""
     if setup.refiner == "none":
         return None
-    local = LocalRefiner(index.graph, SpellingCorrector(index.vocabulary()))
     if setup.refiner == "local":
-        return local
-    settings = setup.settings or Settings()
+        return LocalRefiner(index.graph, SpellingCorrector(index.vocabulary()))
+    settings = setup.settings
+    if settings is None:
+        raise ConfigurationError(
+            "the OpenAI refiner needs the settings that name its key or URL "
+            "(RetrieverSetup(settings=...) or RetrieverSetup.from_settings)"
+        )
     if (reason := openai_unavailable(settings)) is not None:
         raise ConfigurationError(f"the OpenAI refiner cannot run: {reason}")
     require("openai", "openai", "the OpenAI refiner")
+    local = LocalRefiner(index.graph, SpellingCorrector(index.vocabulary()))
     from openai import AsyncOpenAI
 
     from tutorgraph.refinement.openai_refiner import OpenAIRefiner
@@ -253,18 +256,18 @@ def build_retriever(
     >>> retriever = build_retriever(index, Models(embedder), RetrieverSetup())  # doctest: +SKIP
     """
     setup = setup or RetrieverSetup()
+    manifest = index.manifest
     return HybridRetriever(
         models.embedder,
         index.vector,
         index.lexical,
         index.graph,
-        RetrieverConfig(
-            default_retrieval_profile=index.manifest.default_retrieval_profile,
-            default_semantic_weight=index.manifest.default_semantic_weight,
-            near_duplicate_threshold=setup.near_duplicate_threshold
-            or index.manifest.near_duplicate_threshold,
-            rerank_depth=setup.rerank_depth,
-            source_timeout_s=setup.source_timeout_s,
+        replace(
+            setup.config,
+            default_retrieval_profile=manifest.default_retrieval_profile,
+            default_semantic_weight=manifest.default_semantic_weight,
+            near_duplicate_threshold=setup.config.near_duplicate_threshold
+            or manifest.near_duplicate_threshold,
         ),
         reranker=models.reranker,
         reranker_unavailable=models.reranker_unavailable,

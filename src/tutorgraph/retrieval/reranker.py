@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
+from cachetools import LRUCache
 
 from tutorgraph.embedding.fast_tokenizer import FastTokenizer
 from tutorgraph.embedding.runtime import onnx_session
@@ -154,7 +154,10 @@ class CrossEncoderReranker:
         self._device = device
         self._runtime: _Runtime | None = None
         self._tokenizer: PreTrainedTokenizerBase | FastTokenizer | None = None
-        self._cache: OrderedDict[tuple[str, str], float] = OrderedDict()
+        # Least recently used pairs go first (unused when `cache_size` is 0).
+        self._cache: LRUCache[tuple[str, str], float] = LRUCache(
+            maxsize=max(self._options.cache_size, 1)
+        )
         self._hits = self._misses = 0
         self._lock = threading.Lock()
 
@@ -256,10 +259,7 @@ class CrossEncoderReranker:
             with self._lock:
                 for (query, texts), out in zip(requests, outs, strict=True):
                     for i, t in enumerate(texts):
-                        hit = self._cache.get((query, t))
-                        if hit is not None:
-                            self._cache.move_to_end((query, t))
-                            out[i] = hit
+                        out[i] = self._cache.get((query, t))
         todo = [(r, i) for r, out in enumerate(outs) for i, v in enumerate(out) if v is None]
         with self._lock:
             self._misses += len(todo)
@@ -271,10 +271,7 @@ class CrossEncoderReranker:
                 outs[r][i] = v
             if cache_on:
                 with self._lock:
-                    for pair, v in zip(pairs, fresh, strict=True):
-                        self._cache[pair] = v
-                    while len(self._cache) > self._options.cache_size:
-                        self._cache.popitem(last=False)
+                    self._cache.update(zip(pairs, fresh, strict=True))
         return [[float(v) for v in out if v is not None] for out in outs]
 
     def _predict(self, pairs: list[tuple[str, str]]) -> list[float]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tutorgraph.config import RERANK_DEPTH, SOURCE_TIMEOUT_S, Settings
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.models.packet import ReasoningPacket
@@ -45,17 +46,25 @@ class RetrieverConfig:
     """Index-level defaults, candidate depths and the per-source timeout.
 
     `rerank_depth` is how many fused candidates the cross-encoder scores.
+
+    >>> RetrieverConfig.from_settings(Settings(rerank_depth=20)).rerank_depth
+    20
     """
 
     default_retrieval_profile: str = "auto"
     default_semantic_weight: float | None = None
     graph_depth: int = 50
-    rerank_depth: int = 30
-    source_timeout_s: float = 2.0
+    rerank_depth: int = RERANK_DEPTH
+    source_timeout_s: float = SOURCE_TIMEOUT_S
     # How many misconceptions each of the learned ranker's lists may propose.
     ranker_proposals: int = 40
     # The index's near-duplicate threshold (a request may set its own); None: no merge.
     near_duplicate_threshold: float | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RetrieverConfig:
+        """The settings' depths and timeout (the index sets its own defaults on top)."""
+        return cls(rerank_depth=settings.rerank_depth, source_timeout_s=settings.source_timeout_s)
 
 
 class HybridRetriever:

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Depends, Response
-from fastapi.responses import StreamingResponse
+from fastapi.sse import EventSourceResponse, format_sse_event
 
 from tutorgraph.api.deps import AppState, GenerationDep, StateDep, require_read
 from tutorgraph.api.errors import ERROR_RESPONSES
@@ -47,23 +47,19 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _event(name: str, data: str) -> bytes:
-    return f"event: {name}\ndata: {data}\n\n".encode()
-
-
 async def _events(state: AppState, packet: ReasoningPacket) -> AsyncIterator[bytes]:
-    yield _event("packet", packet.model_dump_json())
+    yield format_sse_event(event="packet", data_str=packet.model_dump_json())
     if state.answerer is None:
         result = no_answer(state.answerer_unavailable)
         state.metrics.observe_answer(result)
-        yield _event("done", result.model_dump_json())
+        yield format_sse_event(event="done", data_str=result.model_dump_json())
         return
     async for event in state.answerer.stream(packet):
         if isinstance(event, Delta):
-            yield _event("delta", json.dumps({"text": event.text}))
+            yield format_sse_event(event="delta", data_str=json.dumps({"text": event.text}))
         else:
             state.metrics.observe_answer(event)
-            yield _event("done", event.model_dump_json())
+            yield format_sse_event(event="done", data_str=event.model_dump_json())
 
 
 @router.post(
@@ -76,9 +72,8 @@ async def answer(request: AnswerRequest, generation: GenerationDep, state: State
     packet = await generation.retriever.retrieve(request)
     state.metrics.observe_packet(packet)
     if request.stream:
-        return StreamingResponse(
+        return EventSourceResponse(
             _events(state, packet),
-            media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
     result: AnswerResult = (

@@ -46,7 +46,7 @@ from tutorgraph.retrieval.factory import (
     openai_unavailable,
 )
 from tutorgraph.retrieval.reranker import ONNX_FILES, Backend, CrossEncoderReranker, Reranker
-from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 
 __all__ = [
     "BENCH_SOURCE_TIMEOUT_S",
@@ -206,13 +206,15 @@ class _FoldRetrievers:
                 self._embedder, reranker, ranker=self._models.ranker if cfg.ranker else None
             )
             setup = RetrieverSetup(
-                rerank_depth=self._depth,
-                source_timeout_s=BENCH_SOURCE_TIMEOUT_S,
+                RetrieverConfig(
+                    rerank_depth=self._depth,
+                    source_timeout_s=BENCH_SOURCE_TIMEOUT_S,
+                    near_duplicate_threshold=cfg.near_duplicate_threshold,
+                ),
                 # A configuration without refinement sends `use_refinement=False`, which
                 # leaves the local refiner unused.
                 refiner="local" if cfg.refiner == "none" else cfg.refiner,
                 diagnosis=cfg.diagnosis,
-                near_duplicate_threshold=cfg.near_duplicate_threshold,
                 settings=self._resources.settings,
             )
             self._made[key] = build_retriever(self._index, models, setup)

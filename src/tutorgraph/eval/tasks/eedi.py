@@ -45,6 +45,7 @@ from tutorgraph.models.records import SourceRecords
 from tutorgraph.ranking.metrics import average_precision_at_k, recall_at_k
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
 from tutorgraph.retrieval.reranker import Backend, CrossEncoderReranker, RerankerOptions
+from tutorgraph.retrieval.retriever import RetrieverConfig
 from tutorgraph.retrieval.router import analyse
 from tutorgraph.training.cross_encoder import TrainingConfig
 from tutorgraph.training.crossfit_encoders import (
@@ -355,7 +356,9 @@ class EediMisconceptionTask(FoldTask):
         if wanted:
             # The fold's first stage (with the local refiner) mines the training negatives.
             setup = RetrieverSetup(
-                rerank_depth=self.rerank_depth, source_timeout_s=BENCH_SOURCE_TIMEOUT_S
+                RetrieverConfig(
+                    rerank_depth=self.rerank_depth, source_timeout_s=BENCH_SOURCE_TIMEOUT_S
+                )
             )
             base = build_retriever(index, Models(embedder), setup)
             model_dir = await self.trainer.reranker(

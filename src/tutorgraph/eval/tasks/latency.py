@@ -35,7 +35,7 @@ from tutorgraph.ingest.eedi import eedi_question_id
 from tutorgraph.models.packet import STAGES
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.reranker import CrossEncoderReranker
-from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 
 if TYPE_CHECKING:
     from tutorgraph.config import Settings
@@ -518,13 +518,15 @@ async def run_latency_harness(
             ranker_unavailable="the learned ranker is off in this configuration",
         )
         setup = RetrieverSetup(
-            rerank_depth=settings.rerank_depth,
-            source_timeout_s=_TIMEOUT_S,
+            RetrieverConfig(
+                rerank_depth=settings.rerank_depth,
+                source_timeout_s=_TIMEOUT_S,
+                near_duplicate_threshold=config.near_duplicate_threshold,
+            ),
             # The request turns refinement and reranking on or off; only the OpenAI
             # refiner is another object.
             refiner="openai" if config.refiner == "openai" else "local",
             diagnosis=config.diagnosis,
-            near_duplicate_threshold=config.near_duplicate_threshold,
             settings=settings,
         )
         return build_retriever(reader, models, setup)

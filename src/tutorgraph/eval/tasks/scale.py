@@ -296,6 +296,7 @@ async def _serve_and_time(
         load_ranker,
         make_embedder,
     )
+    from tutorgraph.retrieval.retriever import RetrieverConfig
 
     config = DEFAULT
     if config.reranker != "none":
@@ -312,10 +313,11 @@ async def _serve_and_time(
             raise ConfigurationError(f"{config.name} needs the learned ranker: {why_not}")
     index = LocalIndex.load(index_dir, embedder=embedder.name)
     setup = RetrieverSetup(
-        source_timeout_s=60.0,
+        RetrieverConfig(
+            source_timeout_s=60.0, near_duplicate_threshold=config.near_duplicate_threshold
+        ),
         refiner=config.refiner,
         diagnosis=config.diagnosis,
-        near_duplicate_threshold=config.near_duplicate_threshold,
         settings=settings,
     )
     retriever = build_retriever(index, Models(embedder, ranker=ranker), setup)
