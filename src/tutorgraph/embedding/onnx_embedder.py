@@ -25,7 +25,6 @@ import json
 import logging
 import os
 import threading
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +33,7 @@ import numpy.typing as npt
 
 from tutorgraph.embedding.embedder import resolve_model_path
 from tutorgraph.embedding.fast_tokenizer import FastTokenizer
+from tutorgraph.embedding.onnx_export import export_bert
 from tutorgraph.embedding.runtime import onnx_session
 from tutorgraph.errors import ConfigurationError
 
@@ -41,7 +41,6 @@ __all__ = ["OnnxEmbedder", "default_onnx_cache", "export_transformer"]
 
 log = logging.getLogger(__name__)
 
-_INPUTS = ["input_ids", "attention_mask", "token_type_ids"]
 _TOKEN_COUNT_CACHE = 65_536
 # An export whose vectors differ more than this from PyTorch's is not used.
 _MIN_COSINE = 0.9999
@@ -199,42 +198,14 @@ def _cache_key(path: Path) -> str:
 def export_transformer(path: Path, onnx_file: Path) -> None:
     """Export the transformer of the model in `path` (token states out) to `onnx_file`,
     atomically (what `OnnxEmbedder` runs; `train-embedder` writes one beside its model)."""
-    import torch
     from transformers import AutoModel
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
     model = AutoModel.from_pretrained(str(path)).eval()
-
-    class _States(torch.nn.Module):
-        # Keyword arguments through a wrapper: BertModel's positional order has changed
-        # between transformers versions.
-        def __init__(self) -> None:
-            super().__init__()
-            self.model = model
-
-        def forward(self, ids: Any, mask: Any, types: Any) -> Any:
-            out = self.model(input_ids=ids, attention_mask=mask, token_type_ids=types)
-            return out.last_hidden_state
-
-    onnx_file.parent.mkdir(parents=True, exist_ok=True)
-    tmp = onnx_file.with_name(f"{onnx_file.name}.{os.getpid()}.tmp")
-    dummy = torch.ones((2, 16), dtype=torch.long)
-    axes = {name: {0: "batch", 1: "sequence"} for name in [*_INPUTS, "last_hidden_state"]}
     try:
-        with warnings.catch_warnings(), torch.no_grad():
-            warnings.simplefilter("ignore")  # TorchScript tracing notes that do not apply
-            torch.onnx.export(
-                _States(),
-                (dummy, dummy, torch.zeros_like(dummy)),
-                str(tmp),
-                input_names=_INPUTS,
-                output_names=["last_hidden_state"],
-                dynamic_axes=axes,
-                opset_version=17,
-                dynamo=False,
-            )
-        os.replace(tmp, onnx_file)
+        export_bert(
+            model, onnx_file, output="last_hidden_state", pick=lambda out: out.last_hidden_state
+        )
     except Exception as exc:
-        tmp.unlink(missing_ok=True)
         raise ConfigurationError(f"cannot export {path} to ONNX: {exc}") from exc

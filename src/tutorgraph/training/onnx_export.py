@@ -10,48 +10,27 @@ AVX-512 VNNI it runs the MiniLM cross-encoder about twice as fast as fp32.
 from __future__ import annotations
 
 import logging
-import warnings
 from pathlib import Path
 
+from tutorgraph.embedding.onnx_export import export_bert
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.retrieval.reranker import ONNX_FILES
 
 __all__ = ["export_onnx", "quantize_int8"]
 
-_INPUTS = ["input_ids", "attention_mask", "token_type_ids"]
-
 
 def export_onnx(model_dir: Path, *, quantize: bool = True) -> dict[str, Path]:
     """Write `onnx/model.onnx` and (by default) `onnx/model_qint8.onnx` beside the weights."""
-    import torch
     from transformers import AutoModelForSequenceClassification
 
     try:
         model = AutoModelForSequenceClassification.from_pretrained(str(model_dir))
     except OSError as exc:
         raise ConfigurationError(f"no trained model in {model_dir}: {exc}") from exc
-    model.eval()
     fp32 = model_dir / ONNX_FILES["onnx"]
-    fp32.parent.mkdir(parents=True, exist_ok=True)
-    dummy = {
-        "input_ids": torch.ones((2, 16), dtype=torch.long),
-        "attention_mask": torch.ones((2, 16), dtype=torch.long),
-        "token_type_ids": torch.zeros((2, 16), dtype=torch.long),
-    }
-    axes = {name: {0: "batch", 1: "sequence"} for name in _INPUTS}
-    with warnings.catch_warnings():
-        # The TorchScript exporter warns about tracing details that do not apply here.
-        warnings.simplefilter("ignore")
-        torch.onnx.export(
-            model,
-            (dummy["input_ids"], dummy["attention_mask"], dummy["token_type_ids"]),
-            str(fp32),
-            input_names=_INPUTS,
-            output_names=["logits"],
-            dynamic_axes={**axes, "logits": {0: "batch"}},
-            opset_version=17,
-            dynamo=False,
-        )
+    export_bert(
+        model.eval(), fp32, output="logits", pick=lambda out: out.logits, output_axes={0: "batch"}
+    )
     out = {"onnx": fp32}
     if quantize:
         out["onnx-int8"] = quantize_int8(fp32, model_dir / ONNX_FILES["onnx-int8"])
