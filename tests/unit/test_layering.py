@@ -1,5 +1,6 @@
-"""Imports run downward: the layers of `[tool.importlinter]` in pyproject.toml, checked by
-import-linter over the whole import graph (imports inside functions count too)."""
+"""Imports run downward and in no cycle: the layers of `[tool.importlinter]` in pyproject.toml,
+checked by import-linter, and the module graph's strongly connected components, both over
+the whole import graph (imports inside functions count too)."""
 
 from __future__ import annotations
 
@@ -26,3 +27,18 @@ def test_no_import_runs_from_a_lower_layer_to_a_higher_one() -> None:
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "0 broken" in done.stdout
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    """No import cycle between modules (imports inside functions count too)."""
+    import grimp
+    import networkx as nx
+
+    graph = grimp.build_graph("tutorgraph", cache_dir=None)
+    edges = nx.DiGraph(
+        (module, imported)
+        for module in graph.modules
+        for imported in graph.find_modules_directly_imported_by(module)
+    )
+    cycles = [sorted(c) for c in nx.strongly_connected_components(edges) if len(c) > 1]
+    assert cycles == []
