@@ -102,3 +102,20 @@ def test_a_prebuilt_graph_serves_without_weights(tmp_path: Path, exported: OnnxE
     assert float((vectors * exported.embed(TEXTS)).sum(axis=1).min()) > 0.97
     with pytest.raises(ConfigurationError, match=r"no ONNX graph onnx/missing\.onnx"):
         OnnxEmbedder(str(model), graph="onnx/missing.onnx").load()
+
+
+def test_without_pytorch_the_graph_is_built_from_the_weights(
+    tmp_path: Path, exported: OnnxEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An engine install has no PyTorch: the same network is built from the safetensors.
+    monkeypatch.setattr(onnx_embedder, "_has_torch", lambda: False)
+
+    def no_export(*_: object) -> None:
+        raise AssertionError("PyTorch's exporter must not run")
+
+    monkeypatch.setattr(onnx_embedder, "export_transformer", no_export)
+    built = OnnxEmbedder(MODEL, batch_size=2, cache_dir=tmp_path)
+    mine, traced = built.embed(TEXTS), exported.embed(TEXTS)
+    assert [p.name for p in tmp_path.glob("*/*.onnx")] == ["model-built.onnx"]
+    assert np.abs(mine - traced).max() < 1e-5
+    assert built.name == exported.name

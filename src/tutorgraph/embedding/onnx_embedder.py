@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import json
 import logging
 import os
@@ -31,6 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tutorgraph.embedding.bert_graph import build_bert_graph
 from tutorgraph.embedding.embedder import resolve_model_path
 from tutorgraph.embedding.fast_tokenizer import FastTokenizer
 from tutorgraph.embedding.onnx_export import export_bert
@@ -107,13 +109,20 @@ class OnnxEmbedder:
                     raise ConfigurationError(f"{self._name!r} has no ONNX graph {self._graph}")
                 self._session = onnx_session(path / self._graph, threads=self._threads)
                 return
-            onnx_file = (self._cache_dir or default_onnx_cache()) / _cache_key(path) / "model.onnx"
+            # With PyTorch the graph is its export (checked against it); without, it is built
+            # from the weights (the same network, token states within 2e-6).
+            traced = _has_torch()
+            name = "model.onnx" if traced else "model-built.onnx"
+            onnx_file = (self._cache_dir or default_onnx_cache()) / _cache_key(path) / name
             fresh = not onnx_file.is_file()
             if fresh:
                 log.info("exporting %s to ONNX at %s (once)", self._name, onnx_file)
-                export_transformer(path, onnx_file)
+                if traced:
+                    export_transformer(path, onnx_file)
+                else:
+                    build_bert_graph(path, onnx_file)
             self._session = onnx_session(onnx_file, threads=self._threads)
-            if fresh:
+            if fresh and traced:
                 self._check_against_torch(path, onnx_file)
 
     def count_tokens(self, text: str) -> int:
@@ -193,6 +202,10 @@ def _cache_key(path: Path) -> str:
         st = f.stat()
         h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns}".encode())
     return f"{path.name}-{h.hexdigest()[:12]}"
+
+
+def _has_torch() -> bool:
+    return importlib.util.find_spec("torch") is not None
 
 
 def export_transformer(path: Path, onnx_file: Path) -> None:
