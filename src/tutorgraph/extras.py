@@ -1,8 +1,10 @@
 """The optional dependencies: the server backends a user may not need.
 
 `pip install tutorgraph` runs the embedded pipeline (Chroma, BM25, the NetworkX graph, the
-local refiner); `tutorgraph[neo4j]`, `tutorgraph[openai]` and `tutorgraph[server]` (the HTTP
-API) add the rest, `tutorgraph[all]` all of them.
+local refiner, MiniLM and the learned ranker on ONNX Runtime and LightGBM, no PyTorch);
+`tutorgraph[neo4j]`, `tutorgraph[openai]` and `tutorgraph[server]` (the HTTP API) add the
+server backends, `tutorgraph[all]` all of them; `tutorgraph[torch]` the PyTorch backends and
+`tutorgraph[train]` the trainers.
 
 >>> require("json", "server", "the HTTP API")  # a module that is there: nothing happens
 """

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.errors import ConfigurationError
+from tutorgraph.extras import require
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -83,6 +84,7 @@ class SentenceTransformerEmbedder:
                 if Path(path).is_dir():
                     # Local weights: never let the hub client reach out.
                     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                require("sentence_transformers", "torch", "the PyTorch embedder")
                 from sentence_transformers import SentenceTransformer
                 from transformers.utils import logging as hf_logging
 

@@ -102,12 +102,11 @@ def notice_text(*, exclude_noncommercial: bool) -> str:
 
 def minilm_token_counter(model: str = DEFAULT_EMBEDDING_MODEL) -> Callable[[str], int]:
     """Count tokens as the embedder sees them, so chunks fit its window."""
-    from transformers import AutoTokenizer
-
     from tutorgraph.embedding.embedder import resolve_model_path
+    from tutorgraph.embedding.fast_tokenizer import FastTokenizer
 
-    # Counting long texts is the point here; lift the limit so it does not warn per text.
-    tokenizer = AutoTokenizer.from_pretrained(resolve_model_path(model), model_max_length=1_000_000)
+    # The model's own tokenizer.json, untruncated: counting long texts is the point here.
+    tokenizer = FastTokenizer.load(Path(resolve_model_path(model)))
 
     def count(text: str) -> int:
         return len(tokenizer.encode(text, add_special_tokens=False))

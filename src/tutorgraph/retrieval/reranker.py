@@ -29,6 +29,7 @@ from cachetools import LRUCache
 from tutorgraph.embedding.fast_tokenizer import FastTokenizer
 from tutorgraph.embedding.runtime import onnx_session
 from tutorgraph.errors import ConfigurationError
+from tutorgraph.extras import require
 
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
@@ -220,6 +221,7 @@ class CrossEncoderReranker:
                 ) from exc
 
     def _load_torch(self) -> None:
+        require("sentence_transformers", "torch", "the PyTorch reranker")
         from sentence_transformers import CrossEncoder
         from transformers.utils import logging as hf_logging
 
