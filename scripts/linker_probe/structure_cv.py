@@ -23,12 +23,15 @@ from tutorgraph.linking.cards import build_cards
 from tutorgraph.linking.linker import ConceptLinker
 
 WORK = Path(os.environ.get("WORK", "/tmp/la"))
-data = json.load(gzip.open(os.environ.get("DATA", ".device/data.json.gz"), "rt"))
+with gzip.open(os.environ.get("DATA", ".device/data.json.gz"), "rt") as fh:
+    data = json.load(fh)
 C, E = np.load(WORK / "cards.npy"), np.load(WORK / "evals.npy")
 cards = build_cards(load_trusted(Path("data/curriculum"), documents=False).concepts)
-items = [(e, v) for e, v in zip(data["evals"], E) if e["set"] in ("mathfish", "msg-dev")]
+items = [
+    (e, v) for e, v in zip(data["evals"], E, strict=True) if e["set"] in ("mathfish", "msg-dev")
+]
 fold = [int(hashlib.sha256(e["text"].encode()).hexdigest(), 16) % 5 for e, _ in items]
-GRID = [(0.0, 0.0)] + list(itertools.product((0.06, 0.1, 0.15), (0.1, 0.2, 0.3, 0.4)))
+GRID = [(0.0, 0.0), *itertools.product((0.06, 0.1, 0.15), (0.1, 0.2, 0.3, 0.4))]
 hits = {}
 for s, t in GRID:
     linker = ConceptLinker(cards, C, structure_weight=s, story_weight=t)
@@ -47,5 +50,7 @@ base = hits[(0.0, 0.0)]
 for m, name in enumerate(("hit@1", "hit@10")):
     d = chosen[:, m] - base[:, m]
     lo, hi = bootstrap_ci(list(d))
-    print(f"{name}: without {base[:, m].mean():.3f}, with (CV) {chosen[:, m].mean():.3f}, "
-          f"paired {d.mean():+.3f} [{lo:+.3f}, {hi:+.3f}], n={len(d)}")
+    print(
+        f"{name}: without {base[:, m].mean():.3f}, with (CV) {chosen[:, m].mean():.3f}, "
+        f"paired {d.mean():+.3f} [{lo:+.3f}, {hi:+.3f}], n={len(d)}"
+    )
