@@ -4,7 +4,7 @@ The documents keep the vectors the index holds; only the query moves. Trained wi
 over every target's embedding (all 2,587 Eedi misconceptions, not a batch's few), so each
 step sees every negative, and pulled towards the identity so that targets no example shows
 keep their zero-shot similarity. On the Eedi development file (5-fold) it scores MAP@25
-0.359 alone against 0.184 for the zero-shot cosine (scripts/experiments/issue15/NOTES.md).
+0.359 alone against 0.184 for the zero-shot cosine (docs/decisions/issue15-ranker-probes.md).
 
 >>> adapter = QueryAdapter.fit(queries, labels, target_vectors)  # doctest: +SKIP
 >>> scores = adapter.similarities(query_vectors, target_vectors)  # doctest: +SKIP
@@ -28,7 +28,7 @@ Matrix = npt.NDArray[np.float32]
 
 @dataclass(frozen=True)
 class AdapterConfig:
-    """The recipe (values measured in scripts/experiments/issue15/ada2.py)."""
+    """The recipe (values measured by the issue 15 probes: docs/decisions/)."""
 
     temperature: float = 0.05
     identity_l2: float = 1e-3

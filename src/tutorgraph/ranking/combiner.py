@@ -36,7 +36,7 @@ class TrainingGroup:
 
 @dataclass(frozen=True)
 class CombinerConfig:
-    """LightGBM LambdaRank settings (the prototype's, scripts/experiments/issue15/proto.py)."""
+    """LightGBM LambdaRank settings (the prototype's; docs/decisions/issue15-ranker-probes.md)."""
 
     n_estimators: int = 300
     learning_rate: float = 0.05

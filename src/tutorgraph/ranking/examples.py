@@ -4,7 +4,7 @@ Each labelled example (an Eedi question with one wrong answer, and its misconcep
 as an embedding. For a query, a candidate target gets the highest similarity of any example
 that shows it, and its share of a soft vote (weights `exp((sim - 1) / temperature)`) over all
 examples. In the prototype this vote was the strongest zero-shot signal (MAP@25 0.321 alone;
-without it the combined score fell from 0.357 to 0.318, scripts/experiments/issue15/NOTES.md).
+without it the combined score fell from 0.357 to 0.318, docs/decisions/issue15-ranker-probes.md).
 
 As with the graph prior, `exclude=` leaves out one group's examples, so that a training row
 never votes for itself.
