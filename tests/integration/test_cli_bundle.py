@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tests.conftest import OPENSTAX_ABSENT
 from typer.testing import CliRunner
 
 from tutorgraph.cli import curriculum as curriculum_cli
@@ -281,7 +282,7 @@ def test_build_curriculum_cli_on_the_slices(
     tmp_path: Path, openstax_records: SourceRecords | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if openstax_records is None:
-        pytest.skip("the OpenStax loader does not load tests/data/openstax right now")
+        pytest.skip(OPENSTAX_ABSENT)
     source = tmp_path / "source"
     source.mkdir()
     for name, target in {
@@ -360,7 +361,7 @@ def test_bundles_are_byte_identical_across_hash_seeds(
     make_slice_records: Callable[..., SourceRecords],
 ) -> None:
     if openstax_records is None:
-        pytest.skip("the OpenStax loader does not load tests/data/openstax right now")
+        pytest.skip(OPENSTAX_ABSENT)
     outs = {seed: tmp_path / f"seed-{seed}" for seed in ("1", "2")}
     procs = {
         seed: subprocess.Popen(
