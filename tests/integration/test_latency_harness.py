@@ -115,7 +115,9 @@ async def test_the_harness_serves_each_configuration_as_it_says_and_names_the_re
     real_build = factory.build_retriever
 
     def spy(index, models, setup):  # type: ignore[no-untyped-def]
-        built.append((models.ranker is not None, setup.diagnosis, setup.near_duplicate_threshold))
+        built.append(
+            (models.ranker is not None, setup.diagnosis, setup.config.near_duplicate_threshold)
+        )
         return real_build(index, models, setup)
 
     monkeypatch.setattr(factory, "build_retriever", spy)
