@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tutorgraph.errors import StageFailedError, UnknownConceptError
+from tutorgraph.errors import SourceUnavailableError, StageFailedError, UnknownConceptError
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.pipeline import RequestState, Stage, run_stages
 
@@ -39,6 +39,11 @@ class _Broken(Stage):
 
     def degrade(self, state: RequestState, reason: str) -> None:
         state.near_duplicates = {"why": reason}
+
+
+class _Down(_Broken):
+    async def run(self, state: RequestState) -> bool:
+        raise SourceUnavailableError("neo4j is down")
 
 
 class _Bug(Stage):
@@ -88,3 +93,12 @@ async def test_a_failed_required_stage_raises_the_library_error_naming_it() -> N
 async def test_an_error_raised_on_purpose_propagates_as_it_is() -> None:
     with pytest.raises(UnknownConceptError):
         await run_stages([_Refuses()], _state())
+
+
+async def test_a_backend_that_is_down_is_one_line_and_a_bug_gets_its_trace(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    await run_stages([_Down(), _Broken()], _state())
+    down, bug = caplog.records
+    assert "neo4j is down" in down.getMessage() and down.exc_info is None
+    assert bug.exc_info is not None and isinstance(bug.exc_info[1], RuntimeError)

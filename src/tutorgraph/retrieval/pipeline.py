@@ -123,7 +123,14 @@ async def run_stages(stages: Sequence[Stage], state: RequestState) -> RequestSta
                     raise
                 raise StageFailedError(stage.name, exc) from exc
             reason = f"{stage.name} failed: {type(exc).__name__}"
-            log.warning("stage %s failed; the request goes on without it", stage.name, exc_info=exc)
+            # A backend that is down says why in one line; a bug gets its trace.
+            trace = None if isinstance(exc, TutorGraphError) else exc
+            log.warning(
+                "stage %s failed (%s); the request goes on without it",
+                stage.name,
+                exc,
+                exc_info=trace,
+            )
             state.degraded_stages[stage.name] = reason
             stage.degrade(state, reason)
             ran = True
