@@ -16,14 +16,12 @@ from tutorgraph.config import RERANK_DEPTH, SOURCE_TIMEOUT_S, Settings
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.packet import build_packet
 from tutorgraph.retrieval.pipeline import RequestState, Stage, run_stages
 from tutorgraph.retrieval.reranker import Reranker
-from tutorgraph.retrieval.router import Route
 from tutorgraph.retrieval.stages.check import CheckStage
 from tutorgraph.retrieval.stages.dedupe import DedupeStage
 from tutorgraph.retrieval.stages.diagnose import DiagnoseStage
@@ -34,7 +32,7 @@ from tutorgraph.retrieval.stages.merge import MergeStage
 from tutorgraph.retrieval.stages.rank import RankStage
 from tutorgraph.retrieval.stages.refine import RefineStage
 from tutorgraph.retrieval.stages.rerank import RerankStage
-from tutorgraph.retrieval.stages.route import RouteStage, route_request
+from tutorgraph.retrieval.stages.route import RouteStage
 from tutorgraph.retrieval.stages.search import SearchStage
 from tutorgraph.stores.protocols import ConceptLinks, GraphStore, LexicalIndex, VectorStore
 
@@ -133,15 +131,6 @@ class HybridRetriever:
     def stages(self) -> list[Stage]:
         """The request pipeline, in order."""
         return list(self._stages)
-
-    def route(self, request: RetrievalRequest, refined: RefinedQuery | None = None) -> Route:
-        """The routing decision for a request (no I/O)."""
-        return route_request(
-            request,
-            refined,
-            default_profile=self._config.default_retrieval_profile,
-            default_semantic_weight=self._config.default_semantic_weight,
-        )
 
     async def retrieve(self, request: RetrievalRequest) -> ReasoningPacket:
         """Run the pipeline on `request` and answer with its packet."""

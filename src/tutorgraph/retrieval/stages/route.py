@@ -21,31 +21,11 @@ from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.model import LearnedRanker, RankerQuery
 from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.pipeline import RequestState, Stage, elapsed_ms
-from tutorgraph.retrieval.router import Route, resolve_route
+from tutorgraph.retrieval.router import resolve_route
 from tutorgraph.retrieval.stages.rank import ranker_query_vector, scoring_ranker
 from tutorgraph.stores.protocols import GraphStore
 
-__all__ = ["RouteStage", "route_request"]
-
-
-def route_request(
-    request: RetrievalRequest,
-    refined: RefinedQuery | None,
-    *,
-    default_profile: str,
-    default_semantic_weight: float | None,
-) -> Route:
-    """The routing decision for a request (no I/O)."""
-    return resolve_route(
-        query=request.query,
-        retrieval_profile=request.retrieval_profile,
-        semantic_weight=request.semantic_weight,
-        graph_scope=request.graph_scope,
-        rerank=request.rerank,
-        default_profile=default_profile,
-        default_semantic_weight=default_semantic_weight,
-        student_answer=bool(refined.student_answer if refined else request.student_answer),
-    )
+__all__ = ["RouteStage"]
 
 
 class RouteStage(Stage):
@@ -72,11 +52,15 @@ class RouteStage(Stage):
 
     async def run(self, state: RequestState) -> bool:
         request, refined = state.request, state.refined
-        state.route = route_request(
-            request,
-            refined,
+        state.route = resolve_route(
+            query=request.query,
+            retrieval_profile=request.retrieval_profile,
+            semantic_weight=request.semantic_weight,
+            graph_scope=request.graph_scope,
+            rerank=request.rerank,
             default_profile=self._default_profile,
             default_semantic_weight=self._default_semantic_weight,
+            student_answer=bool(refined.student_answer if refined else request.student_answer),
         )
         state.ranker_vector = self._start_ranker_vector(request, refined)
         # One query embedding serves the dense search, the local context and the linker.
