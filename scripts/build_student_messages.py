@@ -1,4 +1,5 @@
-"""Write the free-text student-message set (`tutorgraph.eval.tasks.messages`) from Eedi train.csv.
+"""Write the free-text student-message set (`tutorgraph_research.tasks.messages`) from Eedi
+train.csv.
 
     .venv/bin/python scripts/build_student_messages.py ../shared/data/eedi/train.csv \
         data/benchmarks/student_messages.jsonl
@@ -10,8 +11,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from tutorgraph.eval.tasks.messages import student_messages, write_student_messages
 from tutorgraph.ingest.eedi import read_eedi_questions
+from tutorgraph_research.tasks.messages import student_messages, write_student_messages
 
 
 def main(train: str, out: str) -> None:

@@ -22,9 +22,9 @@ from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.embedding.embedder import Embedder, SentenceTransformerEmbedder
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.embedding.stored_vectors import as_stored
-from tutorgraph.eval.harness.provenance import git_commit, hardware
 from tutorgraph.ingest.bundle import read_bundle
 from tutorgraph.stores.items import items_from_records
+from tutorgraph_research.harness.provenance import git_commit, hardware
 
 BATCH = 256  # the ingest's batch of texts per embed call
 

@@ -22,11 +22,11 @@ from pathlib import Path
 
 from tutorgraph.cli._common import default_subjects
 from tutorgraph.config import Settings
-from tutorgraph.eval.harness.provenance import git_commit, hardware
-from tutorgraph.eval.harness.results import ItemScore, bootstrap_ci
-from tutorgraph.eval.tasks.eedi import EediMisconceptionTask, K
-from tutorgraph.eval.tasks.eedi_bench import bench_config
 from tutorgraph.retrieval.factory import make_embedder
+from tutorgraph_research.harness.provenance import git_commit, hardware
+from tutorgraph_research.harness.results import ItemScore, bootstrap_ci
+from tutorgraph_research.tasks.eedi import EediMisconceptionTask, K
+from tutorgraph_research.tasks.eedi_bench import bench_config
 
 CONFIGS = ("hybrid/construct", "hybrid/text", "vector/construct", "vector/text")
 

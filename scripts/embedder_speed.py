@@ -20,9 +20,9 @@ import numpy as np
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
-from tutorgraph.eval.harness.provenance import hardware
-from tutorgraph.eval.tasks.latency import percentiles
 from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
+from tutorgraph_research.harness.provenance import hardware
+from tutorgraph_research.tasks.latency import percentiles
 
 
 def main() -> None:

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
-from tutorgraph.eval.harness.provenance import hardware
-from tutorgraph.eval.tasks.latency import percentiles
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.retrieval.stages.merge import scoped
 from tutorgraph.stores.chroma import COLLECTION_NAME, ChromaVectorStore, chroma_persistent_client
+from tutorgraph_research.harness.provenance import hardware
+from tutorgraph_research.tasks.latency import percentiles
 
 
 def main() -> None:

@@ -23,12 +23,12 @@ from typing import Any
 import numpy as np
 
 from tutorgraph import RetrievalRequest, Settings
-from tutorgraph.eval.harness.provenance import git_commit, hardware
 from tutorgraph.index.service import open_index
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.retrieval.factory import RetrieverSetup, build_retriever, load_models
 from tutorgraph.retrieval.near_duplicates import MERGEABLE_KINDS
 from tutorgraph.stores.protocols import VectorStore
+from tutorgraph_research.harness.provenance import git_commit, hardware
 
 QUERIES = Path("tests/data/routing_queries.jsonl")
 JUDGES = (0.95, 0.85)

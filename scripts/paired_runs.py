@@ -13,7 +13,7 @@ import argparse
 import json
 from pathlib import Path
 
-from tutorgraph.eval.harness.results import bootstrap_ci
+from tutorgraph_research.harness.results import bootstrap_ci
 
 
 def main() -> None:

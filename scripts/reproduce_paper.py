@@ -1,5 +1,5 @@
 """Regenerate every result, table, figure and number of the paper from the raw data; see
-`tutorgraph.eval.reproduce` for the phases and the flags (`--help`).
+`tutorgraph_research.reproduce` for the phases and the flags (`--help`).
 
     .venv/bin/python scripts/reproduce_paper.py                 # the full run (about 2 h here)
     .venv/bin/python scripts/reproduce_paper.py --quick         # small samples (minutes)
@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from tutorgraph.eval.reproduce import main
+from tutorgraph_research.reproduce import main
 
 if __name__ == "__main__":
     os.chdir(Path(__file__).resolve().parents[1])  # paths are relative to the checkout

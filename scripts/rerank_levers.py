@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 
 from tutorgraph.cli._common import load_settings, open_retriever
-from tutorgraph.eval.tasks.latency import percentiles
 from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
+from tutorgraph_research.tasks.latency import percentiles
 
 DEPTH = 30
 

@@ -9,5 +9,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet "torch==2.13.0"
-.venv/bin/python -m pip install --quiet -e ".[dev]"
+# The engine with its dev extras, and the research package (research/: the benchmarks, the
+# ablation, the paper; it adds `tutorgraph bench` and `tutorgraph ablate`).
+.venv/bin/python -m pip install --quiet -e ".[dev]" -e research/
 echo "tutorgraph installed in .venv ($(.venv/bin/tutorgraph --help >/dev/null && echo ok))"

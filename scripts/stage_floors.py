@@ -25,10 +25,10 @@ import numpy as np
 
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
-from tutorgraph.eval.harness.provenance import git_commit, hardware
 from tutorgraph.index.layout import IndexLayout
 from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
 from tutorgraph.stores.chroma import COLLECTION_NAME, chroma_persistent_client
+from tutorgraph_research.harness.provenance import git_commit, hardware
 
 # MiniLM-L6-H384: 6 layers, hidden 384, feed-forward 1536.
 LAYERS, HIDDEN, FFN = 6, 384, 1536

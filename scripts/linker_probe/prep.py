@@ -18,9 +18,9 @@ import re
 import sys
 from pathlib import Path
 
-from tutorgraph.eval.tasks.standards_data import read_mathfish, read_messages, read_standards
 from tutorgraph.ingest.bundle import load_trusted
 from tutorgraph.models.curriculum import Concept
+from tutorgraph_research.tasks.standards_data import read_mathfish, read_messages, read_standards
 
 BUNDLE = Path("data/curriculum")
 MATHFISH = Path("../shared/data/mathfish/generated_problems_teacher_annotations.csv")

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from tutorgraph.eval.harness.results import bootstrap_ci
 from tutorgraph.ingest.bundle import load_trusted
 from tutorgraph.linking.cards import build_cards
 from tutorgraph.linking.linker import ConceptLinker
+from tutorgraph_research.harness.results import bootstrap_ci
 
 WORK = Path(os.environ.get("WORK", "/tmp/la"))
 with gzip.open(os.environ.get("DATA", ".device/data.json.gz"), "rt") as fh:

@@ -10,16 +10,16 @@ import pytest
 from tests.conftest import encoder_output
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.eval.tasks.eedi import eedi_pairs
-from tutorgraph.eval.tasks.eedi_bench import (
+from tutorgraph.ingest.eedi import read_eedi_questions
+from tutorgraph.training.cross_encoder import TrainingConfig
+from tutorgraph_research.tasks.eedi import eedi_pairs
+from tutorgraph_research.tasks.eedi_bench import (
     PROFILE_NAMES,
     EediBenchmarkSpec,
     config_names,
     run_eedi_benchmark,
 )
-from tutorgraph.eval.tasks.messages import student_messages, write_student_messages
-from tutorgraph.ingest.eedi import read_eedi_questions
-from tutorgraph.training.cross_encoder import TrainingConfig
+from tutorgraph_research.tasks.messages import student_messages, write_student_messages
 
 pytestmark = pytest.mark.integration
 

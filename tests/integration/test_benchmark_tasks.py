@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from tests.integration.local_openai import local_openai_server
 
-from tutorgraph.eval.harness.configs import ablation_grid
-from tutorgraph.eval.harness.folds import stable_fold
-from tutorgraph.eval.harness.results import ItemScore, UnitKey
-from tutorgraph.eval.tasks.linking import EediLinkingTask, OpenStaxLinkingTask
-from tutorgraph.eval.tasks.mae import MaeTask
-from tutorgraph.eval.tasks.prerequisites import PrerequisiteTask
 from tutorgraph.index.local import LocalIndex
+from tutorgraph_research.harness.configs import ablation_grid
+from tutorgraph_research.harness.folds import stable_fold
+from tutorgraph_research.harness.results import ItemScore, UnitKey
+from tutorgraph_research.tasks.linking import EediLinkingTask, OpenStaxLinkingTask
+from tutorgraph_research.tasks.mae import MaeTask
+from tutorgraph_research.tasks.prerequisites import PrerequisiteTask
 
 pytestmark = pytest.mark.integration
 

@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from tutorgraph.eval.harness.configs import BEST, ablation_grid
-from tutorgraph.eval.tasks.latency import (
+from tutorgraph.retrieval.factory import bundled_reranker_path
+from tutorgraph.retrieval.reranker import CrossEncoderReranker
+from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from tutorgraph_research.harness.configs import BEST, ablation_grid
+from tutorgraph_research.tasks.latency import (
     LATENCY_QUERIES,
     LATENCY_STAGES,
     WARMUP_QUERIES,
@@ -16,9 +19,6 @@ from tutorgraph.eval.tasks.latency import (
     load_query_set,
     run_latency_harness,
 )
-from tutorgraph.retrieval.factory import bundled_reranker_path
-from tutorgraph.retrieval.reranker import CrossEncoderReranker
-from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 
 pytestmark = pytest.mark.integration
 
@@ -105,8 +105,8 @@ async def test_the_harness_serves_each_configuration_as_it_says_and_names_the_re
     session_index, embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tutorgraph.config import Settings
-    from tutorgraph.eval.harness import bolt_server
     from tutorgraph.retrieval import factory
+    from tutorgraph_research.harness import bolt_server
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the MS MARCO model cannot be fetched here
     # No Java runtime where the Bolt server's should be: the server cannot start.
@@ -223,7 +223,7 @@ async def test_the_harness_times_the_reference_with_the_graph_on_a_bolt_server( 
 def test_scale_sizes_nest_and_count_real_documents(index_records) -> None:  # type: ignore[no-untyped-def]
     from itertools import pairwise
 
-    from tutorgraph.eval.tasks.scale import (
+    from tutorgraph_research.tasks.scale import (
         SCALE_FACTORS,
         bundle_counts,
         sample_records,
@@ -268,11 +268,11 @@ def test_serving_a_size_in_a_fresh_process_reports_latency_and_memory(  # type: 
 
     from tutorgraph.config import Settings
     from tutorgraph.embedding.cached_embedder import CachingEmbedder
-    from tutorgraph.eval.tasks.scale import measure_serving, vectors_from_index
     from tutorgraph.index.layout import IndexLayout, load_catalogue
     from tutorgraph.index.pipeline import card_texts
     from tutorgraph.retrieval.factory import make_embedder
     from tutorgraph.stores.items import items_from_records
+    from tutorgraph_research.tasks.scale import measure_serving, vectors_from_index
 
     vectors = vectors_from_index(session_index[0])
     records = load_catalogue(IndexLayout.live(session_index[0]))

@@ -18,7 +18,6 @@ import pytest
 from tests.conftest import HELD_OUT_QUESTION, encoder_output, index_retriever
 
 from tutorgraph.config import BUNDLED_RANKER, Settings
-from tutorgraph.eval.tasks.eedi import eedi_pairs, misconception_ranking
 from tutorgraph.ingest.eedi import EediQuestion, eedi_construct_id
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.adapter import AdapterConfig
@@ -28,6 +27,7 @@ from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.retrieval.factory import load_ranker
 from tutorgraph.training.eedi import train_eedi_ranker
 from tutorgraph.training.ranker import RankerTrainingConfig
+from tutorgraph_research.tasks.eedi import eedi_pairs, misconception_ranking
 
 pytestmark = pytest.mark.integration
 

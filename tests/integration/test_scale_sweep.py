@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tutorgraph.eval.tasks.scale import ScaleSpec, run_scale_sweep, scale_sizes
 from tutorgraph.ingest.bundle import read_bundle
+from tutorgraph_research.tasks.scale import ScaleSpec, run_scale_sweep, scale_sizes
 
 pytestmark = pytest.mark.integration
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 from tests.conftest import index_retriever
 
-from tutorgraph.eval.tasks.teaching import (
+from tutorgraph.retrieval.factory import bundled_reranker_path
+from tutorgraph.retrieval.reranker import CrossEncoderReranker
+from tutorgraph_research.tasks.teaching import (
     TEACHING_METRICS,
     TeachingConfig,
     run_teaching_benchmark,
     teaching_items,
 )
-from tutorgraph.retrieval.factory import bundled_reranker_path
-from tutorgraph.retrieval.reranker import CrossEncoderReranker
 
 pytestmark = pytest.mark.integration
 

@@ -12,17 +12,17 @@ import pytest
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.eval import ablation
-from tutorgraph.eval.ablation import (
+from tutorgraph_research import ablation
+from tutorgraph_research.ablation import (
     AblationSpec,
     build_task,
     read_items,
     run_ablations,
     select_configs,
 )
-from tutorgraph.eval.harness.configs import RunConfig
-from tutorgraph.eval.harness.results import ItemScore, UnitKey
-from tutorgraph.eval.harness.task import TASK_NAMES, BenchmarkTask
+from tutorgraph_research.harness.configs import RunConfig
+from tutorgraph_research.harness.results import ItemScore, UnitKey
+from tutorgraph_research.harness.task import TASK_NAMES, BenchmarkTask
 
 pytestmark = pytest.mark.unit
 
@@ -240,7 +240,7 @@ def test_build_task_names_what_is_missing(tmp_path: Path) -> None:
 
 
 def test_eedi_folds_keep_test_questions_out_and_quick_is_a_stable_sample() -> None:
-    from tutorgraph.eval.tasks.eedi import QUICK_FOLDS, EediMisconceptionTask, pair_query_type
+    from tutorgraph_research.tasks.eedi import QUICK_FOLDS, EediMisconceptionTask, pair_query_type
 
     eedi = DATA / "eedi"
     task = EediMisconceptionTask(eedi / "train.csv", eedi / "misconception_mapping.csv")

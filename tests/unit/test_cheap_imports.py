@@ -38,8 +38,8 @@ CORE = (
     "tutorgraph.cli.app",
     "tutorgraph.index.service",
     "tutorgraph.retrieval.factory",
-    "tutorgraph.eval.ablation",
-    "tutorgraph.eval.tasks.eedi_bench",
+    "tutorgraph_research.ablation",
+    "tutorgraph_research.tasks.eedi_bench",
 )
 
 

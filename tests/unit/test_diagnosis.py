@@ -219,7 +219,7 @@ def test_odd_text_never_raises(diagnoser: Diagnoser, problem: str, answer: str) 
 
 
 def test_the_report_counts_coverage_and_precision_per_fold_and_rule() -> None:
-    from tutorgraph.eval.tasks.diagnosis import diagnosis_report
+    from tutorgraph_research.tasks.diagnosis import diagnosis_report
 
     questions = read_eedi_questions(QUESTIONS)
     report = diagnosis_report(questions, folds=5)

@@ -9,10 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from tutorgraph.eval.harness.configs import BEST, RunConfig, ablation_grid
-from tutorgraph.eval.harness.folds import concept_ranking, eval_item, stable_fold, stable_sample
-from tutorgraph.eval.harness.runner import load_resources
-from tutorgraph.eval.tasks.linking import (
+from tutorgraph.ingest.eedi import read_eedi_questions
+from tutorgraph.ingest.learning_commons import load_learning_commons
+from tutorgraph.ingest.openstax import load_openstax
+from tutorgraph.models.packet import STAGES, GraphContext, Hit, HitKind, ReasoningPacket
+from tutorgraph.models.records import SourceRecords
+from tutorgraph_research.harness.configs import BEST, RunConfig, ablation_grid
+from tutorgraph_research.harness.folds import concept_ranking, eval_item, stable_fold, stable_sample
+from tutorgraph_research.harness.runner import load_resources
+from tutorgraph_research.tasks.linking import (
     EediLinkingTask,
     OpenStaxLinkingTask,
     eedi_linking_query,
@@ -20,25 +25,20 @@ from tutorgraph.eval.tasks.linking import (
     linking_scores,
     openstax_folds,
 )
-from tutorgraph.eval.tasks.mae import (
+from tutorgraph_research.tasks.mae import (
     MaeTask,
     mae_misconception_id,
     mae_query_text,
     mae_records,
     read_mae,
 )
-from tutorgraph.eval.tasks.prerequisites import (
+from tutorgraph_research.tasks.prerequisites import (
     BENCHMARK_RELATIONS,
     PrerequisiteTask,
     prerequisite_folds,
     prerequisite_query,
     prerequisite_ranking,
 )
-from tutorgraph.ingest.eedi import read_eedi_questions
-from tutorgraph.ingest.learning_commons import load_learning_commons
-from tutorgraph.ingest.openstax import load_openstax
-from tutorgraph.models.packet import STAGES, GraphContext, Hit, HitKind, ReasoningPacket
-from tutorgraph.models.records import SourceRecords
 
 pytestmark = pytest.mark.unit
 

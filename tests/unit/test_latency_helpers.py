@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tutorgraph.eval.tasks.latency import percentiles, read_through
+from tutorgraph_research.tasks.latency import percentiles, read_through
 
 pytestmark = pytest.mark.unit
 
@@ -27,7 +27,7 @@ def test_percentiles_name_the_median_and_the_tail() -> None:
 
 
 def test_ran_percentiles_count_only_the_queries_a_stage_ran_on() -> None:
-    from tutorgraph.eval.tasks.latency import ran_percentiles
+    from tutorgraph_research.tasks.latency import ran_percentiles
 
     got = ran_percentiles([0.0, 4.0, 0.0, 2.0])
     assert got["n"] == 2 and got["p50"] == pytest.approx(3.0) and got["p99"] <= 4.0
@@ -40,7 +40,7 @@ HW = {"cpu": "Test CPU", "cores": 2, "python": "3.11", "torch": "2", "onnxruntim
 
 
 def _stages(ms: float) -> dict[str, dict[str, float]]:
-    from tutorgraph.eval.tasks.latency import LATENCY_STAGES
+    from tutorgraph_research.tasks.latency import LATENCY_STAGES
 
     return {s: {"p50": ms, "p95": ms + 1, "p99": ms + 2, "mean": ms} for s in LATENCY_STAGES}
 
@@ -101,7 +101,7 @@ def _cells(table: object) -> dict[str, list[object]]:
 
 
 def test_the_stage_table_puts_the_bolt_graph_beside_the_embedded_one() -> None:
-    from tutorgraph.eval.report._system_tables import latency_configs, latency_stages
+    from tutorgraph_research.report._system_tables import latency_configs, latency_stages
 
     bolt = {
         "status": "ok",
@@ -138,8 +138,8 @@ def test_the_stage_table_puts_the_bolt_graph_beside_the_embedded_one() -> None:
 
 
 def test_a_bolt_server_that_did_not_start_is_named_not_timed() -> None:
-    from tutorgraph.eval.report._system_tables import latency_configs, latency_stages
-    from tutorgraph.eval.report._table import Note
+    from tutorgraph_research.report._system_tables import latency_configs, latency_stages
+    from tutorgraph_research.report._table import Note
 
     lat = _latency({"status": "not measured: the ArcadeDB Bolt server could not start here (x)"})
     lat["diagnosis"] = {"status": "not measured: no configuration with the diagnosis on"}
@@ -153,7 +153,7 @@ def test_a_bolt_server_that_did_not_start_is_named_not_timed() -> None:
 
 
 def test_results_from_before_the_new_stages_still_render() -> None:
-    from tutorgraph.eval.report._system_tables import latency_configs, latency_stages
+    from tutorgraph_research.report._system_tables import latency_configs, latency_stages
 
     old = _row("best", 10.0)
     for key in ("ran_ms", "n_degraded"):
@@ -171,7 +171,7 @@ def test_results_from_before_the_new_stages_still_render() -> None:
 def test_the_latency_figure_draws_the_bolt_run_too(tmp_path: Path) -> None:
     import json
 
-    from tutorgraph.eval.report import render_figures
+    from tutorgraph_research.report import render_figures
 
     bolt = {"status": "ok", "agent": "ArcadeDB", "load_s": 1.0, "row": _row("default", 30.0)}
     (tmp_path / "results").mkdir()

@@ -1,6 +1,7 @@
 """Imports run downward and in no cycle: the layers of `[tool.importlinter]` in pyproject.toml,
 checked by import-linter, and the module graph's strongly connected components, both over
-the whole import graph (imports inside functions count too)."""
+the whole import graph of `tutorgraph` and `tutorgraph_research` (imports inside functions
+count too)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).parents[2]
+PACKAGES = ("tutorgraph", "tutorgraph_research")
 
 
 def test_no_import_runs_from_a_lower_layer_to_a_higher_one() -> None:
@@ -34,7 +36,7 @@ def test_no_module_imports_itself_through_others() -> None:
     import grimp
     import networkx as nx
 
-    graph = grimp.build_graph("tutorgraph", cache_dir=None)
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None)
     edges = nx.DiGraph(
         (module, imported)
         for module in graph.modules

@@ -5,8 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tutorgraph.eval.tasks.eedi import misconception_ranking
-from tutorgraph.eval.tasks.eedi_bench import PROFILE_NAMES, config_names
 from tutorgraph.models.packet import STAGES, Hit, ReasoningPacket
 from tutorgraph.ranking.metrics import (
     average_precision_at_k,
@@ -14,6 +12,8 @@ from tutorgraph.ranking.metrics import (
     recall_at_k,
     reciprocal_rank,
 )
+from tutorgraph_research.tasks.eedi import misconception_ranking
+from tutorgraph_research.tasks.eedi_bench import PROFILE_NAMES, config_names
 
 pytestmark = pytest.mark.unit
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tutorgraph.eval.report import (
+from tutorgraph_research.report import (
     Note,
     Table,
     fmt_ci,

@@ -1,4 +1,4 @@
-"""The paper reproduction's phase bookkeeping (`tutorgraph.eval.reproduce.run`): a phase
+"""The paper reproduction's phase bookkeeping (`tutorgraph_research.reproduce.run`): a phase
 records the run that finished it and the time earlier, killed runs spent on it, and is
 done only when finished with the same settings."""
 
@@ -10,8 +10,8 @@ from types import ModuleType
 
 import pytest
 
-from tutorgraph.eval.reproduce import parse_args
-from tutorgraph.eval.reproduce import run as run_module
+from tutorgraph_research.reproduce import parse_args
+from tutorgraph_research.reproduce import run as run_module
 
 pytestmark = pytest.mark.unit
 

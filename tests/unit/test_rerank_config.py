@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.eval.tasks.eedi_bench import RERANK_MODELS, bench_config, config_names
 from tutorgraph.retrieval.reranker import RerankerOptions, _head_tail
 from tutorgraph.training.cross_encoder import TrainingConfig
+from tutorgraph_research.tasks.eedi_bench import RERANK_MODELS, bench_config, config_names
 
 pytestmark = pytest.mark.unit
 

@@ -131,7 +131,7 @@ def test_request_switches_win_over_the_profile_defaults() -> None:
 
 
 def test_routing_report_counts_every_query_once(tmp_path: Path) -> None:
-    from tutorgraph.eval.tasks.routing import evaluate_routing
+    from tutorgraph_research.tasks.routing import evaluate_routing
 
     report = evaluate_routing(DATA / "routing_queries.jsonl")
     n = report["n"]

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tutorgraph.eval.tasks.scale import fit_growth, scale_fits
+from tutorgraph_research.tasks.scale import fit_growth, scale_fits
 
 pytestmark = pytest.mark.unit
 

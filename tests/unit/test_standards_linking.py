@@ -16,7 +16,10 @@ import numpy.typing as npt
 import pytest
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.eval.tasks.standards_data import (
+from tutorgraph.models.packet import STAGES, GraphContext, Hit, ReasoningPacket
+from tutorgraph.models.refined_query import RefinedQuery
+from tutorgraph.models.request import RetrievalRequest
+from tutorgraph_research.tasks.standards_data import (
     LinkingItem,
     LinkingSet,
     cluster_of,
@@ -27,7 +30,7 @@ from tutorgraph.eval.tasks.standards_data import (
     read_standards,
     standard_id,
 )
-from tutorgraph.eval.tasks.standards_linking import (
+from tutorgraph_research.tasks.standards_linking import (
     BASELINE,
     METRICS,
     DenseStandardSearch,
@@ -36,9 +39,6 @@ from tutorgraph.eval.tasks.standards_linking import (
     run_linking_benchmark,
     summarize,
 )
-from tutorgraph.models.packet import STAGES, GraphContext, Hit, ReasoningPacket
-from tutorgraph.models.refined_query import RefinedQuery
-from tutorgraph.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.unit
 

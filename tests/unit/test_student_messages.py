@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.eval.tasks.messages import (
+from tutorgraph.ingest.eedi import read_eedi_questions
+from tutorgraph.mathtext.spans import plain_text
+from tutorgraph.refinement.answer import stated_answer
+from tutorgraph_research.tasks.messages import (
     TEMPLATES,
     read_student_messages,
     student_messages,
     write_student_messages,
 )
-from tutorgraph.ingest.eedi import read_eedi_questions
-from tutorgraph.mathtext.spans import plain_text
-from tutorgraph.refinement.answer import stated_answer
 
 pytestmark = pytest.mark.unit
 

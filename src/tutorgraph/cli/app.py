@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from tutorgraph.cli import ablate, answer, bench, curriculum, index, query, serve, train
+from tutorgraph.cli import answer, curriculum, index, query, serve, train
+from tutorgraph_research.cli import ablate, bench
 
 __all__ = ["app", "main"]
 

@@ -1,0 +1,191 @@
+"""`tutorgraph bench eedi` (misconception retrieval, MAP@25) and `tutorgraph bench diagnosis`
+(the bug rules' coverage and precision), both on an Eedi train file.
+
+e.g. `tutorgraph bench diagnosis --train train.csv --out diagnosis.json`
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from tutorgraph.cli._common import (
+    console,
+    default_subjects,
+    fail_on_errors,
+    load_settings,
+    progress_bars,
+)
+from tutorgraph.ingest.eedi import read_eedi_questions
+from tutorgraph.retrieval.factory import make_embedder
+from tutorgraph_research.tasks.eedi_bench import EediBenchmarkSpec, run_eedi_benchmark
+
+__all__ = ["diagnosis_cmd", "eedi_cmd"]
+
+
+def _question_ids(path: Path | None) -> frozenset[int]:
+    """The question ids of an Eedi-format CSV (`--exclude`); none without one."""
+    return frozenset(q.question_id for q in read_eedi_questions(path)) if path else frozenset()
+
+
+def eedi_cmd(
+    train: Annotated[Path, typer.Option(help="Eedi train.csv (the development file).")],
+    misconceptions: Annotated[Path, typer.Option(help="misconception_mapping.csv.")],
+    out: Annotated[Path, typer.Option(help="Where to write results.json.")] = Path("results.json"),
+    test: Annotated[
+        Path | None, typer.Option(help="Held-out test file; without it, k-fold CV on --train.")
+    ] = None,
+    subjects: Annotated[
+        Path | None,
+        typer.Option(help="Eedi subject_metadata.csv (default: ../eedi-subjects/ beside it)."),
+    ] = None,
+    folds: Annotated[int, typer.Option(help="Folds: fold = int(QuestionId) % folds.")] = 5,
+    configs: Annotated[str, typer.Option(help="Comma-separated globs over config names.")] = "*",
+    limit: Annotated[int | None, typer.Option(help="At most this many pairs (quick runs).")] = None,
+    rerank_depth: Annotated[
+        int, typer.Option(help="Fused candidates the reranker scores.", min=1, max=100)
+    ] = 30,
+    messages: Annotated[
+        Path | None,
+        typer.Option(
+            help="Score these free-text student messages (data/benchmarks/student_messages"
+            ".jsonl) instead of the Eedi query texts, each in the fold that holds it out."
+        ),
+    ] = None,
+    exclude: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="CSV with a QuestionId column: the questions read while writing the bug "
+            "rules; `/diagnosis` rows add their paired difference over the other questions.",
+        ),
+    ] = None,
+    per_item: Annotated[
+        bool,
+        typer.Option(
+            help="Keep each item's MAP@25 in the results, to compare two runs pair by pair "
+            "(scripts/paired_runs.py)."
+        ),
+    ] = False,
+    tuned_folds: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="Folder of fold encoders (`train-embedder --leave-out K/N --out DIR/foldK`, "
+            "one per fold): the learned rankers read their scores, cross-fitted.",
+        ),
+    ] = None,
+) -> None:
+    """Eedi misconception retrieval: MAP@25 and Recall@25 per configuration, with 95%
+    intervals and the paired difference from the first stage."""
+    settings = load_settings()
+    if subjects is None:
+        subjects = default_subjects(misconceptions)
+    spec = EediBenchmarkSpec(
+        train=train,
+        misconceptions=misconceptions,
+        test=test,
+        subjects=subjects,
+        folds=folds,
+        configs=configs,
+        limit=limit,
+        rerank_depth=rerank_depth,
+        messages=messages,
+        read_questions=_question_ids(exclude),
+        per_item=per_item,
+        tuned_folds=tuned_folds,
+    )
+    embedder = make_embedder(settings)
+    with fail_on_errors(), progress_bars() as bars:
+        task = bars.add_task("eedi retrievals", total=None)
+        results = asyncio.run(
+            run_eedi_benchmark(
+                spec,
+                embedder,
+                progress=lambda done, total: bars.update(task, completed=done, total=total),
+                status=lambda line: bars.update(task, description=line),
+            )
+        )
+    out.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    table = Table(title=f"eedi -> {out}")
+    table.add_column("config", no_wrap=True)
+    for column in ("MAP@25 [95%]", "Recall@25", "vs first stage [95%]", "n"):
+        table.add_column(column)
+    for name, row in results.items():
+        if name.startswith("_"):
+            continue
+        if row["map@25"] is None:
+            table.add_row(name, row["status"], "", "", "0")
+            continue
+        ci = row.get("map@25_ci95")
+        diff = row.get("paired_diff")
+        table.add_row(
+            name,
+            f"{row['map@25']:.4f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""),
+            f"{row['recall@25']:.4f}",
+            f"{diff['mean']:+.4f} [{diff['ci95'][0]:+.3f}, {diff['ci95'][1]:+.3f}]" if diff else "",
+            str(row["n"]),
+        )
+    console.print(table)
+
+
+def diagnosis_cmd(
+    train: Annotated[
+        Path,
+        typer.Option(
+            exists=True, dir_okay=False, help="Eedi train.csv: every labelled wrong answer."
+        ),
+    ],
+    folds: Annotated[int, typer.Option(help="Report per fold: int(QuestionId) % folds.")] = 5,
+    exclude: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="CSV with a QuestionId column: the questions read while writing the rules; "
+            "the `held out` row scores the others.",
+        ),
+    ] = None,
+    out: Annotated[Path | None, typer.Option(help="Also write the report as JSON.")] = None,
+) -> None:
+    """Coverage (pairs where a bug rule fires) and precision (firing rules whose
+    misconception is the labelled one) of the diagnosis, overall, per fold and per rule.
+    Its effect on MAP@25 is `bench eedi` with the `/diagnosis` configurations."""
+    from tutorgraph.ingest.eedi import read_eedi_questions
+    from tutorgraph_research.tasks.diagnosis import diagnosis_report
+
+    with fail_on_errors():
+        report = diagnosis_report(
+            read_eedi_questions(train), folds=folds, read=_question_ids(exclude)
+        )
+    table = Table(
+        "part", "pairs", "problem read", "fired", "coverage", "precision", title="diagnosis"
+    )
+    parts = [("all", report), ("held out", report["held_out"])]
+    for name, row in [*parts, *((f"fold {k}", r) for k, r in report["by_fold"].items())]:
+        table.add_row(
+            name,
+            str(row["pairs"]),
+            str(row["problem_read"]),
+            str(row["fired"]),
+            f"{row['coverage'] or 0:.3f}",
+            "-" if row["precision"] is None else f"{row['precision']:.3f}",
+        )
+    console.print(table)
+    rules = Table("rule", "fired", "right", title="per rule")
+    for rule, row in report["by_rule"].items():
+        rules.add_row(rule, str(row["fired"]), str(row["right"]))
+    console.print(rules)
+    ms = report["ms_per_pair"]
+    console.print(
+        f"read and diagnose per pair: p50 {ms['p50']} ms, p95 {ms['p95']} ms, max {ms['max']} ms",
+        highlight=False,
+    )
+    if out:
+        out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
