@@ -81,9 +81,9 @@ def test_config_names_map_onto_run_configs() -> None:
     assert bench_config("vector/text").reranker == "none"
 
 
-def test_refine_suffix_parses_after_rerank() -> None:
-    cfg = bench_config("hybrid/text/semantic-weighted/rerank-domain/refine-local")
-    assert (cfg.reranker, cfg.refiner, cfg.profile) == ("domain", "local", "semantic")
+def test_refine_configs_extend_every_hybrid_config() -> None:
+    cfg = bench_config("hybrid/text/semantic-weighted/refine-local")
+    assert (cfg.reranker, cfg.refiner, cfg.profile) == ("none", "local", "semantic")
     plain = bench_config("hybrid/text/refine-local")
     assert (plain.profile, plain.reranker, plain.refiner) == (None, "none", "local")
     assert bench_config("hybrid/text").refiner == "none"

@@ -2,8 +2,10 @@
 `results.json` (means with 95% intervals, bounds at the rerank depth, seen/unseen splits
 and the paired difference from the first stage).
 
-A name is `<sources>/<context>[/<profile>-<fusion>][/rerank-<model>][/refine-<refiner>]
-[/ranker][/diagnosis]`, or `default/<context>`; `bench_config` maps it onto a `RunConfig`.
+The configurations are a registry, `bench_configs()`: name -> `RunConfig`, each built from
+the first stage `<sources>/<context>` by adding one segment at a time (`[/<profile>-<fusion>]
+[/rerank-<model>][/refine-<refiner>][/ranker][/diagnosis][/merge]`), plus
+`default/<context>`. `config_names` globs over its names, `bench_config` looks one up.
 
 >>> bench_config("hybrid/text/rerank-msmarco").reranker
 'msmarco'
@@ -16,17 +18,19 @@ from __future__ import annotations
 import fnmatch
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from functools import cache
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Literal
 
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER, NEAR_DUPLICATE_THRESHOLD
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.models.request import SourceName
 from tutorgraph.training.cross_encoder import TrainingConfig
-from tutorgraph_research.harness.configs import RerankerName, RunConfig
+from tutorgraph_research.harness.configs import RefinerName, RerankerName, RunConfig
 from tutorgraph_research.harness.provenance import git_commit, hardware
 from tutorgraph_research.harness.results import ItemScore, bootstrap_ci
 from tutorgraph_research.tasks.eedi import EediMisconceptionTask, K, PairInfo
@@ -41,6 +45,7 @@ __all__ = [
     "RERANK_MODELS",
     "EediBenchmarkSpec",
     "bench_config",
+    "bench_configs",
     "config_names",
     "run_eedi_benchmark",
 ]
@@ -53,13 +58,12 @@ CONFIG_SOURCES: dict[str, list[SourceName]] = {
 }
 CONTEXTS = ("text", "construct")
 PROFILE_NAMES = ("auto", "exact", "balanced", "semantic")
-FUSIONS = ("rrf", "weighted")
+FUSIONS: tuple[Literal["rrf", "weighted"], ...] = ("rrf", "weighted")
 # domain: the fold-trained reranker at fp32 (ONNX Runtime); domain-int8: the same, int8;
 # msmarco: the public MS MARCO cross-encoder, measured only where it can be loaded.
-RERANK_MODELS = ("domain", "domain-int8", "msmarco")
-_RERANKERS: dict[str, RerankerName] = {m: m for m in ("none", *RERANK_MODELS)}  # type: ignore[misc]
+RERANK_MODELS: tuple[RerankerName, ...] = ("domain", "domain-int8", "msmarco")
 # local: the deterministic refiner over the fold's own index.
-REFINERS = ("local",)
+REFINERS: tuple[RefinerName, ...] = ("local",)
 # What `default/<context>` runs after `hybrid/<context>/`: the request defaults (profile
 # auto, RRF, the local refiner) with the shipped models and the diagnosis. Keep it equal
 # to what ships.
@@ -101,26 +105,84 @@ class EediBenchmarkSpec:
     tuned_folds: Path | None = None
 
 
-def config_names(pattern: str = "*") -> list[str]:
-    """`<sources>/<context>` with the request defaults, every hybrid profile x fusion, and
-    each hybrid one again with `/rerank-<model>`, with `/refine-<refiner>` and with
-    `/ranker` (the learned final score, trained per fold); `default/<context>` is what a
-    request with the shipped settings runs (`DEFAULT_CONFIG`); the diagnosis and default
-    rows again with `/merge` (the near-duplicate merge on). `pattern`: comma-separated
-    globs."""
-    names = [f"{s}/{c}" for s in CONFIG_SOURCES for c in CONTEXTS]
-    hybrid = [f"hybrid/{c}" for c in CONTEXTS]
-    hybrid += [f"hybrid/{c}/{p}-{f}" for c in CONTEXTS for p in PROFILE_NAMES for f in FUSIONS]
-    names += hybrid[len(CONTEXTS) :]
-    names += [f"{h}/rerank-{m}" for h in hybrid for m in RERANK_MODELS]
-    names += [f"{h}/refine-{r}" for h in hybrid for r in REFINERS]
-    names += [f"{h}/ranker" for h in hybrid]
-    names += [f"{h}/refine-{r}/ranker" for h in hybrid[: len(CONTEXTS)] for r in REFINERS]
-    names += [
-        f"{h}/refine-local{r}/diagnosis" for h in hybrid[: len(CONTEXTS)] for r in ("", "/ranker")
+def _first_stage_config(sources: str, context: str) -> RunConfig:
+    """`<sources>/<context>`: the request's defaults (profile, fusion RRF, graph scope, hops),
+    no refiner, reranker, learned ranker, diagnosis or merge."""
+    return RunConfig(
+        f"{sources}/{context}",
+        factor="bench",
+        sources=tuple(CONFIG_SOURCES[sources]),
+        profile=None,
+        fusion="rrf",
+        graph_scope=None,
+        refiner="none",
+        reranker="none",
+        context=context == "construct",
+    )
+
+
+def _then(config: RunConfig, segment: str, **change: Any) -> RunConfig:
+    """`config` with one more name segment and the fields it changes."""
+    return replace(config, name=f"{config.name}/{segment}", **change)
+
+
+@cache
+def _registry() -> Mapping[str, RunConfig]:
+    out: dict[str, RunConfig] = {}
+
+    def add(*configs: RunConfig) -> None:
+        for c in configs:
+            if c.name in out:
+                raise AssertionError(f"two bench configurations named {c.name!r}")
+            out[c.name] = c
+
+    add(*(_first_stage_config(s, c) for s in CONFIG_SOURCES for c in CONTEXTS))
+    plain = [out[f"hybrid/{c}"] for c in CONTEXTS]
+    hybrid = plain + [
+        _then(h, f"{p}-{f}", profile=p, fusion=f)
+        for h in plain
+        for p in PROFILE_NAMES
+        for f in FUSIONS
     ]
-    names += [f"default/{c}" for c in CONTEXTS]
-    names += [f"{n}/{MERGE}" for n in names if n.endswith("/diagnosis") or n.startswith("default/")]
+    add(*hybrid[len(plain) :])
+    add(*(_then(h, f"rerank-{m}", reranker=m) for h in hybrid for m in RERANK_MODELS))
+    add(*(_then(h, f"refine-{r}", refiner=r) for h in hybrid for r in REFINERS))
+    add(*(_then(h, "ranker", ranker=True) for h in hybrid))
+    add(
+        *(
+            _then(out[f"{h.name}/refine-{r}"], "ranker", ranker=True)
+            for h in plain
+            for r in REFINERS
+        )
+    )
+    add(
+        *(
+            _then(out[f"{h.name}/refine-local{r}"], "diagnosis", diagnosis=True)
+            for h in plain
+            for r in ("", "/ranker")
+        )
+    )
+    add(*(replace(out[f"hybrid/{c}/{DEFAULT_CONFIG}"], name=f"default/{c}") for c in CONTEXTS))
+    merged = [n for n in out if n.endswith("/diagnosis") or n.startswith("default/")]
+    add(*(_then(out[n], MERGE, near_duplicate_threshold=NEAR_DUPLICATE_THRESHOLD) for n in merged))
+    return MappingProxyType(out)
+
+
+def bench_configs() -> dict[str, RunConfig]:
+    """Every bench configuration by name, in table order: `<sources>/<context>` with the
+    request defaults, every hybrid profile x fusion, and each hybrid one again with
+    `/rerank-<model>`, with `/refine-<refiner>` and with `/ranker` (the learned final score,
+    trained per fold); `default/<context>` is what a request with the shipped settings runs
+    (`DEFAULT_CONFIG`); the diagnosis and default rows again with `/merge` (the
+    near-duplicate merge on). What a name does not set (profile, graph scope, hops) is the
+    request's default."""
+    return dict(_registry())
+
+
+def config_names(pattern: str = "*") -> list[str]:
+    """The names of `bench_configs()` matching `pattern` (comma-separated globs), in table
+    order."""
+    names = list(_registry())
     globs = [g.strip() for g in pattern.split(",") if g.strip()]
     chosen = [n for n in names if any(fnmatch.fnmatchcase(n, g) for g in globs)]
     if not chosen:
@@ -129,36 +191,11 @@ def config_names(pattern: str = "*") -> list[str]:
 
 
 def bench_config(name: str) -> RunConfig:
-    """The `RunConfig` a bench name stands for: what it does not name (profile, graph
-    scope, hops) is the request's default."""
-    if name.endswith(f"/{MERGE}"):
-        inner = bench_config(name.removesuffix(f"/{MERGE}"))
-        return replace(inner, name=name, near_duplicate_threshold=NEAR_DUPLICATE_THRESHOLD)
-    sources, context, *rest = name.split("/")
-    if sources == "default":
-        return replace(bench_config(f"hybrid/{context}/{DEFAULT_CONFIG}"), name=name)
-    diagnosis = bool(rest) and rest[-1] == "diagnosis"
-    if diagnosis:
-        rest.pop()
-    ranker = bool(rest) and rest[-1] == "ranker"
-    if ranker:
-        rest.pop()
-    refine = rest.pop().removeprefix("refine-") if rest and rest[-1].startswith("refine-") else None
-    rerank = rest.pop().removeprefix("rerank-") if rest and rest[-1].startswith("rerank-") else None
-    profile, fusion = rest[0].split("-") if rest else (None, "rrf")
-    return RunConfig(
-        name,
-        factor="bench",
-        sources=tuple(CONFIG_SOURCES[sources]),
-        profile=profile,
-        fusion="weighted" if fusion == "weighted" else "rrf",
-        graph_scope=None,
-        refiner="local" if refine else "none",
-        reranker=_RERANKERS[rerank or "none"],
-        context=context == "construct",
-        ranker=ranker,
-        diagnosis=diagnosis,
-    )
+    """The `RunConfig` registered under a bench name (`bench_configs`)."""
+    registry = _registry()
+    if name not in registry:
+        raise ConfigurationError(f"bench configuration {name!r} is none of {', '.join(registry)}")
+    return registry[name]
 
 
 def _random_ap(rank: int | None, depth: int) -> float:
