@@ -27,18 +27,13 @@ and the hardware, and writes them to `--out`. The bar: the p95 with hostile clie
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import secrets
 import sys
 import tempfile
-import time
-from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-
-import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load_test  # a sibling script, not a package
@@ -55,86 +50,49 @@ HOSTILE: list[dict[str, str]] = [  # each at the limits: 2,000 characters, 500 o
 ]
 
 
-async def extra_worker(
-    client: httpx.AsyncClient,
-    bodies: list[dict[str, str]],
-    stop: asyncio.Event,
-    out: list[float],
-    errors: Counter[str],
-) -> None:
-    """`bodies` sent back to back, in turn, until `stop` is set."""
-    n = 0
-    while not stop.is_set():
-        body = bodies[n % len(bodies)]
-        n += 1
-        t0 = time.perf_counter()
-        try:
-            resp = await client.post(load_test.RETRIEVE, json={**body, "rerank": False})
-        except httpx.HTTPError as exc:
-            errors[type(exc).__name__] += 1
-            continue
-        if resp.status_code == 200:
-            out.append((time.perf_counter() - t0) * 1e3)
-        else:
-            errors[f"HTTP {resp.status_code}"] += 1
-
-
-async def phase(
+def phase(
     url: str, key: str, queries: list[str], args: argparse.Namespace, extra: str | None
 ) -> dict[str, Any]:
-    """`args.clients` normal clients over `queries` (after a warm-up), with
+    """`args.clients` normal users over `queries` (after a warm-up), with
     `args.hostile_clients` more running alongside them: `extra` "hostile" ones, or
-    "ordinary" ones (the control: what any two more clients cost), or none."""
-    from tutorgraph.eval.tasks.latency import percentiles
-
+    "ordinary" ones (the control: what any two more clients cost), or none. Locust runs it
+    (`load_test.run_load`)."""
     hostile = args.hostile_clients if extra else 0
-    # The control's clients send queries of the set that no phase times.
+    # The control's users send queries of the set that no phase times.
     bodies = HOSTILE if extra == "hostile" else [{"query": q} for q in queries[: args.warmup]]
-    clients = args.clients + hostile
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(
-        base_url=url,
-        headers={"X-API-Key": key},
-        timeout=httpx.Timeout(args.timeout),
-        limits=limits,
-    ) as client:
-        warm = queries[: args.warmup]
-        timed = queries[args.warmup :]
-        kw: dict[str, Any] = {"clients": args.clients, "rerank": False}
-        await load_test.drive(client, warm, max_requests=len(warm), max_seconds=None, **kw)
-        stop = asyncio.Event()
-        hostile_ms: list[float] = []
-        hostile_errors: Counter[str] = Counter()
-        workers = [
-            asyncio.create_task(extra_worker(client, bodies, stop, hostile_ms, hostile_errors))
-            for _ in range(hostile)
-        ]
-        if workers:
-            await asyncio.sleep(0.5)  # the hostile clients are going before the timing starts
-        out = await load_test.drive(
-            client, timed, max_requests=args.requests, max_seconds=args.seconds, **kw
+    out = load_test.run_load(
+        load_test.Load(
+            url=url,
+            key=key,
+            users=args.clients,
+            warm=[{"query": q, "rerank": False} for q in queries[: args.warmup]],
+            timed=[{"query": q, "rerank": False} for q in queries[args.warmup :]],
+            seconds=args.seconds,
+            timeout=args.timeout,
+            extra_users=hostile,
+            extra_bodies=[{**body, "rerank": False} for body in bodies],
+            head_start_s=0.5 if hostile else 0.0,  # the extra users are going before the timing
         )
-        stop.set()
-        await asyncio.gather(*workers)
+    )
+    normal = out["normal"]
     row: dict[str, Any] = {
         "phase": f"{args.clients} normal + {hostile} {extra or 'extra'}",
         "normal_clients": args.clients,
         "extra_clients": hostile,
         "extra_kind": extra,
-        "normal_ok": len(out.latencies_ms),
-        "normal_errors": dict(out.errors),
-        "elapsed_s": round(out.elapsed_s, 3),
-        "normal_latency_ms": percentiles(out.latencies_ms) if out.latencies_ms else None,
+        "normal_ok": normal["ok"],
+        "normal_errors": normal["error_kinds"],
+        "elapsed_s": out["elapsed_s"],
+        "normal_latency_ms": normal["latency_ms"],
     }
     if hostile:
-        row["extra_ok"] = len(hostile_ms)
-        row["extra_errors"] = dict(hostile_errors)
-        row["extra_latency_ms"] = percentiles(hostile_ms) if hostile_ms else None
+        row["extra_ok"] = out["extra"]["ok"]
+        row["extra_errors"] = out["extra"]["error_kinds"]
+        row["extra_latency_ms"] = out["extra"]["latency_ms"]
     return row
 
 
 def main(argv: list[str] | None = None) -> int:
-    from tutorgraph.eval.harness.provenance import hardware
     from tutorgraph.index.generations import live_generation
 
     args = parse_args(argv)
@@ -155,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             for n, extra in enumerate((None, "ordinary", "hostile")):
                 print(f"running {args.clients} normal clients + {extra or 'none'} ...", flush=True)
                 sliced = load_test.take(queries, n * per_phase, per_phase)
-                rows.append(asyncio.run(phase(server.url, key, sliced, args, extra)))
+                rows.append(phase(server.url, key, sliced, args, extra))
         finally:
             load_test.stop_server(server)
     without, control, with_ = (r["normal_latency_ms"] for r in rows)
@@ -181,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"p95 ratio with/without hostile clients: {ratio} ({verdict} the {BAR}x bar)")
     control_ratio = round(with_["p95"] / control["p95"], 3)
     print(f"p95 ratio hostile/ordinary extra clients: {control_ratio}")
-    hw = hardware()
+    hw = load_test.hardware()
     print(f"hardware: {hw['cpu']}, {hw['cores']} cores, Python {hw['python']}")
     report = {
         "command": " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]]),

@@ -1,20 +1,23 @@
 """Load test of `tutorgraph serve`: throughput and latency of `POST /v1/retrieve` under load.
 
 A benchmark, not a test. It starts `tutorgraph serve` on a free loopback port over the
-configured index, waits for `/readyz`, then, for each scenario, runs a separate client
-process (this script in `--client` mode) in which N concurrent `httpx.AsyncClient` workers
-send Eedi queries (question, correct answer and a wrong answer: the `tutorgraph bench
-latency` query set) until `--requests` have been sent or `--seconds` have passed. Each
-scenario warms up first (`--warmup` requests, at least one per client, not timed, on other
-queries), and each uses its own slice of the query set, so that no scenario profits from
-another's caches (the reranker's and the refiner's).
+configured index, waits for `/readyz`, then, for each scenario, runs locust (its library API,
+headless, in a child process of this script, so that gevent's monkey-patching stays there):
+N `FastHttpUser`s send Eedi queries (question, correct answer and a wrong answer: the
+`tutorgraph bench latency` query set) back to back until `--requests` have been sent or
+`--seconds` have passed (requests in flight then are waited for). Each scenario warms up
+first (`--warmup` requests, at least one per user, not timed, on other queries), and each uses
+its own slice of the query set, so that no scenario profits from another's caches (the
+reranker's and the refiner's).
 
-Scenarios: 1, 8 and 32 clients without rerank (`"rerank": false`), 8 clients with rerank
-(`"rerank": true`, the configured reranker). Reported per scenario: requests, req/s, p50,
-p95 and p99 latency (of the requests answered 200), errors (any other status, or a
-transport error), and the server's worker processes and inference threads. The server
-runs with the rate limit off and one API key made for the run; every other setting comes
-from the `TUTORGRAPH_*` environment, as for `tutorgraph serve`.
+Scenarios (`--scenarios`): 1, 8 and 32 users without rerank (`"rerank": false`), 8 with
+rerank (`"rerank": true`, the configured reranker). Reported per scenario, from locust's
+stats: requests, req/s, p50, p95, p99 and mean latency (nearest rank, over every answered
+request; locust's histogram is made 0.01 ms fine here, not its default two significant
+digits), errors (any status but 200, or a transport error) by kind; and, sampled here from
+/proc, the server's RSS (its process tree) at rest and its peak under load. The server runs
+with the rate limit off and one API key made for the run; every other setting comes from the
+`TUTORGRAPH_*` environment, as for `tutorgraph serve`.
 
     .venv/bin/python scripts/load_test.py --index-dir .tutorgraph \\
         --questions ../shared/data/eedi/train.csv --requests 100 --seconds 30 \\
@@ -24,9 +27,10 @@ from the `TUTORGRAPH_*` environment, as for `tutorgraph serve`.
 from __future__ import annotations
 
 import argparse
-import asyncio
+import itertools
 import json
 import os
+import platform
 import secrets
 import signal
 import socket
@@ -36,8 +40,9 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +64,11 @@ class Scenario:
         )
 
 
-SCENARIOS = (Scenario(1, False), Scenario(8, False), Scenario(32, False), Scenario(8, True))
+def parse_scenarios(text: str) -> tuple[Scenario, ...]:
+    """`"1,8,32,8r"`: users per scenario, `r` for `"rerank": true`."""
+    return tuple(
+        Scenario(int(s.strip().rstrip("r")), s.strip().endswith("r")) for s in text.split(",")
+    )
 
 
 # -- the query set --------------------------------------------------------------------------------
@@ -84,80 +93,160 @@ def take(queries: list[str], start: int, n: int) -> list[str]:
 
 
 def warmup_count(warmup: int, clients: int) -> int:
-    """Untimed requests before a scenario: `--warmup`, and at least one per client (each
+    """Untimed requests before a scenario: `--warmup`, and at least one per user (each
     opens its connection then), unless `--warmup 0`."""
     return max(warmup, clients) if warmup else 0
 
 
-# -- the client process -------------------------------------------------------------------------
+# -- the load: locust, in a child process ---------------------------------------------------------
 
 
 @dataclass
-class Outcome:
-    latencies_ms: list[float]
-    errors: Counter[str]
-    sent: int
-    elapsed_s: float
+class Load:
+    """One locust run. `users` send the `warm` bodies (not timed), then, all together, the
+    `timed` ones until they run out or `seconds` pass; `extra_users` send `extra_bodies` in
+    turn from the end of the warm-up (`head_start_s` before the timing) to its end."""
+
+    url: str
+    key: str
+    users: int
+    warm: list[dict[str, Any]]
+    timed: list[dict[str, Any]]
+    seconds: float
+    timeout: float
+    extra_users: int = 0
+    extra_bodies: list[dict[str, Any]] = field(default_factory=list)
+    head_start_s: float = 0.0
 
 
-async def drive(
-    client: httpx.AsyncClient,
-    queries: list[str],
-    *,
-    clients: int,
-    rerank: bool,
-    max_requests: int,
-    max_seconds: float | None,
-) -> Outcome:
-    """`clients` workers sending requests back to back until `max_requests` have been sent
-    or `max_seconds` have passed (requests in flight then are waited for)."""
-    latencies: list[float] = []
-    errors: Counter[str] = Counter()
-    sent = 0
-    started = time.perf_counter()
-    deadline = None if max_seconds is None else started + max_seconds
+def run_load(load: Load) -> dict[str, Any]:
+    """`load` run by locust in a child process (this script with `--locust SPEC`): the stats
+    of the timed requests (`normal`) and of the extra users' (`extra`), and `elapsed_s`."""
+    with tempfile.TemporaryDirectory(prefix="tutorgraph-locust-") as tmp:
+        spec = Path(tmp) / "load.json"
+        spec.write_text(json.dumps(asdict(load)), encoding="utf-8")
+        command = [sys.executable, str(Path(__file__).resolve()), "--locust", str(spec)]
+        # Generous: the warm-up is not bounded in time, and a request may take `timeout`.
+        limit = load.seconds + 2 * load.timeout + 600
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=limit, check=False)
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise SystemExit(f"the locust run failed ({proc.returncode}):\n{proc.stderr}")
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
 
-    async def worker() -> None:
-        nonlocal sent
-        while sent < max_requests and (deadline is None or time.perf_counter() < deadline):
-            query = queries[sent % len(queries)]
-            sent += 1
-            t0 = time.perf_counter()
-            try:
-                resp = await client.post(RETRIEVE, json={"query": query, "rerank": rerank})
-                await resp.aread()
-            except httpx.HTTPError as exc:
-                errors[type(exc).__name__] += 1
-                continue
-            if resp.status_code == 200:
-                latencies.append((time.perf_counter() - t0) * 1e3)
+
+def locust_main(spec: Path) -> dict[str, Any]:
+    """The child process: runs the `Load` in `spec` with locust and returns its stats."""
+    import gevent  # type: ignore[import-untyped]  # locust monkey-patches: only in this child
+    import locust.stats
+    from gevent.event import Event  # type: ignore[import-untyped]
+    from locust import FastHttpUser, User, constant, task
+    from locust.env import Environment
+    from locust.exception import CatchResponseError
+
+    load = Load(**json.loads(spec.read_text(encoding="utf-8")))
+    # Locust keeps response times in a histogram rounded to 2 significant digits (1,370 ms
+    # would read 1,400): 0.01 ms buckets instead (the hook its docstring offers for that).
+    locust.stats.bucket_response_time = lambda ms: round(ms, 2)  # type: ignore[assignment,return-value]
+    warm, extra_bodies = list(reversed(load.warm)), itertools.cycle(load.extra_bodies)
+    n = {"warm": len(warm), "sent": 0, "answered": 0}
+    clock = {"deadline": float("inf"), "t0": 0.0, "last": 0.0}
+    warmed, go, done = Event(), Event(), Event()
+
+    def over() -> bool:
+        """Whether the timed requests are all sent or time is up; `done` once all are answered
+        too. (The cap is kept here: a request event hook that quits would drop those in flight.)"""
+        ended = n["sent"] == len(load.timed) or time.perf_counter() >= clock["deadline"]
+        if ended and n["answered"] == n["sent"]:
+            done.set()
+        return ended
+
+    class Client(FastHttpUser):
+        abstract = True
+        wait_time = constant(0)
+        network_timeout = connection_timeout = load.timeout
+        default_headers = {"X-API-Key": load.key}  # noqa: RUF012 (locust's own attribute)
+
+        def post(self, body: dict[str, Any], name: str) -> None:
+            with self.client.post(RETRIEVE, json=body, name=name, catch_response=True) as resp:
+                if resp.status_code != 200:  # kept apart: the latencies are of the 200s
+                    resp.request_meta["name"] = f"{name} failed"
+                    if resp.status_code:  # else a transport error, which locust records
+                        resp.failure(f"HTTP {resp.status_code}")
+
+    class Normal(Client):
+        fixed_count = load.users
+
+        @task
+        def retrieve(self) -> None:
+            if warm:
+                try:
+                    self.post(warm.pop(), "warm-up")
+                finally:
+                    n["warm"] -= 1
+                    if not n["warm"]:
+                        warmed.set()
+            elif go.wait() and over():
+                done.wait()
             else:
-                errors[f"HTTP {resp.status_code}"] += 1
+                n["sent"] += 1
+                try:
+                    self.post(load.timed[n["sent"] - 1], RETRIEVE)
+                finally:
+                    n["answered"] += 1
+                    clock["last"] = time.perf_counter()
+                    over()
 
-    await asyncio.gather(*(worker() for _ in range(clients)))
-    return Outcome(latencies, errors, sent, time.perf_counter() - started)
+    class Extra(Client):
+        fixed_count = load.extra_users
 
+        @task
+        def extra(self) -> None:
+            if warmed.wait() and done.is_set():
+                gevent.sleep(0.05)  # the runner is stopping the users
+            else:
+                self.post(next(extra_bodies), "extra")
 
-async def client_main(args: argparse.Namespace) -> dict[str, Any]:
-    queries = load_queries(args.questions)
-    timed = take(queries, args.offset, args.requests)
-    warm = take(queries, args.offset + args.requests, warmup_count(args.warmup, args.clients))
-    limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
-    async with httpx.AsyncClient(
-        base_url=args.url,
-        headers={"X-API-Key": args.key},
-        timeout=httpx.Timeout(args.timeout),
-        limits=limits,
-    ) as client:
-        kw: dict[str, Any] = {"clients": args.clients, "rerank": args.rerank}
-        if warm:
-            await drive(client, warm, max_requests=len(warm), max_seconds=None, **kw)
-        out = await drive(client, timed, max_requests=args.requests, max_seconds=args.seconds, **kw)
+    classes: list[type[User]] = [Normal, Extra] if load.extra_users else [Normal]
+    # stop_timeout: stopping waits for the requests in flight (the extra users').
+    env = Environment(user_classes=classes, host=load.url, stop_timeout=load.timeout)
+    runner = env.create_local_runner()
+    runner.start(load.users + load.extra_users, spawn_rate=load.users + load.extra_users)
+    if load.warm:
+        warmed.wait()
+    warmed.set()
+    gevent.sleep(load.head_start_s)
+    clock["t0"] = time.perf_counter()
+    clock["deadline"] = clock["t0"] + load.seconds
+    go.set()
+    done.wait()
+    runner.quit()
+
+    def stats(name: str) -> dict[str, Any]:
+        ok, failed = env.stats.get(name, "POST"), env.stats.get(f"{name} failed", "POST")
+        kinds: Counter[str] = Counter()
+        for err in env.stats.errors.values():
+            if err.name == failed.name:
+                e = err.error
+                kinds[str(e) if isinstance(e, CatchResponseError) else type(e).__name__] += (
+                    err.occurrences
+                )
+        pct = ok.get_response_time_percentile
+        latency: dict[str, float] = {"p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99)}
+        latency["mean"] = ok.avg_response_time
+        return {
+            "requests": ok.num_requests + failed.num_requests,
+            "ok": ok.num_requests,
+            "errors": failed.num_requests,
+            "error_kinds": dict(kinds),
+            "latency_ms": {k: round(v, 2) for k, v in latency.items()} if ok.num_requests else None,
+        }
+
     return {
-        "latencies_ms": out.latencies_ms,
-        "errors": dict(out.errors),
-        "sent": out.sent,
-        "elapsed_s": out.elapsed_s,
+        "normal": stats(RETRIEVE),
+        "extra": stats("extra") if load.extra_users else None,
+        "elapsed_s": round(clock["last"] - clock["t0"], 3),
+        "locust_cpu_warning": runner.cpu_warning_emitted,
     }
 
 
@@ -306,62 +395,60 @@ def rerank_applied(server: Server, key: str, query: str) -> bool:
     return bool(resp.json()["reranker"]["applied"])
 
 
+def hardware() -> dict[str, Any]:
+    """CPU model, cores and the library versions that decide inference speed."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        lines = Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines()
+        cpu = next(
+            (ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("model name")), cpu
+        )
+    except OSError:
+        pass
+    versions = {}
+    for pkg in ("torch", "onnxruntime", "sentence-transformers", "chromadb"):
+        try:
+            versions[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            versions[pkg] = "not installed"
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(), **versions}
+
+
 # -- one scenario, the report ---------------------------------------------------------------------
 
 
 def run_scenario(
-    args: argparse.Namespace, server: Server, key: str, scenario: Scenario, offset: int
+    args: argparse.Namespace,
+    server: Server,
+    key: str,
+    queries: list[str],
+    scenario: Scenario,
+    offset: int,
 ) -> dict[str, Any]:
-    from tutorgraph.eval.tasks.latency import percentiles
+    def bodies(start: int, n: int) -> list[dict[str, Any]]:
+        return [{"query": q, "rerank": scenario.rerank} for q in take(queries, start, n)]
 
-    command = [
-        sys.executable,
-        str(Path(__file__).resolve()),
-        "--client",
-        "--url",
-        server.url,
-        "--key",
-        key,
-        "--questions",
-        str(args.questions),
-        "--clients",
-        str(scenario.clients),
-        "--requests",
-        str(args.requests),
-        "--seconds",
-        str(args.seconds),
-        "--warmup",
-        str(args.warmup),
-        "--offset",
-        str(offset),
-        "--timeout",
-        str(args.timeout),
-    ]
-    if scenario.rerank:
-        command.append("--rerank")
-    # Generous: the warm-up is not bounded in time, and a request may take `--timeout`.
-    limit = args.seconds + 2 * args.timeout + 600
-    proc = subprocess.run(command, capture_output=True, text=True, timeout=limit, check=False)
-    if proc.returncode != 0 or not proc.stdout.strip():
-        raise SystemExit(
-            f"the client for {scenario.name!r} failed ({proc.returncode}):\n{proc.stderr}"
+    out = run_load(
+        Load(
+            url=server.url,
+            key=key,
+            users=scenario.clients,
+            warm=bodies(offset + args.requests, warmup_count(args.warmup, scenario.clients)),
+            timed=bodies(offset, args.requests),
+            seconds=args.seconds,
+            timeout=args.timeout,
         )
-    raw = json.loads(proc.stdout.strip().splitlines()[-1])
-    latencies: list[float] = raw["latencies_ms"]
-    errors: dict[str, int] = raw["errors"]
-    elapsed = float(raw["elapsed_s"])
-    answered = len(latencies) + sum(errors.values())
+    )
+    stats, elapsed = out["normal"], out["elapsed_s"]
     return {
         "scenario": scenario.name,
         "clients": scenario.clients,
         "rerank": scenario.rerank,
-        "requests": answered,
-        "ok": len(latencies),
-        "errors": sum(errors.values()),
-        "error_kinds": errors,
-        "elapsed_s": round(elapsed, 3),
-        "req_per_s": round(answered / elapsed, 2) if elapsed > 0 else 0.0,
-        "latency_ms": percentiles(latencies) if latencies else None,
+        **{k: stats[k] for k in ("requests", "ok", "errors", "error_kinds")},
+        "elapsed_s": elapsed,
+        "req_per_s": round(stats["requests"] / elapsed, 2) if elapsed > 0 else 0.0,
+        "latency_ms": stats["latency_ms"],
+        "locust_cpu_warning": out["locust_cpu_warning"],
     }
 
 
@@ -384,7 +471,6 @@ def print_table(rows: list[dict[str, Any]], workers: int, threads: int) -> None:
 
 def server_main(args: argparse.Namespace) -> int:
     from tutorgraph.config import Settings
-    from tutorgraph.eval.harness.provenance import hardware
     from tutorgraph.index.generations import live_generation
 
     if live_generation(args.index_dir) is None:
@@ -402,7 +488,7 @@ def server_main(args: argparse.Namespace) -> int:
             ready = wait_ready(server, args.start_timeout)
             print(
                 f"server up in {time.monotonic() - started:.1f}s at {server.url}: "
-                f"{ready['status']}, {ready['index_dir']}",
+                f"{ready['status']}, generation {ready['generation']}",
                 flush=True,
             )
             reranker = ready["dependencies"].get("reranker", {})
@@ -410,7 +496,7 @@ def server_main(args: argparse.Namespace) -> int:
             rss_at_rest = tree_rss_mib(server.process.pid)
             print(f"server RSS at rest: {rss_at_rest} MiB", flush=True)
             offset = 0
-            for scenario in SCENARIOS:
+            for scenario in args.scenarios:
                 applied = None
                 if scenario.rerank:
                     applied = rerank_applied(server, key, queries[-1])
@@ -418,7 +504,7 @@ def server_main(args: argparse.Namespace) -> int:
                         print(f"warning: the server does not rerank ({reranker.get('detail')})")
                 print(f"running {scenario.name} ...", flush=True)
                 with PeakRss(server.process.pid) as rss:
-                    row = run_scenario(args, server, key, scenario, offset)
+                    row = run_scenario(args, server, key, queries, scenario, offset)
                 row["server_peak_rss_mib"] = rss.peak
                 if applied is not None:
                     row["reranker_applied"] = applied
@@ -432,6 +518,7 @@ def server_main(args: argparse.Namespace) -> int:
         "command": " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]]),
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "hardware": hardware(),
+        "load_generator": f"locust {metadata.version('locust')} (FastHttpUser)",
         "server": {
             "workers": args.workers,
             "inference_threads": threads,
@@ -469,26 +556,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seconds", type=float, default=60.0, help="seconds per scenario (at most)")
     p.add_argument("--warmup", type=int, default=20, help="untimed requests before each scenario")
     p.add_argument("--workers", type=int, default=1, help="`tutorgraph serve --workers`")
+    p.add_argument(
+        "--scenarios",
+        type=parse_scenarios,
+        default=parse_scenarios("1,8,32,8r"),
+        help='users per scenario, "r" for rerank (default "1,8,32,8r")',
+    )
     p.add_argument("--timeout", type=float, default=120.0, help="per-request timeout (s)")
     p.add_argument("--start-timeout", type=float, default=300.0, help="wait for /readyz (s)")
     p.add_argument("--out", type=Path, default=None, help="also write the report as JSON")
-    # The client process (started by this script for each scenario).
-    p.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--url", help=argparse.SUPPRESS)
-    p.add_argument("--key", help=argparse.SUPPRESS)
-    p.add_argument("--clients", type=int, default=1, help=argparse.SUPPRESS)
-    p.add_argument("--rerank", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--offset", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--locust", type=Path, help=argparse.SUPPRESS)  # the child process
     args = p.parse_args(argv)
     if args.requests < 1 or args.seconds <= 0 or args.warmup < 0 or args.workers < 1:
         p.error("--requests and --workers must be >= 1, --seconds > 0, --warmup >= 0")
+    if not args.scenarios or min(s.clients for s in args.scenarios) < 1:
+        p.error("--scenarios: one or more user counts >= 1, e.g. 1,8,32,8r")
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if args.client:
-        print(json.dumps(asyncio.run(client_main(args))))
+    if args.locust:
+        print(json.dumps(locust_main(args.locust)))
         return 0
     return server_main(args)
 
