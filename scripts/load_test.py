@@ -30,7 +30,6 @@ import argparse
 import itertools
 import json
 import os
-import platform
 import secrets
 import signal
 import socket
@@ -47,6 +46,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+from tutorgraph_research.harness.provenance import hardware
 
 RETRIEVE = "/v1/retrieve"
 MAX_QUERY_CHARS = 2000  # `RetrievalRequest.query`'s limit: longer queries would be 422s
@@ -393,25 +394,6 @@ def rerank_applied(server: Server, key: str, query: str) -> bool:
     )
     resp.raise_for_status()
     return bool(resp.json()["reranker"]["applied"])
-
-
-def hardware() -> dict[str, Any]:
-    """CPU model, cores and the library versions that decide inference speed."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        lines = Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines()
-        cpu = next(
-            (ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("model name")), cpu
-        )
-    except OSError:
-        pass
-    versions = {}
-    for pkg in ("torch", "onnxruntime", "sentence-transformers", "chromadb"):
-        try:
-            versions[pkg] = metadata.version(pkg)
-        except metadata.PackageNotFoundError:
-            versions[pkg] = "not installed"
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(), **versions}
 
 
 # -- one scenario, the report ---------------------------------------------------------------------
