@@ -159,7 +159,10 @@ async def test_a_model_that_cannot_load_warns_once_and_packets_say_why(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # what these machines amount to: no hub
+    # What these machines amount to: no hub. huggingface_hub reads the variable once, at
+    # import, so an earlier test's import would leave it trying the network (40 s of retries).
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_OFFLINE", True)
     caplog.set_level(logging.WARNING)
     reranker, why = load_reranker(Settings(reranker_model="cross-encoder/ms-marco-MiniLM-L-6-v2"))
     assert reranker is None and "ms-marco-MiniLM-L-6-v2" in why
