@@ -22,7 +22,6 @@ PosixPath('results/ablations.items.jsonl')
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import json
 import os
@@ -35,7 +34,7 @@ from typing import Any
 from tutorgraph.embedding.cached_embedder import caching
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
-from tutorgraph_research.harness.configs import RunConfig, ablation_grid
+from tutorgraph_research.harness.configs import RunConfig, ablation_grid, matching
 from tutorgraph_research.harness.provenance import git_commit, hardware
 from tutorgraph_research.harness.results import (
     ItemScore,
@@ -103,13 +102,7 @@ def select_configs(pattern: str = "*") -> list[RunConfig]:
     >>> [c.name for c in select_configs("default,fusion=*")]
     ['default', 'fusion=weighted']
     """
-    grid = ablation_grid()
-    globs = [g.strip() for g in pattern.split(",") if g.strip()]
-    chosen = [c for c in grid if any(fnmatch.fnmatchcase(c.name, g) for g in globs)]
-    if not chosen:
-        names = ", ".join(c.name for c in grid)
-        raise ConfigurationError(f"--configs {pattern!r} matches none of {names}")
-    return chosen
+    return matching(ablation_grid(), pattern)
 
 
 # -- the tasks -------------------------------------------------------------------------------

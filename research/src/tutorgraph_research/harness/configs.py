@@ -16,9 +16,12 @@ an ablation table differs from the shipped default in exactly one place.
 
 from __future__ import annotations
 
+import fnmatch
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from tutorgraph.errors import ConfigurationError
 from tutorgraph.models.request import STORE_SOURCES, SourceName
 
 __all__ = [
@@ -29,6 +32,7 @@ __all__ = [
     "RerankerName",
     "RunConfig",
     "ablation_grid",
+    "matching",
 ]
 
 RefinerName = Literal["none", "local", "openai"]
@@ -159,3 +163,19 @@ def ablation_grid(best: RunConfig = DEFAULT) -> list[RunConfig]:
     if best.near_duplicate_threshold is not None:
         vary("merge", "off", near_duplicate_threshold=None)
     return out
+
+
+def matching(configs: Iterable[RunConfig], pattern: str) -> list[RunConfig]:
+    """The `configs` whose names match any of the comma-separated globs in `pattern`, in
+    order (`--configs` of `bench eedi` and of `ablate`); none is a `ConfigurationError`.
+
+    >>> [c.name for c in matching([BEST, DEFAULT], "def*")]
+    ['default']
+    """
+    configs = list(configs)
+    globs = [g.strip() for g in pattern.split(",") if g.strip()]
+    chosen = [c for c in configs if any(fnmatch.fnmatchcase(c.name, g) for g in globs)]
+    if not chosen:
+        names = ", ".join(c.name for c in configs)
+        raise ConfigurationError(f"--configs {pattern!r} matches none of {names}")
+    return chosen

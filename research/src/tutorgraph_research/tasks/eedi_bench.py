@@ -15,7 +15,6 @@ the first stage `<sources>/<context>` by adding one segment at a time (`[/<profi
 
 from __future__ import annotations
 
-import fnmatch
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -30,7 +29,12 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.models.request import SourceName
 from tutorgraph.training.cross_encoder import TrainingConfig
-from tutorgraph_research.harness.configs import RefinerName, RerankerName, RunConfig
+from tutorgraph_research.harness.configs import (
+    RefinerName,
+    RerankerName,
+    RunConfig,
+    matching,
+)
 from tutorgraph_research.harness.provenance import git_commit, hardware
 from tutorgraph_research.harness.results import ItemScore, bootstrap_ci
 from tutorgraph_research.tasks.eedi import EediMisconceptionTask, K, PairInfo
@@ -182,12 +186,7 @@ def bench_configs() -> dict[str, RunConfig]:
 def config_names(pattern: str = "*") -> list[str]:
     """The names of `bench_configs()` matching `pattern` (comma-separated globs), in table
     order."""
-    names = list(_registry())
-    globs = [g.strip() for g in pattern.split(",") if g.strip()]
-    chosen = [n for n in names if any(fnmatch.fnmatchcase(n, g) for g in globs)]
-    if not chosen:
-        raise ConfigurationError(f"--configs {pattern!r} matches none of {', '.join(names)}")
-    return chosen
+    return [c.name for c in matching(_registry().values(), pattern)]
 
 
 def bench_config(name: str) -> RunConfig:
