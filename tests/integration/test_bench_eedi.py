@@ -11,6 +11,7 @@ from tests.conftest import encoder_output
 
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ingest.eedi import read_eedi_questions
+from tutorgraph.ranking.metrics import average_precision_at_k
 from tutorgraph.training.cross_encoder import TrainingConfig
 from tutorgraph_research.tasks.eedi import eedi_pairs
 from tutorgraph_research.tasks.eedi_bench import (
@@ -215,20 +216,29 @@ async def test_bench_reads_the_reader_sets_messages(  # type: ignore[no-untyped-
     assert {"dev", "heldout"} <= set(row["splits"])
 
 
-def _tuned_spec(folder: Path, *, wrong: bool = False) -> EediBenchmarkSpec:
+def _tuned_spec(folder: Path, *, wrong: bool = False, **kw: Any) -> EediBenchmarkSpec:
     """`default/construct` over 2 folds with fold encoders laid out as `train-embedder
     --leave-out K/2` writes them (`wrong`: each names the other fold)."""
     for k in range(2):
         encoder_output(folder / f"fold{k}", {"fold": 1 - k if wrong else k, "folds": 2})
-    return slice_spec(configs="default/construct", tuned_folds=folder)
+    return slice_spec(configs="default/construct", tuned_folds=folder, **kw)
 
 
 async def test_bench_rankers_read_cross_fitted_fold_encoders(  # type: ignore[no-untyped-def]
     embedder, tmp_path: Path
 ) -> None:
-    results = await run_eedi_benchmark(_tuned_spec(tmp_path / "folds"), embedder)
+    rankings = tmp_path / "rankings.jsonl"
+    results = await run_eedi_benchmark(_tuned_spec(tmp_path / "folds", rankings=rankings), embedder)
     row = results["default/construct"]
     assert row["n"] == results["_meta"]["n_pairs"] and 0.0 <= row["map@25"] <= 1.0
+    # The kept lists are the ones scored: one per pair, in packet order (their MAP@25 is
+    # the row's), each hit with the learned ranker's score.
+    kept = [json.loads(line) for line in rankings.read_text().splitlines()]
+    assert len({r["item"] for r in kept}) == len(kept) == row["n"]
+    assert all(r["config"] == "default/construct" and len(r["hits"]) <= 30 for r in kept)
+    assert all(s is not None for r in kept for _, s in r["hits"])
+    aps = [average_precision_at_k([h for h, _ in r["hits"]], {r["target"]}, 25) for r in kept]
+    assert sum(aps) / len(aps) == pytest.approx(row["map@25"], abs=1e-6)
     folds = results["_meta"]["ranker"]["folds"]
     # Each fold's ranker is served by the encoder that left that fold's questions out.
     assert [f["tuned_model"] for f in folds] == [

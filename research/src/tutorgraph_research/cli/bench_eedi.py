@@ -81,6 +81,14 @@ def eedi_cmd(
             "one per fold): the learned rankers read their scores, cross-fitted.",
         ),
     ] = None,
+    rankings: Annotated[
+        Path | None,
+        typer.Option(
+            dir_okay=False,
+            help="Also write each scored packet's first 30 misconception hits (ids, final "
+            "scores) to this JSON Lines file, for second-stage experiments.",
+        ),
+    ] = None,
 ) -> None:
     """Eedi misconception retrieval: MAP@25 and Recall@25 per configuration, with 95%
     intervals and the paired difference from the first stage."""
@@ -100,6 +108,7 @@ def eedi_cmd(
         read_questions=_question_ids(exclude),
         per_item=per_item,
         tuned_folds=tuned_folds,
+        rankings=rankings,
     )
     embedder = make_embedder(settings)
     with fail_on_errors(), progress_bars() as bars:

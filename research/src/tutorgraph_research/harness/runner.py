@@ -286,6 +286,9 @@ class FoldTask:
         """The item's metric values from its packet."""
         return self.score(self.rank(packet, item), item)
 
+    def observe(self, config: str, item: EvalItem, packet: ReasoningPacket) -> None:
+        """Sees each packet after `measure` (a hook: a task that keeps rankings overrides it)."""
+
     def folds_note(self) -> str | None:
         """A status line about the folds just built (e.g. items no configuration can get)."""
         return None
@@ -391,6 +394,7 @@ async def run_folds(
                             packet = await retriever.retrieve(request_for(cfg, item))
                             degraded += bool(packet.degraded_sources)
                             values = task.measure(packet, item)
+                            task.observe(cfg.name, item, packet)
                             scores.append(
                                 ItemScore(
                                     name, cfg.name, fold.number, item.item, item.query_type, values

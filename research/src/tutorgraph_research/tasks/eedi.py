@@ -19,6 +19,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER
 from tutorgraph.embedding.embedder import Embedder
@@ -244,6 +245,7 @@ class EediMisconceptionTask(FoldTask):
         limit: int | None = None,
         per_fold: int | None = None,
         tuned_folds: Path | None = None,
+        keep_rankings: int = 0,
     ) -> None:
         self.train = train
         self.misconceptions = misconceptions
@@ -261,6 +263,10 @@ class EediMisconceptionTask(FoldTask):
         self.per_fold = per_fold
         self.tuned_folds = tuned_folds
         self._fold_encoders: FoldEncoders | None = None
+        # With keep_rankings > 0: per scored packet, its first misconception hits with their
+        # final scores (`observe`), for second-stage experiments over the out-of-fold lists.
+        self.keep_rankings = keep_rankings
+        self.rankings: list[dict[str, Any]] = []
         # Filled while running: the pairs scored, how many had no construct context, and
         # what the fold models were trained on.
         self.info: dict[str, PairInfo] = {}
@@ -414,6 +420,25 @@ class EediMisconceptionTask(FoldTask):
             "seen_construct": float(info.seen_construct),
             "seen_misconception": float(info.seen_misconception),
         }
+
+    def observe(self, config: str, item: EvalItem, packet: ReasoningPacket) -> None:
+        if self.keep_rankings <= 0:
+            return
+        info = self.info[item.item]
+        hits = [h for h in packet.results if h.kind == "misconception"][: self.keep_rankings]
+        self.rankings.append(
+            {
+                "config": config,
+                "item": item.item,
+                "question": info.pair.question.question_id,
+                "query": info.pair.query,
+                "target": info.pair.target,
+                "hits": [
+                    [info.pair.target if info.pair.target in h.ids else h.id, h.learned_score]
+                    for h in hits
+                ],
+            }
+        )
 
     def close(self) -> None:
         """Remove the fold models' temporary folders."""

@@ -15,6 +15,7 @@ the first stage `<sources>/<context>` by adding one segment at a time (`[/<profi
 
 from __future__ import annotations
 
+import json
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -107,6 +108,13 @@ class EediBenchmarkSpec:
     # Fold encoders (`tutorgraph train-embedder --leave-out K/N` into `<dir>/fold<K>`): the
     # learned rankers read their scores, cross-fitted (`training.crossfit_encoders`).
     tuned_folds: Path | None = None
+    # Write each scored packet's first misconception hits (ids and final scores) to this
+    # JSON Lines file: the out-of-fold lists a second stage is measured on.
+    rankings: Path | None = None
+
+
+# Misconception hits kept per packet with `rankings` (the MAP@25 cut and a margin).
+RANKINGS_DEPTH = 30
 
 
 def _first_stage_config(sources: str, context: str) -> RunConfig:
@@ -306,6 +314,7 @@ async def run_eedi_benchmark(
         messages=read_student_messages(spec.messages) if spec.messages else None,
         limit=spec.limit,
         tuned_folds=spec.tuned_folds,
+        keep_rankings=RANKINGS_DEPTH if spec.rankings else 0,
     )
     scores: dict[str, list[ItemScore]] = {n: [] for n in names}
 
@@ -316,6 +325,9 @@ async def run_eedi_benchmark(
     not_measured = await task.run(
         configs, embedder, skip=lambda _unit: False, record=record, progress=progress, status=status
     )
+    if spec.rankings:
+        with spec.rankings.open("w", encoding="utf-8") as f:
+            f.writelines(json.dumps(r) + "\n" for r in task.rankings)
     results: dict[str, Any] = {}
     for name in names:
         if name in not_measured:
