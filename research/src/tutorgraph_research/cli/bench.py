@@ -13,7 +13,7 @@ from __future__ import annotations
 import typer
 
 from tutorgraph_research.cli.bench_content import linking_cmd, teaching_cmd
-from tutorgraph_research.cli.bench_eedi import diagnosis_cmd, eedi_cmd
+from tutorgraph_research.cli.bench_eedi import cross_encoder_cmd, diagnosis_cmd, eedi_cmd
 from tutorgraph_research.cli.bench_latency import latency_cmd
 from tutorgraph_research.cli.bench_queries import reader_cmd, refine_cmd, routing_cmd
 
@@ -24,6 +24,7 @@ bench_app = typer.Typer(help="Benchmarks (design section 8).", no_args_is_help=T
 bench_app.command("eedi")(eedi_cmd)
 bench_app.command("latency")(latency_cmd)
 bench_app.command("diagnosis")(diagnosis_cmd)
+bench_app.command("cross-encoder")(cross_encoder_cmd)
 bench_app.command("refine")(refine_cmd)
 bench_app.command("reader")(reader_cmd)
 bench_app.command("routing")(routing_cmd)

@@ -1,5 +1,6 @@
-"""`tutorgraph bench eedi` (misconception retrieval, MAP@25) and `tutorgraph bench diagnosis`
-(the bug rules' coverage and precision), both on an Eedi train file.
+"""`tutorgraph bench eedi` (misconception retrieval, MAP@25), `tutorgraph bench diagnosis`
+(the bug rules' coverage and precision), both on an Eedi train file, and `tutorgraph bench
+cross-encoder` (a cross-encoder over `bench eedi --rankings`' out-of-fold lists).
 
 e.g. `tutorgraph bench diagnosis --train train.csv --out diagnosis.json`
 """
@@ -21,11 +22,15 @@ from tutorgraph.cli._common import (
     load_settings,
     progress_bars,
 )
-from tutorgraph.ingest.eedi import read_eedi_questions
+from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
+from tutorgraph.ingest.eedi import eedi_misconception_id, read_eedi_questions, read_misconceptions
 from tutorgraph.retrieval.factory import make_embedder
+from tutorgraph.training.cross_encoder import TrainingConfig
+from tutorgraph.training.crossfit_encoders import fold_model_dir
 from tutorgraph_research.tasks.eedi_bench import EediBenchmarkSpec, run_eedi_benchmark
+from tutorgraph_research.tasks.second_stage import cross_encoder_row, read_rankings
 
-__all__ = ["diagnosis_cmd", "eedi_cmd"]
+__all__ = ["cross_encoder_cmd", "diagnosis_cmd", "eedi_cmd"]
 
 
 def _question_ids(path: Path | None) -> frozenset[int]:
@@ -198,3 +203,67 @@ def diagnosis_cmd(
     )
     if out:
         out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+
+def cross_encoder_cmd(
+    rankings: Annotated[
+        Path,
+        typer.Option(exists=True, dir_okay=False, help="`bench eedi --rankings` output."),
+    ],
+    misconceptions: Annotated[Path, typer.Option(help="misconception_mapping.csv.")],
+    work: Annotated[
+        Path,
+        typer.Option(
+            file_okay=False, help="Where the fold cross-encoders go (finished ones are reused)."
+        ),
+    ],
+    out: Annotated[Path, typer.Option(help="Where to write the report.")] = Path(
+        "cross_encoder_row.json"
+    ),
+    config: Annotated[str, typer.Option(help="Which configuration's lists.")] = (
+        "default/construct"
+    ),
+    folds: Annotated[int, typer.Option(help="Folds: fold = int(QuestionId) % folds.")] = 5,
+    depth: Annotated[int, typer.Option(help="Hits per list the cross-encoder scores.")] = 20,
+    base_folds: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="Start fold K's cross-encoder from the fold encoder in DIR/foldK/model "
+            "(`train-embedder --leave-out K/N`) instead of --base-model.",
+        ),
+    ] = None,
+    base_model: Annotated[str, typer.Option(help="Weights to start from.")] = (
+        DEFAULT_EMBEDDING_MODEL
+    ),
+    epochs: Annotated[float, typer.Option(help="Passes over the training pairs.")] = 1.0,
+    layers: Annotated[int, typer.Option(help="Transformer layers kept.")] = 3,
+) -> None:
+    """The cross-encoder's row: fold cross-encoders trained on the shipped pipeline's
+    out-of-fold lists, their score as a second-stage feature, paired with the ranker alone."""
+    with fail_on_errors():
+        pairs = read_rankings(rankings, config)
+        texts = read_misconceptions(misconceptions)
+        names = {eedi_misconception_id(k): v for k, v in texts.items()}
+        folder = base_folds
+        base = (lambda k: str(fold_model_dir(folder, k))) if folder is not None else base_model
+        report = asyncio.run(
+            cross_encoder_row(
+                pairs,
+                names,
+                work=work,
+                folds=folds,
+                depth=depth,
+                training=TrainingConfig(epochs=epochs, layers=layers),
+                base_model=base,
+                say=lambda line: console.print(line, highlight=False),
+            )
+        )
+    report["_meta"] |= {"rankings": str(rankings), "config": config}
+    table = Table("row", "MAP@25", "95% interval", title=f"second stage over {config}")
+    for name, row in report["rows"].items():
+        table.add_row(name, f"{row['map@25']:.4f}", f"[{row['ci95'][0]:.4f}, {row['ci95'][1]:.4f}]")
+    console.print(table)
+    for name, row in report["paired"].items():
+        console.print(f"{name}: {row['mean']:+.4f} {row['ci95']}", highlight=False)
+    out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
