@@ -34,7 +34,7 @@ pytestmark = pytest.mark.integration
 EEDI = Path(__file__).resolve().parents[1] / "data" / "eedi"
 
 QUICK = RankerTrainingConfig(
-    adapter=AdapterConfig(steps=60), combiner=CombinerConfig(n_estimators=60)
+    adapter=AdapterConfig(steps=60), combiners=(CombinerConfig(n_estimators=60),)
 )
 
 

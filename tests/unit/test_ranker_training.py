@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import asdict, replace
 
 import numpy as np
 import pytest
 
 from tutorgraph.ranking.adapter import AdapterConfig
+from tutorgraph.ranking.combiner import CombinerConfig
 from tutorgraph.ranking.examples import EXAMPLE_FEATURES, ExampleMemory
 from tutorgraph.ranking.model import FEATURES
 from tutorgraph.ranking.prior import PRIOR_FEATURES, LabelledExample, LinkPrior
@@ -17,6 +19,7 @@ from tutorgraph.training.ranker import (
     cross_fit,
     fit_ranker,
     inner_fold,
+    pick_combiner,
 )
 
 pytestmark = pytest.mark.unit
@@ -87,3 +90,21 @@ def test_inner_folds_are_stable_and_fit_ranker_records_its_training() -> None:
     assert ranker.combiner is not None and ranker.embedder == "toy"
     assert ranker.info["queries"] == len(queries())
     assert 0.0 <= ranker.info["pool_recall"] <= 1.0
+    # Both default combiner settings were compared by the inner CV; the record says which won.
+    compared = ranker.info["combiners_inner_map@25"]
+    assert len(compared) == len(CONFIG.combiners) == 2
+    assert ranker.info["combiner"] == asdict(CONFIG.combiners[compared.index(max(compared))])
+
+
+def test_the_combiner_setting_that_ranks_better_in_the_inner_cv_is_picked() -> None:
+    fit = cross_fit(queries(), TARGETS, embed(TARGETS), embed, config=CONFIG)
+    names = FEATURES
+    # A one-split stump against the default: the default must rank better and win, whichever
+    # order the settings come in.
+    stump = CombinerConfig(n_estimators=1, num_leaves=2)
+    for settings in ((stump, CombinerConfig()), (CombinerConfig(), stump)):
+        config = replace(CONFIG, combiners=settings)
+        chosen, scores = pick_combiner(fit, names, config, lambda _line: None)
+        assert chosen == CombinerConfig() and max(scores) == scores[settings.index(chosen)]
+    # One setting: nothing to compare.
+    assert pick_combiner(fit, names, replace(CONFIG, combiners=(stump,)), print) == (stump, [])

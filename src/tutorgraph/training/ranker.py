@@ -10,7 +10,10 @@ queries no part of the ranker has seen. So:
   split (in the prototype, in-sample adapter scores cost 0.04 MAP@25);
 * the shipped adapter is then trained on every query;
 * a fine-tuned encoder's scores (`TunedTraining`) must be cross-fitted by the caller: each
-  query scored by an encoder that did not see its question.
+  query scored by an encoder that did not see its question;
+* the combiner's settings are picked among `combiners` by CV over those rows (the same
+  inner folds: each candidate setting trained without a split, scored by MAP@25 on it),
+  and the best is refit on every row; the training record keeps every setting's score.
 
 `signals` lets a caller add what the retrieval pipeline measured of each candidate (source
 ranks and scores) for a query, computed without that query's split as well.
@@ -46,6 +49,7 @@ __all__ = [
     "cross_fit",
     "fit_ranker",
     "inner_fold",
+    "pick_combiner",
 ]
 
 Matrix = npt.NDArray[np.float32]
@@ -82,11 +86,19 @@ class RankerTrainingConfig:
     # Per proposal list (adapter, cosine, vote): how many targets each adds to the pool.
     proposals: int = 40
     adapter: AdapterConfig = field(default_factory=AdapterConfig)
-    combiner: CombinerConfig = field(default_factory=CombinerConfig)
+    # The combiner settings compared (one: no comparison). Issue 33: smaller trees (15
+    # leaves, 50 rows a leaf) scored 0.415 against 0.407 in an inner CV of one outer fold's
+    # training rows (scripts/probes/combiner_variants.py); each ranker picks for itself.
+    combiners: tuple[CombinerConfig, ...] = (
+        CombinerConfig(),
+        CombinerConfig(num_leaves=15, min_child_samples=50),
+    )
 
     def __post_init__(self) -> None:
         if self.inner_folds < 2 or self.proposals < 1:
             raise ConfigurationError("inner_folds must be >= 2 and proposals >= 1")
+        if not self.combiners:
+            raise ConfigurationError("at least one combiner setting is needed")
 
 
 def inner_fold(group: str, folds: int) -> int:
@@ -187,6 +199,34 @@ def cross_fit(
     return fit
 
 
+def pick_combiner(
+    fit: CrossFit,
+    names: Sequence[str],
+    cfg: RankerTrainingConfig,
+    say: Progress,
+) -> tuple[CombinerConfig, list[float]]:
+    """The setting of `cfg.combiners` with the best MAP@25 over the inner folds' rows (the
+    first on a tie), and each one's score; no comparison when there is one setting."""
+    if len(cfg.combiners) == 1:
+        return cfg.combiners[0], []
+    split = [inner_fold(q.group, cfg.inner_folds) for q in fit.queries]
+    scores = []
+    for n, setting in enumerate(cfg.combiners, start=1):
+        say(f"combiner setting {n}/{len(cfg.combiners)}: {cfg.inner_folds}-fold CV")
+        aps: list[float] = []
+        for j in range(cfg.inner_folds):
+            train = [g for g, s in zip(fit.groups, split, strict=True) if s != j]
+            model = Combiner.fit(train, names, setting)
+            for g, s in zip(fit.groups, split, strict=True):
+                if s == j:
+                    scored = model.score(g.rows)
+                    order = sorted(range(len(scored)), key=lambda i: -scored[i])
+                    relevant = {str(i) for i, v in enumerate(g.labels) if v}
+                    aps.append(average_precision_at_k([str(i) for i in order], relevant, 25))
+        scores.append(round(float(np.mean(aps)), 4))
+    return cfg.combiners[scores.index(max(scores))], scores
+
+
 def _ranker(
     fit: CrossFit,
     adapter: QueryAdapter,
@@ -235,9 +275,10 @@ def fit_ranker(
         tuned=tuned,
         progress=say,
     )
-    say(f"combiner on {len(fit.groups)} groups")
     names = FEATURES + (TUNED_FEATURES if tuned is not None else ())
-    combiner = Combiner.fit(fit.groups, names, cfg.combiner)
+    chosen, compared = pick_combiner(fit, names, cfg, say)
+    say(f"combiner on {len(fit.groups)} groups")
+    combiner = Combiner.fit(fit.groups, names, chosen)
     say("adapter on every query")
     adapter = QueryAdapter.fit(fit.vectors, fit.labels, target_vectors, cfg.adapter)
     record = {
@@ -246,6 +287,8 @@ def fit_ranker(
         "recipe": asdict(cfg),
         "pool_recall": round(float(np.mean([any(g.labels) for g in fit.groups])), 4),
         "inner_adapter_map@25": round(float(np.mean(fit.inner_adapter_ap)), 4),
+        "combiner": asdict(chosen),
+        "combiners_inner_map@25": compared,
         "seconds": round(time.perf_counter() - started, 1),
     }
     return _ranker(fit, adapter, target_ids, target_vectors, record, tuned).with_combiner(combiner)
