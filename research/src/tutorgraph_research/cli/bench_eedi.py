@@ -26,9 +26,13 @@ from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.ingest.eedi import eedi_misconception_id, read_eedi_questions, read_misconceptions
 from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph.training.cross_encoder import TrainingConfig
-from tutorgraph.training.crossfit_encoders import fold_model_dir
+from tutorgraph.training.crossfit_encoders import fold_model_dir, load_fold_encoders
 from tutorgraph_research.tasks.eedi_bench import EediBenchmarkSpec, run_eedi_benchmark
-from tutorgraph_research.tasks.second_stage import cross_encoder_row, read_rankings
+from tutorgraph_research.tasks.second_stage import (
+    cross_encoder_row,
+    read_rankings,
+    tuned_negatives,
+)
 
 __all__ = ["cross_encoder_cmd", "diagnosis_cmd", "eedi_cmd"]
 
@@ -236,6 +240,15 @@ def cross_encoder_cmd(
     base_model: Annotated[str, typer.Option(help="Weights to start from.")] = (
         DEFAULT_EMBEDDING_MODEL
     ),
+    negatives_from: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="Draw each training pair's hard negatives from the fold encoders in "
+            "DIR/foldK (each pair's by the encoder that left its question out) instead of "
+            "its own list.",
+        ),
+    ] = None,
     epochs: Annotated[float, typer.Option(help="Passes over the training pairs.")] = 1.0,
     layers: Annotated[int, typer.Option(help="Transformer layers kept.")] = 3,
 ) -> None:
@@ -247,6 +260,11 @@ def cross_encoder_cmd(
         names = {eedi_misconception_id(k): v for k, v in texts.items()}
         folder = base_folds
         base = (lambda k: str(fold_model_dir(folder, k))) if folder is not None else base_model
+        hard = None
+        if negatives_from is not None:
+            console.print(f"hard negatives from the fold encoders in {negatives_from}")
+            encoders = load_fold_encoders(negatives_from, folds)
+            hard = tuned_negatives(pairs, encoders, names)
         report = asyncio.run(
             cross_encoder_row(
                 pairs,
@@ -256,6 +274,7 @@ def cross_encoder_cmd(
                 depth=depth,
                 training=TrainingConfig(epochs=epochs, layers=layers),
                 base_model=base,
+                negatives=hard,
                 say=lambda line: console.print(line, highlight=False),
             )
         )

@@ -6,7 +6,8 @@ never saw the pair's question. Per fold K of `int(QuestionId) % folds`:
 
 1. a cross-encoder is fine-tuned on the pairs of the other folds: the positive is the labelled
    misconception, the hard negatives that pair's own out-of-fold list (the candidates the
-   shipped pipeline gives it), so it learns to order exactly what it will be shown;
+   shipped pipeline gives it) or, with `negatives`, another cross-fitted list (such as the
+   fine-tuned bi-encoders' best, `tuned_negatives`);
 2. it scores the first `depth` hits of fold K's pairs: every pair's scores come from a
    cross-encoder that never saw its question.
 
@@ -34,10 +35,12 @@ import numpy as np
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.combiner import Combiner, TrainingGroup
 from tutorgraph.ranking.metrics import average_precision_at_k
-from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
-from tutorgraph.training.cross_encoder import TrainingConfig
+from tutorgraph.retrieval.reranker import ONNX_FILES, CrossEncoderReranker, RerankerOptions
+from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig
+from tutorgraph.training.crossfit_encoders import FoldEncoders
 from tutorgraph.training.eedi import fit_and_export
 from tutorgraph.training.mining import TrainingGroup as PairGroup
+from tutorgraph.training.ranker import LabelledQuery
 from tutorgraph_research.harness.provenance import git_commit, hardware
 from tutorgraph_research.harness.results import bootstrap_ci
 
@@ -46,6 +49,8 @@ __all__ = [
     "RankedPair",
     "cross_encoder_row",
     "read_rankings",
+    "train_fold_cross_encoders",
+    "tuned_negatives",
 ]
 
 K = 25
@@ -55,6 +60,7 @@ CROSS_FEATURES = ("cross_score", "cross_rank", "cross_gap")
 STAGE2_FEATURES = RANKER_FEATURES + CROSS_FEATURES
 # Hard negatives per training pair: the first non-target hits of its out-of-fold list.
 HARD_POOL = 10
+_GRAPH = ONNX_FILES["onnx-int8"]
 
 
 @dataclass(frozen=True)
@@ -150,6 +156,81 @@ def _paired(before: Mapping[str, float], after: Mapping[str, float]) -> dict[str
     }
 
 
+def tuned_negatives(
+    pairs: Sequence[RankedPair],
+    encoders: FoldEncoders,
+    misconceptions: Mapping[str, str],
+) -> dict[str, list[str]]:
+    """Per pair, the fold encoders' best misconceptions that are not its label (`HARD_POOL`),
+    each pair scored by the encoder that left its question out."""
+    ids = sorted(misconceptions)
+    queries = [LabelledQuery(str(p.question), p.query, p.target) for p in pairs]
+    scores = encoders.scores(queries, [misconceptions[i] for i in ids])
+    out = {}
+    for p, row in zip(pairs, scores, strict=True):
+        best = [ids[i] for i in np.argsort(-row, kind="stable")[: HARD_POOL + 1]]
+        out[p.item] = [i for i in best if i != p.target][:HARD_POOL]
+    return out
+
+
+async def train_fold_cross_encoders(
+    pairs: Sequence[RankedPair],
+    misconceptions: Mapping[str, str],
+    *,
+    work: Path,
+    folds: int = 5,
+    training: TrainingConfig | None = None,
+    base_model: Callable[[int], str] | str,
+    negatives: Mapping[str, Sequence[str]] | None = None,
+    say: Callable[[str], None] = lambda _line: None,
+) -> list[dict[str, Any]]:
+    """Cross-encoder K, for every fold K, trained on the pairs of the other folds into
+    `work/fold<K>` (a finished one is kept and reused); what each was trained on.
+    `negatives`: each pair's hard negatives (misconception ids), instead of the first
+    non-target hits of its own list."""
+    cfg = training or TrainingConfig()
+
+    def hard(p: RankedPair) -> list[str]:
+        if negatives is not None:
+            return list(negatives[p.item])
+        return [h for h, _ in p.hits if h != p.target][:HARD_POOL]
+
+    trained: list[dict[str, Any]] = []
+    for k in range(folds):
+        model_dir = work / f"fold{k}"
+        base = base_model(k) if callable(base_model) else base_model
+        if (model_dir / _GRAPH).is_file():
+            record = json.loads((model_dir / TRAINING_RECORD).read_text(encoding="utf-8"))
+            trained.append({"fold": k, "reused": str(model_dir), "training": record})
+            continue
+        groups = [
+            PairGroup(p.query, misconceptions[p.target], tuple(misconceptions[h] for h in hard(p)))
+            for p in pairs
+            if p.fold(folds) != k
+        ]
+        say(f"fold {k}: training a cross-encoder on {len(groups)} pairs from {base}")
+
+        def step(s: int, t: int, loss: float, k: int = k) -> None:
+            if s % 50 == 0 or s == t:
+                say(f"fold {k}: step {s}/{t}, loss {loss:.3f}")
+
+        result = await fit_and_export(
+            groups, model_dir, cfg, base_model=base, enforce_gates=False, progress=step
+        )
+        trained.append(
+            {
+                "fold": k,
+                "base_model": base,
+                "groups": len(groups),
+                "steps": result.steps,
+                "train_seconds": round(result.seconds, 1),
+                "final_loss": round(result.final_loss, 4),
+                "gates": result.gates.to_json() if result.gates else None,
+            }
+        )
+    return trained
+
+
 async def cross_encoder_row(
     pairs: Sequence[RankedPair],
     misconceptions: Mapping[str, str],
@@ -159,54 +240,31 @@ async def cross_encoder_row(
     depth: int = 20,
     training: TrainingConfig | None = None,
     base_model: Callable[[int], str] | str,
+    negatives: Mapping[str, Sequence[str]] | None = None,
     say: Callable[[str], None] = lambda _line: None,
 ) -> dict[str, Any]:
-    """Train the fold cross-encoders (kept in `work/fold<K>`, reused when finished), score
-    every list and measure the second stages; returns the report (see the module)."""
+    """Train the fold cross-encoders (`train_fold_cross_encoders`), score every list with
+    its fold's and measure the second stages; returns the report (see the module)."""
     cfg = training or TrainingConfig()
     if not 2 <= depth <= 30:
         raise ConfigurationError("depth must be in [2, 30]")
     unknown = {h for p in pairs for h, _ in p.hits} - set(misconceptions)
     if unknown:
         raise ConfigurationError(f"{len(unknown)} hit ids are not in the misconception list")
+    trained = await train_fold_cross_encoders(
+        pairs,
+        misconceptions,
+        work=work,
+        folds=folds,
+        training=cfg,
+        base_model=base_model,
+        negatives=negatives,
+        say=say,
+    )
     cross: dict[str, list[float]] = {}
-    trained: list[dict[str, Any]] = []
     latency_ms: list[float] = []
     for k in range(folds):
         model_dir = work / f"fold{k}"
-        base = base_model(k) if callable(base_model) else base_model
-        if not (model_dir / "onnx" / "model_qint8.onnx").is_file():
-            groups = [
-                PairGroup(
-                    p.query,
-                    misconceptions[p.target],
-                    tuple(misconceptions[h] for h, _ in p.hits if h != p.target)[:HARD_POOL],
-                )
-                for p in pairs
-                if p.fold(folds) != k
-            ]
-            say(f"fold {k}: training a cross-encoder on {len(groups)} pairs from {base}")
-
-            def step(s: int, t: int, loss: float, k: int = k) -> None:
-                if s % 50 == 0 or s == t:
-                    say(f"fold {k}: step {s}/{t}, loss {loss:.3f}")
-
-            result = await fit_and_export(
-                groups, model_dir, cfg, base_model=base, enforce_gates=False, progress=step
-            )
-            trained.append(
-                {
-                    "fold": k,
-                    "base_model": base,
-                    "groups": len(groups),
-                    "steps": result.steps,
-                    "train_seconds": round(result.seconds, 1),
-                    "final_loss": round(result.final_loss, 4),
-                    "gates": result.gates.to_json() if result.gates else None,
-                }
-            )
-        else:
-            trained.append({"fold": k, "base_model": base, "reused": str(model_dir)})
         options = RerankerOptions(
             max_length=cfg.max_length, query_max_tokens=cfg.query_max_tokens, cache_size=0
         )
@@ -250,6 +308,7 @@ async def cross_encoder_row(
             "depth": depth,
             "folds": folds,
             "hard_pool": HARD_POOL,
+            "negatives": "given" if negatives is not None else "each pair's own list",
             "training": asdict(cfg),
             "cross_encoders": trained,
             "hardware": hardware(),
