@@ -4,7 +4,9 @@ hard negatives from the fine-tuned fold encoders, BCE with the positive weighted
 of 16, 6 epochs; prints the mean loss per epoch (a constant prediction's loss is 1.04).
 
     python scripts/probes/cross_encoder_overfit.py BODY_LR [HEAD_LR]
-    # 5e-5 -> 1.040 1.040 1.041 1.042 1.040 1.040; 5e-5 1e-3 -> 1.042 ... 1.041
+    # 5e-5 -> 1.039 1.039 1.041 1.041 1.040 1.040
+    # 5e-5 1e-3 -> 1.042 1.050 1.044 1.042 1.056 1.041 (an earlier copy of this loop that
+    # read the same negatives from a cache; the classifier head's init is not seeded)
 """
 
 from __future__ import annotations

@@ -40,7 +40,13 @@ _FOLD_RECORD = "fold.json"
 
 
 # What a fold's training record keeps of each ranker it trained.
-_RANKER_FIGURES = ("queries", "pool_recall", "inner_adapter_map@25")
+_RANKER_FIGURES = (
+    "queries",
+    "pool_recall",
+    "inner_adapter_map@25",
+    "combiner",
+    "combiners_inner_map@25",
+)
 
 
 @dataclass
