@@ -47,6 +47,15 @@ HELD_OUT_QUESTION = 163
 # -- the data slices (cheap: no model, no chroma) ------------------------------------------
 
 
+@pytest.fixture
+def no_hub(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No model hub, as on these machines. huggingface_hub reads HF_HUB_OFFLINE once, at
+    import, so the variable alone would leave a load trying the network (a minute of retries
+    for the MS MARCO cross-encoder): its frozen flag is patched too."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_OFFLINE", True)
+
+
 @pytest.fixture(scope="session")
 def eedi_questions() -> list[EediQuestion]:
     return read_eedi_questions(EEDI_DIR / "train.csv")

@@ -36,12 +36,15 @@ def cached(embedder) -> CachingEmbedder:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def cli(monkeypatch: pytest.MonkeyPatch, cached: CachingEmbedder) -> CliRunner:
+def cli(
+    monkeypatch: pytest.MonkeyPatch,
+    cached: CachingEmbedder,
+    no_hub: None,  # the MS MARCO model cannot be fetched here
+) -> CliRunner:
     """A CliRunner whose `ablate` gets the loaded MiniLM (saves a reload)."""
     from tutorgraph.embedding import embedder as embedder_module
 
     monkeypatch.setattr(embedder_module, "SentenceTransformerEmbedder", lambda *a, **k: cached)
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the MS MARCO model cannot be fetched here
     for key in [k for k in os.environ if k.startswith("TUTORGRAPH_") or k == "OPENAI_API_KEY"]:
         monkeypatch.delenv(key)
     return CliRunner()

@@ -41,9 +41,10 @@ def slice_spec(**kw: Any) -> EediBenchmarkSpec:
 
 
 async def test_bench_on_the_slice_reports_every_config(  # type: ignore[no-untyped-def]
-    embedder, tiny_cross_encoder: Path, monkeypatch: pytest.MonkeyPatch
+    embedder,
+    tiny_cross_encoder: Path,
+    no_hub: None,  # the MS MARCO model cannot be fetched here
 ) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the MS MARCO model cannot be fetched here
     spec = slice_spec(
         # Each fold fine-tunes its reranker from the tiny model: the real path, in seconds.
         reranker_base=str(tiny_cross_encoder),

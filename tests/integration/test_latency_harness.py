@@ -102,13 +102,16 @@ DIAGNOSED = LatencyQuery("i got 2/6 for 1/2 + 1/4 why is it wrong", "misconcepti
 
 
 async def test_the_harness_serves_each_configuration_as_it_says_and_names_the_rest(  # type: ignore[no-untyped-def]
-    session_index, embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    session_index,
+    embedder,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    no_hub: None,  # the MS MARCO model cannot be fetched here
 ) -> None:
     from tutorgraph.config import Settings
     from tutorgraph.retrieval import factory
     from tutorgraph_research.harness import bolt_server
 
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the MS MARCO model cannot be fetched here
     # No Java runtime where the Bolt server's should be: the server cannot start.
     monkeypatch.setattr(bolt_server, "arcadedb_home", lambda: tmp_path / "no-java")
     built: list[tuple[bool, bool, float | None]] = []

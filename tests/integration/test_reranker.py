@@ -156,13 +156,9 @@ async def test_the_request_switches_reranking(
 async def test_a_model_that_cannot_load_warns_once_and_packets_say_why(
     opened_index,  # type: ignore[no-untyped-def]
     embedder,
-    monkeypatch: pytest.MonkeyPatch,
+    no_hub: None,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    # What these machines amount to: no hub. huggingface_hub reads the variable once, at
-    # import, so an earlier test's import would leave it trying the network (40 s of retries).
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_OFFLINE", True)
     caplog.set_level(logging.WARNING)
     reranker, why = load_reranker(Settings(reranker_model="cross-encoder/ms-marco-MiniLM-L-6-v2"))
     assert reranker is None and "ms-marco-MiniLM-L-6-v2" in why
