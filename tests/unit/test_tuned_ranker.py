@@ -79,7 +79,7 @@ def _trained(tmp: Path | None = None) -> tuple[LearnedRanker, FoldEncoders, ToyE
         TARGETS,
         base.embed(TEXTS),
         base.embed,
-        config=RankerTrainingConfig(inner_folds=2, combiner=CombinerConfig(n_estimators=5)),
+        config=RankerTrainingConfig(inner_folds=2, combiners=(CombinerConfig(n_estimators=5),)),
         tuned=tuned.training(TEXTS),
         info={"embedder": "toy-0"},
     )
