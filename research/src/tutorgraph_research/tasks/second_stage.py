@@ -35,6 +35,7 @@ import numpy as np
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.combiner import Combiner, TrainingGroup
 from tutorgraph.ranking.metrics import average_precision_at_k
+from tutorgraph.ranking.tuned import tuned_features
 from tutorgraph.retrieval.reranker import ONNX_FILES, CrossEncoderReranker, RerankerOptions
 from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig
 from tutorgraph.training.crossfit_encoders import FoldEncoders
@@ -105,12 +106,10 @@ def _rows(pair: RankedPair, depth: int, cross: Sequence[float] | None) -> list[l
     head = pair.hits[:depth]
     rows = [[s, float(r)] for r, (_, s) in enumerate(head, start=1)]
     if cross is not None:
-        order = np.argsort(-np.asarray(cross), kind="stable")
-        rank = np.empty(len(cross), dtype=np.int64)
-        rank[order] = np.arange(1, len(cross) + 1)
-        best = max(cross)
-        for row, c, r in zip(rows, cross, rank, strict=True):
-            row += [c, float(r), best - c]
+        # Score, rank and gap to the best: what the ranker reads of the tuned encoder.
+        parts = tuned_features(np.asarray(cross, dtype=np.float32), list(range(len(cross))))
+        for row, part in zip(rows, parts, strict=True):
+            row += part
     return rows
 
 
@@ -131,10 +130,11 @@ def _stage2(
     rows = {p.item: _rows(p, depth, cross[p.item] if cross else None) for p in pairs}
     out: dict[str, float] = {}
     for k in range(folds):
+        # Combiner.fit drops the lists whose head misses the target.
         train = [
             TrainingGroup(rows[p.item], [int(h == p.target) for h, _ in p.hits[:depth]])
             for p in pairs
-            if p.fold(folds) != k and any(h == p.target for h, _ in p.hits[:depth])
+            if p.fold(folds) != k
         ]
         model = Combiner.fit(train, names)
         for p in pairs:
