@@ -1,5 +1,5 @@
 """The learned ranker reading a fine-tuned encoder: its features, proposals, training with
-cross-fitted scores, and save/load with the encoder's targets."""
+cross-fitted scores and memories, and save/load with the encoder's targets and memory."""
 
 from __future__ import annotations
 
@@ -12,8 +12,19 @@ import pytest
 
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.combiner import CombinerConfig
-from tutorgraph.ranking.model import FEATURES, TUNED_DIR, CandidateSignals, LearnedRanker
-from tutorgraph.ranking.tuned import TUNED_FEATURES, TunedText, tuned_features
+from tutorgraph.ranking.model import (
+    FEATURES,
+    TUNED_DIR,
+    TUNED_EXAMPLES_FILE,
+    CandidateSignals,
+    LearnedRanker,
+)
+from tutorgraph.ranking.tuned import (
+    TUNED_EXAMPLE_FEATURES,
+    TUNED_FEATURES,
+    TunedText,
+    tuned_features,
+)
 from tutorgraph.training.crossfit_encoders import FoldEncoders, TunedEncoders
 from tutorgraph.training.ranker import (
     LabelledQuery,
@@ -69,7 +80,7 @@ def _queries() -> list[LabelledQuery]:
     ]
 
 
-def _trained(tmp: Path | None = None) -> tuple[LearnedRanker, FoldEncoders, ToyEncoder]:
+def _trained(*, examples: bool = True) -> tuple[LearnedRanker, FoldEncoders, ToyEncoder]:
     base = ToyEncoder(0)
     folds = FoldEncoders([ToyEncoder(1), ToyEncoder(2), ToyEncoder(3)])
     serving = ToyEncoder(9)
@@ -79,7 +90,11 @@ def _trained(tmp: Path | None = None) -> tuple[LearnedRanker, FoldEncoders, ToyE
         TARGETS,
         base.embed(TEXTS),
         base.embed,
-        config=RankerTrainingConfig(inner_folds=2, combiners=(CombinerConfig(n_estimators=5),)),
+        config=RankerTrainingConfig(
+            inner_folds=2,
+            combiners=(CombinerConfig(n_estimators=5),),
+            tuned_examples=examples,
+        ),
         tuned=tuned.training(TEXTS),
         info={"embedder": "toy-0"},
     )
@@ -100,6 +115,28 @@ def test_fold_encoders_score_each_question_with_the_encoder_that_left_it_out() -
     assert [e.embedded.count("even question") for e in folds.encoders] == [2, 0]  # type: ignore[attr-defined]
 
 
+def test_fold_encoders_give_each_query_its_encoders_memory_of_every_query() -> None:
+    folds = FoldEncoders([ToyEncoder(1), ToyEncoder(2)])
+    queries = [
+        LabelledQuery("4", "even question", "m0"),
+        LabelledQuery("7", "odd question", "m1"),
+        LabelledQuery("9", "another odd one", "m2"),
+    ]
+    texts = [q.text for q in queries]
+    out = folds.queries(queries, TEXTS, examples=True)
+    for q, tuned in zip(queries, out, strict=True):
+        encoder = folds.encoders[int(q.group) % 2]
+        assert isinstance(encoder, ToyEncoder)
+        assert tuned.vector is not None and tuned.examples is not None
+        assert np.allclose(tuned.vector, encoder.embed([q.text])[0], atol=1e-6)
+        assert np.allclose(tuned.examples.vectors, encoder.embed(texts), atol=1e-6)
+        assert tuned.examples.targets == ["m0", "m1", "m2"]
+    # Leaving its own question out, the odd question's nearest example is another one's.
+    best, _ = out[1].examples.scores(out[1].vector, exclude="7")  # type: ignore[union-attr]
+    assert best[1] == -1.0 and best[0] > -1.0 and best[2] > -1.0
+    assert folds.queries(queries, TEXTS)[0].examples is None
+
+
 def test_fold_encoders_refuse_ids_that_are_not_numbers() -> None:
     folds = FoldEncoders([ToyEncoder(1), ToyEncoder(2)])
     with pytest.raises(ConfigurationError, match="numeric"):
@@ -107,23 +144,46 @@ def test_fold_encoders_refuse_ids_that_are_not_numbers() -> None:
 
 
 def test_a_ranker_trained_with_a_tuned_encoder_reads_its_scores() -> None:
-    ranker, _, serving = _trained()
+    ranker, _, serving = _trained(examples=False)
     assert ranker.feature_names == FEATURES + TUNED_FEATURES
     assert ranker.tuned is not None and ranker.tuned.embedder is serving
     query = ToyEncoder(0).embed(["a question"])[0]
-    scores = ranker.tuned.scores(serving.embed(["a question"])[0])
-    rows = ranker.features(query, ["c1"], [CandidateSignals(t) for t in TARGETS], tuned=scores)
+    tuned = ranker.tuned.query(serving.embed(["a question"])[0])
+    rows = ranker.features(query, ["c1"], [CandidateSignals(t) for t in TARGETS], tuned=tuned)
     assert all(len(row) == len(ranker.feature_names) for row in rows)
-    best = int(np.argmax(scores))
+    best = int(np.argmax(tuned.scores))
     assert rows[best][-2:] == [1.0, 0.0]  # rank 1, no gap
     with pytest.raises(ConfigurationError, match="tuned scores"):
         ranker.features(query, ["c1"], [CandidateSignals("m0")])
-    proposed = ranker.propose(query, [], 1, tuned=scores)
+    proposed = ranker.propose(query, [], 1, tuned=tuned)
     assert TARGETS[best] in proposed
 
 
+def test_a_ranker_with_a_tuned_memory_votes_with_the_serving_encoders_examples() -> None:
+    ranker, _, serving = _trained()
+    assert ranker.feature_names == FEATURES + TUNED_FEATURES + TUNED_EXAMPLE_FEATURES
+    assert ranker.tuned is not None and ranker.tuned.examples is not None
+    queries = _queries()
+    # The shipped memory: every labelled query under the serving encoder.
+    assert np.allclose(
+        ranker.tuned.examples.vectors, serving.embed([q.text for q in queries]), atol=1e-6
+    )
+    text = queries[0].text
+    tuned = ranker.tuned.query(serving.embed([text])[0])
+    signals = [CandidateSignals(t) for t in TARGETS]
+    query = ToyEncoder(0).embed([text])[0]
+    rows = ranker.features(query, ["c1"], signals, tuned=tuned)
+    assert tuned.vector is not None
+    want = ranker.tuned.examples.features(tuned.vector, TARGETS)
+    assert [r[-2] for r in rows] == want["example_max_sim"]
+    assert [r[-1] for r in rows] == want["example_vote"]
+    assert rows[TARGETS.index(queries[0].target)][-2] == pytest.approx(1.0, abs=1e-5)
+    with pytest.raises(ConfigurationError, match="examples under the tuned encoder"):
+        ranker.features(query, ["c1"], signals, tuned=tuned._replace(examples=None))
+
+
 def test_training_rows_come_from_the_fold_encoders_not_the_serving_one() -> None:
-    _, folds, serving = _trained()
+    _, folds, serving = _trained(examples=False)
     texts = {q.text for q in _queries()}
     assert not texts & set(serving.embedded)  # the serving encoder embedded the targets only
     for k, encoder in enumerate(folds.encoders):
@@ -138,8 +198,12 @@ def test_save_and_load_keep_the_tuned_targets_once(tmp_path: Path) -> None:
     ranker.save(tmp_path)
     assert (tmp_path / TUNED_DIR / "targets.npy").is_file()
     assert not (tmp_path / "text" / TUNED_DIR).exists()
+    assert (tmp_path / TUNED_EXAMPLES_FILE).is_file()
+    assert (tmp_path / "text" / TUNED_EXAMPLES_FILE).is_file()
     again = LearnedRanker.load(tmp_path)
     assert again.tuned is not None and again.tuned.embedder is None
+    assert again.feature_names == ranker.feature_names
+    assert again.tuned.examples is not None and len(again.tuned.examples) == len(_queries())
     assert again.tuned.model == "tuned-model"
     assert again.text_only is not None and again.text_only.tuned is not None
     served = again.with_tuned_embedder(serving)
@@ -147,11 +211,13 @@ def test_save_and_load_keep_the_tuned_targets_once(tmp_path: Path) -> None:
     assert served.text_only is not None and served.text_only.tuned is not None
     assert served.text_only.tuned.embedder is serving
     q = ToyEncoder(0).embed(["x"])[0]
-    scores = served.tuned.scores(serving.embed(["x"])[0])
+    assert ranker.tuned is not None
     signals = [CandidateSignals(t) for t in TARGETS]
     assert ranker.combiner is not None and served.combiner is not None
-    a = ranker.combiner.score(ranker.features(q, ["c1"], signals, tuned=scores))
-    b = served.combiner.score(served.features(q, ["c1"], signals, tuned=scores))
+    before = ranker.tuned.query(serving.embed(["x"])[0])
+    after = served.tuned.query(serving.embed(["x"])[0])
+    a = ranker.combiner.score(ranker.features(q, ["c1"], signals, tuned=before))
+    b = served.combiner.score(served.features(q, ["c1"], signals, tuned=after))
     assert np.allclose(a, b, atol=1e-2)  # vectors stored as fp16
 
 

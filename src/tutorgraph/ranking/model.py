@@ -34,7 +34,13 @@ from tutorgraph.ranking.adapter import QueryAdapter
 from tutorgraph.ranking.combiner import Combiner
 from tutorgraph.ranking.examples import EXAMPLE_FEATURES, ExampleMemory
 from tutorgraph.ranking.prior import PRIOR_FEATURES, LinkPrior
-from tutorgraph.ranking.tuned import TUNED_FEATURES, TunedText, tuned_features
+from tutorgraph.ranking.tuned import (
+    TUNED_EXAMPLE_FEATURES,
+    TUNED_FEATURES,
+    TunedQuery,
+    TunedText,
+    tuned_features,
+)
 
 __all__ = ["FEATURES", "SIGNAL_FEATURES", "CandidateSignals", "LearnedRanker", "RankerQuery"]
 
@@ -56,14 +62,21 @@ RANKER_RECORD = "ranker.json"
 # The text-only ranker's sub-directory, and the tuned encoder's targets'.
 TEXT_ONLY_DIR = "text"
 TUNED_DIR = "tuned"
+# Each ranker's labelled examples under the tuned encoder (its own query texts).
+TUNED_EXAMPLES_FILE = "tuned_examples.npz"
+_TUNED_SETS = (
+    FEATURES,
+    FEATURES + TUNED_FEATURES,
+    FEATURES + TUNED_FEATURES + TUNED_EXAMPLE_FEATURES,
+)
 
 
 class RankerQuery(NamedTuple):
-    """The scoring ranker's query: its vector, and the tuned encoder's scores of every
-    target when the ranker reads one."""
+    """The scoring ranker's query: its vector, and what the tuned encoder makes of it when
+    the ranker reads one."""
 
     vector: npt.NDArray[np.float32]
-    tuned: npt.NDArray[np.float32] | None = None
+    tuned: TunedQuery | None = None
 
 
 @dataclass(frozen=True)
@@ -124,8 +137,12 @@ class LearnedRanker:
 
     @property
     def feature_names(self) -> tuple[str, ...]:
-        """`FEATURES`, and `TUNED_FEATURES` when the ranker reads a tuned encoder."""
-        return FEATURES + (TUNED_FEATURES if self.tuned is not None else ())
+        """`FEATURES`, `TUNED_FEATURES` when the ranker reads a tuned encoder and
+        `TUNED_EXAMPLE_FEATURES` when it keeps its examples under that encoder too."""
+        if self.tuned is None:
+            return FEATURES
+        memory = TUNED_EXAMPLE_FEATURES if self.tuned.examples is not None else ()
+        return FEATURES + TUNED_FEATURES + memory
 
     @property
     def embedder(self) -> str | None:
@@ -150,14 +167,14 @@ class LearnedRanker:
         k: int,
         *,
         exclude: str | None = None,
-        tuned: npt.NDArray[np.float32] | None = None,
+        tuned: TunedQuery | None = None,
     ) -> list[str]:
         """Targets the sources may have missed, without repeats: the `k` best by adapted
         similarity, by plain cosine (and by the `tuned` encoder's scores) and by the
         examples' vote, every target the prior links to the concepts, and the `k // 2` best
         by their parents' share."""
         adapted, cosine = self._similarities(query)
-        lists = (adapted, cosine) if tuned is None else (adapted, cosine, tuned)
+        lists = (adapted, cosine) if tuned is None else (adapted, cosine, tuned.scores)
         _, vote = self.examples.scores(query, exclude=exclude)
         votes = np.where(self._example_rows >= 0, np.round(vote[self._example_rows], 6), 0.0)
         out = dict.fromkeys(
@@ -181,20 +198,32 @@ class LearnedRanker:
         candidates: Sequence[CandidateSignals],
         *,
         exclude: str | None = None,
-        tuned: npt.NDArray[np.float32] | None = None,
+        tuned: TunedQuery | None = None,
     ) -> list[list[float]]:
         """One `feature_names` row per candidate; `exclude` leaves a training group out;
-        `tuned`: the tuned encoder's scores of every target (needed when it reads one)."""
+        `tuned`: the query under the tuned encoder (needed when the ranker reads one; with
+        its vector and examples when the ranker keeps a tuned memory)."""
         if (tuned is None) != (self.tuned is None):
             raise ConfigurationError(
                 "tuned scores are needed exactly when the ranker reads a tuned encoder"
             )
+        memory = self.tuned is not None and self.tuned.examples is not None
+        if memory and (tuned is None or tuned.vector is None or tuned.examples is None):
+            raise ConfigurationError("this ranker reads its examples under the tuned encoder")
         targets = [c.target for c in candidates]
         prior = self.prior.features(concept_ids, targets, exclude=exclude)
         examples = self.examples.features(query, targets, exclude=exclude)
         adapted, cosine = self._similarities(query)
         rows_of = [self._row_of.get(t) for t in targets]
-        extra = tuned_features(tuned, rows_of) if tuned is not None else None
+        extra: list[tuple[float, ...]] | None = None
+        if tuned is not None:
+            extra = list(tuned_features(tuned.scores, rows_of))
+            if memory and tuned.vector is not None and tuned.examples is not None:
+                voted = tuned.examples.features(tuned.vector, targets, exclude=exclude)
+                extra = [
+                    (*e, *(voted[name][n] for name in EXAMPLE_FEATURES))
+                    for n, e in enumerate(extra)
+                ]
         rows = []
         for n, (c, i) in enumerate(zip(candidates, rows_of, strict=True)):
             rows.append(
@@ -267,6 +296,8 @@ class LearnedRanker:
                 np.save(
                     directory / TUNED_DIR / "targets.npy", tuned.target_vectors.astype(np.float16)
                 )
+        if self.tuned is not None and self.tuned.examples is not None:
+            self.tuned.examples.save(directory / TUNED_EXAMPLES_FILE)
         self.combiner.save(directory)
         record = {**self.info, "features": list(self.feature_names)}
         if self.tuned is not None:
@@ -289,7 +320,7 @@ class LearnedRanker:
         try:
             info = json.loads((directory / RANKER_RECORD).read_text(encoding="utf-8"))
             features = tuple(info.get("features", ()))
-            if features not in (FEATURES, FEATURES + TUNED_FEATURES):
+            if features not in _TUNED_SETS:
                 raise ConfigurationError(
                     f"the ranker in {directory} was built for other features; retrain it"
                 )
@@ -304,7 +335,12 @@ class LearnedRanker:
             if features != FEATURES:
                 if tuned_targets is None:
                     raise ConfigurationError(f"the ranker in {directory} has no {TUNED_DIR}/")
-                tuned = TunedText(tuned_targets, str(info.get("tuned_model", "")))
+                memory = (
+                    ExampleMemory.load(directory / TUNED_EXAMPLES_FILE)
+                    if TUNED_EXAMPLE_FEATURES[0] in features
+                    else None
+                )
+                tuned = TunedText(tuned_targets, str(info.get("tuned_model", "")), examples=memory)
             text_dir = directory / TEXT_ONLY_DIR
             return cls(
                 prior=prior,

@@ -30,7 +30,8 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ingest.eedi import eedi_fold
-from tutorgraph.ranking.tuned import TUNED_GRAPH, TunedText
+from tutorgraph.ranking.examples import ExampleMemory
+from tutorgraph.ranking.tuned import TUNED_GRAPH, TunedQuery, TunedText
 from tutorgraph.training.cross_encoder import TRAINING_RECORD
 from tutorgraph.training.ranker import LabelledQuery, TunedTraining
 
@@ -64,25 +65,48 @@ class FoldEncoders:
                 f"question {group!r}: fold encoders need numeric ids"
             ) from None
 
+    def vectors(self, k: int, texts: Sequence[str]) -> Matrix:
+        """Encoder `k`'s vectors of `texts` (cached by text)."""
+        cache = self._queries[k]
+        missing = list(dict.fromkeys(t for t in texts if t not in cache))
+        if missing:
+            cache.update(zip(missing, self.encoders[k].embed(missing), strict=True))
+        return np.stack([cache[t] for t in texts]) if texts else np.empty((0, 0), np.float32)
+
     def scores(self, queries: Sequence[LabelledQuery], target_texts: Sequence[str]) -> Matrix:
         """Each query's cosine with every target, by the encoder of its question's fold."""
-        out = np.empty((len(queries), len(target_texts)), dtype=np.float32)
+        return np.stack([q.scores for q in self.queries(queries, target_texts)])
+
+    def queries(
+        self,
+        queries: Sequence[LabelledQuery],
+        target_texts: Sequence[str],
+        *,
+        examples: bool = False,
+    ) -> list[TunedQuery]:
+        """Each query under the encoder of its question's fold; with `examples`, with that
+        encoder's memory of every query of `queries` (each row leaves its own question out
+        when the ranker reads it, as with the zero-shot memory)."""
         by_fold: dict[int, list[int]] = {}
         for n, q in enumerate(queries):
             by_fold.setdefault(self.fold_of(q.group), []).append(n)
+        out: list[TunedQuery | None] = [None] * len(queries)
         for k, rows in sorted(by_fold.items()):
             key = (k, tuple(target_texts))
             if key not in self._targets:
                 self._targets[key] = self.encoders[k].embed(list(target_texts))
-            cache = self._queries[k]
-            missing = list(
-                dict.fromkeys(queries[n].text for n in rows if queries[n].text not in cache)
-            )
-            if missing:
-                cache.update(zip(missing, self.encoders[k].embed(missing), strict=True))
-            vectors = np.stack([cache[queries[n].text] for n in rows])
-            out[rows] = vectors @ self._targets[key].T
-        return out
+            memory = None
+            if examples:
+                memory = ExampleMemory(
+                    self.vectors(k, [q.text for q in queries]),
+                    [q.target for q in queries],
+                    [q.group for q in queries],
+                )
+            vectors = self.vectors(k, [queries[n].text for n in rows])
+            scores = vectors @ self._targets[key].T
+            for n, vector, row in zip(rows, vectors, scores, strict=True):
+                out[n] = TunedQuery(row, vector, memory)
+        return [q for q in out if q is not None]
 
 
 @dataclass(frozen=True)
@@ -96,9 +120,21 @@ class TunedEncoders:
 
     def training(self, target_texts: Sequence[str]) -> TunedTraining:
         """The ranker's tuned part over `target_texts` (in its target order), with the
-        cross-fitted training scores."""
+        cross-fitted training queries and the serving encoder's memory of them."""
         part = TunedText(self.serving.embed(list(target_texts)), self.model, self.serving)
-        return TunedTraining(part, lambda queries: self.folds.scores(queries, target_texts))
+        return TunedTraining(
+            part,
+            lambda queries, examples: self.folds.queries(queries, target_texts, examples=examples),
+            self.memory,
+        )
+
+    def memory(self, queries: Sequence[LabelledQuery]) -> ExampleMemory:
+        """The labelled queries under the serving encoder (in a CV it is one of the fold
+        encoders: their cache serves it)."""
+        texts = [q.text for q in queries]
+        fold = next((k for k, e in enumerate(self.folds.encoders) if e is self.serving), None)
+        vectors = self.serving.embed(texts) if fold is None else self.folds.vectors(fold, texts)
+        return ExampleMemory(vectors, [q.target for q in queries], [q.group for q in queries])
 
 
 def copy_serving_encoder(output: Path, dest: Path) -> OnnxEmbedder:

@@ -10,7 +10,9 @@ queries no part of the ranker has seen. So:
   split (in the prototype, in-sample adapter scores cost 0.04 MAP@25);
 * the shipped adapter is then trained on every query;
 * a fine-tuned encoder's scores (`TunedTraining`) must be cross-fitted by the caller: each
-  query scored by an encoder that did not see its question;
+  query scored by an encoder that did not see its question; with `tuned_examples` the row
+  also reads the labelled queries under that same encoder, its own question left out (the
+  shipped memory holds them under the serving encoder);
 * the combiner's settings are picked among `combiners` by CV over those rows (the same
   inner folds: each candidate setting trained without a split, scored by MAP@25 on it),
   and the best is refit on every row; the training record keeps every setting's score.
@@ -39,7 +41,7 @@ from tutorgraph.ranking.examples import ExampleMemory
 from tutorgraph.ranking.metrics import average_precision_at_k
 from tutorgraph.ranking.model import FEATURES, CandidateSignals, LearnedRanker
 from tutorgraph.ranking.prior import LabelledExample, LinkPrior
-from tutorgraph.ranking.tuned import TUNED_FEATURES, TunedText
+from tutorgraph.ranking.tuned import TunedQuery, TunedText
 
 __all__ = [
     "CrossFit",
@@ -72,12 +74,13 @@ class LabelledQuery:
 @dataclass(frozen=True)
 class TunedTraining:
     """A fine-tuned encoder for the ranker: its part in the trained ranker (the targets'
-    vectors under the encoder that will serve) and, per query, the scores of every target
-    by an encoder that did not see the query's question (rows in the order of the queries,
-    columns in the order of the targets)."""
+    vectors under the encoder that will serve); `queries(queries, examples)`: each query
+    under an encoder that did not see its question (with, when `examples`, that encoder's
+    memory of every query); `memory(queries)`: the queries under the serving encoder."""
 
     part: TunedText
-    scores: Callable[[Sequence[LabelledQuery]], Matrix]
+    queries: Callable[[Sequence[LabelledQuery], bool], list[TunedQuery]]
+    memory: Callable[[Sequence[LabelledQuery]], ExampleMemory]
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,8 @@ class RankerTrainingConfig:
         CombinerConfig(),
         CombinerConfig(num_leaves=15, min_child_samples=50),
     )
+    # With a tuned encoder: also vote with the labelled examples under it (issue 33).
+    tuned_examples: bool = True
 
     def __post_init__(self) -> None:
         if self.inner_folds < 2 or self.proposals < 1:
@@ -112,7 +117,7 @@ def _pool(
     vector: Matrix,
     signals: Sequence[CandidateSignals],
     k: int,
-    tuned: Matrix | None,
+    tuned: TunedQuery | None,
 ) -> list[CandidateSignals]:
     known = {s.target: s for s in signals}
     proposed = ranker.propose(vector, query.concept_ids, k, exclude=query.group, tuned=tuned)
@@ -128,6 +133,8 @@ class CrossFit:
     labels: list[int]
     prior: LinkPrior
     memory: ExampleMemory
+    # The tuned encoder's part of the ranker (with its memory when the ranker keeps one).
+    tuned: TunedText | None = None
     # Per query, in the order of `queries`: its rows, its candidates' targets in row order,
     # and the inner adapter's own AP@25 over the same candidates.
     groups: list[TrainingGroup] = field(default_factory=list)
@@ -156,10 +163,10 @@ def cross_fit(
         raise ConfigurationError("no labelled query names a known target")
     say(f"embedding {len(usable)} labelled queries")
     vectors = embed([q.text for q in usable])
-    tuned_scores = None
+    tuned_queries: list[TunedQuery] | None = None
     if tuned is not None:
         say(f"tuned scores of {len(usable)} labelled queries")
-        tuned_scores = tuned.scores(usable)
+        tuned_queries = tuned.queries(usable, cfg.tuned_examples)
     fit = CrossFit(
         usable,
         vectors,
@@ -169,6 +176,9 @@ def cross_fit(
         ),
         ExampleMemory(vectors, [q.target for q in usable], [q.group for q in usable]),
     )
+    if tuned is not None:
+        memory = tuned.memory(usable) if cfg.tuned_examples else None
+        fit.tuned = tuned.part.with_examples(memory)
     split = np.array([inner_fold(q.group, cfg.inner_folds) for q in usable])
     done: dict[int, tuple[TrainingGroup, list[str], float]] = {}
     for j in range(cfg.inner_folds):
@@ -177,10 +187,10 @@ def cross_fit(
         adapter = QueryAdapter.fit(
             vectors[train], [fit.labels[i] for i in train], target_vectors, cfg.adapter
         )
-        inner = _ranker(fit, adapter, target_ids, target_vectors, None, tuned)
+        inner = _ranker(fit, adapter, target_ids, target_vectors, None)
         for i in np.flatnonzero(split == j):
             q = usable[i]
-            scores = tuned_scores[i] if tuned_scores is not None else None
+            scores = tuned_queries[i] if tuned_queries is not None else None
             found = signals(q, j) if signals else []
             pool = _pool(inner, q, vectors[i], found, cfg.proposals, scores)
             rows = inner.features(vectors[i], q.concept_ids, pool, exclude=q.group, tuned=scores)
@@ -233,7 +243,6 @@ def _ranker(
     target_ids: Sequence[str],
     target_vectors: Matrix,
     info: Mapping[str, Any] | None,
-    tuned: TunedTraining | None,
 ) -> LearnedRanker:
     return LearnedRanker(
         prior=fit.prior,
@@ -243,7 +252,7 @@ def _ranker(
         target_vectors=target_vectors,
         combiner=None,
         info=info,
-        tuned=tuned.part if tuned is not None else None,
+        tuned=fit.tuned,
     )
 
 
@@ -275,12 +284,13 @@ def fit_ranker(
         tuned=tuned,
         progress=say,
     )
-    names = FEATURES + (TUNED_FEATURES if tuned is not None else ())
+    say("adapter on every query")
+    adapter = QueryAdapter.fit(fit.vectors, fit.labels, target_vectors, cfg.adapter)
+    ranker = _ranker(fit, adapter, target_ids, target_vectors, None)
+    names = ranker.feature_names
     chosen, compared = pick_combiner(fit, names, cfg, say)
     say(f"combiner on {len(fit.groups)} groups")
     combiner = Combiner.fit(fit.groups, names, chosen)
-    say("adapter on every query")
-    adapter = QueryAdapter.fit(fit.vectors, fit.labels, target_vectors, cfg.adapter)
     record = {
         **(info or {}),
         "queries": len(fit.queries),
@@ -291,4 +301,4 @@ def fit_ranker(
         "combiners_inner_map@25": compared,
         "seconds": round(time.perf_counter() - started, 1),
     }
-    return _ranker(fit, adapter, target_ids, target_vectors, record, tuned).with_combiner(combiner)
+    return ranker.with_info(record).with_combiner(combiner)

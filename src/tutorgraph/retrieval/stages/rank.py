@@ -111,7 +111,7 @@ async def ranker_query_vector(
     vectors, tuned_vectors = await asyncio.gather(
         embed_async(embedder, [text]), embed_async(tuned.embedder, [text])
     )
-    return RankerQuery(np.asarray(vectors[0], dtype=np.float32), tuned.scores(tuned_vectors[0]))
+    return RankerQuery(np.asarray(vectors[0], dtype=np.float32), tuned.query(tuned_vectors[0]))
 
 
 async def learned_rank(
