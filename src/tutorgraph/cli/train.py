@@ -45,6 +45,7 @@ from tutorgraph.training.eedi import (
     train_eedi_reranker,
 )
 from tutorgraph.training.embedder import EmbedderTrainingConfig, fit_embedder
+from tutorgraph.training.ranker import RankerTrainingConfig
 
 __all__ = ["register"]
 
@@ -226,6 +227,13 @@ def train_ranker_cmd(
             "DIR/foldK`) that score the training answers, each those it did not see.",
         ),
     ] = None,
+    tuned_examples: Annotated[
+        bool,
+        typer.Option(
+            help="With --tuned-model: the rankers also vote with the labelled answers under "
+            "the fine-tuned encoder (their vectors ship in tuned_examples.npz)."
+        ),
+    ] = True,
 ) -> None:
     """Fit the learned final score (graph prior, example vote, query adapter, LightGBM
     combiner) on every labelled wrong answer, and its text-only ranker (the same answers
@@ -251,6 +259,7 @@ def train_ranker_cmd(
                     eedi.misconceptions,
                     eedi.graph,
                     embedder,
+                    config=RankerTrainingConfig(tuned_examples=tuned_examples),
                     tuned=tuned,
                     info=info,
                     progress=lambda line: bars.update(task, description=line),

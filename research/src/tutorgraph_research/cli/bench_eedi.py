@@ -27,6 +27,7 @@ from tutorgraph.ingest.eedi import eedi_misconception_id, read_eedi_questions, r
 from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph.training.cross_encoder import TrainingConfig
 from tutorgraph.training.crossfit_encoders import fold_model_dir, load_fold_encoders
+from tutorgraph.training.ranker import RankerTrainingConfig
 from tutorgraph_research.tasks.eedi_bench import EediBenchmarkSpec, run_eedi_benchmark
 from tutorgraph_research.tasks.second_stage import (
     cross_encoder_row,
@@ -98,6 +99,13 @@ def eedi_cmd(
             "scores) to this JSON Lines file, for second-stage experiments.",
         ),
     ] = None,
+    tuned_examples: Annotated[
+        bool,
+        typer.Option(
+            help="With --tuned-folds: the rankers also vote with the labelled examples "
+            "under the fine-tuned encoder (the ablation: --no-tuned-examples)."
+        ),
+    ] = True,
 ) -> None:
     """Eedi misconception retrieval: MAP@25 and Recall@25 per configuration, with 95%
     intervals and the paired difference from the first stage."""
@@ -118,6 +126,7 @@ def eedi_cmd(
         per_item=per_item,
         tuned_folds=tuned_folds,
         rankings=rankings,
+        ranker_training=RankerTrainingConfig(tuned_examples=tuned_examples),
     )
     embedder = make_embedder(settings)
     with fail_on_errors(), progress_bars() as bars:

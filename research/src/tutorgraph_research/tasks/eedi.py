@@ -50,6 +50,7 @@ from tutorgraph.training.crossfit_encoders import (
     fold_model_dir,
     load_fold_encoders,
 )
+from tutorgraph.training.ranker import RankerTrainingConfig
 from tutorgraph_research.harness.configs import RunConfig
 from tutorgraph_research.harness.folds import EvalItem, Fold, stable_sample
 from tutorgraph_research.harness.runner import BENCH_SOURCE_TIMEOUT_S, FoldModels, FoldTask
@@ -246,6 +247,7 @@ class EediMisconceptionTask(FoldTask):
         per_fold: int | None = None,
         tuned_folds: Path | None = None,
         keep_rankings: int = 0,
+        ranker_training: RankerTrainingConfig | None = None,
     ) -> None:
         self.train = train
         self.misconceptions = misconceptions
@@ -262,6 +264,7 @@ class EediMisconceptionTask(FoldTask):
         self.limit = limit
         self.per_fold = per_fold
         self.tuned_folds = tuned_folds
+        self.ranker_training = ranker_training
         self._fold_encoders: FoldEncoders | None = None
         # With keep_rankings > 0: per scored packet, its first misconception hits with their
         # final scores (`observe`), for second-stage experiments over the out-of-fold lists.
@@ -315,6 +318,7 @@ class EediMisconceptionTask(FoldTask):
             self.work,
             QUICK_TRAIN_QUESTIONS if self.quick else None,
             say=self.say,
+            ranker_training=self.ranker_training,
         )
         out = []
         for fold in self.fold_plan():

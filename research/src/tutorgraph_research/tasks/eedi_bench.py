@@ -30,6 +30,7 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.models.request import SourceName
 from tutorgraph.training.cross_encoder import TrainingConfig
+from tutorgraph.training.ranker import RankerTrainingConfig
 from tutorgraph_research.harness.configs import (
     RefinerName,
     RerankerName,
@@ -111,6 +112,8 @@ class EediBenchmarkSpec:
     # Write each scored packet's first misconception hits (ids and final scores) to this
     # JSON Lines file: the out-of-fold lists a second stage is measured on.
     rankings: Path | None = None
+    # How the fold rankers are trained (None: the defaults, as `train-ranker`).
+    ranker_training: RankerTrainingConfig | None = None
 
 
 # Misconception hits kept per packet with `rankings` (the MAP@25 cut and a margin).
@@ -315,6 +318,7 @@ async def run_eedi_benchmark(
         limit=spec.limit,
         tuned_folds=spec.tuned_folds,
         keep_rankings=RANKINGS_DEPTH if spec.rankings else 0,
+        ranker_training=spec.ranker_training,
     )
     scores: dict[str, list[ItemScore]] = {n: [] for n in names}
 
@@ -381,7 +385,12 @@ async def run_eedi_benchmark(
         }
         if any(c.reranker != "none" for c in configs)
         else None,
-        "ranker": {"folds": trainer.rankers} if trainer and trainer.rankers else None,
+        "ranker": {
+            "folds": trainer.rankers,
+            "training": asdict(spec.ranker_training or RankerTrainingConfig()),
+        }
+        if trainer and trainer.rankers
+        else None,
         "seconds": round(time.perf_counter() - started, 1),
         "hardware": hardware(),
         "git_commit": git_commit(),

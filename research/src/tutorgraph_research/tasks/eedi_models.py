@@ -32,6 +32,7 @@ from tutorgraph.stores.protocols import GraphStore
 from tutorgraph.training.cross_encoder import TrainingConfig
 from tutorgraph.training.crossfit_encoders import TunedEncoders
 from tutorgraph.training.eedi import eedi_training_groups, fit_and_export, train_eedi_ranker
+from tutorgraph.training.ranker import RankerTrainingConfig
 
 __all__ = ["FoldTrainer"]
 
@@ -64,6 +65,8 @@ class FoldTrainer:
     # Train fold models on at most this many training questions (quick runs).
     train_limit: int | None = None
     say: Callable[[str], None] = lambda _line: None
+    # How the fold rankers are trained (None: the defaults).
+    ranker_training: RankerTrainingConfig | None = None
     trained: list[dict[str, Any]] = field(default_factory=list)
     rankers: list[dict[str, Any]] = field(default_factory=list)
     _scratch: Path | None = None
@@ -92,6 +95,7 @@ class FoldTrainer:
             self.misconceptions,
             graph,
             embedder,
+            config=self.ranker_training,
             tuned=tuned,
             progress=lambda line: self.say(f"{label}: ranker: {line}"),
         )
