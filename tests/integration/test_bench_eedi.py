@@ -241,6 +241,7 @@ async def test_bench_rankers_read_cross_fitted_fold_encoders(  # type: ignore[no
     aps = [average_precision_at_k([h for h, _ in r["hits"]], {r["target"]}, 25) for r in kept]
     assert sum(aps) / len(aps) == pytest.approx(row["map@25"], abs=1e-6)
     folds = results["_meta"]["ranker"]["folds"]
+    assert results["_meta"]["ranker"]["training"]["tuned_examples"] is True
     # Each fold's ranker is served by the encoder that left that fold's questions out.
     assert [f["tuned_model"] for f in folds] == [
         str(tmp_path / "folds" / f"fold{k}" / "model") for k in range(2)

@@ -22,8 +22,8 @@ from tutorgraph.ingest.eedi import EediQuestion, eedi_construct_id
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.adapter import AdapterConfig
 from tutorgraph.ranking.combiner import CombinerConfig
-from tutorgraph.ranking.model import LearnedRanker
-from tutorgraph.ranking.tuned import TUNED_GRAPH
+from tutorgraph.ranking.model import TUNED_EXAMPLES_FILE, LearnedRanker
+from tutorgraph.ranking.tuned import TUNED_EXAMPLE_FEATURES, TUNED_GRAPH
 from tutorgraph.retrieval.factory import load_ranker
 from tutorgraph.training.eedi import train_eedi_ranker
 from tutorgraph.training.ranker import RankerTrainingConfig
@@ -224,6 +224,12 @@ async def test_a_ranker_trained_with_a_tuned_encoder_serves_it(  # type: ignore[
     assert ranker is not None, why
     assert ranker.tuned is not None and ranker.tuned.embedder is not None
     assert ranker.text_only is not None and ranker.text_only.tuned is not None
+    # Each ranker keeps its own labelled answers under the fine-tuned encoder, and reads them.
+    for part, folder in ((ranker, out), (ranker.text_only, out / "text")):
+        assert part.tuned is not None and part.tuned.examples is not None
+        assert (folder / TUNED_EXAMPLES_FILE).is_file()
+        assert part.feature_names[-2:] == TUNED_EXAMPLE_FEATURES
+    assert len(ranker.text_only.tuned.examples) > len(ranker.tuned.examples)  # type: ignore[union-attr, arg-type]
     pair = eedi_pairs(eedi_questions)[0]
     for req in (
         request(pair.question, pair.query),
