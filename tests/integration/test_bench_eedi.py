@@ -253,3 +253,29 @@ async def test_bench_refuses_fold_encoders_that_saw_their_fold(  # type: ignore[
 ) -> None:
     with pytest.raises(ConfigurationError, match="--leave-out 0/2"):
         await run_eedi_benchmark(_tuned_spec(tmp_path / "folds", wrong=True), embedder)
+
+
+async def test_bench_scores_only_the_folds_asked_for_as_the_full_run_does(  # type: ignore[no-untyped-def]
+    embedder,
+) -> None:
+    full = await run_eedi_benchmark(slice_spec(configs="hybrid/text", per_item=True), embedder)
+    part = await run_eedi_benchmark(
+        slice_spec(configs="hybrid/text", per_item=True, only_folds=frozenset({1})), embedder
+    )
+    items = part["hybrid/text"]["per_item"]
+    assert part["_meta"]["only_folds"] == [1] and part["_meta"]["folds"] == 1
+    assert items and all(int(item.split(":")[0]) % 2 == 1 for item in items)
+    assert items == {k: v for k, v in full["hybrid/text"]["per_item"].items() if k in items}
+    assert len(items) < len(full["hybrid/text"]["per_item"])
+    with pytest.raises(ConfigurationError, match="only-folds"):
+        await run_eedi_benchmark(
+            slice_spec(configs="hybrid/text", only_folds=frozenset({2})), embedder
+        )
+
+
+def test_bench_cli_refuses_only_folds_that_are_not_numbers(run_cli) -> None:  # type: ignore[no-untyped-def]
+    proc = run_cli(
+        "bench", "eedi", "--train", str(EEDI / "train.csv"),
+        "--misconceptions", str(EEDI / "misconception_mapping.csv"), "--only-folds", "first",
+    )  # fmt: skip
+    assert proc.returncode == 2 and "--only-folds takes fold numbers" in proc.stderr

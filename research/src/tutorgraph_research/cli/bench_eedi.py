@@ -43,6 +43,19 @@ def _question_ids(path: Path | None) -> frozenset[int]:
     return frozenset(q.question_id for q in read_eedi_questions(path)) if path else frozenset()
 
 
+def _fold_keys(text: str | None) -> frozenset[int] | None:
+    """`--only-folds 0,2` as fold keys (None: every fold)."""
+    if text is None:
+        return None
+    try:
+        keys = frozenset(int(k) for k in text.split(",") if k.strip())
+    except ValueError:
+        raise typer.BadParameter(f"--only-folds takes fold numbers, not {text!r}") from None
+    if not keys:
+        raise typer.BadParameter("--only-folds names no fold")
+    return keys
+
+
 def eedi_cmd(
     train: Annotated[Path, typer.Option(help="Eedi train.csv (the development file).")],
     misconceptions: Annotated[Path, typer.Option(help="misconception_mapping.csv.")],
@@ -106,6 +119,13 @@ def eedi_cmd(
             "under the fine-tuned encoder (the ablation: --no-tuned-examples)."
         ),
     ] = True,
+    only_folds: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated folds (int(QuestionId) % folds) to score, each trained as "
+            "in the full run: a part of a CV whose items pair with a full run's."
+        ),
+    ] = None,
 ) -> None:
     """Eedi misconception retrieval: MAP@25 and Recall@25 per configuration, with 95%
     intervals and the paired difference from the first stage."""
@@ -127,6 +147,7 @@ def eedi_cmd(
         tuned_folds=tuned_folds,
         rankings=rankings,
         ranker_training=RankerTrainingConfig(tuned_examples=tuned_examples),
+        only_folds=_fold_keys(only_folds),
     )
     embedder = make_embedder(settings)
     with fail_on_errors(), progress_bars() as bars:

@@ -248,6 +248,7 @@ class EediMisconceptionTask(FoldTask):
         tuned_folds: Path | None = None,
         keep_rankings: int = 0,
         ranker_training: RankerTrainingConfig | None = None,
+        only_folds: frozenset[int] | None = None,
     ) -> None:
         self.train = train
         self.misconceptions = misconceptions
@@ -265,6 +266,9 @@ class EediMisconceptionTask(FoldTask):
         self.per_fold = per_fold
         self.tuned_folds = tuned_folds
         self.ranker_training = ranker_training
+        # Score only these folds (keys: `int(QuestionId) % folds`); each trains as in the full
+        # run, so its items pair with a full run's (`scripts/paired_runs.py`).
+        self.only_folds = only_folds
         self._fold_encoders: FoldEncoders | None = None
         # With keep_rankings > 0: per scored packet, its first misconception hits with their
         # final scores (`observe`), for second-stage experiments over the out-of-fold lists.
@@ -287,6 +291,12 @@ class EediMisconceptionTask(FoldTask):
             folds = [EediFold(0, 1, train, eedi_pairs(read_eedi_questions(self.test)))]
         else:
             folds = eedi_folds(train, self.folds)
+        if self.only_folds is not None:
+            if self.test is not None or not self.only_folds <= set(range(self.folds)):
+                raise ConfigurationError(
+                    f"--only-folds takes cross-validation folds 0..{self.folds - 1}, not --test"
+                )
+            folds = [f for f in folds if f.key in self.only_folds]
         if self.messages is not None:
             folds = message_folds(folds, self.messages)
         if self.per_fold is not None:

@@ -114,6 +114,8 @@ class EediBenchmarkSpec:
     rankings: Path | None = None
     # How the fold rankers are trained (None: the defaults, as `train-ranker`).
     ranker_training: RankerTrainingConfig | None = None
+    # Score only these cross-validation folds (None: all).
+    only_folds: frozenset[int] | None = None
 
 
 # Misconception hits kept per packet with `rankings` (the MAP@25 cut and a margin).
@@ -319,6 +321,7 @@ async def run_eedi_benchmark(
         tuned_folds=spec.tuned_folds,
         keep_rankings=RANKINGS_DEPTH if spec.rankings else 0,
         ranker_training=spec.ranker_training,
+        only_folds=spec.only_folds,
     )
     scores: dict[str, list[ItemScore]] = {n: [] for n in names}
 
@@ -370,6 +373,7 @@ async def run_eedi_benchmark(
         "test": str(spec.test) if spec.test else None,
         "folds": len(folds),
         "fold_rule": None if spec.test else f"int(QuestionId) % {spec.folds}",
+        "only_folds": sorted(spec.only_folds) if spec.only_folds is not None else None,
         "n_pairs": sum(len(f.pairs) for f in folds),
         "messages": str(spec.messages) if spec.messages else None,
         "limit": spec.limit,
