@@ -1,7 +1,11 @@
 """The paired difference between two `tutorgraph bench eedi --per-item` runs (two versions of
 the code on the same folds), per configuration, with a 95% bootstrap interval.
 
-    python scripts/paired_runs.py BEFORE.json AFTER.json [--metric hit@10] [--out results/x.json]
+    python scripts/paired_runs.py BEFORE.json AFTER.json [AFTER2.json ...] [--metric hit@10] \
+        [--out results/x.json]
+
+Several AFTER files are parts of one run (`bench eedi --only-folds`, disjoint folds): their
+items are pooled; the pairs are the items both sides scored.
 
 `--metric hit@10` pairs whether each item's target is in the top 10 (its AP@25 >= 1/10: each
 benchmark item has one target, so its AP is 1/rank).
@@ -19,20 +23,19 @@ from tutorgraph_research.harness.results import bootstrap_ci
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("before", type=Path)
-    parser.add_argument("after", type=Path)
+    parser.add_argument("after", type=Path, nargs="+")
     parser.add_argument("--metric", choices=("map@25", "hit@10"), default="map@25")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    before, after = (json.loads(p.read_text()) for p in (args.before, args.after))
+    before = json.loads(args.before.read_text())
+    parts = [json.loads(p.read_text()) for p in args.after]
     report = {}
-    for config, row in after.items():
-        if (
-            config.startswith("_")
-            or "per_item" not in row
-            or "per_item" not in before.get(config, {})
-        ):
+    for config in dict.fromkeys(c for part in parts for c in part):
+        rows = [part[config] for part in parts if "per_item" in part.get(config, {})]
+        if config.startswith("_") or not rows or "per_item" not in before.get(config, {}):
             continue
-        a, b = before[config]["per_item"], row["per_item"]
+        a = before[config]["per_item"]
+        b = {item: ap for row in rows for item, ap in row["per_item"].items()}
         if args.metric == "hit@10":
             a, b = ({k: float(v >= 0.1) for k, v in x.items()} for x in (a, b))
         items = sorted(set(a) & set(b))
@@ -48,7 +51,10 @@ def main() -> None:
                 "ci95": [round(low, 6), round(high, 6)],
             },
             "changed_items": sum(d != 0 for d in diffs),
-            "commits": [before["_meta"].get("git_commit"), after["_meta"].get("git_commit")],
+            "commits": [
+                before["_meta"].get("git_commit"),
+                *dict.fromkeys(part["_meta"].get("git_commit") for part in parts),
+            ],
         }
     text = json.dumps(report, indent=1)
     print(text)

@@ -13,6 +13,7 @@ from tutorgraph.errors import ConfigurationError
 from tutorgraph.ingest.eedi import read_eedi_questions
 from tutorgraph.ranking.metrics import average_precision_at_k
 from tutorgraph.training.cross_encoder import TrainingConfig
+from tutorgraph.training.ranker import RankerTrainingConfig
 from tutorgraph_research.tasks.eedi import eedi_pairs
 from tutorgraph_research.tasks.eedi_bench import (
     PROFILE_NAMES,
@@ -229,7 +230,12 @@ async def test_bench_rankers_read_cross_fitted_fold_encoders(  # type: ignore[no
     embedder, tmp_path: Path
 ) -> None:
     rankings = tmp_path / "rankings.jsonl"
-    results = await run_eedi_benchmark(_tuned_spec(tmp_path / "folds", rankings=rankings), embedder)
+    spec = _tuned_spec(
+        tmp_path / "folds",
+        rankings=rankings,
+        ranker_training=RankerTrainingConfig(tuned_examples=True),
+    )
+    results = await run_eedi_benchmark(spec, embedder)
     row = results["default/construct"]
     assert row["n"] == results["_meta"]["n_pairs"] and 0.0 <= row["map@25"] <= 1.0
     # The kept lists are the ones scored: one per pair, in packet order (their MAP@25 is

@@ -212,7 +212,7 @@ async def test_a_ranker_trained_with_a_tuned_encoder_serves_it(  # type: ignore[
     proc = run_cli(
         "train-ranker", "--train", str(EEDI / "train.csv"), "--out", str(out),
         "--tuned-model", str(encoder_output(tmp_path / "all")),
-        "--tuned-folds", str(tmp_path / "folds"), timeout=600,
+        "--tuned-folds", str(tmp_path / "folds"), "--tuned-examples", timeout=600,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     # A copy of what serving takes (the ranker moves whole): the int8 graph, not the weights.

@@ -231,9 +231,10 @@ def train_ranker_cmd(
         bool,
         typer.Option(
             help="With --tuned-model: the rankers also vote with the labelled answers under "
-            "the fine-tuned encoder (their vectors ship in tuned_examples.npz)."
+            "the fine-tuned encoder (their vectors ship in tuned_examples.npz; off by "
+            "default until a 5-fold CV measures it)."
         ),
-    ] = True,
+    ] = False,
 ) -> None:
     """Fit the learned final score (graph prior, example vote, query adapter, LightGBM
     combiner) on every labelled wrong answer, and its text-only ranker (the same answers

@@ -116,9 +116,9 @@ def eedi_cmd(
         bool,
         typer.Option(
             help="With --tuned-folds: the rankers also vote with the labelled examples "
-            "under the fine-tuned encoder (the ablation: --no-tuned-examples)."
+            "under the fine-tuned encoder (off by default, as in train-ranker)."
         ),
-    ] = True,
+    ] = False,
     only_folds: Annotated[
         str | None,
         typer.Option(
