@@ -207,23 +207,17 @@ class LearnedRanker:
             raise ConfigurationError(
                 "tuned scores are needed exactly when the ranker reads a tuned encoder"
             )
-        memory = self.tuned is not None and self.tuned.examples is not None
-        if memory and (tuned is None or tuned.vector is None or tuned.examples is None):
-            raise ConfigurationError("this ranker reads its examples under the tuned encoder")
         targets = [c.target for c in candidates]
+        memory = None
+        if self.tuned is not None and self.tuned.examples is not None:
+            if tuned is None or tuned.vector is None or tuned.examples is None:
+                raise ConfigurationError("this ranker reads its examples under the tuned encoder")
+            memory = tuned.examples.features(tuned.vector, targets, exclude=exclude)
         prior = self.prior.features(concept_ids, targets, exclude=exclude)
         examples = self.examples.features(query, targets, exclude=exclude)
         adapted, cosine = self._similarities(query)
         rows_of = [self._row_of.get(t) for t in targets]
-        extra: list[tuple[float, ...]] | None = None
-        if tuned is not None:
-            extra = list(tuned_features(tuned.scores, rows_of))
-            if memory and tuned.vector is not None and tuned.examples is not None:
-                voted = tuned.examples.features(tuned.vector, targets, exclude=exclude)
-                extra = [
-                    (*e, *(voted[name][n] for name in EXAMPLE_FEATURES))
-                    for n, e in enumerate(extra)
-                ]
+        extra = tuned_features(tuned.scores, rows_of) if tuned is not None else None
         rows = []
         for n, (c, i) in enumerate(zip(candidates, rows_of, strict=True)):
             rows.append(
@@ -234,6 +228,7 @@ class LearnedRanker:
                     math.nan if i is None else round(float(adapted[i]), 6),
                     math.nan if i is None else round(float(cosine[i]), 6),
                     *(extra[n] if extra is not None else ()),
+                    *(memory[name][n] for name in EXAMPLE_FEATURES if memory is not None),
                 ]
             )
         return rows
