@@ -1,13 +1,20 @@
 """Probe (issue 33): does the tuned example memory lift the learned ranker, judged inside
 the training data only?
 
-Builds the cross-fitted training rows of outer fold 0's concept ranker as `train-ranker`
-does (no first-stage signals, as `combiner_variants.py`), over the questions of the folds
-whose encoders are given (`--folds 1,2`: `int(QuestionId) % 5` in {1, 2}, each scored by the
-fold encoder that never saw it), with the tuned memory on; then compares the combiner with
-and without the memory's two columns by 3-fold CV over those rows (split by question), and
-pairs the two per labelled answer (95% bootstrap interval). Outer fold 0's questions are
-never read. A probe, not a cross-validation: the bench is what measures.
+Builds cross-fitted training rows of the concept ranker as `train-ranker` does (no
+first-stage signals, as `combiner_variants.py`) over the questions of the folds whose
+encoders are given (`--folds 1,2`: `int(QuestionId) % 5` in {1, 2}, each scored by the fold
+encoder that never saw it; a part of the training rows of any outer fold not among them),
+with the tuned memory on; then compares the combiner with and without the memory's two
+columns by 3-fold CV over those rows (split by question), and pairs the two per labelled
+answer (95% bootstrap interval). The other folds' questions are never read. A probe, not a
+cross-validation: the bench is what measures.
+
+Issue 33 (fold encoders 0-2 of models/probe-e4, 4 epochs):
+    --folds 1,2 (1,397 answers): 31 leaves / 20 0.3257 -> 0.3326, +0.0068 [-0.0042, +0.0173];
+        15 / 50 0.3429 -> 0.3469, +0.0040 [-0.0069, +0.0133]
+    --folds 0,1,2 (2,110 answers, results/probe_tuned_memory.json): 31 / 20 0.3866 -> 0.3864,
+        -0.0002 [-0.0096, +0.0089]; 15 / 50 0.3946 -> 0.4008, +0.0062 [-0.0017, +0.0143]
 
     python scripts/probes/tuned_memory.py --train ../shared/data/eedi/train.csv \\
         --subjects ../shared/data/eedi-subjects/subject_metadata.csv \\
