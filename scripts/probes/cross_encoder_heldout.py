@@ -10,7 +10,7 @@ paired (95% bootstrap interval).
     python scripts/probes/cross_encoder_heldout.py POOLING LR EPOCHS TRAIN TEST
     # mean 5e-5 6 400 200 (315 s): loss 1.058 1.053 1.041 1.035 1.019 0.974; held-out 200:
     # encoder 0.2418, cross-encoder@20 0.1423, paired -0.0995 [-0.1481, -0.0481]
-    # mean 5e-5 6 800 200 (about 12 min): loss 1.053 1.045 ... 0.851 0.679; held-out 200 (another
+    # mean 5e-5 6 800 200 (606 s): loss 1.053 1.045 ... 0.851 0.679; held-out 200 (another
     # sample: the draw of TRAIN moves it): encoder 0.2275, cross-encoder@20 0.1327, paired
     # -0.0948 [-0.1432, -0.0487]
 """
