@@ -23,19 +23,17 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from transformers import AutoModel, AutoTokenizer
+from cross_encoder_pooling import PairModel  # this folder's probe: the model and its loop
 
-from tutorgraph.embedding.embedder import resolve_model_path
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.ingest.eedi import eedi_misconception_id, read_eedi_questions, read_misconceptions
 from tutorgraph.ranking.metrics import average_precision_at_k
 from tutorgraph.ranking.tuned import TUNED_GRAPH
-from tutorgraph.retrieval.reranker import RerankerOptions, encode_pairs, pad_batch
+from tutorgraph.retrieval.reranker import RerankerOptions, encode_pairs
 from tutorgraph_research.harness.results import bootstrap_ci
 from tutorgraph_research.tasks.eedi import eedi_pairs
 
 DATA = Path("../shared/data/eedi")
-FEED = ("input_ids", "attention_mask", "token_type_ids")
 DEPTH = 20
 
 
@@ -59,52 +57,22 @@ def main() -> None:
         q = encoder.embed([p.query for p in ps])
         return [list(np.argsort(-(targets @ v), kind="stable")) for v in q]
 
-    path = str(resolve_model_path("sentence-transformers/all-MiniLM-L6-v2"))
-    tok = AutoTokenizer.from_pretrained(path)
-    body = AutoModel.from_pretrained(path)
-    body.encoder.layer = body.encoder.layer[:3]
-    head = torch.nn.Linear(384, 1)
+    model = PairModel(pooling)
     options = RerankerOptions(max_length=192)
     examples = []
     for p, order in zip(train, ranked(train), strict=True):
         hard = [i for i in order if row_ids[i] != p.target][:3]
         texts = [names[row_ids.index(p.target)]] + [names[i] for i in hard]
-        examples += list(
-            zip(encode_pairs(tok, p.query, texts, options), [1.0, 0, 0, 0], strict=True)
-        )
-    optimiser = torch.optim.AdamW(
-        [{"params": body.parameters(), "lr": lr}, {"params": head.parameters(), "lr": 1e-3}]
-    )
-    bce = torch.nn.BCEWithLogitsLoss(pos_weight=torch.tensor(3.0))
-
-    def score(feed: dict[str, torch.Tensor]) -> torch.Tensor:
-        out = body(**feed).last_hidden_state
-        if pooling == "cls":
-            return head(out[:, 0]).view(-1)
-        mask = feed["attention_mask"].unsqueeze(-1).float()
-        return head((out * mask).sum(1) / mask.sum(1)).view(-1)
-
-    for epoch in range(epochs):
-        rng.shuffle(examples)
-        losses = []
-        for i in range(0, len(examples), 16):
-            batch = examples[i : i + 16]
-            arrays = pad_batch([e for e, _ in batch], tok.pad_token_id)
-            feed = {k: torch.from_numpy(v) for k, v in arrays.items() if k in FEED}
-            loss = bce(score(feed), torch.tensor([float(y) for _, y in batch]))
-            loss.backward()
-            optimiser.step()
-            optimiser.zero_grad()
-            losses.append(loss.item())
-        print("epoch", epoch, round(sum(losses) / len(losses), 3), flush=True)
-    body.eval()
+        encoded = encode_pairs(model.tok, p.query, texts, options)
+        examples += list(zip(encoded, [1.0, 0.0, 0.0, 0.0], strict=True))
+    model.fit(examples, lr, epochs, rng, "epoch")
+    model.body.eval()
     before, after = [], []
     with torch.no_grad():
         for p, order in zip(test, ranked(test), strict=True):
             top = order[:DEPTH]
-            encoded = encode_pairs(tok, p.query, [names[i] for i in top], options)
-            arrays = pad_batch(encoded, tok.pad_token_id)
-            s = score({k: torch.from_numpy(v) for k, v in arrays.items() if k in FEED}).numpy()
+            encoded = encode_pairs(model.tok, p.query, [names[i] for i in top], options)
+            s = model.score(encoded).numpy()
             reordered = [top[i] for i in np.argsort(-s, kind="stable")]
             before.append(average_precision_at_k([row_ids[i] for i in order], {p.target}, 25))
             after.append(

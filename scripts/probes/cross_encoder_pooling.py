@@ -26,11 +26,61 @@ from tutorgraph.embedding.embedder import resolve_model_path
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.ingest.eedi import eedi_misconception_id, read_eedi_questions, read_misconceptions
 from tutorgraph.ranking.tuned import TUNED_GRAPH
-from tutorgraph.retrieval.reranker import RerankerOptions, encode_pairs, pad_batch
+from tutorgraph.retrieval.reranker import EncodedPair, RerankerOptions, encode_pairs, pad_batch
 from tutorgraph_research.tasks.eedi import eedi_pairs
 
 DATA = Path("../shared/data/eedi")
 FEED = ("input_ids", "attention_mask", "token_type_ids")
+
+
+class PairModel:
+    """MiniLM's first 3 layers and a linear head over [CLS] or the mean of the tokens."""
+
+    def __init__(self, pooling: str) -> None:
+        path = str(resolve_model_path("sentence-transformers/all-MiniLM-L6-v2"))
+        self.pooling = pooling
+        self.tok = AutoTokenizer.from_pretrained(path)
+        self.body = AutoModel.from_pretrained(path)
+        self.body.encoder.layer = self.body.encoder.layer[:3]
+        self.head = torch.nn.Linear(384, 1)
+
+    def score(self, encoded: list[EncodedPair]) -> torch.Tensor:
+        arrays = pad_batch(encoded, self.tok.pad_token_id)
+        feed = {k: torch.from_numpy(v) for k, v in arrays.items() if k in FEED}
+        out = self.body(**feed).last_hidden_state
+        if self.pooling == "cls":
+            return self.head(out[:, 0]).view(-1)
+        mask = feed["attention_mask"].unsqueeze(-1).float()
+        return self.head((out * mask).sum(1) / mask.sum(1)).view(-1)
+
+    def fit(
+        self,
+        examples: list[tuple[EncodedPair, float]],
+        lr: float,
+        epochs: int,
+        rng: random.Random,
+        label: str,
+    ) -> None:
+        """BCE (positives weighted 3), batches of 16, body at `lr`, head at 1e-3; prints
+        `label`, the epoch and its mean loss."""
+        optimiser = torch.optim.AdamW(
+            [
+                {"params": self.body.parameters(), "lr": lr},
+                {"params": self.head.parameters(), "lr": 1e-3},
+            ]
+        )
+        bce = torch.nn.BCEWithLogitsLoss(pos_weight=torch.tensor(3.0))
+        for epoch in range(epochs):
+            rng.shuffle(examples)
+            losses = []
+            for i in range(0, len(examples), 16):
+                batch = examples[i : i + 16]
+                loss = bce(self.score([e for e, _ in batch]), torch.tensor([y for _, y in batch]))
+                loss.backward()
+                optimiser.step()
+                optimiser.zero_grad()
+                losses.append(loss.item())
+            print(label, epoch, round(sum(losses) / len(losses), 3), flush=True)
 
 
 def main() -> None:
@@ -48,43 +98,14 @@ def main() -> None:
     encoder.load()
     targets = encoder.embed(names)
     queries = encoder.embed([p.query for p in pairs])
-    path = str(resolve_model_path("sentence-transformers/all-MiniLM-L6-v2"))
-    tok = AutoTokenizer.from_pretrained(path)
-    body = AutoModel.from_pretrained(path)
-    body.encoder.layer = body.encoder.layer[:3]
-    head = torch.nn.Linear(384, 1)
+    model = PairModel(pooling)
     examples = []
     for p, q in zip(pairs, queries, strict=True):
         hard = [i for i in np.argsort(-(targets @ q)) if row_ids[i] != p.target][:3]
         texts = [names[row_ids.index(p.target)]] + [names[i] for i in hard]
-        encoded = encode_pairs(tok, p.query, texts, RerankerOptions())
+        encoded = encode_pairs(model.tok, p.query, texts, RerankerOptions())
         examples += list(zip(encoded, [1.0, 0.0, 0.0, 0.0], strict=True))
-    optimiser = torch.optim.AdamW(
-        [{"params": body.parameters(), "lr": lr}, {"params": head.parameters(), "lr": 1e-3}]
-    )
-    bce = torch.nn.BCEWithLogitsLoss(pos_weight=torch.tensor(3.0))
-
-    def score(feed: dict[str, torch.Tensor]) -> torch.Tensor:
-        out = body(**feed).last_hidden_state
-        if pooling == "cls":
-            return head(out[:, 0]).view(-1)
-        mask = feed["attention_mask"].unsqueeze(-1).float()
-        return head((out * mask).sum(1) / mask.sum(1)).view(-1)
-
-    rng = random.Random(0)
-    for epoch in range(epochs):
-        rng.shuffle(examples)
-        losses = []
-        for i in range(0, len(examples), 16):
-            batch = examples[i : i + 16]
-            arrays = pad_batch([e for e, _ in batch], tok.pad_token_id)
-            feed = {k: torch.from_numpy(v) for k, v in arrays.items() if k in FEED}
-            loss = bce(score(feed), torch.tensor([y for _, y in batch]))
-            loss.backward()
-            optimiser.step()
-            optimiser.zero_grad()
-            losses.append(loss.item())
-        print(pooling, epoch, round(sum(losses) / len(losses), 3), flush=True)
+    model.fit(examples, lr, epochs, random.Random(0), pooling)
 
 
 if __name__ == "__main__":
