@@ -183,11 +183,12 @@ def opened_index(session_index: tuple[Path, IngestReport], embedder) -> Iterator
 
 
 def index_retriever(opened_index, embedder, *, rerank_depth: int = 30, **kw):  # type: ignore[no-untyped-def]
-    """A retriever over the session index, with its concept linker; `kw` goes to
-    `HybridRetriever` (the reranker)."""
+    """A retriever over the session index, with its concept linker and lessons (as the
+    factory builds it); `kw` goes to `HybridRetriever` (the reranker)."""
     from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 
     kw.setdefault("linker", opened_index.linker)
+    kw.setdefault("lessons", opened_index.lessons)
 
     # A generous timeout: the 2 s default could degrade a packet on a busy 2-core runner.
     return HybridRetriever(

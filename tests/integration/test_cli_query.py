@@ -43,6 +43,7 @@ PACKET_FIELDS = {
     "answer_check",
     "conflicts",
     "concepts",
+    "lessons",
     "debug",
 }
 HIT_FIELDS = {
@@ -121,7 +122,7 @@ def test_query_json_is_exactly_one_packet_document(json_runs: list[tuple[int, st
     assert set(packet["reranker"]) == {"applied", "model", "reason"}
     assert packet["degraded_sources"] == []
     assert 0 < len(packet["results"]) <= 20
-    for hit in packet["results"]:
+    for hit in [*packet["results"], *packet["lessons"]]:
         assert set(hit) == HIT_FIELDS
         assert set(hit["found_by"]) <= {"vector", "lexical", "graph"}
     assert packet["total_results"] >= len(packet["results"])

@@ -29,10 +29,16 @@ async def test_the_bench_orders_the_slices_exercises_with_and_without_a_reranker
     assert items and all(item.id not in item.grades for item in items)
     reranker = CrossEncoderReranker(bundled_reranker_path(), backend="onnx-int8")
     configs = [
-        TeachingConfig("first-stage", index_retriever(opened_index, embedder), rerank=False),
         TeachingConfig(
-            "bundled", index_retriever(opened_index, embedder, reranker=reranker), rerank=True
+            "first-stage", index_retriever(opened_index, embedder), rerank=False, lessons=0
         ),
+        TeachingConfig(
+            "bundled",
+            index_retriever(opened_index, embedder, reranker=reranker),
+            rerank=True,
+            lessons=0,
+        ),
+        TeachingConfig("lessons", index_retriever(opened_index, embedder), rerank=False, lessons=3),
     ]
     report = await run_teaching_benchmark(configs, items)
     for row in report.values():
@@ -42,5 +48,8 @@ async def test_the_bench_orders_the_slices_exercises_with_and_without_a_reranker
             assert 0.0 <= lo <= row[metric] <= hi <= 1.0
     # The packet's teaching content found the exercise's section somewhere in its top 10.
     assert report["first-stage"]["ndcg@10"] > 0
+    assert report["lessons"]["lessons"] == 3 and report["first-stage"]["lessons"] == 0
+    # The lessons searched apart put the exercise's own lesson first more often.
+    assert report["lessons"]["first_is_subsection"] > report["first-stage"]["first_is_subsection"]
     paired = report["bundled"]["ndcg@10_paired_vs_first-stage"]
     assert paired == pytest.approx(report["bundled"]["ndcg@10"] - report["first-stage"]["ndcg@10"])

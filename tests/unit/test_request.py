@@ -33,6 +33,7 @@ def test_defaults_follow_the_design_table() -> None:
         "prerequisite_hops": None,  # the query type's graph plan
         "max_context_tokens": 1500,
         "near_duplicate_threshold": None,  # the index's (off unless its ingest set one)
+        "lessons": None,  # the server's lesson_slots
         "local_context": [],
         "debug": False,
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tutorgraph.config import RERANK_DEPTH, SOURCE_TIMEOUT_S, Settings
+from tutorgraph.config import LESSON_SLOTS, RERANK_DEPTH, SOURCE_TIMEOUT_S, Settings
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.retrieval.factory import RetrieverSetup, build_refiner
 from tutorgraph.retrieval.retriever import RetrieverConfig
@@ -18,12 +18,13 @@ def test_the_settings_and_the_config_share_their_defaults() -> None:
     assert RetrieverConfig() == RetrieverConfig.from_settings(settings)
     assert RetrieverConfig().rerank_depth == settings.rerank_depth == RERANK_DEPTH
     assert RetrieverConfig().source_timeout_s == settings.source_timeout_s == SOURCE_TIMEOUT_S
+    assert RetrieverConfig().lesson_slots == settings.lesson_slots == LESSON_SLOTS
 
 
 def test_the_settings_reach_the_config_and_the_setup() -> None:
-    settings = Settings(rerank_depth=12, source_timeout_s=0.5, diagnosis=False)
+    settings = Settings(rerank_depth=12, source_timeout_s=0.5, diagnosis=False, lesson_slots=0)
     setup = RetrieverSetup.from_settings(settings)
-    assert setup.config == RetrieverConfig(rerank_depth=12, source_timeout_s=0.5)
+    assert setup.config == RetrieverConfig(rerank_depth=12, source_timeout_s=0.5, lesson_slots=0)
     assert setup.refiner == "local" and setup.diagnosis is False
 
 

@@ -301,6 +301,13 @@ def print_packet(packet: ReasoningPacket) -> None:
                 f"{', '.join(hit.corroborated_by.sources)}[/]",
                 highlight=False,
             )
+    if packet.lessons:
+        lines = [
+            f"[bold]{h.rank}.[/] [magenta]{h.kind}[/] {escape(h.title)} ({h.score:.3f})\n"
+            f"    {escape(_snippet(h.text, 90))}"
+            for h in packet.lessons
+        ]
+        console.print(Panel("\n".join(lines), title="lessons"))
     if packet.concepts:
         lines = []
         shown: dict[str, int] = {}

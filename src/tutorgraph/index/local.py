@@ -38,6 +38,7 @@ from tutorgraph.index.pipeline import IngestOptions, ingest_records
 from tutorgraph.linking import ConceptLinker, build_cards
 from tutorgraph.models.curriculum import Concept
 from tutorgraph.models.records import SourceRecords
+from tutorgraph.retrieval.lessons import LessonIndex
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.chroma import ChromaVectorStore
 from tutorgraph.stores.damaged import DamagedStore
@@ -95,6 +96,7 @@ class LocalIndex(AsyncClosing):
         problems: Sequence[Problem] = (),
         hold: ReaderHold | None = None,
         linker: ConceptLinker | None = None,
+        lessons: LessonIndex | None = None,
     ) -> None:
         self._manifest = manifest
         self._vector = vector
@@ -104,6 +106,7 @@ class LocalIndex(AsyncClosing):
         self._problems = list(problems)
         self._hold = hold
         self._linker = linker
+        self._lessons = lessons
 
     @property
     def manifest(self) -> Manifest:
@@ -124,6 +127,12 @@ class LocalIndex(AsyncClosing):
         """The concept linker over this generation's cards (None for an index written before
         it kept their vectors, or whose catalogue is damaged)."""
         return self._linker
+
+    @property
+    def lessons(self) -> LessonIndex | None:
+        """The lessons with the vectors this generation's ingest stored (None when the
+        lexical index, which lists the items, or the stored vectors are damaged)."""
+        return self._lessons
 
     @property
     def vector(self) -> VectorStore:
@@ -238,6 +247,11 @@ class LocalIndex(AsyncClosing):
             if problem is not None:
                 problems["vector"] = problem
         linker = None if "graph" in problems else _load_linker(layout, concepts, stored)
+        lessons = (
+            LessonIndex.of(lexical.items, stored)
+            if isinstance(lexical, BM25Index) and stored is not None
+            else None
+        )
         for problem in problems.values():
             log.info("index %s: %s", generation, problem)
         if "vector" in problems and own is not None:
@@ -251,6 +265,7 @@ class LocalIndex(AsyncClosing):
             problems=list(problems.values()),
             hold=hold,
             linker=linker,
+            lessons=lessons,
         )
 
     @classmethod

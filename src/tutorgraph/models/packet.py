@@ -248,4 +248,7 @@ class ReasoningPacket(BaseModel):
     conflicts: list[Conflict] = Field(default_factory=list)
     # The concept linker's result, per taxonomy, best first (issue 31; design 8a).
     concepts: list[LinkedConcept] = Field(default_factory=list)
+    # The explanations and worked examples nearest the message, searched apart from the
+    # rest, best first (`retrieval/lessons.py`; empty when the request asks for none).
+    lessons: list[Hit] = Field(default_factory=list)
     debug: dict[str, Any] | None = None

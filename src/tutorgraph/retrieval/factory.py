@@ -276,4 +276,5 @@ def build_retriever(
         refiner=build_refiner(setup, index),
         diagnoser=Diagnoser.bundled() if setup.diagnosis else None,
         linker=index.linker,
+        lessons=index.lessons,
     )

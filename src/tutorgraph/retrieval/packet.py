@@ -47,6 +47,7 @@ def build_packet(state: RequestState) -> ReasoningPacket:
         answer_check=state.answer_check,
         conflicts=state.conflicts,
         concepts=state.linked,
+        lessons=state.lessons,
         debug=_debug(state) if request.debug else None,
     )
 

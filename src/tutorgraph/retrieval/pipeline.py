@@ -84,6 +84,8 @@ class RequestState:
     ranker_info: RankerInfo = field(default_factory=RankerInfo)
     contributions: dict[str, dict[str, float]] = field(default_factory=dict)
     findings: list[DiagnosisFinding] = field(default_factory=list)
+    # The lessons nearest the query (`stages/lessons.py`).
+    lessons: list[Hit] = field(default_factory=list)
     answer_check: AnswerCheck | None = None
     diagnosis_skipped: str | None = None
     context: str = ""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tutorgraph.config import RERANK_DEPTH, SOURCE_TIMEOUT_S, Settings
+from tutorgraph.config import LESSON_SLOTS, RERANK_DEPTH, SOURCE_TIMEOUT_S, Settings
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.models.packet import ReasoningPacket
@@ -27,6 +27,7 @@ from tutorgraph.retrieval.stages.dedupe import DedupeStage
 from tutorgraph.retrieval.stages.diagnose import DiagnoseStage
 from tutorgraph.retrieval.stages.finish import FinishStage
 from tutorgraph.retrieval.stages.fuse import FuseStage
+from tutorgraph.retrieval.stages.lessons import LessonStage
 from tutorgraph.retrieval.stages.link import LinkStage
 from tutorgraph.retrieval.stages.merge import MergeStage
 from tutorgraph.retrieval.stages.rank import RankStage
@@ -34,7 +35,13 @@ from tutorgraph.retrieval.stages.refine import RefineStage
 from tutorgraph.retrieval.stages.rerank import RerankStage
 from tutorgraph.retrieval.stages.route import RouteStage
 from tutorgraph.retrieval.stages.search import SearchStage
-from tutorgraph.stores.protocols import ConceptLinks, GraphStore, LexicalIndex, VectorStore
+from tutorgraph.stores.protocols import (
+    ConceptLinks,
+    GraphStore,
+    LessonSearch,
+    LexicalIndex,
+    VectorStore,
+)
 
 __all__ = ["HybridRetriever", "RetrieverConfig"]
 
@@ -58,11 +65,17 @@ class RetrieverConfig:
     ranker_proposals: int = 40
     # The index's near-duplicate threshold (a request may set its own); None: no merge.
     near_duplicate_threshold: float | None = None
+    # Lessons that lead the teaching hits when the request does not say (0: none).
+    lesson_slots: int = LESSON_SLOTS
 
     @classmethod
     def from_settings(cls, settings: Settings) -> RetrieverConfig:
-        """The settings' depths and timeout (the index sets its own defaults on top)."""
-        return cls(rerank_depth=settings.rerank_depth, source_timeout_s=settings.source_timeout_s)
+        """The settings' depths, timeout and lessons (the index sets its own defaults on top)."""
+        return cls(
+            rerank_depth=settings.rerank_depth,
+            source_timeout_s=settings.source_timeout_s,
+            lesson_slots=settings.lesson_slots,
+        )
 
 
 class HybridRetriever:
@@ -83,6 +96,7 @@ class HybridRetriever:
         ranker_unavailable: str = "no learned ranker configured",
         diagnoser: Diagnoser | None = None,
         linker: ConceptLinks | None = None,
+        lessons: LessonSearch | None = None,
     ) -> None:
         """`reranker` must be loaded already; without one, `reranker_unavailable` says why.
 
@@ -101,6 +115,7 @@ class HybridRetriever:
         self._ranker_unavailable = ranker_unavailable
         self._diagnoser = diagnoser
         self._linker = linker
+        self._lessons = lessons
         self._stages = self._build_stages()
 
     @property
@@ -179,5 +194,6 @@ class HybridRetriever:
                 unavailable=self._ranker_unavailable,
             ),
             DiagnoseStage(self._diagnoser, self._graph, timeout_s=timeout),
+            LessonStage(self._lessons, slots=cfg.lesson_slots),
             FinishStage(self._embedder),
         ]

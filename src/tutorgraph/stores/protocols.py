@@ -28,6 +28,7 @@ __all__ = [
     "GraphWriter",
     "IndexItem",
     "IndexReader",
+    "LessonSearch",
     "LexicalIndex",
     "LinkedCard",
     "MisconceptionLink",
@@ -230,6 +231,12 @@ class ConceptLinks(Protocol):
     ) -> dict[str, list[LinkedCard]]: ...
 
 
+class LessonSearch(Protocol):
+    """The index's lessons (explanations, worked examples), searched by a query vector."""
+
+    def search(self, vector: npt.NDArray[np.float32], k: int) -> list[ScoredItem]: ...
+
+
 class IndexReader(Protocol):
     """An opened index as a retriever is built over it: the stores, the manifest's request
     defaults, and the lexical vocabulary (term -> document frequency) the spelling
@@ -250,6 +257,11 @@ class IndexReader(Protocol):
     @property
     def linker(self) -> ConceptLinks | None:
         """The concept linker over the index's concept cards, when the index stores them."""
+        ...
+
+    @property
+    def lessons(self) -> LessonSearch | None:
+        """The index's lessons with their stored vectors, when it has both."""
         ...
 
     def vocabulary(self) -> Mapping[str, int]: ...

@@ -42,7 +42,22 @@ def teaching_cmd(
             f"{BUNDLED_RERANKER}); repeat for several. Each is compared with the first stage."
         ),
     ] = None,
-    per_section: Annotated[int, typer.Option(min=1, help="Exercises per held-out section.")] = 8,
+    lessons: Annotated[
+        list[int] | None,
+        typer.Option(
+            min=0,
+            max=10,
+            help="Lessons leading the teaching hits (the request's `lessons`); repeat for "
+            "several first-stage rows, the first being the baseline. Default: the setting.",
+        ),
+    ] = None,
+    dev: Annotated[
+        bool,
+        typer.Option(
+            "--dev", help="Items from the development sections (the four fifths not held out)."
+        ),
+    ] = False,
+    per_section: Annotated[int, typer.Option(min=1, help="Exercises per section.")] = 8,
     out: Annotated[Path, typer.Option(help="Where to write the report.")] = Path(
         "results/teaching_bench.json"
     ),
@@ -50,7 +65,8 @@ def teaching_cmd(
     """Teaching-content ordering: for an OpenStax exercise of a held-out section, nDCG@10 of
     the packet's explanations, worked examples and exercises (2: its subsection's
     explanations and worked examples, 1: the rest of its section) and how often its
-    subsection's lesson comes first; the first stage against each --reranker, paired."""
+    subsection's lesson comes first; each --lessons row and --reranker against the first row,
+    paired. Choose settings with --dev, then report them on the held-out sections."""
     from tutorgraph.ingest.bundle import load_trusted
     from tutorgraph_research.harness.provenance import git_commit, hardware
     from tutorgraph_research.tasks.teaching import (
@@ -61,24 +77,30 @@ def teaching_cmd(
 
     settings = load_settings(index_dir)
     with fail_on_errors():
-        items = teaching_items(load_trusted(curriculum).documents, per_section=per_section)
-        served = [("first-stage", open_retriever(settings), False)]
+        items = teaching_items(
+            load_trusted(curriculum).documents, per_section=per_section, held_out=not dev
+        )
+        first = open_retriever(settings)
+        rows: list[int | None] = list(lessons) if lessons else [None]
+        served = [
+            (f"lessons={n}" if n is not None else "first-stage", first, False, n) for n in rows
+        ]
         for name in reranker or []:
             opened = open_retriever(settings.model_copy(update={"reranker_model": name}))
             if opened.retriever.reranker is None:
                 raise ConfigurationError(f"reranker {name!r} could not be loaded")
-            served.append((f"rerank:{name}", opened, True))
+            served.append((f"rerank:{name}", opened, True, None))
 
         async def run(bars: Progress) -> dict[str, Any]:
             try:
                 task = bars.add_task("packets", total=len(items) * len(served))
                 return await run_teaching_benchmark(
-                    [TeachingConfig(n, s.retriever, r) for n, s, r in served],
+                    [TeachingConfig(n, s.retriever, r, lessons=k) for n, s, r, k in served],
                     items,
                     progress=lambda done, _total: bars.update(task, completed=done),
                 )
             finally:
-                for _, s, _ in served:
+                for s in {id(s): s for _, s, _, _ in served}.values():
                     await s.aclose()
 
         with progress_bars() as bars:
@@ -87,6 +109,8 @@ def teaching_cmd(
         "items": len(items),
         "sections": len({i.section for i in items}),
         "per_section": per_section,
+        "split": "dev" if dev else "held-out",
+        "lesson_slots_setting": settings.lesson_slots,
         "index_dir": str(settings.index_dir),
         "rerank_depth": settings.rerank_depth,
         "git_commit": git_commit(),

@@ -3,8 +3,9 @@ explanations and worked examples of the exercise's own subsection come first?
 
 Nothing else measures the order of the teaching content a packet carries. The items come
 from the bundle itself: an OpenStax exercise (as a student meets it, `exercise_query`) whose
-subsection has explanations or worked examples. Its packet's teaching hits (explanations,
-worked examples, exercises; never the exercise itself) are graded: 2 for an explanation or
+subsection has explanations or worked examples. Its packet's teaching hits (its `lessons`,
+then the explanations, worked examples and exercises of its results; never the exercise
+itself) are graded: 2 for an explanation or
 worked example of its subsection, 1 for any other record of its section, 0 otherwise; the
 scores are nDCG@10 and whether the first teaching hit is graded 2. Sections and subsections
 go by their titles ("Section — Subsection"): the three algebra books repeat sections, and a
@@ -31,13 +32,13 @@ from tutorgraph.errors import ConfigurationError
 from tutorgraph.models.curriculum import Document
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.retrieval.lessons import LESSON_KINDS, TEACHING_KINDS
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph_research.harness.folds import stable_fold, stable_sample
 from tutorgraph_research.harness.results import bootstrap_ci
 from tutorgraph_research.tasks.linking import exercise_query
 
 __all__ = [
-    "TEACHING_KINDS",
     "TEACHING_METRICS",
     "TeachingConfig",
     "TeachingItem",
@@ -47,9 +48,7 @@ __all__ = [
     "teaching_scores",
 ]
 
-TEACHING_KINDS = frozenset({"explanation", "worked_example", "exercise"})
 TEACHING_METRICS = ("ndcg@10", "first_is_subsection")
-_LESSON_KINDS = frozenset({"explanation", "worked_example"})
 _SPLITS = 5
 
 
@@ -89,11 +88,11 @@ def teaching_items(
     for section, docs in sorted(by_section.items()):
         if held_out_section(section) != held_out:
             continue
-        lessons = {d.title for d in docs if d.kind in _LESSON_KINDS}
+        lessons = {d.title for d in docs if d.kind in LESSON_KINDS}
         exercises = [d for d in docs if d.kind == "exercise" and d.title in lessons]
         for ex in stable_sample(exercises, per_section, key=lambda d: d.id):
             grades = {
-                d.id: 2 if d.kind in _LESSON_KINDS and d.title == ex.title else 1
+                d.id: 2 if d.kind in LESSON_KINDS and d.title == ex.title else 1
                 for d in docs
                 if d.id != ex.id
             }
@@ -110,8 +109,10 @@ def _ndcg(gains: Sequence[int], ideal: Sequence[int], k: int) -> float:
 
 
 def item_scores(packet: ReasoningPacket, item: TeachingItem) -> dict[str, float]:
-    """`TEACHING_METRICS` of one packet."""
-    ids = [h.id for h in packet.results if h.kind in TEACHING_KINDS and h.id != item.id]
+    """`TEACHING_METRICS` of one packet: its lessons first, then the teaching hits of its
+    results that are not among them."""
+    hits = [*packet.lessons, *(h for h in packet.results if h.kind in TEACHING_KINDS)]
+    ids = list(dict.fromkeys(h.id for h in hits if h.id != item.id))
     gains = [item.grades.get(i, 0) for i in ids]
     return {
         "ndcg@10": _ndcg(gains, list(item.grades.values()), 10),
@@ -124,14 +125,17 @@ async def teaching_scores(
     items: Sequence[TeachingItem],
     *,
     rerank: bool,
+    lessons: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> list[dict[str, float]]:
-    """Each item's scores, in item order, with the retriever's defaults (reranked or not)."""
+    """Each item's scores, in item order, with the retriever's defaults (reranked or not;
+    `lessons` leading the teaching hits, None: the retriever's default)."""
     out = []
     for n, item in enumerate(items, start=1):
-        packet = await retriever.retrieve(
-            RetrievalRequest(query=item.query, n_results=30, max_context_tokens=0, rerank=rerank)
+        request = RetrievalRequest(
+            query=item.query, n_results=30, max_context_tokens=0, rerank=rerank, lessons=lessons
         )
+        packet = await retriever.retrieve(request)
         out.append(item_scores(packet, item))
         if progress:
             progress(n)
@@ -140,11 +144,13 @@ async def teaching_scores(
 
 @dataclass(frozen=True)
 class TeachingConfig:
-    """A named retriever and whether its requests ask for the rerank."""
+    """A named retriever, whether its requests ask for the rerank, and how many lessons
+    lead their teaching hits (None: the retriever's default)."""
 
     name: str
     retriever: HybridRetriever
     rerank: bool
+    lessons: int | None = None
 
 
 async def run_teaching_benchmark(
@@ -166,13 +172,15 @@ async def run_teaching_benchmark(
             progress(done, total)
 
     per_item = {
-        c.name: await teaching_scores(c.retriever, items, rerank=c.rerank, progress=tick)
+        c.name: await teaching_scores(
+            c.retriever, items, rerank=c.rerank, lessons=c.lessons, progress=tick
+        )
         for c in configs
     }
     base = configs[0].name
     report: dict[str, Any] = {}
     for c in configs:
-        row: dict[str, Any] = {"n": len(items), "rerank": c.rerank}
+        row: dict[str, Any] = {"n": len(items), "rerank": c.rerank, "lessons": c.lessons}
         for metric in TEACHING_METRICS:
             values = [s[metric] for s in per_item[c.name]]
             row[metric] = round(statistics.fmean(values), 6)

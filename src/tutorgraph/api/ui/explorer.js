@@ -29,10 +29,9 @@ function request() {
   return body;
 }
 
-function renderHits(packet) {
-  const list = $("#hits");
+function renderHits(list, hits) {
   list.replaceChildren();
-  for (const hit of packet.results) {
+  for (const hit of hits) {
     const head = el("div", { class: "hit-head" },
       el("span", { class: "kind" }, hit.kind), el("span", { class: "hid" }, hit.id));
     for (const source of hit.found_by) head.append(el("span", { class: `badge ${source}` }, source));
@@ -146,7 +145,8 @@ async function run(event) {
     const response = await fetch("/v1/retrieve", { method: "POST", headers, body: JSON.stringify(request()) });
     const data = await response.json();
     if (!response.ok) throw new Error(`${response.status} ${data.error ? data.error.message : ""}`);
-    renderHits(data);
+    renderHits($("#hits"), data.results);
+    renderHits($("#lessons"), data.lessons);
     renderConcepts(data);
     renderDiagnosis(data);
     renderGraph(data);
