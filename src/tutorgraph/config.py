@@ -38,8 +38,8 @@ NEAR_DUPLICATE_THRESHOLD = 0.85
 # Retrieval defaults, used by `Settings` and by `RetrieverConfig` (one place for each value).
 RERANK_DEPTH = 30
 SOURCE_TIMEOUT_S = 2.0
-# Lessons that lead a packet's teaching hits (`retrieval/lessons.py`); chosen on the
-# benchmark's development sections (README, `bench teaching --dev`).
+# Lessons a packet carries (`retrieval/lessons.py`); chosen with the teaching benchmark's
+# development sections (README, `bench teaching --dev`).
 LESSON_SLOTS = 4
 
 
@@ -63,7 +63,7 @@ class Settings(BaseSettings):
     reranker_model: str = ""
     reranker_backend: Literal["auto", "torch", "onnx", "onnx-int8"] = "auto"
     rerank_depth: int = Field(default=RERANK_DEPTH, ge=1, le=100)
-    # Explanations and worked examples that lead a packet's teaching hits (a request's
+    # Explanations and worked examples a packet carries as `lessons` (a request's
     # `lessons` replaces it; 0 turns them off).
     lesson_slots: int = Field(default=LESSON_SLOTS, ge=0, le=10)
     reranker_max_length: int = Field(default=128, ge=16, le=512)

@@ -395,8 +395,8 @@ def test_the_packet_explorer_renders_a_query_offline(
 ) -> None:
     """`/ui` in headless Chromium, offline but for the server: the page runs a query (from its
     URL fragment, with the key typed in as a user would) and draws the hits with their
-    badges, the linked concepts, the diagnosis, the prerequisite chain, the timings bar and
-    the debug block."""
+    badges, the lessons, the linked concepts, the diagnosis, the prerequisite chain, the
+    timings bar and the debug block."""
 
     def url(query: str) -> str:
         fragment = urllib.parse.urlencode({"q": query, "key": keyset.admin})
@@ -415,7 +415,13 @@ def test_the_packet_explorer_renders_a_query_offline(
     # Drawn by the page's JavaScript from the packet: absent from the HTML the server sends.
     page = server.get("/ui").text
     assert 'class="hit"' not in page and "<svg" not in page
-    assert dom.count('class="hit"') == 10
+
+    def listed(list_id: str) -> str:
+        return dom.split(f'<ol id="{list_id}">')[1].split("</ol>")[0]
+
+    assert listed("hits").count('class="hit"') == 10
+    # The packet's lessons, in their own list (4 by default; the slice holds OpenStax lessons).
+    assert listed("lessons").count('class="hit"') == 4
     assert 'class="badge vector"' in dom and 'class="badge graph"' in dom
     assert 'id="timing-bar"' in dom and 'data-stage="embed"' in dom
     assert '"query_type": "concept_lookup"' in dom  # the debug block

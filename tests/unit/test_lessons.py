@@ -9,7 +9,8 @@ from pydantic import ValidationError
 
 from tutorgraph.embedding.stored_vectors import StoredVectors
 from tutorgraph.models.request import RetrievalRequest
-from tutorgraph.retrieval.lessons import LessonIndex, lesson_hit
+from tutorgraph.retrieval.hits import lesson_hit
+from tutorgraph.retrieval.lessons import LessonIndex
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
 
 pytestmark = pytest.mark.unit

@@ -126,7 +126,7 @@ def test_packet_defaults_always_carry_degraded_sources_and_reranker() -> None:
     assert data["conflicts"] == [] and data["concepts"] == []
     assert list(data["timings_ms"]) == [
         "refine", "embed", "link", "vector", "lexical", "graph", "local", "merge", "fuse", "rerank",
-        "rank", "diagnose", "total",
+        "rank", "diagnose", "lessons", "total",
     ]  # fmt: skip
 
 

@@ -48,6 +48,7 @@ STAGES = (
     "rerank",
     "rank",
     "diagnose",
+    "lessons",
     "total",
 )
 

@@ -117,8 +117,8 @@ class RetrievalRequest(BaseModel):
     # Hits of a content kind whose stored vectors reach this cosine are merged into the
     # better one; None: the index's threshold (off unless its ingest set one).
     near_duplicate_threshold: float | None = Field(default=None, ge=0.5, le=1.0)
-    # How many explanations and worked examples, searched apart from the rest, lead the
-    # teaching hits (0: none, the fused order); None: the server's `lesson_slots`.
+    # How many explanations and worked examples nearest the message the packet carries as
+    # `lessons` (0: none); None: the server's `lesson_slots`.
     lessons: int | None = Field(default=None, ge=0, le=10)
     # The caller's own documents, searched in memory as the source `local`.
     local_context: list[LocalDocument] = Field(default_factory=list, max_length=MAX_LOCAL_DOCUMENTS)

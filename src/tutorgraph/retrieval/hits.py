@@ -1,4 +1,5 @@
-"""Packet hits made from fused candidates, and from misconceptions no source found.
+"""Packet hits made from fused candidates, from misconceptions no source found, and from
+the lesson search's lessons.
 
 >>> fused_hit(fused[0]).fused_score  # doctest: +SKIP
 0.032787
@@ -7,17 +8,16 @@
 from __future__ import annotations
 
 from tutorgraph.models.curriculum import Misconception
-from tutorgraph.models.packet import Hit
+from tutorgraph.models.packet import Hit, HitSource
 from tutorgraph.retrieval.fusion import FusedHit
 from tutorgraph.stores.items import misconception_item
+from tutorgraph.stores.protocols import IndexItem, ScoredItem
 
-__all__ = ["fused_hit", "misconception_hit"]
+__all__ = ["fused_hit", "lesson_hit", "misconception_hit"]
 
 
-def misconception_hit(m: Misconception) -> Hit:
-    """A hit for a misconception no source found (a proposal, a diagnosis): it scores 0
-    until a stage scores it."""
-    item = misconception_item(m)
+def _unfused_hit(item: IndexItem, score: float, rank: int, found_by: list[HitSource]) -> Hit:
+    """A hit no fusion ranked (`fused_score` 0)."""
     return Hit(
         id=item.id,
         ids=[item.id],
@@ -25,11 +25,24 @@ def misconception_hit(m: Misconception) -> Hit:
         title=item.title,
         text=item.text,
         concept_ids=list(item.concept_ids),
-        score=0.0,
-        rank=0,
-        found_by=[],
+        score=score,
+        rank=rank,
+        found_by=found_by,
+        source_scores={s: score for s in found_by},
         fused_score=0.0,
     )
+
+
+def misconception_hit(m: Misconception) -> Hit:
+    """A hit for a misconception no source found (a proposal, a diagnosis): it scores 0
+    until a stage scores it."""
+    return _unfused_hit(misconception_item(m), 0.0, 0, [])
+
+
+def lesson_hit(found: ScoredItem, rank: int) -> Hit:
+    """A packet lesson: the dense store's vector found it; `score` and
+    `source_scores["vector"]` are its cosine with the query."""
+    return _unfused_hit(found.item, found.score, rank, ["vector"])
 
 
 def fused_hit(f: FusedHit) -> Hit:

@@ -11,8 +11,8 @@ filtered to these kinds took 74 ms here against 5 ms unfiltered) and the packet 
 the best few as `lessons`, beside its `results`.
 
 >>> lessons = LessonIndex.of(index_items, stored_vectors)  # doctest: +SKIP
->>> [lesson_hit(s, rank) for rank, s in enumerate(lessons.search(vector, 4), start=1)]
-... # doctest: +SKIP
+>>> lessons.search(query_vector, 4)[0].item.kind  # doctest: +SKIP
+'worked_example'
 """
 
 from __future__ import annotations
@@ -23,10 +23,9 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.embedding.stored_vectors import StoredVectors
-from tutorgraph.models.packet import Hit
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
 
-__all__ = ["LESSON_KINDS", "TEACHING_KINDS", "LessonIndex", "lesson_hit"]
+__all__ = ["LESSON_KINDS", "TEACHING_KINDS", "LessonIndex"]
 
 # What a packet teaches with, and the part of it that explains rather than asks.
 TEACHING_KINDS = frozenset({"explanation", "worked_example", "exercise"})
@@ -72,23 +71,3 @@ class LessonIndex:
         top = np.argpartition(-sims, min(k, len(sims)) - 1)[:k]
         best = sorted(top, key=lambda i: (-round(float(sims[i]), 6), self._items[i].id))
         return [ScoredItem(self._items[i], round(float(sims[i]), 6)) for i in best]
-
-
-def lesson_hit(found: ScoredItem, rank: int) -> Hit:
-    """A packet lesson: the dense store's vector found it; `score` and
-    `source_scores["vector"]` are its cosine with the query, and no fusion ranked it
-    (`fused_score` 0)."""
-    item = found.item
-    return Hit(
-        id=item.id,
-        ids=[item.id],
-        kind=item.kind,
-        title=item.title,
-        text=item.text,
-        concept_ids=list(item.concept_ids),
-        score=found.score,
-        rank=rank,
-        found_by=["vector"],
-        source_scores={"vector": found.score},
-        fused_score=0.0,
-    )

@@ -65,7 +65,7 @@ class RetrieverConfig:
     ranker_proposals: int = 40
     # The index's near-duplicate threshold (a request may set its own); None: no merge.
     near_duplicate_threshold: float | None = None
-    # Lessons that lead the teaching hits when the request does not say (0: none).
+    # Lessons a packet carries when the request does not say (0: none).
     lesson_slots: int = LESSON_SLOTS
 
     @classmethod

@@ -47,7 +47,7 @@ def teaching_cmd(
         typer.Option(
             min=0,
             max=10,
-            help="Lessons leading the teaching hits (the request's `lessons`); repeat for "
+            help="Lessons the packet carries (the request's `lessons`); repeat for "
             "several first-stage rows, the first being the baseline. Default: the setting.",
         ),
     ] = None,

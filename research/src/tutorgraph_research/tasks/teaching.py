@@ -129,7 +129,7 @@ async def teaching_scores(
     progress: Callable[[int], None] | None = None,
 ) -> list[dict[str, float]]:
     """Each item's scores, in item order, with the retriever's defaults (reranked or not;
-    `lessons` leading the teaching hits, None: the retriever's default)."""
+    carrying `lessons`, None: the retriever's default)."""
     out = []
     for n, item in enumerate(items, start=1):
         request = RetrievalRequest(
@@ -145,7 +145,7 @@ async def teaching_scores(
 @dataclass(frozen=True)
 class TeachingConfig:
     """A named retriever, whether its requests ask for the rerank, and how many lessons
-    lead their teaching hits (None: the retriever's default)."""
+    their packets carry (None: the retriever's default)."""
 
     name: str
     retriever: HybridRetriever

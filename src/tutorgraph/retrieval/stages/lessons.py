@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tutorgraph.retrieval.lessons import lesson_hit
+from tutorgraph.retrieval.hits import lesson_hit
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph.stores.protocols import LessonSearch
 
@@ -21,6 +21,7 @@ class LessonStage(Stage):
     vectors. The lessons are in memory: a vector store that is down does not stop them."""
 
     name = "lessons"
+    timing = "lessons"
     required = False
 
     def __init__(self, lessons: LessonSearch | None, *, slots: int) -> None:
