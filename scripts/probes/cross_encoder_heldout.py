@@ -23,12 +23,13 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from cross_encoder_pooling import PairModel  # this folder's probe: the model and its loop
+from cross_encoder_pooling import (  # this folder's probe: the model and its loop
+    PairModel,
+    fold0_misconceptions,
+)
 
-from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
-from tutorgraph.ingest.eedi import eedi_misconception_id, read_eedi_questions, read_misconceptions
+from tutorgraph.ingest.eedi import read_eedi_questions
 from tutorgraph.ranking.metrics import average_precision_at_k
-from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.retrieval.reranker import RerankerOptions, encode_pairs
 from tutorgraph_research.harness.results import bootstrap_ci
 from tutorgraph_research.tasks.eedi import eedi_pairs
@@ -45,13 +46,7 @@ def main() -> None:
     rng = random.Random(0)
     train = rng.sample([p for p in pairs if p.question.question_id % 5 != 0], n_train)
     test = rng.sample([p for p in pairs if p.question.question_id % 5 == 0], n_test)
-    mis = read_misconceptions(DATA / "misconception_mapping.csv")
-    ids = sorted(mis)
-    names = [mis[m] for m in ids]
-    row_ids = [eedi_misconception_id(m) for m in ids]
-    encoder = OnnxEmbedder("models/probe-e4/fold0/model", graph=TUNED_GRAPH)
-    encoder.load()
-    targets = encoder.embed(names)
+    names, row_ids, encoder, targets = fold0_misconceptions()
 
     def ranked(ps: list) -> list[list[int]]:
         q = encoder.embed([p.query for p in ps])

@@ -83,6 +83,16 @@ class PairModel:
             print(label, epoch, round(sum(losses) / len(losses), 3), flush=True)
 
 
+def fold0_misconceptions() -> tuple[list[str], list[str], OnnxEmbedder, np.ndarray]:
+    """Every misconception's name and row id, fold encoder 0 (loaded) and their vectors."""
+    mis = read_misconceptions(DATA / "misconception_mapping.csv")
+    ids = sorted(mis)
+    names = [mis[m] for m in ids]
+    encoder = OnnxEmbedder("models/probe-e4/fold0/model", graph=TUNED_GRAPH)
+    encoder.load()
+    return names, [eedi_misconception_id(m) for m in ids], encoder, encoder.embed(names)
+
+
 def main() -> None:
     pooling, lr, epochs = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
     torch.manual_seed(0)
@@ -90,13 +100,7 @@ def main() -> None:
         p for p in eedi_pairs(read_eedi_questions(DATA / "train.csv"))
         if p.question.question_id % 5 == 0
     ][:40]  # fmt: skip
-    mis = read_misconceptions(DATA / "misconception_mapping.csv")
-    ids = sorted(mis)
-    names = [mis[m] for m in ids]
-    row_ids = [eedi_misconception_id(m) for m in ids]
-    encoder = OnnxEmbedder("models/probe-e4/fold0/model", graph=TUNED_GRAPH)
-    encoder.load()
-    targets = encoder.embed(names)
+    names, row_ids, encoder, targets = fold0_misconceptions()
     queries = encoder.embed([p.query for p in pairs])
     model = PairModel(pooling)
     examples = []
