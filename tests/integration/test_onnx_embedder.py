@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -119,3 +122,47 @@ def test_without_pytorch_the_graph_is_built_from_the_weights(
     assert [p.name for p in tmp_path.glob("*/*.onnx")] == ["model-built.onnx"]
     assert np.abs(mine - traced).max() < 1e-5
     assert built.name == exported.name
+
+
+class _CountingSession:
+    """The real session, counted, slowed (so that two callers overlap) or failing once."""
+
+    def __init__(self, inner: Any, *, delay_s: float = 0.0, fail_first: bool = False) -> None:
+        self.inner, self.delay_s, self.fail_first, self.runs = inner, delay_s, fail_first, 0
+
+    def run(self, *args: Any) -> Any:
+        self.runs += 1
+        if self.fail_first and self.runs == 1:
+            raise RuntimeError("the session failed")
+        time.sleep(self.delay_s)
+        return self.inner.run(*args)
+
+
+def test_one_text_is_run_once_per_token_sequence(exported: OnnxEmbedder, cache: Path) -> None:
+    """A message read for the dense search and again for the ranker differs in spacing
+    only: two concurrent calls with the same tokens share one model run, and later calls
+    reuse it, with the vectors a batch gives."""
+    emb = OnnxEmbedder(MODEL, cache_dir=cache)
+    emb.load()
+    session = emb._session = _CountingSession(emb._session, delay_s=0.2)
+    texts = ["What is 3/4 + 1/8?\nStudent answer: 4/12", "What is 3/4 + 1/8? Student answer:  4/12"]
+    with ThreadPoolExecutor(2) as pool:
+        first, second = pool.map(lambda t: emb.embed([t]), texts)
+    assert session.runs == 1
+    assert np.array_equal(first, second)
+    assert np.allclose(first[0], exported.embed([texts[0], "ratio"])[0], atol=1e-6)
+    first[0, 0] = 9.0  # each caller gets its own array
+    assert emb.embed([texts[1]])[0, 0] != 9.0
+    assert session.runs == 1
+    emb.embed(["What is 3/4 + 1/9?"])
+    assert session.runs == 2
+
+
+def test_a_failed_run_is_not_kept(cache: Path) -> None:
+    emb = OnnxEmbedder(MODEL, cache_dir=cache)
+    emb.load()
+    session = emb._session = _CountingSession(emb._session, fail_first=True)
+    with pytest.raises(RuntimeError, match="the session failed"):
+        emb.embed(["ratio"])
+    assert emb.embed(["ratio"]).shape == (1, 384)
+    assert session.runs == 2

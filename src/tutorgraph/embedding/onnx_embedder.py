@@ -9,6 +9,9 @@ vectors drift too far from the ones an index was built with. A model whose every
 comes from one graph (the fine-tuned encoder, served by `train-embedder`'s int8 graph) names
 it with `graph`, and needs no weights, export or PyTorch.
 
+A single text is run once per token sequence: a request reads a message through the
+same model for the dense search and for the ranker, often with only its spacing changed.
+
 Pooling is the sentence-transformers recipe for MiniLM: the mean of the token states under
 the attention mask, then L2 normalisation; texts are cut at the model's `max_seq_length`.
 
@@ -26,6 +29,8 @@ import json
 import logging
 import os
 import threading
+from collections import OrderedDict
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +49,8 @@ __all__ = ["OnnxEmbedder", "default_onnx_cache", "export_transformer"]
 log = logging.getLogger(__name__)
 
 _TOKEN_COUNT_CACHE = 65_536
+# Single texts whose vectors are kept by their token ids (see `OnnxEmbedder._embed_one`).
+_RECENT_TEXTS = 64
 # An export whose vectors differ more than this from PyTorch's is not used.
 _MIN_COSINE = 0.9999
 _PROBES = ["What is 3/4 + 1/8?", "A student adds the numerators and the denominators."]
@@ -85,6 +92,8 @@ class OnnxEmbedder:
         self._lock = threading.Lock()
         self._tokenizer_lock = threading.Lock()  # a fast tokenizer is not safe across threads
         self._count = functools.lru_cache(maxsize=_TOKEN_COUNT_CACHE)(self._count_uncached)
+        self._recent: OrderedDict[tuple[int, ...], Future[npt.NDArray[np.float32]]] = OrderedDict()
+        self._recent_lock = threading.Lock()
 
     @property
     def name(self) -> str:
@@ -136,6 +145,8 @@ class OnnxEmbedder:
 
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
         self.load()
+        if len(texts) == 1:
+            return self._embed_one(texts[0])[None, :]
         rows: list[npt.NDArray[np.float32]] = [np.empty(0, np.float32)] * len(texts)
         # Length-sorted batches pad less (sentence-transformers does the same).
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
@@ -145,9 +156,41 @@ class OnnxEmbedder:
                 rows[i] = vec
         return np.stack(rows) if rows else np.zeros((0, 0), dtype=np.float32)
 
+    def _embed_one(self, text: str) -> npt.NDArray[np.float32]:
+        """One text's vector, run once per token sequence: a text whose tokens match one being
+        embedded now or lately (a message read for the dense search and again for the ranker,
+        differing in spacing only) waits for that run instead of running the model again."""
+        with self._tokenizer_lock:
+            encoding = self._tokenizer.encode_batch([text])[0]
+        key = tuple(encoding.ids)
+        with self._recent_lock:
+            running = self._recent.get(key)
+            if running is None:
+                mine: Future[npt.NDArray[np.float32]] = Future()
+                self._recent[key] = mine
+                if len(self._recent) > _RECENT_TEXTS:
+                    self._recent.popitem(last=False)
+            else:
+                self._recent.move_to_end(key)
+        if running is not None:
+            return running.result().copy()
+        try:
+            vector: npt.NDArray[np.float32] = self._run([encoding])[0]
+        except BaseException as exc:
+            with self._recent_lock:
+                if self._recent.get(key) is mine:
+                    del self._recent[key]
+            mine.set_exception(exc)
+            raise
+        mine.set_result(vector)
+        return vector.copy()
+
     def _embed_batch(self, texts: list[str]) -> npt.NDArray[np.float32]:
         with self._tokenizer_lock:
             encodings = self._tokenizer.encode_batch(texts)
+        return self._run(encodings)
+
+    def _run(self, encodings: list[Any]) -> npt.NDArray[np.float32]:
         feed = {
             "input_ids": np.array([e.ids for e in encodings], dtype=np.int64),
             "attention_mask": np.array([e.attention_mask for e in encodings], dtype=np.int64),
