@@ -1,8 +1,9 @@
 """`tutorgraph bench latency` on the real slice index, through the real CLI.
 
 The numbers are the benchmark's business; this checks that the default settings' stages
-run: with each question's construct sent, the bundled learned ranker's `rank` stage is
-timed; without it the stage is skipped and reads 0.
+run: the bundled learned rankers' `rank` stage is timed with each question's construct
+sent and without it (the text-only ranker), and with the models behind `serve`'s
+micro-batchers.
 """
 
 from __future__ import annotations
@@ -19,18 +20,19 @@ pytestmark = pytest.mark.integration
 QUESTIONS = Path(__file__).parents[1] / "data" / "eedi" / "train.csv"
 
 
-@pytest.mark.parametrize("construct", [True, False])
+@pytest.mark.parametrize(
+    "flags", [["--construct"], ["--no-construct"], ["--no-construct", "--micro-batch"]]
+)
 def test_the_rank_stage_is_timed_with_and_without_the_construct(
-    construct: bool,
+    flags: list[str],
     run_cli: Callable[..., CompletedProcess[str]],
     session_index: tuple[Path, object],
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "latency.json"
-    flag = "--construct" if construct else "--no-construct"
     proc = run_cli(
         "bench", "latency", "--questions", str(QUESTIONS), "--n", "12", "--rerank-depths", "",
-        "--index-dir", str(session_index[0]), "--out", str(out), flag,
+        "--index-dir", str(session_index[0]), "--out", str(out), *flags,
         timeout=300,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -15,6 +16,7 @@ from tutorgraph.embedding import onnx_embedder
 from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.errors import ConfigurationError
+from tutorgraph.retrieval.batching import MicroBatchingEmbedder
 from tutorgraph.retrieval.factory import load_models
 
 pytestmark = pytest.mark.integration
@@ -129,9 +131,11 @@ class _CountingSession:
 
     def __init__(self, inner: Any, *, delay_s: float = 0.0, fail_first: bool = False) -> None:
         self.inner, self.delay_s, self.fail_first, self.runs = inner, delay_s, fail_first, 0
+        self.rows: list[int] = []
 
     def run(self, *args: Any) -> Any:
         self.runs += 1
+        self.rows.append(len(args[1]["input_ids"]))
         if self.fail_first and self.runs == 1:
             raise RuntimeError("the session failed")
         time.sleep(self.delay_s)
@@ -166,3 +170,36 @@ def test_a_failed_run_is_not_kept(cache: Path) -> None:
         emb.embed(["ratio"])
     assert emb.embed(["ratio"]).shape == (1, 384)
     assert session.runs == 2
+
+
+def test_a_batch_runs_texts_of_the_same_tokens_once(exported: OnnxEmbedder, cache: Path) -> None:
+    """A server's micro-batch can hold both reads of one message: one row is run for them."""
+    emb = OnnxEmbedder(MODEL, batch_size=2, cache_dir=cache)
+    emb.load()
+    session = emb._session = _CountingSession(emb._session)
+    texts = [
+        "Solve 2x = 8\nStudent answer: 6",
+        "Solve 2x = 8 Student answer: 6",
+        "A ratio compares two quantities by division.",  # longest: batched after the pair
+    ]
+    vectors = emb.embed(texts)
+    assert session.rows == [1, 1]  # the pair as one row, then the third text
+    assert np.array_equal(vectors[0], vectors[1])
+    alone = np.concatenate([exported.embed([t]) for t in texts])
+    assert np.allclose(vectors, alone, atol=1e-6)
+
+
+async def test_a_servers_two_reads_of_a_message_share_a_row(cache: Path) -> None:
+    """`serve` micro-batches concurrent calls: the dense search's and the ranker's reads of
+    one message reach the model as one batch, and as one row of it."""
+    emb = OnnxEmbedder(MODEL, cache_dir=cache)
+    emb.load()
+    session = emb._session = _CountingSession(emb._session)
+    batched = MicroBatchingEmbedder(emb)
+    query, stated = await asyncio.gather(
+        batched.aembed(["What is 0.6 x 0.4? Student answer: 2.4"]),
+        batched.aembed(["What is 0.6 x 0.4?\nStudent answer: 2.4"]),
+    )
+    assert batched.model_calls == 1
+    assert session.rows == [1]
+    assert np.array_equal(query, stated)

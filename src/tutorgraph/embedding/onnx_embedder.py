@@ -186,9 +186,16 @@ class OnnxEmbedder:
         return vector.copy()
 
     def _embed_batch(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        """One batch; texts of the same tokens in it (a server's micro-batch holding both
+        reads of a message) are run once."""
         with self._tokenizer_lock:
             encodings = self._tokenizer.encode_batch(texts)
-        return self._run(encodings)
+        keys = [tuple(e.ids[: sum(e.attention_mask)]) for e in encodings]
+        unique = dict(zip(keys, encodings, strict=True))
+        if len(unique) == len(keys):
+            return self._run(encodings)
+        vectors = dict(zip(unique, self._run(list(unique.values())), strict=True))
+        return np.stack([vectors[k] for k in keys])
 
     def _run(self, encodings: list[Any]) -> npt.NDArray[np.float32]:
         feed = {

@@ -43,11 +43,19 @@ def latency_cmd(
             "question does (the learned ranker runs only then)."
         ),
     ] = True,
+    micro_batch: Annotated[
+        bool,
+        typer.Option(
+            help="Put the server's micro-batchers in front of the models, as `serve` does "
+            "(concurrent calls share a model call)."
+        ),
+    ] = False,
 ) -> None:
     """Warm per-stage latency (p50/p95/p99) of retrieval on the local index, then the
     reranker alone at several depths (pairs per second, peak memory)."""
     from tutorgraph.ingest.eedi import eedi_construct_id, eedi_query_text, read_eedi_questions
     from tutorgraph.models.request import RetrievalRequest
+    from tutorgraph.retrieval.factory import load_models
     from tutorgraph.retrieval.reranker import CrossEncoderReranker
     from tutorgraph_research.tasks.latency import measure_latency, measure_rerank_latency
 
@@ -61,7 +69,9 @@ def latency_cmd(
         wrong = [(q, x) for q in qs for x in sorted(q.answers) if x != q.correct_answer]
         picked = wrong[:: max(1, len(wrong) // n)][:n]
         queries = [eedi_query_text(q, x) for q, x in picked]
-        served = open_retriever(settings)
+        served = open_retriever(
+            settings, load_models(settings, micro_batch=True) if micro_batch else None
+        )
         retriever = served.retriever
         requests = [
             RetrievalRequest(
