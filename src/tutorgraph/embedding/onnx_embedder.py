@@ -162,7 +162,7 @@ class OnnxEmbedder:
         differing in spacing only) waits for that run instead of running the model again."""
         with self._tokenizer_lock:
             encoding = self._tokenizer.encode_batch([text])[0]
-        key = tuple(encoding.ids)
+        key = _token_key(encoding)
         with self._recent_lock:
             running = self._recent.get(key)
             if running is None:
@@ -190,7 +190,7 @@ class OnnxEmbedder:
         reads of a message) are run once."""
         with self._tokenizer_lock:
             encodings = self._tokenizer.encode_batch(texts)
-        keys = [tuple(e.ids[: sum(e.attention_mask)]) for e in encodings]
+        keys = [_token_key(e) for e in encodings]
         unique = dict(zip(keys, encodings, strict=True))
         if len(unique) == len(keys):
             return self._run(encodings)
@@ -223,6 +223,11 @@ class OnnxEmbedder:
                 f"the ONNX export of {self._name!r} does not match PyTorch (cosine {cosine:.6f}); "
                 "use TUTORGRAPH_EMBEDDER_BACKEND=torch"
             )
+
+
+def _token_key(encoding: Any) -> tuple[int, ...]:
+    """An encoding's real tokens (padding left out): texts with equal keys get one vector."""
+    return tuple(i for i, m in zip(encoding.ids, encoding.attention_mask, strict=True) if m)
 
 
 def _max_seq_length(path: Path) -> int:
