@@ -4,7 +4,9 @@
 wins, so subclasses come before their bases). Pydantic validation errors are reshaped into
 the same envelope (422), Starlette's own HTTP errors (unknown route, wrong method, body too
 large) too, and anything unexpected is a 500 that names no exception and carries no stack
-trace (the trace goes to the server log).
+trace (the trace goes to the server log). A `CancelledError` that is not the request's own
+cancellation (a `BaseException`, which no handler sees) becomes the same envelope's 503
+instead of the server's plain-text 500 (`CancelledRequestMiddleware`).
 
 >>> from tutorgraph.errors import UnknownConceptError
 >>> status_for(ConceptNotFoundError("ccss:9.ZZ.Z.9"))
@@ -15,6 +17,7 @@ trace (the trace goes to the server log).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 from typing import Any
@@ -23,6 +26,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tutorgraph.errors import (
     AuthenticationError,
@@ -47,6 +51,7 @@ __all__ = [
     "LIMIT_SCOPE_KEY",
     "STATUS_BY_ERROR",
     "AuthenticationError",
+    "CancelledRequestMiddleware",
     "ConceptNotFoundError",
     "ConflictError",
     "JobNotFoundError",
@@ -175,8 +180,44 @@ def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     return error_response(500, "internal_error", "internal server error")
 
 
+class CancelledRequestMiddleware:
+    """Answers the JSON 503 envelope for a request whose handler raised a `CancelledError`
+    while its own task was not being cancelled (say, a shared task that something else
+    cancelled). A real cancellation (the client went away, shutdown) and a response already
+    started propagate as they are.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if started or (task is not None and task.cancelling()):
+                raise
+            log.exception("%s %s was cancelled from within", scope["method"], scope["path"])
+            response = error_response(
+                503, "request_interrupted", "the request was interrupted; try again"
+            )
+            await response(scope, receive, send)
+
+
 def install_error_handlers(app: FastAPI) -> None:
-    """Register the handlers on `app` (called once by `create_app`)."""
+    """Register the handlers on `app` (called once by `create_app`, before any middleware,
+    so that `CancelledRequestMiddleware` sits innermost, next to the routes)."""
+    app.add_middleware(CancelledRequestMiddleware)
     app.add_exception_handler(TutorGraphError, _tutorgraph_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)

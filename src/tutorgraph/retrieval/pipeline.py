@@ -18,12 +18,12 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from tutorgraph.errors import StageFailedError, TutorGraphError
+from tutorgraph.errors import SourceUnavailableError, StageFailedError, TutorGraphError
 from tutorgraph.models.packet import (
     STAGES,
     AnswerCheck,
@@ -44,9 +44,31 @@ from tutorgraph.retrieval.merge import MergedHit
 from tutorgraph.retrieval.router import Route
 from tutorgraph.stores.protocols import ScoredItem
 
-__all__ = ["RequestState", "Stage", "run_stages"]
+__all__ = ["RequestState", "Stage", "await_shared", "run_stages"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+async def await_shared(task: asyncio.Task[T], what: str) -> T:
+    """`task`'s result without letting the caller's cancellation reach it.
+
+    Several stages await one task (the query embedding); a source's timeout cancels its own
+    await, and without the shield it would cancel the task for every other stage too. A task
+    that failed or was cancelled raises `SourceUnavailableError`, an ordinary exception that
+    degrades the source or stage awaiting it, never a `CancelledError` that fails the request.
+    The caller's own cancellation still propagates.
+    """
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        if not task.cancelled():
+            raise  # the caller itself was cancelled
+        raise SourceUnavailableError(f"the {what} was cancelled") from None
+    except TutorGraphError:
+        raise
+    except Exception as exc:
+        raise SourceUnavailableError(f"the {what} failed: {type(exc).__name__}: {exc}") from exc
 
 
 def elapsed_ms(start: float) -> float:
@@ -66,7 +88,8 @@ class RequestState:
     started: float = field(default_factory=time.perf_counter)
     refined: RefinedQuery | None = None
     route: Route = field(init=False)
-    # Embeddings started by `route` so that they overlap the search.
+    # Embeddings started by `route` so that they overlap the search; stages await the shared
+    # query embedding through `query_embedding()`, never the task itself.
     query_vector: asyncio.Task[npt.NDArray[np.float32]] | None = None
     ranker_vector: asyncio.Task[RankerQuery | None] | None = None
     raw: dict[SourceName, list[ScoredItem]] = field(default_factory=dict)
@@ -89,6 +112,13 @@ class RequestState:
     answer_check: AnswerCheck | None = None
     diagnosis_skipped: str | None = None
     context: str = ""
+
+    async def query_embedding(self) -> npt.NDArray[np.float32]:
+        """The shared query embedding (`await_shared`); raises `SourceUnavailableError` when
+        it failed, was cancelled or was never started."""
+        if self.query_vector is None:
+            raise SourceUnavailableError("the query was not embedded")
+        return await await_shared(self.query_vector, "query embedding")
 
 
 class Stage(Protocol):

@@ -35,7 +35,7 @@ class LessonStage(Stage):
             return False
         if state.query_vector is None:
             return False
-        vector = await state.query_vector
+        vector = await state.query_embedding()
         found = await asyncio.to_thread(self._lessons.search, vector, slots)
         state.lessons = [lesson_hit(s, rank) for rank, s in enumerate(found, start=1)]
         return True

@@ -11,8 +11,10 @@ its chain starts with the standard it teaches (1 back), then that standard's pre
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 
+from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.linking import taxonomy_of
 from tutorgraph.models.packet import ChainStep, LinkedConcept
 from tutorgraph.retrieval.pipeline import RequestState, Stage
@@ -20,6 +22,8 @@ from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import ConceptLinks, GraphStore
 
 __all__ = ["CHAIN_DEPTH", "LINKED_PER_TAXONOMY", "LinkStage", "with_chains"]
+
+log = logging.getLogger(__name__)
 
 # Prerequisite edges read back from each lead concept.
 CHAIN_DEPTH = 2
@@ -61,8 +65,17 @@ class LinkStage(Stage):
         if self._linker is not None and state.query_vector is not None:
             named = {c.taxonomy for c in out}
             text = " ".join(p for p in (request.query, request.problem) if p)
-            found = await asyncio.to_thread(
-                self._linker.link, text, LINKED_PER_TAXONOMY, await state.query_vector
+            try:
+                vector = await state.query_embedding()
+            except SourceUnavailableError as exc:
+                # The caller's concepts still get their chains; the packet says what is missing.
+                log.warning("the linker is skipped: %s", exc)
+                state.degraded_stages[self.name] = f"{self.name} failed: {exc}"
+                vector = None
+            found = (
+                {}
+                if vector is None
+                else await asyncio.to_thread(self._linker.link, text, LINKED_PER_TAXONOMY, vector)
             )
             out += [
                 LinkedConcept(

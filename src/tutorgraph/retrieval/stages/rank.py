@@ -27,7 +27,7 @@ from tutorgraph.ranking.query_text import concept_names, named_query, stated_que
 from tutorgraph.refinement.reader import MAX_READ_CHARS, answer_in, read_message
 from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.hits import misconception_hit
-from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.pipeline import RequestState, Stage, await_shared
 from tutorgraph.retrieval.router import Route
 from tutorgraph.stores.protocols import GraphStore
 
@@ -227,7 +227,11 @@ class RankStage(Stage):
             state.route,
             state.hits,
             proposals=self._proposals,
-            query_vector=state.ranker_vector,
+            query_vector=(
+                None
+                if state.ranker_vector is None
+                else await_shared(state.ranker_vector, "ranker's query embedding")
+            ),
         )
         return state.ranker_info.applied
 

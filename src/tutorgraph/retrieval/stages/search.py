@@ -17,9 +17,6 @@ from collections.abc import Awaitable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-import numpy as np
-import numpy.typing as npt
-
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.models.request import RetrievalRequest, SourceName
@@ -38,7 +35,6 @@ from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, Sco
 __all__ = ["SearchStage", "graph_plan"]
 
 T = TypeVar("T")
-Vector = asyncio.Task[npt.NDArray[np.float32]]
 
 
 def graph_plan(request: RetrievalRequest, route: Route) -> GraphPlan:
@@ -85,11 +81,11 @@ class SearchStage(Stage):
         graph_text = f"{text} {answer}" if answer and answer not in text else text
         profile = route.profile
         local = local_items(request.local_context)
-        query_vector = state.query_vector
+        embedded = state.query_vector is not None
         vector_task: asyncio.Task[list[ScoredItem]] | None = None
-        if "vector" in request.sources and query_vector is not None:
+        if "vector" in request.sources and embedded:
             vector_task = asyncio.create_task(
-                self._vector_search(query_vector, profile.vector_depth, timings)
+                self._vector_search(state, profile.vector_depth, timings)
             )
 
         async def evidence() -> list[IndexItem]:
@@ -129,11 +125,11 @@ class SearchStage(Stage):
             )
         if "graph" in request.sources:
             jobs["graph"] = run_graph()
-        if local and query_vector is not None:
+        if local and embedded:
             jobs["local"] = _timed(
                 "local",
                 timings,
-                self._local_search(local, text, query_vector, route.semantic_weight),
+                self._local_search(local, text, state, route.semantic_weight),
             )
         names = list(jobs)
         outcomes = await asyncio.gather(*(guarded(n, jobs[n], self._timeout_s) for n in names))
@@ -150,15 +146,16 @@ class SearchStage(Stage):
         return True
 
     async def _vector_search(
-        self, query_vector: Vector, depth: int, timings: dict[str, float]
+        self, state: RequestState, depth: int, timings: dict[str, float]
     ) -> list[ScoredItem]:
-        vec = await query_vector
+        vec = await state.query_embedding()
         started = time.perf_counter()
         out = await self._vector.search(vec, depth)
         timings["vector"] = elapsed_ms(started)
         return out
 
     async def _local_search(
-        self, items: list[IndexItem], query: str, query_vector: Vector, semantic_weight: float
+        self, items: list[IndexItem], query: str, state: RequestState, semantic_weight: float
     ) -> list[ScoredItem]:
-        return await search_local(items, query, await query_vector, self._embedder, semantic_weight)
+        vector = await state.query_embedding()
+        return await search_local(items, query, vector, self._embedder, semantic_weight)
