@@ -10,10 +10,19 @@ global settings object.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from tutorgraph.errors import ConfigurationError
 
 __all__ = [
     "BUNDLED_RANKER",
@@ -21,6 +30,7 @@ __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
     "MSMARCO_RERANKER",
     "Settings",
+    "settings_error_line",
 ]
 
 DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
@@ -43,10 +53,46 @@ SOURCE_TIMEOUT_S = 2.0
 LESSON_SLOTS = 4
 
 
-class Settings(BaseSettings):
-    """Runtime settings (design section 8a)."""
+_ENV_PREFIX = "TUTORGRAPH_"
 
-    model_config = SettingsConfigDict(env_prefix="TUTORGRAPH_", extra="ignore")
+
+def settings_error_line(exc: ValidationError) -> str:
+    """One line for settings that failed validation: the first variable and why, never its
+    value (it may be a secret).
+
+    >>> try:
+    ...     Settings(rerank_depth="many")
+    ... except ConfigurationError as err:
+    ...     print(err.message)
+    TUTORGRAPH_RERANK_DEPTH: Input should be a valid integer, unable to parse string as an integer
+    """
+    errors = exc.errors(include_url=False, include_input=False)
+    if not errors:
+        return "invalid settings"
+    first = errors[0]
+    loc = first.get("loc", ())
+    name = str(loc[0]) if loc else ""
+    if name in Settings.model_fields:
+        name = f"{_ENV_PREFIX}{name.upper()}"
+    where = name or "settings"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {first.get('msg', 'invalid value')}{more}"
+
+
+class Settings(BaseSettings):
+    """Runtime settings (design section 8a). A malformed value (a `TUTORGRAPH_*` variable or
+    an argument) is a `ConfigurationError` with one line that names the variable."""
+
+    model_config = SettingsConfigDict(env_prefix=_ENV_PREFIX, extra="ignore")
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _one_line_errors(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        # Not a ValueError, so pydantic lets it through as it is.
+        try:
+            return handler(data)
+        except ValidationError as exc:
+            raise ConfigurationError(settings_error_line(exc)) from None
 
     index_dir: Path = Path(".tutorgraph")
     neo4j_uri: str | None = None
@@ -107,7 +153,17 @@ class Settings(BaseSettings):
     max_ingest_bytes: int = Field(default=256 << 20, ge=1024)
     max_bundle_bytes: int = Field(default=2 << 30, ge=1024)
     # Comma-separated origins allowed by CORS ("*" for any); empty: no CORS headers at all.
+    # Writes (`POST /v1/ingest`) from another site's page are refused unless its origin is
+    # listed here by name ("*" lets any page read, never write).
     cors_origins: str = ""
+    # Failed API key checks a minute per client address; past it, every request with a key
+    # from that address is answered 429 until the oldest failure is a minute old. 0: no limit.
+    auth_failures_per_minute: int = Field(default=20, ge=0, le=1_000_000)
+    # `tutorgraph serve` (uvicorn's h11 parser): the largest request head (request line and
+    # headers; larger is refused with a 400), and the seconds a connection has to send a
+    # whole head (then it is closed; uvicorn alone waits forever for a slow one).
+    max_header_bytes: int = Field(default=32 * 1024, ge=1024, le=1 << 20)
+    header_timeout_s: float = Field(default=10.0, gt=0, le=600)
     # Threads for blocking work (embedding, reranking, Chroma, BM25) inside the server.
     inference_threads: int = Field(default=4, ge=1, le=256)
     # numpy's BLAS threads in a serving process (`embedding.runtime.limit_blas_threads`; 0:

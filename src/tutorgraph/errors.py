@@ -38,6 +38,7 @@ __all__ = [
     "ConceptNotFoundError",
     "ConfigurationError",
     "ConflictError",
+    "CrossSiteRequestError",
     "EmbedderMismatchError",
     "IndexBusyError",
     "IndexDamagedError",
@@ -189,6 +190,13 @@ class PermissionDeniedError(TutorGraphError):
     """A valid key whose role does not allow the route, e.g. a read key on ingest (403)."""
 
     code = "permission_denied"
+
+
+class CrossSiteRequestError(PermissionDeniedError):
+    """A write from a web page of another site (its `Origin` or `Sec-Fetch-Site` says so)
+    whose origin is not in `TUTORGRAPH_CORS_ORIGINS` (403)."""
+
+    code = "cross_site_request"
 
 
 class NotFoundError(TutorGraphError):

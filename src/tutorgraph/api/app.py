@@ -31,7 +31,13 @@ from tutorgraph.api.errors import install_error_handlers
 from tutorgraph.api.ingest_jobs import IngestJobs
 from tutorgraph.api.live_index import LiveIndex, RetrieverOpener
 from tutorgraph.api.metrics import ApiMetrics
-from tutorgraph.api.middleware import BodyLimitMiddleware, MetricsMiddleware
+from tutorgraph.api.middleware import (
+    SAFE_METHODS,
+    AuthFailureLimitMiddleware,
+    BodyLimitMiddleware,
+    CrossSiteWriteMiddleware,
+    MetricsMiddleware,
+)
 from tutorgraph.api.rate_limit import MEMORY, RateLimiter
 from tutorgraph.api.routes import answer, concepts, health, ingest, retrieve
 from tutorgraph.api.routes.docs import install_docs, install_ui
@@ -44,6 +50,13 @@ __all__ = ["app_from_environment", "create_app"]
 log = logging.getLogger(__name__)
 
 _INGEST_PATH = "/v1/ingest"
+# The POST routes that only read (a question in, a packet out): a page of another site may
+# send them, as CORS allows. Every other non-GET route is a write (`_is_write`).
+READ_ONLY_POSTS = frozenset({"/v1/retrieve", "/v1/answer"})
+
+
+def _is_write(method: str, path: str) -> bool:
+    return method not in SAFE_METHODS and path not in READ_ONLY_POSTS
 
 
 def _state(app: FastAPI) -> AppState:
@@ -136,10 +149,19 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
             return settings.max_ingest_bytes
         return settings.max_body_bytes
 
-    # Added innermost first: CORS (when configured) wraps metrics, which wraps the limit.
-    app.add_middleware(BodyLimitMiddleware, limit_for=limit_for)
-    app.add_middleware(MetricsMiddleware, metrics=metrics)
     origins = [o.strip() for o in settings.cors_origins.split(",") if o.strip()]
+    # Added innermost first: CORS (when configured) wraps metrics, which wraps the limit on
+    # failed key checks, the refusal of cross-site writes and the body limit.
+    app.add_middleware(BodyLimitMiddleware, limit_for=limit_for)
+    app.add_middleware(CrossSiteWriteMiddleware, allowed_origins=origins, is_write=_is_write)
+    app.add_middleware(
+        AuthFailureLimitMiddleware,
+        limiter=RateLimiter(
+            settings.auth_failures_per_minute if keys.enabled else 0,
+            storage=settings.rate_limit_storage or MEMORY,
+        ),
+    )
+    app.add_middleware(MetricsMiddleware, metrics=metrics)
     if origins:
         app.add_middleware(
             CORSMiddleware,

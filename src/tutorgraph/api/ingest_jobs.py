@@ -3,9 +3,11 @@ ingest it as a background job that replaces the live index only once it is compl
 
 A job goes `queued -> validating -> ingesting -> activating -> succeeded`, or to `failed`
 with an error in the API's envelope. A bundle with any bad record fails at `validating` and
-changes nothing. The index is built as a new generation under the index's writer lock (a
-CLI ingest running at the same time fails the job with `index_busy`), made live by its
-pointer switch, then served by `LiveIndex.swap` (see `tutorgraph.api.live_index`).
+changes nothing. The index's writer lock is taken before the upload is accepted (a CLI
+ingest or repair running then is a 409 `index_busy` at once, never a 202 and a failed job) and
+held while the bundle is read and validated; the index is built as a new generation under
+that lock, made live by its pointer switch, then served by `LiveIndex.swap` (see
+`tutorgraph.api.live_index`).
 
 Limits, honestly: one job at a time per process; jobs are kept in memory (the last
 `MAX_JOBS`), so a restart forgets them (a job cut off by a restart leaves the live index as it
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import logging
 import secrets
 import shutil
@@ -35,7 +38,8 @@ from tutorgraph.api.errors import ConflictError, JobNotFoundError, PayloadTooLar
 from tutorgraph.api.live_index import LiveIndex
 from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.config import Settings
-from tutorgraph.errors import BundleError, TutorGraphError
+from tutorgraph.errors import BundleError, IndexBusyError, TutorGraphError
+from tutorgraph.index.lock import WriterLock
 from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_records
 from tutorgraph.ingest.bundle import BUNDLE_FILES, ValidationReport, bundle_hash, validate_bundle
 from tutorgraph.models.api import ErrorBody, IngestJobOut, IngestJobReport, JobStatus
@@ -48,6 +52,19 @@ MAX_JOBS = 100
 # An archive with more entries than this is not a bundle (and could be a denial of service).
 _MAX_MEMBERS = 1000
 _COPY_CHUNK = 1 << 20
+# A long-name or pax header larger than this is refused before tarfile reads it into memory
+# (a gzip bomb there would otherwise be held whole).
+_MAX_HEADER_BYTES = 1 << 20
+# What the archive may unpack to beyond the bundle's own limit: headers, padding, and the
+# files that are not bundle files (read through, not kept).
+_ARCHIVE_SLACK_BYTES = 64 << 20
+_LONG_HEADER_TYPES = (
+    tarfile.GNUTYPE_LONGNAME,
+    tarfile.GNUTYPE_LONGLINK,
+    tarfile.XHDTYPE,
+    tarfile.XGLTYPE,
+    tarfile.SOLARIS_XHDTYPE,
+)
 
 
 def _now() -> datetime:
@@ -55,16 +72,51 @@ def _now() -> datetime:
 
 
 def _unsafe_reason(member: tarfile.TarInfo) -> str | None:
-    path = PurePosixPath(member.name)
-    if member.name.startswith(("/", "\\")) or path.is_absolute() or ":" in path.parts[0]:
+    """Why an archive entry is refused, or None. `.` and `./`-rooted names (what `tar -C
+    dir .` writes) are fine; so is an empty name (it stands for the archive's top)."""
+    name = member.name
+    parts = PurePosixPath(name).parts
+    if name.startswith(("/", "\\")) or (parts and ":" in parts[0]):
         return "absolute path"
-    if ".." in path.parts or ".." in member.name.split("\\"):
+    if ".." in parts or ".." in name.split("\\"):
         return "a '..' path component"
     if member.issym() or member.islnk():
         return "a link"
     if not (member.isfile() or member.isdir()):
         return "a special file"
+    if member.size < 0:
+        return "a negative size"
     return None
+
+
+class _BoundedTarInfo(tarfile.TarInfo):
+    """A `TarInfo` that refuses an oversized long-name or pax header before reading it."""
+
+    def _proc_member(self, tarfile_: tarfile.TarFile) -> tarfile.TarInfo:
+        if self.type in _LONG_HEADER_TYPES and self.size > _MAX_HEADER_BYTES:
+            raise tarfile.HeaderError(f"an extended header of {self.size} bytes")
+        member: tarfile.TarInfo = super()._proc_member(tarfile_)  # type: ignore[misc]
+        return member
+
+
+class _BoundedReader:
+    """The decompressed stream of a `.gz` file, cut off (`PayloadTooLargeError`) once more
+    than `limit` bytes have come out of it: a gzip bomb stops there, whatever tarfile does
+    with the bytes (keeps them, or reads through a file that is not a bundle file)."""
+
+    def __init__(self, raw: gzip.GzipFile, limit: int, max_bytes: int) -> None:
+        self._raw = raw
+        self._limit = limit
+        self._max_bytes = max_bytes
+        self._read = 0
+
+    def read(self, size: int = -1) -> bytes:
+        left = self._limit + 1 - self._read
+        data = self._raw.read(left if size < 0 else min(size, left))
+        self._read += len(data)
+        if self._read > self._limit:
+            raise PayloadTooLargeError(self._max_bytes, "the unpacked bundle")
+        return data
 
 
 def extract_bundle(archive: Path, dest: Path, *, max_bytes: int) -> list[str]:
@@ -74,15 +126,25 @@ def extract_bundle(archive: Path, dest: Path, *, max_bytes: int) -> list[str]:
     folder; other files are skipped. Refused, as `BundleError`: anything that is not a gzip
     tar, an entry with an absolute path or `..`, a link or a special file, more than
     `_MAX_MEMBERS` entries, a bundle file given twice, and an archive with no bundle file.
-    More than `max_bytes` unpacked is a `PayloadTooLargeError`. Archive names never become
-    paths: each file is written as `dest / <its known name>`.
+    More than `max_bytes` of bundle files (or than `max_bytes` and some slack in all)
+    unpacked is a `PayloadTooLargeError`. Archive names never become paths: each file is
+    written as `dest / <its known name>`. Nothing else is raised, whatever the bytes
+    (`tests/unit/test_archive_fuzz.py` holds it to that).
     """
     dest.mkdir(parents=True, exist_ok=True)
     written: list[str] = []
     total = 0
     try:
         # Stream mode: one pass, never seeks back through the gzip stream.
-        with tarfile.open(archive, mode="r|gz") as tar:
+        limit = max_bytes + _ARCHIVE_SLACK_BYTES
+        with (
+            gzip.open(archive, "rb") as raw,
+            tarfile.open(  # type: ignore[call-overload]  # any object with read() will do
+                fileobj=_BoundedReader(raw, limit, max_bytes),
+                mode="r|",
+                tarinfo=_BoundedTarInfo,
+            ) as tar,
+        ):
             for n, member in enumerate(tar):
                 if n >= _MAX_MEMBERS:
                     raise BundleError(f"the archive has more than {_MAX_MEMBERS} entries")
@@ -109,7 +171,8 @@ def extract_bundle(archive: Path, dest: Path, *, max_bytes: int) -> list[str]:
                             raise PayloadTooLargeError(max_bytes, "the unpacked bundle")
                         out.write(chunk)
                 written.append(path.name)
-    except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
+    except (tarfile.TarError, EOFError, zlib.error, OSError, ValueError) as exc:
+        # ValueError: tarfile's own for a few malformed headers.
         raise BundleError(
             f"could not unpack the upload as a .tar.gz archive ({type(exc).__name__})"
         ) from exc
@@ -205,20 +268,52 @@ class IngestJobs:
                 details={"job_id": running.job_id},
             )
 
+    async def reserve(self) -> WriterLock:
+        """Take the index's writer lock for an upload about to be accepted (the caller hands it
+        to `submit`, or releases it). Another writer at work (a CLI ingest, a repair, another
+        upload) is an `IndexBusyError` (409) now, before anything is read or validated."""
+        lock = WriterLock(self._settings.index_dir, "HTTP ingest (receiving an upload)")
+        try:
+            await asyncio.to_thread(lock.acquire)
+        except IndexBusyError as exc:
+            holder = exc.details.get("holder") or {}
+            who = holder.get("command") if isinstance(holder, dict) else None
+            raise IndexBusyError(
+                f"another writer is at work on the index ({who or 'another process'}); wait "
+                "for it to finish (readers are not affected)",
+                details={"holder": holder},
+            ) from None
+        except OSError as exc:
+            raise ConflictError(
+                "cannot take the index's writer lock "
+                f"({exc.strerror or type(exc).__name__}); is the index folder writable?"
+            ) from None
+        return lock
+
     def submit(
-        self, workdir: Path, bundle_dir: Path, *, upload_bytes: int, prune: bool
+        self,
+        workdir: Path,
+        bundle_dir: Path,
+        *,
+        upload_bytes: int,
+        prune: bool,
+        lock: WriterLock | None = None,
     ) -> IngestJob:
-        """Start a job on an unpacked bundle; the job owns (and deletes) `workdir`."""
+        """Start a job on an unpacked bundle; the job owns (and deletes) `workdir`, and owns
+        (and releases) `lock`, the writer lock `reserve` took (without one the job meets any
+        other writer only when it starts to write)."""
         self.check_available()
         job = IngestJob(job_id=secrets.token_hex(8), prune=prune, upload_bytes=upload_bytes)
         self._jobs[job.job_id] = job
         finished = [j for j in self._jobs.values() if j.done]
         for old in finished[: max(0, len(self._jobs) - MAX_JOBS)]:
             del self._jobs[old.job_id]
-        self._task = asyncio.create_task(self._run(job, workdir, bundle_dir))
+        self._task = asyncio.create_task(self._run(job, workdir, bundle_dir, lock))
         return job
 
-    async def _run(self, job: IngestJob, workdir: Path, bundle_dir: Path) -> None:
+    async def _run(
+        self, job: IngestJob, workdir: Path, bundle_dir: Path, lock: WriterLock | None
+    ) -> None:
         job.started_at = _now()
         try:
             job.status = "validating"
@@ -230,7 +325,7 @@ class IngestJobs:
                     errors=validation.errors,
                 )
             job.status = "ingesting"
-            report = await self._ingest(validation, bundle_dir, job)
+            report = await self._ingest(validation, bundle_dir, job, lock)
             job.status = "activating"
             await self._live.swap()
             job.report = IngestJobReport(
@@ -253,18 +348,28 @@ class IngestJobs:
             log.exception("ingest job %s failed", job.job_id)
             job.fail("internal_error", f"ingest failed ({type(exc).__name__})")
         finally:
+            if lock is not None:
+                await asyncio.to_thread(lock.release)
             job.finished_at = _now()
             self._metrics.ingest_jobs.labels(status=job.status).inc()
             await asyncio.to_thread(shutil.rmtree, workdir, True)
 
     async def _ingest(
-        self, validation: ValidationReport, bundle_dir: Path, job: IngestJob
+        self,
+        validation: ValidationReport,
+        bundle_dir: Path,
+        job: IngestJob,
+        lock: WriterLock | None,
     ) -> IngestReport:
         """Ingest validated records as a new generation of `INDEX_DIR` with the live index's
         embedder (no second copy of the model)."""
         async with self._live.use() as live:
             embedder = live.retriever.embedder
         source_hash = await asyncio.to_thread(bundle_hash, bundle_dir)
+        if lock is not None:
+            # `ingest_records` takes the lock itself: handed over with the smallest gap (a
+            # writer that slips in there fails this job with `index_busy`, as before).
+            await asyncio.to_thread(lock.release)
         return await ingest_records(
             validation.records,
             self._settings.index_dir,

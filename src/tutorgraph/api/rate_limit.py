@@ -1,4 +1,6 @@
 """Per-key rate limits through `limits`: `per_minute` requests in any 60 s (a moving window).
+The same limiter counts failed API key checks per client address (`exhausted` and `spend`,
+`AuthFailureLimitMiddleware`).
 
 The storage is a `limits` URI: in-process memory by default; `serve --workers N` points
 every worker at one SQLite file (`async+sqlite:///...`, `api/limit_storage.py`) so that N
@@ -70,3 +72,27 @@ class RateLimiter:
             log.warning("rate limit storage %s failed, request allowed: %s", self._uri, exc)
             return
         raise RateLimitedError(max(stats.reset_time - time.time(), 0.001))
+
+    async def exhausted(self, key: str) -> float | None:
+        """Seconds until `key` may spend again when its budget is spent now, else None (spends
+        nothing; a failing storage is logged and counts as not spent)."""
+        if not self.enabled:
+            return None
+        limiter = self._limiter()
+        try:
+            if await limiter.test(self._item, key):
+                return None
+            stats = await limiter.get_window_stats(self._item, key)
+        except Exception as exc:
+            log.warning("rate limit storage %s failed, request allowed: %s", self._uri, exc)
+            return None
+        return max(stats.reset_time - time.time(), 0.001)
+
+    async def spend(self, key: str) -> None:
+        """Spend one of `key`'s budget, whether or not any is left."""
+        if not self.enabled:
+            return
+        try:
+            await self._limiter().hit(self._item, key)
+        except Exception as exc:
+            log.warning("rate limit storage %s failed: %s", self._uri, exc)

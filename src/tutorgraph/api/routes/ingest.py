@@ -1,10 +1,14 @@
 """`POST /v1/ingest` (admin): upload a bundle as a `.tar.gz` body, get a job; `GET
 /v1/ingest/{job_id}` reports on it. The new index replaces the live one only when complete.
 
-The archive is the raw request body (`Content-Type: application/gzip`), not a form upload:
-no multipart parser is needed, and the body streams to disk under `MAX_INGEST_BYTES`. It is
-unpacked safely before the job starts, so a broken or unsafe archive is a 422 at once; the
-records are validated by the job, and any bad record fails it with nothing changed.
+The archive is the raw request body (`Content-Type: application/gzip` or
+`application/octet-stream`, or none), not a form upload: no multipart parser is needed, and
+the body streams to disk under `MAX_INGEST_BYTES`. Any other type is a 415: `text/plain` and
+the form types are what a web page may send anywhere without a CORS preflight (writes from
+another site's page are refused before this, `CrossSiteWriteMiddleware`). Another writer at
+work on the index is a 409 before the body is read. The archive is unpacked safely before
+the job starts, so a broken or unsafe archive is a 422 at once; the records are validated by
+the job, and any bad record fails it with nothing changed.
 
 >>> job = httpx.post(f"{base}/v1/ingest", content=Path("bundle.tar.gz").read_bytes(),
 ...                  headers={"X-API-Key": admin_key, "Content-Type": "application/gzip"}).json()
@@ -23,6 +27,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
+from starlette.exceptions import HTTPException
 
 from tutorgraph.api.deps import StateDep, require_admin
 from tutorgraph.api.errors import ERROR_RESPONSES, PayloadTooLargeError
@@ -40,7 +45,8 @@ router = APIRouter(
 )
 
 _WRITE_CHUNK = 1 << 20
-_REFUSED_TYPES = ("multipart/", "application/json", "application/x-www-form-urlencoded")
+# The body's types; no Content-Type at all means bytes too (RFC 9110, 8.3).
+ACCEPTED_TYPES = ("application/gzip", "application/octet-stream")
 _BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
@@ -51,6 +57,20 @@ _BODY: dict[str, Any] = {
         },
     }
 }
+
+
+def _check_content_type(request: Request) -> None:
+    """415 unless the body is declared as a gzip archive or bytes (or not declared)."""
+    declared = request.headers.get("content-type")
+    if declared is None:
+        return
+    media_type = declared.split(";", 1)[0].strip().lower()
+    if media_type not in ACCEPTED_TYPES:
+        raise HTTPException(
+            status_code=415,
+            detail=f"send the bundle as the raw request body with Content-Type: "
+            f"{ACCEPTED_TYPES[0]} (or {ACCEPTED_TYPES[1]}), not {media_type[:100] or 'empty'}",
+        )
 
 
 async def _save_upload(request: Request, path: Path, limit: int) -> int:
@@ -77,7 +97,11 @@ async def _save_upload(request: Request, path: Path, limit: int) -> int:
     response_model=IngestJobOut,
     openapi_extra=_BODY,
     responses={
-        409: {"model": ErrorResponse, "description": "Ingest unavailable or already running"}
+        409: {
+            "model": ErrorResponse,
+            "description": "Ingest unavailable, or another writer (an ingest, a repair) at work",
+        },
+        415: {"model": ErrorResponse, "description": "A body type other than a gzip archive"},
     },
     summary="Upload a bundle (.tar.gz) and start an ingest job",
 )
@@ -90,13 +114,15 @@ async def start_ingest(
     ] = False,
 ) -> IngestJobOut:
     state.jobs.check_available()
-    content_type = request.headers.get("content-type", "").lower()
-    if content_type.startswith(_REFUSED_TYPES):
-        raise InvalidRequestError(
-            "send the bundle as the raw request body (Content-Type: application/gzip), "
-            f"not as {content_type.split(';')[0]}"
-        )
-    workdir = Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="tutorgraph-ingest-"))
+    _check_content_type(request)
+    # Before the body is read: a CLI ingest (or a repair, or another upload) at work is a
+    # 409 now, and none can start until this job is done or refused.
+    lock = await state.jobs.reserve()
+    try:
+        workdir = Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="tutorgraph-ingest-"))
+    except BaseException:
+        await asyncio.to_thread(lock.release)
+        raise
     try:
         archive = workdir / "upload.tar.gz"
         size = await _save_upload(request, archive, state.settings.max_ingest_bytes)
@@ -107,8 +133,9 @@ async def start_ingest(
             extract_bundle, archive, bundle, max_bytes=state.settings.max_bundle_bytes
         )
         await asyncio.to_thread(archive.unlink)
-        job = state.jobs.submit(workdir, bundle, upload_bytes=size, prune=prune)
+        job = state.jobs.submit(workdir, bundle, upload_bytes=size, prune=prune, lock=lock)
     except BaseException:
+        await asyncio.to_thread(lock.release)
         await asyncio.to_thread(shutil.rmtree, workdir, True)
         raise
     response.headers["Location"] = f"/v1/ingest/{job.job_id}"
