@@ -13,6 +13,7 @@ maps these classes (and its own, in `tutorgraph.api.errors`) to status codes in 
     │   ├── EmbedderMismatchError   an index built with another embedder
     │   ├── IndexBusyError          another process is writing the index (409)
     │   ├── IndexDamagedError       an index file that fails its integrity check (503)
+    │   ├── DiskFullError           the index's disk has no room for a new generation
     │   └── SourceUnavailableError  no retrieval source could answer
     └── StageFailedError            a required pipeline stage failed (a bug; 500)
 
@@ -39,6 +40,7 @@ __all__ = [
     "ConfigurationError",
     "ConflictError",
     "CrossSiteRequestError",
+    "DiskFullError",
     "EmbedderMismatchError",
     "IndexBusyError",
     "IndexDamagedError",
@@ -156,6 +158,14 @@ class IndexDamagedError(StoreError):
     fix (`tutorgraph doctor --repair`, or a re-ingest)."""
 
     code = "index_damaged"
+
+
+class DiskFullError(StoreError):
+    """The index's disk filled up while a writer built a generation (the half-built one is
+    removed; the live one is untouched), or a store could not open for want of space.
+    `details` holds `needed_mb` and `free_mb` when known."""
+
+    code = "disk_full"
 
 
 class SourceUnavailableError(StoreError):
