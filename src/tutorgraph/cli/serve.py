@@ -17,7 +17,10 @@ from tutorgraph.cli._common import err_console, fail_on_errors, load_settings
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.extras import require
 
-__all__ = ["anonymous_bind_error", "is_loopback_host", "register"]
+__all__ = ["KEEP_ALIVE_S", "anonymous_bind_error", "is_loopback_host", "register"]
+
+# Seconds an idle kept-alive connection stays open (uvicorn's default, said here).
+KEEP_ALIVE_S = 5
 
 
 def is_loopback_host(host: str) -> bool:
@@ -79,15 +82,18 @@ def serve_cmd(
     """Serve the HTTP API (`/v1/retrieve`, `/v1/concepts`, `/v1/ingest`, `/healthz`, ...).
 
     Settings come from `TUTORGRAPH_*` variables: API_KEYS, ALLOW_ANONYMOUS,
-    RATE_LIMIT_PER_MINUTE, MAX_BODY_BYTES, MAX_INGEST_BYTES, CORS_ORIGINS, INFERENCE_THREADS
-    and the index settings.
+    RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE, MAX_BODY_BYTES, MAX_INGEST_BYTES,
+    MAX_HEADER_BYTES, HEADER_TIMEOUT_S, CORS_ORIGINS, INFERENCE_THREADS and the index
+    settings. HTTP/1.1 is parsed by h11 (not httptools): a request head over MAX_HEADER_BYTES
+    is a 400, and a connection whose head takes longer than HEADER_TIMEOUT_S is closed.
     """
     with fail_on_errors():
         require("fastapi", "server", "tutorgraph serve")
         require("uvicorn", "server", "tutorgraph serve")
+        # A malformed TUTORGRAPH_* variable: one line, not pydantic's traceback.
+        settings = load_settings(index_dir)
     from tutorgraph.api.auth import ApiKeys
 
-    settings = load_settings(index_dir)
     with fail_on_errors():
         # The checks that would otherwise fail start-up with a traceback, as one clear line
         # (the bind check first, before the app and its libraries are even imported).
@@ -106,14 +112,26 @@ def serve_cmd(
     import uvicorn
 
     from tutorgraph.api.app import create_app
+    from tutorgraph.api.h11_protocol import HEADER_TIMEOUT_ENV, HeadTimeoutH11Protocol
     from tutorgraph.api.metrics import MULTIPROCESS_ENV
     from tutorgraph.index.generations import require_live_manifest
 
     with fail_on_errors():
         require_live_manifest(settings.index_dir, settings.embedding_model)
+    # h11, not httptools: a bounded request head, and a deadline for it (the class reads
+    # the deadline; worker processes read it from the environment).
+    HeadTimeoutH11Protocol.head_timeout_s = settings.header_timeout_s
+    os.environ[HEADER_TIMEOUT_ENV] = str(settings.header_timeout_s)
     if workers == 1:
         uvicorn.run(
-            create_app(settings), host=host, port=port, log_level=log_level, server_header=False
+            create_app(settings),
+            host=host,
+            port=port,
+            log_level=log_level,
+            server_header=False,
+            http=HeadTimeoutH11Protocol,
+            h11_max_incomplete_event_size=settings.max_header_bytes,
+            timeout_keep_alive=KEEP_ALIVE_S,
         )
         return
     # Each worker process builds its own app from the environment.
@@ -134,6 +152,9 @@ def serve_cmd(
         port=port,
         log_level=log_level,
         server_header=False,
+        http=HeadTimeoutH11Protocol,
+        h11_max_incomplete_event_size=settings.max_header_bytes,
+        timeout_keep_alive=KEEP_ALIVE_S,
     )
 
 
