@@ -1,17 +1,23 @@
-"""API keys (parsing `sha256:<hex>:<role>`, constant-time comparison, roles) and the token
-bucket behind the per-key rate limit."""
+"""API keys (parsing `sha256:<hex>:<role>`, constant-time comparison, roles), the token
+bucket behind the per-key rate limit, and the limit on failed key checks per address."""
 
 from __future__ import annotations
 
 import hmac
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
+from tests.unit.api_fakes import FakeOpener, write_fake_index
 
-from tutorgraph.api import auth
+from tutorgraph.api import auth, create_app
 from tutorgraph.api.auth import ApiKeys, hash_key, key_entry
 from tutorgraph.api.errors import AuthenticationError, PermissionDeniedError, RateLimitedError
 from tutorgraph.api.rate_limit import RateLimiter
+from tutorgraph.config import Settings
 from tutorgraph.errors import ConfigurationError
 
 pytestmark = pytest.mark.unit
@@ -182,3 +188,85 @@ def test_keys_hash_command_prints_the_entry() -> None:
     assert made.exit_code == 0, made.output
     key = made.stderr.rsplit(": ", 1)[-1].strip()
     assert ApiKeys.parse(made.stdout.strip()).authenticate(key).role == "admin"
+
+
+# -- failed key checks (issue 46) ---------------------------------------------------------
+
+
+async def test_exhausted_spends_nothing_and_spend_always_counts() -> None:
+    limiter = RateLimiter(per_minute=2)
+    assert await limiter.exhausted("a") is None
+    assert await limiter.exhausted("a") is None  # asking spends nothing
+    await limiter.spend("a")
+    await limiter.spend("a")
+    retry = await limiter.exhausted("a")
+    assert retry is not None and 58 < retry <= 60
+    await limiter.spend("a")  # past the budget: no error
+    assert await limiter.exhausted("b") is None
+    off = RateLimiter(per_minute=0)
+    await off.spend("a")
+    assert await off.exhausted("a") is None
+
+
+@asynccontextmanager
+async def _keyed_api(tmp_path: Path, **overrides: object) -> AsyncIterator[Callable[..., Any]]:
+    """The app with keys over a fake index; `client(address)` is an HTTP client that calls
+    from that address."""
+    fields: dict[str, object] = {
+        "index_dir": write_fake_index(tmp_path / "index"),
+        "api_keys": f"{key_entry(READ_KEY, 'read')},{key_entry(ADMIN_KEY, 'admin')}",
+        "auth_failures_per_minute": 3,
+    }
+    fields.update(overrides)
+    app = create_app(Settings.model_validate(fields), opener=FakeOpener())
+
+    def client(address: str) -> httpx.AsyncClient:
+        transport = httpx.ASGITransport(
+            app=app, raise_app_exceptions=False, client=(address, 40000)
+        )
+        return httpx.AsyncClient(transport=transport, base_url="http://test")
+
+    async with app.router.lifespan_context(app):
+        yield client
+
+
+CONCEPT = "/v1/concepts/ccss:5.NF.A.1"
+
+
+async def test_repeated_wrong_keys_from_one_address_are_refused_429(tmp_path: Path) -> None:
+    async with _keyed_api(tmp_path) as client, client("10.0.0.1") as c, client("10.0.0.2") as d:
+        for n in range(3):
+            resp = await c.get(CONCEPT, headers={"X-API-Key": f"guess-{n}"})
+            assert resp.status_code == 401, resp.text
+        # No key at all is not a guess: still a plain 401, and never counted.
+        for _ in range(5):
+            assert (await c.get(CONCEPT)).status_code == 401
+        refused = await c.get(CONCEPT, headers={"X-API-Key": "guess-3"})
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+        assert 55 <= int(refused.headers["retry-after"]) <= 60
+        assert "failed API key checks" in refused.json()["error"]["message"]
+        # Even the right key, from this address, until the first failure is a minute old:
+        # a right guess must not be told apart from a wrong one.
+        assert (await c.get(CONCEPT, headers={"X-API-Key": READ_KEY})).status_code == 429
+        assert (await c.get("/healthz")).status_code == 200  # no key needed, never refused
+        # Another address is not affected.
+        assert (await d.get(CONCEPT, headers={"X-API-Key": READ_KEY})).status_code == 200
+        assert (await d.get(CONCEPT, headers={"X-API-Key": "wrong"})).status_code == 401
+
+
+async def test_right_keys_and_permission_errors_spend_no_failures(tmp_path: Path) -> None:
+    async with _keyed_api(tmp_path) as client, client("10.0.0.3") as c:
+        for _ in range(10):
+            assert (await c.get(CONCEPT, headers={"X-API-Key": READ_KEY})).status_code == 200
+            # A read key on an admin route is a 403, not a failed key check.
+            resp = await c.get("/v1/ingest/nope", headers={"X-API-Key": READ_KEY})
+            assert resp.status_code == 403
+
+
+@pytest.mark.parametrize("overrides", [{"auth_failures_per_minute": 0}, {"api_keys": ""}])
+async def test_no_limit_when_it_is_off_or_there_are_no_keys(
+    tmp_path: Path, overrides: dict[str, object]
+) -> None:
+    async with _keyed_api(tmp_path, **overrides) as client, client("10.0.0.4") as c:
+        codes = {(await c.get(CONCEPT, headers={"X-API-Key": "x"})).status_code for _ in range(10)}
+        assert 429 not in codes

@@ -1,26 +1,34 @@
-"""The parts of HTTP ingest that need no model: safe unpacking of an uploaded `.tar.gz`, and
-the live-index swap (requests finish on the generation they started on; the server follows
-the index's pointer to a newer generation, and keeps the old one when the new cannot open).
-Also the metrics exposition format."""
+"""The parts of HTTP ingest that need no model: safe unpacking of an uploaded `.tar.gz`
+(`./`-rooted archives from the `tar` command included), the route's body types and its
+writer lock, and the live-index swap (requests finish on the generation they started on; the
+server follows the index's pointer to a newer generation, and keeps the old one when the new
+cannot open). Also the metrics exposition format."""
 
 from __future__ import annotations
 
 import asyncio
 import io
+import subprocess
 import tarfile
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 from tests.unit.api_fakes import FakeOpener, manifest, write_fake_index
 
-from tutorgraph.api import live_index
+from tutorgraph.api import create_app, ingest_jobs, live_index
 from tutorgraph.api.errors import PayloadTooLargeError
 from tutorgraph.api.ingest_jobs import extract_bundle
 from tutorgraph.api.live_index import LiveIndex
 from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.config import Settings
-from tutorgraph.errors import BundleError, IndexDamagedError
+from tutorgraph.errors import BundleError, BundleRecordError, IndexBusyError, IndexDamagedError
 from tutorgraph.index.generations import activate, live_generation, new_generation
+from tutorgraph.index.lock import WriterLock
+from tutorgraph.ingest.bundle import ValidationReport
 
 pytestmark = pytest.mark.unit
 
@@ -251,3 +259,153 @@ def test_api_metrics_render_parseable_text_with_escaped_labels() -> None:
     assert samples[("tutorgraph_index_swaps_total", ())] == 0
     # Two apps in one process keep their own registries.
     assert "tutorgraph_http_requests_total{" not in ApiMetrics().render()
+
+
+# -- archives the tar command makes (issue 46) -----------------------------------------------
+
+
+def test_dot_rooted_and_empty_names_are_fine(tmp_path: Path) -> None:
+    """`tar -czf b.tar.gz -C dir .` writes `./` first, then `./concepts.jsonl`: that crashed
+    the unsafe-entry check with an IndexError (a 500)."""
+    top = tarfile.TarInfo("./")
+    top.type = tarfile.DIRTYPE
+    bare = tarfile.TarInfo(".")
+    bare.type = tarfile.DIRTYPE
+    empty = tarfile.TarInfo("")
+    empty.type = tarfile.DIRTYPE
+    archive = _tar(
+        tmp_path / "a.tar.gz",
+        [(top, None), (bare, None), (empty, None), _file("./concepts.jsonl"), _file("./x/NOTICE")],
+    )
+    assert extract_bundle(archive, tmp_path / "out", max_bytes=1 << 20) == ["concepts.jsonl"]
+
+
+def test_an_archive_from_the_tar_command_is_unpacked(tmp_path: Path) -> None:
+    bundle = tmp_path / "bundle"
+    bundle.mkdir()
+    (bundle / "concepts.jsonl").write_bytes(LINE)
+    (bundle / "documents.jsonl").write_bytes(LINE)
+    archive = tmp_path / "b.tar.gz"
+    subprocess.run(["tar", "-czf", str(archive), "-C", str(bundle), "."], check=True)
+    names = extract_bundle(archive, tmp_path / "out", max_bytes=1 << 20)
+    assert sorted(names) == ["concepts.jsonl", "documents.jsonl"]
+
+
+# -- the ingest route: body types, the writer lock (issue 46) ------------------------------
+
+
+@asynccontextmanager
+async def _api(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
+    """The app (auth off) over a fake index, its lifespan entered."""
+    settings = Settings(index_dir=write_fake_index(tmp_path / "index"), api_keys="")
+    app = create_app(settings, opener=FakeOpener())
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://test") as client,
+    ):
+        yield client
+
+
+def _code(resp: httpx.Response) -> tuple[int, str]:
+    assert "Traceback" not in resp.text
+    return resp.status_code, resp.json()["error"]["code"]
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "text/plain",
+        "text/plain;charset=UTF-8",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/json",
+        "application/x-tar",
+        "",
+    ],
+)
+async def test_the_ingest_body_must_be_gzip_or_bytes(tmp_path: Path, content_type: str) -> None:
+    async with _api(tmp_path) as c:
+        resp = await c.post("/v1/ingest", content=b"x", headers={"Content-Type": content_type})
+        assert _code(resp) == (415, "unsupported_media_type")
+        assert "application/gzip" in resp.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Content-Type": "application/gzip"},
+        {"Content-Type": "Application/GZIP; foo=bar"},
+        {"Content-Type": "application/octet-stream"},
+        {},  # no type: bytes (RFC 9110)
+    ],
+)
+async def test_gzip_and_bytes_bodies_reach_the_archive_reader(
+    tmp_path: Path, headers: dict[str, str]
+) -> None:
+    async with _api(tmp_path) as c:
+        resp = await c.post("/v1/ingest", content=b"not a tarball", headers=headers)
+        assert _code(resp) == (422, "invalid_bundle")
+
+
+async def test_an_upload_while_another_writer_holds_the_lock_is_409_before_its_body(
+    tmp_path: Path,
+) -> None:
+    reads: list[int] = []
+
+    async def body() -> AsyncIterator[bytes]:
+        reads.append(1)
+        yield b"not a tarball"
+
+    async with _api(tmp_path) as c:
+        index = tmp_path / "index"
+        with WriterLock(index, "tutorgraph ingest some/bundle"):
+            resp = await c.post(
+                "/v1/ingest", content=body(), headers={"Content-Type": "application/gzip"}
+            )
+            assert _code(resp) == (409, "index_busy")
+            message = resp.json()["error"]["message"]
+            assert "tutorgraph ingest some/bundle" in message and str(index) not in message
+        # httpx starts the body only if the app reads it; the refusal came first.
+        assert reads == []
+        # A refused upload lets go of the lock: the next writer gets it.
+        resp = await c.post(
+            "/v1/ingest", content=b"nope", headers={"Content-Type": "application/gzip"}
+        )
+        assert _code(resp) == (422, "invalid_bundle")
+        with WriterLock(index, "the next writer"):
+            pass
+
+
+async def test_the_lock_is_held_from_the_upload_until_the_job_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Validation runs under the upload's lock (a CLI writer is refused meanwhile); the job
+    lets go of it, whatever its end."""
+    started, release = threading.Event(), threading.Event()
+
+    def slow_validate(bundle_dir: Path) -> ValidationReport:
+        started.set()
+        release.wait(30)
+        return ValidationReport(errors=[BundleRecordError("concepts.jsonl", 1, "bad")])
+
+    monkeypatch.setattr(ingest_jobs, "validate_bundle", slow_validate)
+    bundle = _tar(tmp_path / "b.tar.gz", [_file("concepts.jsonl")]).read_bytes()
+    async with _api(tmp_path) as c:
+        index = tmp_path / "index"
+        resp = await c.post(
+            "/v1/ingest", content=bundle, headers={"Content-Type": "application/gzip"}
+        )
+        assert resp.status_code == 202, resp.text
+        assert await asyncio.to_thread(started.wait, 30)
+        with pytest.raises(IndexBusyError):
+            WriterLock(index, "tutorgraph ingest").acquire()
+        release.set()
+        for _ in range(300):
+            job = (await c.get(resp.headers["location"])).json()
+            if job["status"] == "failed":
+                break
+            await asyncio.sleep(0.01)
+        assert job["error"]["code"] == "invalid_bundle"
+        with WriterLock(index, "the next writer"):
+            pass

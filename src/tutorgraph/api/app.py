@@ -149,7 +149,8 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
             return settings.max_ingest_bytes
         return settings.max_body_bytes
 
-    origins = [o.strip() for o in settings.cors_origins.split(",") if o.strip()]
+    # An origin has no path: "https://tutor.example/" is "https://tutor.example".
+    origins = [o.strip().rstrip("/") for o in settings.cors_origins.split(",") if o.strip()]
     # Added innermost first: CORS (when configured) wraps metrics, which wraps the limit on
     # failed key checks, the refusal of cross-site writes and the body limit.
     app.add_middleware(BodyLimitMiddleware, limit_for=limit_for)
