@@ -23,7 +23,9 @@ RUN pip install "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu
 COPY pyproject.toml README.md LICENSE ./
 COPY src ./src
 COPY data ./data
-RUN pip install . && useradd --create-home --uid 10001 tutorgraph \
+# The [server] extra: FastAPI, uvicorn, prometheus-client and limits, which `serve` needs
+# (without it `serve` exits 2 in the image; tests/unit/test_compose.py checks this line).
+RUN pip install ".[server]" && useradd --create-home --uid 10001 tutorgraph \
     && mkdir -p /var/lib/tutorgraph && chown tutorgraph /var/lib/tutorgraph
 USER tutorgraph
 

@@ -1,14 +1,18 @@
 """`compose.yaml` against the Compose Specification's JSON Schema (no Docker engine), every
-variable a healthcheck reads is set in its own container, and neither compose nor the
-Dockerfile starts an anonymous API on 0.0.0.0 by default (the image's CMD runs under `sh`)."""
+variable a healthcheck reads is set in its own container, neither compose nor the
+Dockerfile starts an anonymous API on 0.0.0.0 by default (the image's CMD runs under `sh`),
+and the image installs the `[server]` extra that `serve` needs (a fresh-venv run of the
+image's install: `tests/integration/test_docker_install.py`)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -217,3 +221,122 @@ def test_the_image_ingests_its_bundle_only_into_an_empty_volume(tmp_path: Path) 
         (index_dir / marker).write_text("{}")
         assert _run_cmd(tmp_path, index_dir) == (0, serve), marker
         (index_dir / marker).unlink()
+
+
+# -- the image installs what `serve` needs (issue 46) -----------------------------------------
+
+_PROJECT = re.compile(r"^\.(?:\[([^\]]*)\])?$")  # `.` or `.[extra,...]`
+
+
+def _pip_installs() -> list[list[str]]:
+    """Every `pip install` command in the Dockerfile's RUN lines (each of a `&&` chain)."""
+    out = []
+    for word, rest in _dockerfile_instructions():
+        if word == "RUN":
+            for command in rest.split("&&"):
+                argv = shlex.split(command)
+                if argv[:2] == ["pip", "install"]:
+                    out.append(argv)
+    return out
+
+
+def _extras(target: str) -> set[str] | None:
+    """The extras a pip target names, if it is the project (`.`, `.[server]`), else None."""
+    found = _PROJECT.match(target)
+    if found is None:
+        return None
+    return {e.strip() for e in (found.group(1) or "").split(",") if e.strip()}
+
+
+def _pyproject() -> dict[str, Any]:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_the_image_installs_the_server_extra() -> None:
+    """The Dockerfile (which compose builds) installs the project with `[server]`: with a
+    plain `pip install .`, `serve` exited 2 in the image and in compose."""
+    projects = [
+        extras
+        for argv in _pip_installs()
+        for extras in map(_extras, argv[2:])
+        if extras is not None
+    ]
+    assert len(projects) == 1, _pip_installs()
+    assert projects[0] & {"server", "all"}, projects
+    assert "server" not in (_extras(".") or set())  # the old line would have been caught
+    # compose builds this Dockerfile: its context is the repository, no other file named.
+    build = _compose()["services"]["tutorgraph"]["build"]
+    if isinstance(build, dict):
+        assert build.get("context", ".") == "." and build.get("dockerfile", "Dockerfile") in (
+            "Dockerfile",
+            "./Dockerfile",
+        )
+    else:
+        assert build in (".", "./")
+    server = {re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0].lower() for r in _server_extra()}
+    assert {"fastapi", "uvicorn", "prometheus-client", "limits"} <= server
+
+
+def _server_extra() -> list[str]:
+    return list(_pyproject()["project"]["optional-dependencies"]["server"])
+
+
+def _third_party_imports(path: Path) -> set[str]:
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return {n for n in names if n not in sys.stdlib_module_names and n != "tutorgraph"}
+
+
+def _closure(requirements: list[str], extras: set[str]) -> set[str]:
+    """The distributions these requirements install, with what they require in turn (as
+    installed here)."""
+    from importlib.metadata import PackageNotFoundError, requires
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    seen: set[str] = set()
+    todo = [(r, extras) for r in requirements]
+    while todo:
+        text, active = todo.pop()
+        req = Requirement(text)
+        if req.marker is not None and not any(
+            req.marker.evaluate({"extra": e}) for e in (active or {""})
+        ):
+            continue
+        name = canonicalize_name(req.name)
+        if name == "tutorgraph" or name in seen:
+            continue
+        seen.add(name)
+        with contextlib.suppress(PackageNotFoundError):  # not installed here: a leaf
+            todo += [(r, set(req.extras)) for r in requires(req.name) or []]
+    return seen
+
+
+def test_the_server_extra_covers_every_package_serve_imports() -> None:
+    """Each third-party package the HTTP layer imports (`tutorgraph.api`, `cli/serve.py`) is
+    installed by `pip install ".[server]"`: the project's dependencies, the server extra, or
+    what those require (h11 comes with uvicorn, starlette with FastAPI)."""
+    from importlib.metadata import packages_distributions
+
+    from packaging.utils import canonicalize_name
+
+    src = ROOT / "src" / "tutorgraph"
+    files = [*sorted((src / "api").rglob("*.py")), src / "cli" / "serve.py"]
+    modules = set().union(*map(_third_party_imports, files))
+    assert {"fastapi", "uvicorn", "h11", "limits", "prometheus_client"} <= modules
+    project = _pyproject()["project"]
+    installed = _closure([*project["dependencies"], *_server_extra()], {""})
+    by_module = packages_distributions()
+    for module in sorted(modules):
+        dists = {canonicalize_name(d) for d in by_module.get(module, [module])}
+        assert dists & installed, f"{module} ({sorted(dists)}) is not installed by .[server]"
