@@ -24,6 +24,7 @@ from tutorgraph.api.errors import PayloadTooLargeError
 from tutorgraph.api.ingest_jobs import extract_bundle
 from tutorgraph.api.live_index import LiveIndex
 from tutorgraph.api.metrics import ApiMetrics
+from tutorgraph.api.routes import ingest as ingest_route
 from tutorgraph.config import Settings
 from tutorgraph.errors import BundleError, BundleRecordError, IndexBusyError, IndexDamagedError
 from tutorgraph.index.generations import activate, live_generation, new_generation
@@ -408,4 +409,24 @@ async def test_the_lock_is_held_from_the_upload_until_the_job_ends(
             await asyncio.sleep(0.01)
         assert job["error"]["code"] == "invalid_bundle"
         with WriterLock(index, "the next writer"):
+            pass
+
+
+async def test_a_stalled_upload_is_408_and_lets_go_of_the_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ingest_route, "UPLOAD_IDLE_S", 0.2)
+
+    async def stalls() -> AsyncIterator[bytes]:
+        yield b"\x1f\x8b"
+        await asyncio.sleep(30)
+        yield b"never"
+
+    async with _api(tmp_path) as c:
+        resp = await asyncio.wait_for(
+            c.post("/v1/ingest", content=stalls(), headers={"Content-Type": "application/gzip"}),
+            10,
+        )
+        assert resp.status_code == 408 and "stalled" in resp.json()["error"]["message"]
+        with WriterLock(tmp_path / "index", "the next writer"):
             pass

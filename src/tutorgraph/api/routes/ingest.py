@@ -45,6 +45,8 @@ router = APIRouter(
 )
 
 _WRITE_CHUNK = 1 << 20
+# Seconds an upload may send nothing before it is refused (408).
+UPLOAD_IDLE_S = 60.0
 # The body's types; no Content-Type at all means bytes too (RFC 9110, 8.3).
 ACCEPTED_TYPES = ("application/gzip", "application/octet-stream")
 _BODY: dict[str, Any] = {
@@ -74,11 +76,25 @@ def _check_content_type(request: Request) -> None:
 
 
 async def _save_upload(request: Request, path: Path, limit: int) -> int:
-    """Stream the body to `path` in ~1 MiB writes (each in a thread); return its size."""
+    """Stream the body to `path` in ~1 MiB writes (each in a thread); return its size.
+
+    The upload holds the index's writer lock, so a body that stops coming for
+    `UPLOAD_IDLE_S` is a 408: a stalled client cannot keep every other writer out.
+    """
     size = 0
     buffer = bytearray()
+    chunks = request.stream().__aiter__()
     with await asyncio.to_thread(path.open, "wb") as out:
-        async for chunk in request.stream():
+        while True:
+            try:
+                chunk = await asyncio.wait_for(anext(chunks), UPLOAD_IDLE_S)
+            except StopAsyncIteration:
+                break
+            except TimeoutError:
+                raise HTTPException(
+                    status_code=408,
+                    detail=f"the upload stalled: no data for {UPLOAD_IDLE_S:g} s",
+                ) from None
             size += len(chunk)
             if size > limit:
                 raise PayloadTooLargeError(limit, "the uploaded bundle")
