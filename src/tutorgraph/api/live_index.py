@@ -13,8 +13,17 @@ The server follows that pointer:
   (`use()`), so a swap never pulls an index from under a running request; the old one is
   closed once its last request is done (or after a drain timeout), which releases its
   reader's hold so the next writer may delete it.
-- When the newer generation cannot be opened, or fails its integrity check while the served
-  one passes, the server keeps serving the one it has and `/readyz` says so (`stale`).
+- Every generation is opened first in a child process (`index/vector_check.py`): one whose
+  vector store would crash the process is opened with that source damaged, never in this
+  process. When the newer generation cannot be opened, or fails its integrity check while
+  the served one passes, the server keeps serving the one it has and `/readyz` says so
+  (`stale`, naming generations, never paths). `stale` is cleared once the pointer names the
+  served generation again (a repair fixed it) or a newer one is served.
+- At start-up a pointer that names no generation (missing or garbled) does not stop the
+  server: it answers `/healthz`, `/readyz` reports the damage (503), and the watcher serves
+  the generation the pointer names once it is fixed.
+- A vector store that could not open for want of disk space (not damage) is opened again
+  every `REOPEN_S` seconds while the pointer stays put.
 
 Limits, honestly: Neo4j and a Chroma server are shared, live resources that a generation
 cannot isolate: HTTP ingest is refused when either is configured (use `tutorgraph ingest`).
@@ -31,8 +40,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tutorgraph.config import Settings
@@ -43,7 +55,7 @@ from tutorgraph.index.service import OpenRetriever
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever
 
-__all__ = ["Generation", "LiveIndex", "RetrieverOpener"]
+__all__ = ["Generation", "LiveIndex", "RetrieverOpener", "scrub_paths"]
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +64,19 @@ RetrieverOpener = Callable[[Settings], OpenRetriever]
 _WARM_UP_QUERY = "Why is 3/4 bigger than 2/3?"
 # How long a replaced generation may keep serving requests that started on it.
 DRAIN_TIMEOUT_S = 60.0
+# How often a generation whose vector store could not open (a full disk) is opened again.
+REOPEN_S = 30.0
+# An absolute path of two or more parts (not the path of a URL).
+_ABSOLUTE_PATH = re.compile(r"(?<![\w:/.])/(?:[\w.\-]+/)+[\w.\-]*")
+
+
+def scrub_paths(text: str, index_dir: Path) -> str:
+    """`text` without file-system paths (what `/readyz` shows any caller): the index folder
+    becomes `INDEX_DIR`, any other absolute path `<path>`."""
+    for spelled in {str(index_dir.resolve()), str(index_dir.absolute()), str(index_dir)}:
+        if spelled not in ("", ".", "/"):
+            text = text.replace(spelled, "INDEX_DIR")
+    return _ABSOLUTE_PATH.sub("<path>", text)
 
 
 async def _warm_up(retriever: HybridRetriever) -> None:
@@ -98,16 +123,40 @@ class LiveIndex:
         self._swap_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
         # Why the newest generation on disk is not served (None when it is), and its name.
-        self.stale: str | None = None
+        self._stale: str | None = None
         self._refused: str | None = None
+        # Why no generation could be opened at start-up (None once one is served).
+        self._startup: str | None = None
+        self._reopen_at = 0.0
+
+    @property
+    def stale(self) -> str | None:
+        """Why the generation the pointer names is not the one served (None when it is), in
+        one line without paths."""
+        return self._stale
+
+    @stale.setter
+    def stale(self, value: str | None) -> None:
+        self._stale = None if value is None else scrub_paths(value, self._settings.index_dir)
+
+    @property
+    def startup_problem(self) -> str | None:
+        """Why the server serves no generation yet (a pointer that names none), or None."""
+        return self._startup
 
     @property
     def current(self) -> Generation | None:
         return self._current
 
     async def open(self) -> None:
-        """Open the live generation and start following the pointer."""
-        self._current = await self._open_generation()
+        """Open the live generation and start following the pointer. A pointer that names no
+        generation leaves the server up without one (`startup_problem`, `/readyz` 503)."""
+        try:
+            self._current = await self._open_generation()
+        except IndexDamagedError as exc:
+            self._startup = scrub_paths(exc.message, self._settings.index_dir)
+            self.stale = exc.message
+            log.warning("serving no index generation: %s", self._startup)
         if self._settings.index_reload_s > 0:
             self._spawn(self._watch(self._settings.index_reload_s))
 
@@ -120,6 +169,8 @@ class LiveIndex:
         served = await asyncio.to_thread(self._opener, self._settings)
         for problem in served.index.problems:  # /readyz reports them too
             log.error("index generation %s is damaged: %s", served.index.generation, problem)
+        if served.index.unavailable:
+            self._reopen_at = time.monotonic() + REOPEN_S
         await _warm_up(served.retriever)
         return Generation(served.index.generation, served.retriever, served.index)
 
@@ -132,16 +183,32 @@ class LiveIndex:
         while True:
             await asyncio.sleep(every_s)
             try:
-                newest = await self._newest()
-                current = self._current.name if self._current else None
-                # A generation refused once is tried again only when the pointer moves on.
-                if newest not in (None, current, self._refused):
-                    await self.swap()
+                await self._follow()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # reported by /readyz; the old generation keeps serving
-                self.stale = f"{type(exc).__name__}: {exc}"
+                message = exc.message if isinstance(exc, TutorGraphError) else str(exc)
+                self.stale = f"{type(exc).__name__}: {message}"
                 log.warning("cannot follow the index's newer generation: %s", self.stale)
+
+    async def _follow(self) -> None:
+        """One look at the pointer: swap to a newer generation, clear `stale` once the
+        pointer names the served one again, open again a store a full disk kept shut."""
+        newest = await self._newest()
+        current = self._current.name if self._current else None
+        if newest is None:
+            if current is not None:
+                self.stale = "the index's pointer names no generation now (an empty index)"
+            return
+        if newest == current:
+            assert self._current is not None
+            self.stale = self._refused = None  # the pointer was fixed, or never moved
+            if self._current.index.unavailable and time.monotonic() >= self._reopen_at:
+                await self.swap(reopen=True)
+            return
+        # A generation refused once is tried again only when the pointer moves on.
+        if newest != self._refused:
+            await self.swap()
 
     @contextlib.asynccontextmanager
     async def use(self) -> AsyncIterator[Generation]:
@@ -158,30 +225,37 @@ class LiveIndex:
             if generation.users == 0:
                 generation.idle.set()
 
-    async def swap(self) -> Generation:
+    async def swap(self, *, reopen: bool = False) -> Generation:
         """Serve the generation the pointer names now, and retire the old one.
 
         Raises (and changes nothing) when it cannot be opened. Swaps are serialised; a swap
-        to the generation already served does nothing.
+        to the generation already served does nothing, unless `reopen` (its vector store
+        could not open for want of disk space: it is opened again, and served when it
+        opens).
         """
         async with self._swap_lock:
             current = self._current
-            if current is not None and await self._newest() == current.name:
+            if current is not None and await self._newest() == current.name and not reopen:
                 self.stale = None
                 return current
             try:
                 new = await self._open_generation()
             except TutorGraphError as exc:
-                self.stale, self._refused = exc.message, await self._newest()
+                self.stale = exc.message
+                with contextlib.suppress(TutorGraphError):
+                    self._refused = await self._newest()
                 raise
+            if reopen and current is not None and (new.index.unavailable or new.index.problems):
+                await new.aclose()  # still shut: keep the one being served
+                return current
             if new.index.problems and current is not None and not current.index.problems:
                 # An intact generation keeps serving rather than a damaged newer one.
                 await new.aclose()
                 self.stale = f"generation {new.name} is damaged: {new.index.problems[0]}"
                 self._refused = new.name
-                raise IndexDamagedError(self.stale)
+                raise IndexDamagedError(self.stale or "")
             old, self._current = self._current, new
-            self.stale = self._refused = None
+            self.stale = self._refused = self._startup = None
         if old is not None:
             self._draining.add(old)
             self._spawn(self._retire(old))

@@ -120,19 +120,32 @@ def doctor_cmd(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
     index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
+    bundle: Annotated[
+        Path | None,
+        typer.Option(
+            help="With --repair: a bundle whose stored vectors (embeddings/) a rebuild takes "
+            "before embedding anything."
+        ),
+    ] = None,
 ) -> None:
     """Check the index: every file against its manifest (sizes and sha256), counts, a
-    self-query probe of the vectors. Exit 0 when it is intact, 1 when it is not.
+    self-query probe of the vectors (the vector store opened in a child process first).
+    Exit 0 when it is intact, 1 when it is not, 2 when it cannot tell (a full disk).
 
-    With `--repair`: a damaged vector or lexical index is rebuilt from the catalogue (a new
-    generation, from the vectors the index keeps); a damaged catalogue falls back to the
-    previous generation, or retires the damaged one so that the bundle can be ingested again.
+    With `--repair`: a missing or garbled CURRENT points at the newest intact generation; a
+    damaged vector store, vector copy or lexical index is rebuilt from the catalogue (a new
+    generation: the vector store from the index's vector copy, the copy from the vector
+    store or --bundle, embedding only what none holds); a damaged catalogue falls back to
+    the last good generation, or retires the damaged one so that the bundle can be ingested
+    again.
     """
     settings = load_settings(index_dir)
     actions: list[str] = []
     with fail_on_errors():
         if repair:
-            outcome = asyncio.run(repair_index(settings.index_dir, make_embedder(settings)))
+            outcome = asyncio.run(
+                repair_index(settings.index_dir, make_embedder(settings), bundle=bundle)
+            )
             found, actions = outcome.after, outcome.actions
         else:
             found = asyncio.run(examine(settings.index_dir, settings.embedding_model))

@@ -42,6 +42,10 @@ class IngestOptions:
     # Build every store afresh instead of from a copy of the live generation (a repair of a
     # damaged vector store); the live catalogue is still merged unless `prune`.
     fresh: bool = False
+    # Rebuild the generation's vector copy (`vectors/`) instead of copying the live one's (a
+    # repair of a damaged copy): from this ingest's vectors, the stored ones given, the
+    # vector store, and only then the embedder.
+    rebuild_vector_copy: bool = False
 
     def check(self) -> None:
         if self.default_retrieval_profile not in (None, "auto", "exact", "balanced", "semantic"):
@@ -75,6 +79,10 @@ class IngestReport:
     graph: dict[str, int] | None = None
     # The generation this ingest made live.
     generation: str = ""
+    # Where the vectors of the generation's vector copy (`vectors/`) came from, by source:
+    # "written" (this ingest's), "stored" (the bundle's or the live copy's), "vector store",
+    # "embedded".
+    vector_copy: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
 
     @property

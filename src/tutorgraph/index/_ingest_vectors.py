@@ -110,27 +110,34 @@ async def _write_item_vectors(
     written: dict[str, npt.NDArray[np.float32]],
     sources: list[StoredVectors | None],
     vector: VectorWriter,
+    report: IngestReport | None = None,
 ) -> int:
     """Keep every item's vector, and every concept card's, in the generation (`vectors/`):
     a repair rebuilds the vector store from it, the integrity probe reads it, and the concept
-    linker searches the cards' (taken from `sources` when there, else embedded here).
-    Returns the dimension."""
+    linker searches the cards' (taken from `sources` when there, then from the vector store,
+    else embedded here). Returns the dimension."""
     fingerprint = await asyncio.to_thread(model_fingerprint, embedder.name)
     texts = sorted({it.search_text for it in items} | set(cards))
     rows = {i: written[t] for i, t in enumerate(texts) if t in written}
+    counts = {"written": len(rows)}
     rest = [i for i in range(len(texts)) if i not in rows]
     found = _lookup([texts[i] for i in rest], fingerprint, sources)
     rows.update({rest[j]: v for j, v in found.items()})
+    counts["stored"] = len(found)
     missing = {texts[i] for i in range(len(texts)) if i not in rows}
-    if missing:  # an index written before generations kept its vectors in Chroma only
+    if missing:  # an index written before generations, or a damaged copy: from Chroma
         ids = {it.search_text: it.id for it in items if it.search_text in missing}
         held = await vector.embeddings(sorted(ids.values()))
-        by_text = {t: held[i] for t, i in ids.items() if i in held}
+        by_text = {t: held[i] for t, i in ids.items() if i in held and np.isfinite(held[i]).all()}
         rows.update({i: by_text[t] for i, t in enumerate(texts) if t in by_text})
+        counts["vector store"] = len(by_text)
     if len(rows) < len(texts):
         rest = [i for i in range(len(texts)) if i not in rows]
         fresh = await asyncio.to_thread(embedder.embed, [texts[i] for i in rest])
         rows.update(zip(rest, as_stored(fresh), strict=True))
+        counts["embedded"] = len(rest)
+    if report is not None:
+        report.vector_copy = {k: n for k, n in counts.items() if n}
     if not texts:
         probe = await asyncio.to_thread(embedder.embed, ["dimension probe"])
         return int(probe.shape[1])

@@ -2,18 +2,26 @@
 
 `examine` runs every check of the open-time integrity check (`index/integrity.py`) plus
 the sha256 of every file, opens the vector store first in a child process (so that a store
-that would crash the process is reported instead), and compares the vector store's ids with
-the lexical index's.
+that would crash the process is reported instead; `index/vector_check.py`), and compares the
+vector store's ids with the lexical index's. It keeps what it finds per part of the
+generation (`chroma`, `vectors`, `lexical`, `catalogue`), so that a repair knows which of the
+vector store and the index's own vector copy is intact. A full disk is not damage: it is a
+`DiskFullError` (one line), and nothing is repaired.
 
-`repair` (under the writer lock) keeps every record it can:
+`repair` (holding the writer lock from its first look to its last write) keeps every record
+it can, and never moves `CURRENT` backwards:
 
-1. a `CURRENT` that names no generation points again at the newest generation that passes;
-2. a live generation whose catalogue is intact is rebuilt from it into a new generation
-   (a damaged vector store is rebuilt afresh from the generation's own vectors, embedding
-   only what they lack);
-3. a live generation whose catalogue is damaged is replaced by the previous generation when
-   that one passes (the last ingest must then be run again), else it is retired (renamed
-   `damaged-<name>`, kept on disk) and the index is empty until the bundle is ingested again.
+1. a `CURRENT` that is missing or names no generation points again at the newest generation
+   that passes every check;
+2. a live generation whose catalogue is intact is rebuilt from it into a new generation:
+   a damaged vector store afresh from the generation's own vector copy (its finite vectors),
+   a damaged vector copy from the vector store (then from the bundle's stored vectors, with
+   `--bundle`), and only what neither holds is embedded again;
+3. a live generation whose catalogue is damaged is replaced by a copy of the last generation
+   that was live and intact (`PREVIOUS`, else the newest older one that passes; the last
+   ingest must then be run again), else it is retired (renamed `damaged-<name>`, kept on disk,
+   with every other generation that fails) and the index is empty until the bundle is
+   ingested again.
 
 >>> report = await examine(Path(".tutorgraph"), "all-MiniLM-L6-v2")  # doctest: +SKIP
 >>> report.ok, [str(p) for p in report.problems]  # doctest: +SKIP
@@ -23,54 +31,55 @@ the lexical index's.
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.stored_vectors import StoredVectors
-from tutorgraph.errors import ConfigurationError, IndexDamagedError
+from tutorgraph.errors import ConfigurationError, DiskFullError, IndexDamagedError
+from tutorgraph.index._bundle_vectors import STORED_VECTORS_DIR
+from tutorgraph.index.diskspace import disk_full_reason
 from tutorgraph.index.generations import (
     CURRENT_FILE,
     GENERATIONS_DIR,
+    PREVIOUS_FILE,
     activate,
     generation_name,
     generations,
     live_generation,
+    new_generation,
+    pointed_generation,
+    previous_generation,
 )
-from tutorgraph.index.integrity import Problem, check_files
+from tutorgraph.index.integrity import REPAIR_HINT, Problem, check_parts, finite_only
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.local import LocalIndex
-from tutorgraph.index.lock import WriterLock
-from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_records
+from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_locked, writing
+from tutorgraph.index.vector_check import VectorCheck, check_vector_store
 from tutorgraph.stores.chroma import ChromaVectorStore
+from tutorgraph.stores.damaged import DamagedStore
 from tutorgraph.stores.manifest import Manifest
 
 __all__ = ["Examination", "RepairReport", "examine", "repair"]
 
-# Opens the collection and counts it in a child process: a crash there is a finding.
-_CHILD = (
-    "import sys\n"
-    "from pathlib import Path\n"
-    "from tutorgraph.stores.chroma import ChromaVectorStore\n"
-    "store = ChromaVectorStore.embedded(Path(sys.argv[1]), create=False)\n"
-    "print(store.count_sync())\n"
-    "store.close_sync()\n"
-)
-_CHILD_TIMEOUT_S = 300
+# The folder of a generation a problem without one is in, by the source it takes down.
+_PART_OF_SOURCE = {"vector": "chroma", "lexical": "lexical", "graph": "catalogue"}
 
 
 @dataclass
 class Examination:
-    """What `examine` found."""
+    """What `examine` found: `problems` holds one per source (what the CLI prints), `parts`
+    one per folder of the generation (what a repair plans from)."""
 
     index_dir: Path
     generation: str | None
     problems: list[Problem] = field(default_factory=list)
     generations: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    parts: dict[str, Problem] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -85,71 +94,83 @@ class RepairReport:
     after: Examination
 
 
-def _vector_store_crashes(chroma: Path) -> Problem | None:
-    env = {**os.environ, "TUTORGRAPH_LOG_LEVEL": "ERROR"}
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", _CHILD, str(chroma)],
-            capture_output=True,
-            text=True,
-            timeout=_CHILD_TIMEOUT_S,
-            env=env,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return Problem("vector", f"opening the vector store took over {_CHILD_TIMEOUT_S}s")
-    if done.returncode < 0:
-        return Problem(
-            "vector", f"opening the vector store kills the process (signal {-done.returncode})"
-        )
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1][:200]
-        return Problem("vector", f"the vector store cannot be opened ({last})")
-    return None
+def _part(problem: Problem) -> str:
+    return problem.part or _PART_OF_SOURCE.get(problem.source, problem.source)
 
 
 async def examine(index_dir: Path, embedder: str) -> Examination:
-    """Every check there is, on the live generation of `index_dir`."""
-    found = await asyncio.to_thread(_examine_files, index_dir)
-    result, layout = found
-    if result.generation is None or layout is None:
+    """Every check there is, on the live generation of `index_dir`. Raises `DiskFullError`
+    when the vector store cannot be opened for want of disk space (nothing can be said)."""
+    result, layout, manifest = await asyncio.to_thread(_examine_files, index_dir)
+    if result.generation is None or layout is None or manifest is None:
         return result
-    problems = {p.source: p for p in result.problems}
-    if "vector" not in problems and layout.chroma.is_dir():
-        crash = await asyncio.to_thread(_vector_store_crashes, layout.chroma)
-        if crash is not None:
-            problems["vector"] = crash
-    if "vector" not in problems:
-        async with LocalIndex.open(index_dir, embedder=embedder) as index:
+    parts = result.parts
+    check: VectorCheck | None = None
+    if "chroma" not in parts and layout.chroma.is_dir():
+        check = await asyncio.to_thread(VectorCheck.start, layout.root)
+        verdict = await asyncio.to_thread(check.result)
+        if verdict.disk_full:
+            raise DiskFullError(disk_full_reason(index_dir))
+        if verdict.problem is not None:
+            parts["chroma"] = verdict.problem
+        elif verdict.count is not None and verdict.count != manifest.counts.get(
+            "items", verdict.count
+        ):
+            parts["chroma"] = Problem(
+                "vector",
+                f"holds {verdict.count:,} vectors, the manifest counted "
+                f"{manifest.counts['items']:,} items",
+                "chroma",
+            )
+    try:
+        # Chroma is opened here only when the child survived it (its verdict is reused).
+        async with LocalIndex.open(index_dir, embedder=embedder, check=check) as index:
+            if "vector" in index.unavailable:
+                raise DiskFullError(index.unavailable["vector"])
             for problem in index.problems:
-                problems.setdefault(problem.source, problem)
+                parts.setdefault(_part(problem), problem)
             listed = {it.id for it in index.lexical_items()}
-        if "vector" not in problems and "lexical" not in problems and layout.chroma.is_dir():
-            mismatch = await _id_mismatch(layout, listed)
-            if mismatch is not None:
-                problems["vector"] = mismatch
-    result.problems = list(problems.values())
+            vector_open = not isinstance(index.vector, DamagedStore)
+    finally:
+        if check is not None:
+            check.cancel()
+    if vector_open and "lexical" not in parts and "chroma" not in parts:
+        mismatch = await _id_mismatch(layout, listed)
+        if mismatch is not None:
+            parts["chroma"] = mismatch
+    by_source: dict[str, Problem] = {}
+    for problem in parts.values():
+        by_source.setdefault(problem.source, problem)
+    result.problems = list(by_source.values())
     return result
 
 
-def _examine_files(index_dir: Path) -> tuple[Examination, IndexLayout | None]:
+def _examine_files(index_dir: Path) -> tuple[Examination, IndexLayout | None, Manifest | None]:
     result = Examination(index_dir, None, generations=[g.name for g in generations(index_dir)])
     try:
         live = live_generation(index_dir)
         manifest = Manifest.read(live) if live is not None else None
     except IndexDamagedError as exc:
-        result.problems.append(Problem("index", exc.message))
-        return result, None
+        problem = Problem("index", exc.message.removesuffix(f"; {REPAIR_HINT}"))
+        result.problems.append(problem)
+        result.parts["index"] = problem
+        return result, None, None
     if live is None:
-        return result, None
+        return result, None, None
     result.generation = generation_name(live)
     if manifest is None:
-        result.problems.append(Problem("index", "the live generation has no manifest"))
-        return result, None
+        problem = Problem("index", "the live generation has no manifest")
+        result.problems.append(problem)
+        result.parts["index"] = problem
+        return result, None, None
     result.counts = dict(manifest.counts)
     layout = IndexLayout(live)
-    result.problems = check_files(layout, manifest, deep=True)
-    return result, layout
+    result.parts = check_parts(layout, manifest, deep=True)
+    by_source: dict[str, Problem] = {}
+    for problem in result.parts.values():
+        by_source.setdefault(problem.source, problem)
+    result.problems = list(by_source.values())
+    return result, layout, manifest
 
 
 async def _id_mismatch(layout: IndexLayout, listed: set[str]) -> Problem | None:
@@ -165,109 +186,199 @@ async def _id_mismatch(layout: IndexLayout, listed: set[str]) -> Problem | None:
         "vector",
         f"the vector store holds {len(extra)} ids the lexical index does not "
         f"({extra[:3]}) and lacks {len(lost)} it lists ({lost[:3]})",
+        "chroma",
     )
 
 
 def _passes(generation: Path, embedder: str) -> bool:
+    """Every file check with sha256, and the vector store survives a child's open."""
     try:
         manifest = Manifest.read(generation)
     except IndexDamagedError:
         return False
     if manifest is None or manifest.embedder != embedder:
         return False
-    return not check_files(IndexLayout(generation), manifest, deep=True)
+    if check_parts(IndexLayout(generation), manifest, deep=True):
+        return False
+    return check_vector_store(generation).problem is None
 
 
-async def repair(index_dir: Path, embedder: Embedder) -> RepairReport:
-    """Repair the index at `index_dir` as the module says; raises `IndexBusyError` while
-    another writer holds it."""
-    actions: list[str] = []
-    lock = WriterLock(index_dir, "tutorgraph doctor --repair")
-    await asyncio.to_thread(lock.acquire)
+def _catalogue_passes(generation: Path, embedder: str) -> bool:
     try:
+        manifest = Manifest.read(generation)
+    except IndexDamagedError:
+        return False
+    if manifest is None or manifest.embedder != embedder:
+        return False
+    return "catalogue" not in check_parts(IndexLayout(generation), manifest, deep=True)
+
+
+@dataclass(frozen=True)
+class _Rebuild:
+    """A rebuild of the live generation from its catalogue into a new one."""
+
+    live: Path
+    chroma_damaged: bool
+    copy_damaged: bool
+
+
+async def repair(
+    index_dir: Path, embedder: Embedder, *, bundle: Path | None = None
+) -> RepairReport:
+    """Repair the index at `index_dir` as the module says; raises `IndexBusyError` while
+    another writer holds it. `bundle` is a bundle whose stored vectors (`embeddings/`) a
+    rebuild may take before embedding anything."""
+    actions: list[str] = []
+    async with writing(index_dir, "tutorgraph doctor --repair"):
         before = await examine(index_dir, embedder.name)
-        rebuild = await asyncio.to_thread(_plan, index_dir, embedder.name, before, actions)
-    finally:
-        lock.release()
-    if rebuild is not None:
-        report = await _rebuild(index_dir, embedder, *rebuild)
-        actions.append(
-            f"rebuilt generation {report.generation} from the catalogue "
-            f"({report.counts.get('items', 0):,} items, {report.embedded:,} embedded)"
-        )
+        rebuild = await _plan(index_dir, embedder.name, before, actions)
+        if rebuild is not None:
+            report = await _rebuild(index_dir, embedder, rebuild, bundle)
+            copy = ", ".join(f"{n:,} {k}" for k, n in report.vector_copy.items())
+            actions.append(
+                f"rebuilt generation {report.generation} from the catalogue "
+                f"({report.counts.get('items', 0):,} items, {report.embedded:,} embedded; "
+                f"vector copy: {copy or 'none'})"
+            )
     after = await examine(index_dir, embedder.name)
     return RepairReport(actions or ["nothing to repair"], after)
 
 
-def _plan(
+async def _plan(
     index_dir: Path, embedder: str, before: Examination, actions: list[str]
-) -> tuple[Path, bool] | None:
-    """Pointer and catalogue repairs (the lock is held); returns the generation to rebuild
-    from and whether its vector store must be built afresh, or None."""
+) -> _Rebuild | None:
+    """Pointer and catalogue repairs (the lock is held); returns the rebuild to run, or
+    None."""
     if before.ok or (before.generation is None and not before.problems):
         return None
-    sources = {p.source for p in before.problems}
-    if "index" in sources:
-        good = [g for g in reversed(generations(index_dir)) if _passes(g, embedder)]
-        if not good:
-            raise IndexDamagedError(
-                "no generation of the index passes its checks; ingest the bundle again into "
-                "a new TUTORGRAPH_INDEX_DIR"
-            )
-        activate(index_dir, good[0])
-        actions.append(f"pointed {CURRENT_FILE} at generation {good[0].name}, the newest intact")
-        return None
-    live = live_generation(index_dir)
+    if "index" in before.parts:
+        pointed = await asyncio.to_thread(_point_at_newest, index_dir, embedder, actions)
+        if pointed:
+            return None
+        before = await examine(index_dir, embedder)
+        if before.ok:
+            return None
+    live = await asyncio.to_thread(live_generation, index_dir)
     assert live is not None  # a generation with problems was examined
-    if "graph" not in sources:
-        return live, "vector" in sources
-    older = [g for g in reversed(generations(index_dir)) if g.name < live.name]
-    previous = next((g for g in older if _passes(g, embedder)), None)
-    if previous is not None:
-        activate(index_dir, previous)
-        actions.append(
-            f"the catalogue of generation {live.name} is damaged: generation {previous.name} "
-            "is live again; run the last ingest again"
+    parts = before.parts
+    if "catalogue" not in parts:
+        if not {"chroma", "vectors", "lexical"} & set(parts):
+            return None
+        return _Rebuild(live, "chroma" in parts, "vectors" in parts)
+    await asyncio.to_thread(_go_back, index_dir, live, embedder, actions)
+    return None
+
+
+def _point_at_newest(index_dir: Path, embedder: str, actions: list[str]) -> bool:
+    """Point a missing or garbled `CURRENT` at the newest generation that passes every check
+    (True), or at the newest whose catalogue passes, to be rebuilt (False)."""
+    candidates = list(reversed(generations(index_dir)))
+    good = next((g for g in candidates if _passes(g, embedder)), None)
+    usable = good or next((g for g in candidates if _catalogue_passes(g, embedder)), None)
+    if usable is None:
+        raise IndexDamagedError(
+            "no generation of the index passes its checks; ingest the bundle again into "
+            "a new TUTORGRAPH_INDEX_DIR"
         )
-        return None
-    retired = live.with_name(f"damaged-{live.name}")
+    how = "the newest intact" if good is not None else "the newest with an intact catalogue"
+    pointed = pointed_generation(index_dir)
+    if pointed is not None and pointed.name > usable.name:
+        # CURRENT names a newer, broken generation: never backwards, a copy goes forward.
+        copy = new_generation(index_dir, usable)
+        activate(index_dir, copy, outgoing_intact=False)
+        actions.append(
+            f"generation {pointed.name} has no manifest: generation {usable.name}, {how}, is "
+            f"live again (copied as {copy.name})"
+        )
+    else:
+        activate(index_dir, usable, outgoing_intact=False)
+        actions.append(f"pointed {CURRENT_FILE} at generation {usable.name}, {how}")
+    return good is not None
+
+
+def _go_back(index_dir: Path, live: Path, embedder: str, actions: list[str]) -> None:
+    """The catalogue of `live` is damaged: a copy of the last good generation becomes live,
+    or, with none, every failing generation is retired."""
     if live == index_dir:
         raise IndexDamagedError(
             "the catalogue of this index (written before generations) is damaged and "
             "there is nothing to go back to; ingest the bundle again into a new "
             "TUTORGRAPH_INDEX_DIR"
         )
-    live.rename(retired)
-    (index_dir / CURRENT_FILE).unlink()
+    previous = previous_generation(index_dir)
+    older = [g for g in reversed(generations(index_dir)) if g.name < live.name]
+    ordered = ([previous] if previous is not None and previous != live else []) + [
+        g for g in older if g != previous
+    ]
+    good = next((g for g in ordered if _passes(g, embedder)), None)
+    if good is not None:
+        copy = new_generation(index_dir, good)
+        activate(index_dir, copy, outgoing_intact=False)
+        actions.append(
+            f"the catalogue of generation {live.name} is damaged: generation {good.name} is "
+            f"live again (copied as {copy.name}); run the last ingest again"
+        )
+        return
+    retired = []
+    for generation in generations(index_dir):
+        if generation != live and _passes(generation, embedder):
+            continue  # newer than the live one and intact: kept (not made live)
+        if not (generation / "manifest.json").is_file():
+            shutil.rmtree(generation, ignore_errors=True)  # a half-built one
+            continue
+        generation.rename(generation.with_name(f"damaged-{generation.name}"))
+        retired.append(generation.name)
+    (index_dir / CURRENT_FILE).unlink(missing_ok=True)
+    (index_dir / PREVIOUS_FILE).unlink(missing_ok=True)
+    names = ", ".join(f"{GENERATIONS_DIR}/damaged-{n}" for n in retired)
     actions.append(
         f"the catalogue of generation {live.name} is damaged and no older generation passes: "
-        f"retired it to {GENERATIONS_DIR}/{retired.name}; the index is empty until you run "
+        f"retired it ({names}, kept); the index is empty until you run "
         "`tutorgraph ingest BUNDLE`"
     )
-    return None
 
 
-async def _rebuild(index_dir: Path, embedder: Embedder, live: Path, fresh: bool) -> IngestReport:
-    layout = IndexLayout(live)
-    manifest = await asyncio.to_thread(Manifest.read, live)
+def _read_finite(folder: Path) -> StoredVectors | None:
+    try:
+        return finite_only(StoredVectors.read(folder))
+    except ConfigurationError:
+        return None
+
+
+def _merged(first: StoredVectors | None, second: StoredVectors | None) -> StoredVectors | None:
+    """The vectors of both (the first's where both hold a text), when of one model."""
+    if first is None or second is None or first.fingerprint != second.fingerprint:
+        return first or second
+    keys = np.concatenate([first.keys, second.keys])
+    vectors = np.concatenate([np.asarray(first.vectors), np.asarray(second.vectors)])
+    _, at = np.unique(keys.view("S32").ravel(), return_index=True)
+    return StoredVectors(first.fingerprint, first.model, keys[at], vectors[at])
+
+
+async def _rebuild(
+    index_dir: Path, embedder: Embedder, plan: _Rebuild, bundle: Path | None
+) -> IngestReport:
+    layout = IndexLayout(plan.live)
+    manifest = await asyncio.to_thread(Manifest.read, plan.live)
     assert manifest is not None
     records = await asyncio.to_thread(load_catalogue, layout)
-    try:
-        kept = await asyncio.to_thread(StoredVectors.read, layout.vectors)
-    except ConfigurationError:
-        kept = None  # damaged too: the texts are embedded again
-    return await ingest_records(
+    given = await asyncio.to_thread(_read_finite, bundle / STORED_VECTORS_DIR) if bundle else None
+    # A damaged vector copy is not read at all: finite garbage would pass for vectors.
+    kept = None if plan.copy_damaged else await asyncio.to_thread(_read_finite, layout.vectors)
+    return await ingest_locked(
         records,
         index_dir,
         embedder,
         IngestOptions(
             source_hash=manifest.bundle_hash,
             prune=True,
-            fresh=fresh,
+            fresh=plan.chroma_damaged,
+            rebuild_vector_copy=plan.copy_damaged,
             writer="tutorgraph doctor --repair",
             default_retrieval_profile=manifest.default_retrieval_profile,
             default_semantic_weight=manifest.default_semantic_weight,
             near_duplicate_threshold=manifest.near_duplicate_threshold,
         ),
-        stored=kept,
+        stored=_merged(kept, given),
+        live_intact=False,
     )

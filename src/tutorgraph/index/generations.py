@@ -4,16 +4,25 @@ atomic pointer switch makes it live.
 Layout of an index folder::
 
     CURRENT              the live generation's name (replaced whole by `os.replace`)
+    PREVIOUS             the last generation that was live and intact before it
     generations/000007/  one complete index: manifest.json, chroma/, lexical/, catalogue/,
                          vectors/ (see `IndexLayout`)
-    .writer.lock         the one writer's lock (`index/lock.py`)
+    .writer.lock         the one writer's lock (`index/lock.py`, which locks the folder too)
 
 A writer (holding the lock) copies the live generation into the next one, ingests there,
-writes the manifest last and then `activate`s it. A crash at any step before the switch
-leaves the live generation exactly as it was (the half-built one is removed by the next
-writer); after it, the new one is complete. Readers open whatever `CURRENT` names and hold it
-with a shared file lock, so that `collect` never deletes a generation that is in use; they
-never wait for a writer.
+writes the manifest last and then `activate`s it. `CURRENT` only ever moves forward: a
+generation numbered below the live one is never made live (a repair that goes back copies
+the older generation into a new one). A crash at any step before the switch leaves the live
+generation exactly as it was (the half-built one is removed by the next writer); after it,
+the new one is complete. `collect` keeps the live generation and `PREVIOUS` (when it still
+passes its checks) and deletes the rest, the manifest-less and failing ones first. Readers
+open whatever `CURRENT` names and hold it with a shared file lock, so that `collect` never
+deletes a generation that is in use; they never wait for a writer.
+
+A `CURRENT` that is missing while generations with a manifest exist, or that names no
+generation, is damage (`IndexDamagedError`: `tutorgraph doctor --repair` points it at the
+newest intact generation); a writer resumes from the newest intact generation instead
+(`live_generation(..., recover=True)`), so that nothing ingested is lost.
 
 An index written before generations existed (`manifest.json` at the top) is read in place;
 its next ingest copies it into a generation and then removes the old top-level parts.
@@ -27,12 +36,25 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import re
 import shutil
 import sqlite3
 from pathlib import Path
 
-from tutorgraph.errors import IndexDamagedError, IndexNotFoundError
+from tutorgraph.errors import IndexBusyError, IndexDamagedError, IndexNotFoundError
+from tutorgraph.index.integrity import check_files
+from tutorgraph.index.layout import IndexLayout
+from tutorgraph.index.pointer import (
+    CURRENT_FILE,
+    GENERATIONS_DIR,
+    LEGACY,
+    NAME,
+    generation_name,
+    generations,
+    pointed_generation,
+    read_name,
+    with_manifest,
+)
+from tutorgraph.index.pointer import live_generation as _live_generation
 from tutorgraph.stores.manifest import MANIFEST_FILE, Manifest, require_manifest
 
 try:  # POSIX: generations in use are held with a shared lock
@@ -44,55 +66,79 @@ __all__ = [
     "CURRENT_FILE",
     "GENERATIONS_DIR",
     "LEGACY",
+    "PREVIOUS_FILE",
     "ReaderHold",
     "activate",
     "collect",
     "generation_name",
     "generations",
+    "intact",
     "live_generation",
     "new_generation",
+    "pointed_generation",
+    "previous_generation",
     "require_live_manifest",
 ]
 
 log = logging.getLogger(__name__)
 
-CURRENT_FILE = "CURRENT"
-GENERATIONS_DIR = "generations"
-# The name reported for an index written before generations existed.
-LEGACY = "legacy"
-# Generations kept: the live one and the one before it (a server may still be draining it).
-KEEP = 2
-_NAME = re.compile(r"\d{6}")
+PREVIOUS_FILE = "PREVIOUS"
 _READERS = ".readers"
 # The parts of an index written before generations (moved into one by the next ingest).
 _LEGACY_PARTS = ("chroma", "lexical", "catalogue", "vectors", MANIFEST_FILE)
 
 
-def generations(index_dir: Path) -> list[Path]:
-    """The generation folders of an index, oldest first."""
-    root = index_dir / GENERATIONS_DIR
-    if not root.is_dir():
-        return []
-    return sorted(p for p in root.iterdir() if p.is_dir() and _NAME.fullmatch(p.name))
-
-
-def live_generation(index_dir: Path) -> Path | None:
+def live_generation(index_dir: Path, *, recover: bool = False) -> Path | None:
     """The folder of the live generation, `index_dir` itself for an index written before
-    generations, or None when there is no index. A `CURRENT` that names no generation is an
-    `IndexDamagedError`."""
-    pointer = index_dir / CURRENT_FILE
+    generations, or None when there is no index (`index/pointer.py`).
+
+    A `CURRENT` that names no generation, or is missing while some generation has a
+    manifest, is an `IndexDamagedError`. With `recover` (a writer, under the lock) a missing
+    `CURRENT` gives the newest generation that passes its checks instead (a writer killed
+    between its manifest and the switch, a `CURRENT` deleted by hand), so that the next
+    ingest builds on it rather than on nothing."""
+    if (
+        recover
+        and not (index_dir / CURRENT_FILE).exists()
+        and not (index_dir / MANIFEST_FILE).is_file()
+    ):
+        good = next((g for g in reversed(with_manifest(index_dir)) if intact(g)), None)
+        if good is not None:
+            log.warning(
+                "the index's %s is missing: building on generation %s, the newest intact",
+                CURRENT_FILE,
+                good.name,
+            )
+            return good
+    return _live_generation(index_dir)
+
+
+def previous_generation(index_dir: Path) -> Path | None:
+    """The generation `PREVIOUS` names (the last one that was live and intact before the
+    live one), when it is still there."""
     try:
-        name = pointer.read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
-        return index_dir if (index_dir / MANIFEST_FILE).is_file() else None
-    except OSError as exc:
-        raise IndexDamagedError(f"cannot read {pointer}: {exc}") from exc
+        name = read_name(index_dir / PREVIOUS_FILE)
+    except IndexDamagedError:
+        return None
+    if not name or not NAME.fullmatch(name):
+        return None
     path = index_dir / GENERATIONS_DIR / name
-    if not _NAME.fullmatch(name) or not path.is_dir():
-        raise IndexDamagedError(
-            f"{pointer} names no generation ({name[:40]!r}); run `tutorgraph doctor --repair`"
-        )
-    return path
+    return path if path.is_dir() else None
+
+
+def intact(generation: Path, embedder: str | None = None, *, deep: bool = False) -> bool:
+    """Whether `generation` has a readable manifest (of `embedder`, when given) and passes
+    the file checks (sizes, Chroma's database; sha256 too when `deep`)."""
+    try:
+        manifest = Manifest.read(generation)
+    except IndexDamagedError:
+        return False
+    if manifest is None or (embedder is not None and manifest.embedder != embedder):
+        return False
+    try:
+        return not check_files(IndexLayout(generation), manifest, deep=deep)
+    except OSError:
+        return False
 
 
 def require_live_manifest(index_dir: Path, embedder: str) -> Manifest:
@@ -104,20 +150,20 @@ def require_live_manifest(index_dir: Path, embedder: str) -> Manifest:
     return require_manifest(generation, embedder)
 
 
-def generation_name(generation: Path) -> str:
-    """`000007`, or `legacy` for an index written before generations."""
-    return generation.name if _NAME.fullmatch(generation.name) else LEGACY
-
-
 def new_generation(index_dir: Path, source: Path | None) -> Path:
     """A new generation folder, after every existing one, holding a copy of `source` (the
-    live generation) or nothing. Only a writer holding the lock calls this."""
+    live generation) or nothing. Only a writer holding the lock calls this. A copy that
+    fails (a full disk) leaves nothing behind."""
     existing = generations(index_dir)
     number = int(existing[-1].name) + 1 if existing else 1
     target = index_dir / GENERATIONS_DIR / f"{number:06d}"
     target.mkdir(parents=True)
-    if source is not None:
-        _copy_generation(source, target)
+    try:
+        if source is not None:
+            _copy_generation(source, target)
+    except BaseException:
+        shutil.rmtree(target, ignore_errors=True)
+        raise
     return target
 
 
@@ -147,6 +193,8 @@ def _copy_sqlite(source: Path, target: Path) -> None:
         finally:
             dst.close()
     except sqlite3.DatabaseError as exc:
+        if "disk is full" in str(exc).lower():
+            raise  # not damage: the writer reports the full disk
         raise IndexDamagedError(
             f"cannot copy the vector store {source}: {exc}; run `tutorgraph doctor --repair`"
         ) from exc
@@ -162,18 +210,44 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def activate(index_dir: Path, generation: Path) -> None:
-    """Make `generation` the live one: everything it holds reaches the disk, then `CURRENT`
-    is replaced in one step. Readers that open the index after this see it whole."""
-    os.sync()  # the generation's files before the pointer that names them
-    pointer = index_dir / CURRENT_FILE
-    tmp = index_dir / (CURRENT_FILE + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        fh.write(generation.name + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, pointer)
+def _write_pointer(index_dir: Path, file: str, name: str) -> None:
+    pointer = index_dir / file
+    tmp = index_dir / (file + ".tmp")
+    try:
+        with tmp.open("w", encoding="utf-8") as fh:
+            fh.write(name + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, pointer)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
     _fsync_dir(index_dir)
+
+
+def activate(index_dir: Path, generation: Path, *, outgoing_intact: bool | None = None) -> None:
+    """Make `generation` the live one: everything it holds reaches the disk, then `CURRENT`
+    is replaced in one step. Readers that open the index after this see it whole.
+
+    `CURRENT` never moves backwards: a generation numbered below the live one is refused
+    (`IndexBusyError`: another writer made a newer one live). The generation that was live
+    becomes `PREVIOUS` when it is intact (`outgoing_intact`: what the writer found; None:
+    the file checks decide), so that `collect` keeps the last good one."""
+    outgoing = pointed_generation(index_dir)
+    if outgoing is not None and outgoing.name > generation.name:
+        raise IndexBusyError(
+            f"generation {outgoing.name} was made live while generation {generation.name} was "
+            "being built (another writer?); the index was not switched back: run it again"
+        )
+    os.sync()  # the generation's files before the pointer that names them
+    if outgoing is not None and outgoing.name != generation.name:
+        keep = intact(outgoing) if outgoing_intact is None else outgoing_intact
+        if keep:
+            _write_pointer(index_dir, PREVIOUS_FILE, outgoing.name)
+        elif not (index_dir / PREVIOUS_FILE).exists():
+            _write_pointer(index_dir, PREVIOUS_FILE, "")  # none yet: not the damaged one
+    _write_pointer(index_dir, CURRENT_FILE, generation.name)
 
 
 def _in_use(generation: Path) -> bool:
@@ -194,17 +268,27 @@ def _in_use(generation: Path) -> bool:
 
 
 def collect(index_dir: Path) -> list[str]:
-    """Delete the generations a writer left behind: all but the newest `KEEP` up to the live
-    one, and any half-built one after it, unless a reader holds it; and the top-level parts
-    of a pre-generation index once a generation is live. Only a writer holding the lock
-    calls this. Returns the names deleted."""
+    """Delete the generations a writer left behind: every one but the live one and the last
+    one that was live and intact (`PREVIOUS`, kept while it still passes its file checks;
+    for an index from before `PREVIOUS`, the newest intact one below the live one). The
+    manifest-less (half-built) and failing ones go first. A generation a reader holds is
+    kept until it is released. Then the top-level parts of a pre-generation index once a
+    generation is live. Only a writer holding the lock calls this. Returns the names
+    deleted."""
     live = live_generation(index_dir)
     if live is None or live == index_dir:
         return []
+    keep = {live.name}
+    previous = previous_generation(index_dir)
+    if previous is None and not (index_dir / PREVIOUS_FILE).exists():
+        older = [g for g in generations(index_dir) if g.name < live.name]
+        previous = next((g for g in reversed(older) if intact(g)), None)
+    if previous is not None and previous.name != live.name and intact(previous):
+        keep.add(previous.name)
+    doomed = [g for g in generations(index_dir) if g.name not in keep]
+    # Broken ones first: a collector stopped half-way has removed the least useful.
+    doomed.sort(key=lambda g: (intact(g), g.name))
     removed = []
-    older = [g for g in generations(index_dir) if g.name < live.name]
-    doomed = older[: max(0, len(older) - (KEEP - 1))]
-    doomed += [g for g in generations(index_dir) if g.name > live.name]  # crashed builds
     for generation in doomed:
         if _in_use(generation):
             log.info("keeping generation %s: a reader still has it open", generation.name)

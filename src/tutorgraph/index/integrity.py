@@ -10,7 +10,9 @@ asks the vector store for a few stored vectors, each of which must find its own 
 rank 1. `tutorgraph doctor` adds the sha256 of every file that has one (`deep=True`).
 
 Each `Problem` names the part of the index it damages (the retrieval source that then
-degrades: `vector`, `lexical` or `graph`) and the fix.
+degrades: `vector`, `lexical` or `graph`; and the folder: `chroma`, `vectors`, ...) and the
+fix, in one line. Vectors that are not finite numbers (`nonfinite_rows`) are damage too:
+same-size damage to `vectors/vectors.npy` passes the size check, and a NaN is never served.
 
 >>> [p.source for p in check_files(layout, manifest)]  # doctest: +SKIP
 ['lexical']
@@ -19,6 +21,7 @@ degrades: `vector`, `lexical` or `graph`) and the fix.
 from __future__ import annotations
 
 import hashlib
+import re
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from tutorgraph.embedding.stored_vectors import StoredVectors
 from tutorgraph.index.layout import IndexLayout
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.manifest import FileSignature, Manifest
@@ -37,7 +41,12 @@ __all__ = [
     "Problem",
     "catalogue_problem",
     "check_files",
+    "check_parts",
     "fingerprint_files",
+    "finite_only",
+    "nonfinite_rows",
+    "one_line",
+    "part_of",
     "probe_items",
     "probe_vectors",
     "record_counts",
@@ -51,14 +60,30 @@ _CHROMA_DB = "chroma/chroma.sqlite3"
 _PROBES = 3
 # A stored vector finds itself at cosine 1, up to float16 rounding.
 _SELF = 0.999
+# The longest message a problem keeps (a library's error can run to a hundred lines).
+_MAX_MESSAGE = 400
+_SPACE = re.compile(r"\s+")
+
+
+def one_line(text: str, limit: int = _MAX_MESSAGE) -> str:
+    """`text` on one line (every run of white space one blank), cut to `limit` characters."""
+    flat = _SPACE.sub(" ", text).strip()
+    return flat if len(flat) <= limit else flat[: limit - 3].rstrip() + "..."
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with an index: the source it takes down and what was seen."""
+    """One thing wrong with an index: the source it takes down and what was seen, in one line.
 
-    source: str  # "vector" | "lexical" | "graph"
+    `part` is the folder of the generation the damage is in (`chroma`, `vectors`, `lexical`,
+    `catalogue`), or empty when it is the index as a whole (`CURRENT`)."""
+
+    source: str  # "vector" | "lexical" | "graph" | "index"
     message: str
+    part: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", one_line(self.message))
 
     def __str__(self) -> str:
         return f"{self.source}: {self.message}; {REPAIR_HINT}"
@@ -68,6 +93,11 @@ def source_of(path: str) -> str:
     """The retrieval source a derived file serves."""
     top = path.split("/", 1)[0]
     return {"lexical": "lexical", "catalogue": "graph"}.get(top, "vector")
+
+
+def part_of(path: str) -> str:
+    """The folder of a generation a derived file is in (`chroma`, `vectors`, ...)."""
+    return path.split("/", 1)[0]
 
 
 def _sha256(path: Path) -> str:
@@ -99,25 +129,38 @@ def fingerprint_files(layout: IndexLayout) -> dict[str, FileSignature]:
 def check_files(layout: IndexLayout, manifest: Manifest, *, deep: bool = False) -> list[Problem]:
     """Every file the manifest lists, present and of its size (and sha256 when `deep`); the
     embedded Chroma database a real SQLite file. At most one problem per source."""
+    return list(_file_problems(layout, manifest, deep=deep).values())
+
+
+def check_parts(
+    layout: IndexLayout, manifest: Manifest, *, deep: bool = False
+) -> dict[str, Problem]:
+    """`check_files` by part (`chroma`, `vectors`, `lexical`, `catalogue`): at most one
+    problem per folder, so that a repair knows which of the vector store and the index's
+    vector copy is intact."""
+    return _file_problems(layout, manifest, deep=deep, by="part")
+
+
+def _file_problems(
+    layout: IndexLayout, manifest: Manifest, *, deep: bool, by: str = "source"
+) -> dict[str, Problem]:
     problems: dict[str, Problem] = {}
 
-    def found(source: str, message: str) -> None:
-        problems.setdefault(source, Problem(source, message))
+    def found(rel: str, message: str) -> None:
+        problem = Problem(source_of(rel), message, part_of(rel))
+        problems.setdefault(problem.source if by == "source" else problem.part, problem)
 
     for rel, signature in sorted(manifest.files.items()):
         path = layout.root / rel
         try:
             size = path.stat().st_size
         except OSError:
-            found(source_of(rel), f"{rel} is missing")
+            found(rel, f"{rel} is missing")
             continue
         if size != signature.size:
-            found(
-                source_of(rel),
-                f"{rel} is {size:,} bytes, the ingest wrote {signature.size:,}",
-            )
+            found(rel, f"{rel} is {size:,} bytes, the ingest wrote {signature.size:,}")
         elif deep and signature.sha256 and _sha256(path) != signature.sha256:
-            found(source_of(rel), f"{rel} changed since the ingest wrote it (sha256 differs)")
+            found(rel, f"{rel} changed since the ingest wrote it (sha256 differs)")
     if any(rel.startswith("chroma/") for rel in manifest.files) or layout.chroma.is_dir():
         db = layout.root / _CHROMA_DB
         try:
@@ -126,27 +169,61 @@ def check_files(layout: IndexLayout, manifest: Manifest, *, deep: bool = False) 
         except OSError:
             header = None
         if header is None:
-            found("vector", f"{_CHROMA_DB} is missing")
+            found(_CHROMA_DB, f"{_CHROMA_DB} is missing")
         elif header != _SQLITE_MAGIC:
-            found("vector", f"{_CHROMA_DB} is not a SQLite database (empty or overwritten)")
+            found(_CHROMA_DB, f"{_CHROMA_DB} is not a SQLite database (empty or overwritten)")
         elif (damage := _sqlite_damage(db)) is not None:
-            found("vector", f"{_CHROMA_DB} is damaged ({damage})")
-    return list(problems.values())
+            found(_CHROMA_DB, f"{_CHROMA_DB} is damaged ({damage})")
+    return problems
 
 
 def _sqlite_damage(db: Path) -> str | None:
-    """SQLite's own quick check (about 50 ms for the bundled index), read-only."""
+    """SQLite's own quick check (about 50 ms for the bundled index), read-only, as one line:
+    its first finding and how many there are (it lists up to a hundred, over many lines)."""
     try:
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     except sqlite3.Error as exc:
-        return str(exc)
+        return one_line(str(exc), 200)
     try:
         rows = conn.execute("PRAGMA quick_check").fetchall()
     except sqlite3.Error as exc:
-        return str(exc)
+        return one_line(str(exc), 200)
     finally:
         conn.close()
-    return None if rows == [("ok",)] else "; ".join(str(r[0]) for r in rows[:3])
+    if rows == [("ok",)]:
+        return None
+    findings = [
+        line.strip()
+        for row in rows
+        for line in str(row[0]).splitlines()
+        if line.strip() and not line.startswith("*** in database")
+    ]
+    if not findings:
+        return "SQLite's quick check fails"
+    more = f" and {len(findings) - 1} more finding(s)" if len(findings) > 1 else ""
+    return one_line(findings[0], 160) + more
+
+
+def nonfinite_rows(stored: StoredVectors) -> int:
+    """How many of `stored`'s vectors hold a NaN or an infinity (same-size damage to
+    `vectors.npy` passes every size check; such a vector must never be served or copied)."""
+    if not len(stored.vectors):
+        return 0
+    return int((~np.isfinite(np.asarray(stored.vectors)).all(axis=1)).sum())
+
+
+def finite_only(stored: StoredVectors | None) -> StoredVectors | None:
+    """`stored` without its vectors that hold a NaN or an infinity (the texts they embed are
+    then taken from elsewhere or embedded again)."""
+    if stored is None or not nonfinite_rows(stored):
+        return stored
+    keep = np.isfinite(np.asarray(stored.vectors)).all(axis=1)
+    return StoredVectors(
+        stored.fingerprint,
+        stored.model,
+        np.ascontiguousarray(stored.keys[keep]),
+        np.ascontiguousarray(np.asarray(stored.vectors)[keep]),
+    )
 
 
 def record_counts(records: SourceRecords) -> dict[str, int]:
@@ -168,6 +245,7 @@ def catalogue_problem(records: SourceRecords, manifest: Manifest) -> Problem | N
     return Problem(
         "graph",
         f"the catalogue holds {wrong}, the manifest counted { {k: expected[k] for k in wrong} }",
+        "catalogue",
     )
 
 
@@ -195,5 +273,6 @@ def probe_vectors(
                 "vector",
                 f"the stored vector of {item.id} does not find it (found {best}): "
                 "the HNSW index is damaged",
+                "chroma",
             )
     return None

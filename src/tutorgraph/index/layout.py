@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from tutorgraph.index.generations import live_generation
+from tutorgraph.index.pointer import live_generation
 from tutorgraph.ingest.bundle import load_trusted
 from tutorgraph.models.records import SourceRecords
 

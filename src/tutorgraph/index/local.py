@@ -24,17 +24,20 @@ import numpy as np
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.stored_vectors import StoredVectors
-from tutorgraph.errors import ConfigurationError, IndexNotFoundError
+from tutorgraph.errors import ConfigurationError, DiskFullError, IndexNotFoundError
+from tutorgraph.index.diskspace import disk_full_reason, is_disk_full
 from tutorgraph.index.generations import LEGACY, ReaderHold, generation_name, live_generation
 from tutorgraph.index.integrity import (
     Problem,
     catalogue_problem,
     check_files,
+    nonfinite_rows,
     probe_items,
     probe_vectors,
 )
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.pipeline import IngestOptions, ingest_records
+from tutorgraph.index.vector_check import VectorCheck
 from tutorgraph.linking import ConceptLinker, build_cards
 from tutorgraph.models.curriculum import Concept
 from tutorgraph.models.records import SourceRecords
@@ -83,6 +86,8 @@ class LocalIndex(AsyncClosing):
 
     `problems` lists what failed the integrity check at open; each damaged source is a
     `DamagedStore` that refuses every call with the reason, so requests degrade that source.
+    `unavailable` lists the sources that are intact but could not be opened (a full disk):
+    they degrade too, and are not damage.
     """
 
     def __init__(
@@ -97,6 +102,7 @@ class LocalIndex(AsyncClosing):
         hold: ReaderHold | None = None,
         linker: ConceptLinker | None = None,
         lessons: LessonIndex | None = None,
+        unavailable: dict[str, str] | None = None,
     ) -> None:
         self._manifest = manifest
         self._vector = vector
@@ -104,6 +110,7 @@ class LocalIndex(AsyncClosing):
         self._graph = graph
         self._generation = generation
         self._problems = list(problems)
+        self._unavailable = dict(unavailable or {})
         self._hold = hold
         self._linker = linker
         self._lessons = lessons
@@ -121,6 +128,12 @@ class LocalIndex(AsyncClosing):
     def problems(self) -> list[Problem]:
         """What failed the integrity check when the index opened (empty when none did)."""
         return list(self._problems)
+
+    @property
+    def unavailable(self) -> dict[str, str]:
+        """Source -> why it could not be opened although nothing is damaged (the disk is
+        full); empty when every intact source opened."""
+        return dict(self._unavailable)
 
     @property
     def linker(self) -> ConceptLinker | None:
@@ -171,25 +184,40 @@ class LocalIndex(AsyncClosing):
         embedder: str,
         vector: VectorStore | None = None,
         graph: GraphStore | None = None,
+        isolate: bool = False,
+        check: VectorCheck | None = None,
     ) -> LocalIndex:
         """Open the live generation of an index built by `tutorgraph ingest` (blocking:
         checks its files, loads the graph and BM25, probes the vectors).
 
         `vector` and `graph` replace the embedded stores (a Chroma server, Neo4j); the BM25
         index, the catalogue and the manifest always live in `index_dir`. Without `vector`
-        the index opens and owns an embedded Chroma client. A part that fails its integrity
-        check is left out (see `problems`); only a missing index, another embedder's, or an
-        unreadable manifest raise.
+        the index opens and owns an embedded Chroma client; with `isolate` it opens it in a
+        child process first (`index/vector_check.py`: a store that would crash this process
+        is reported as damaged instead), or takes the verdict of `check` when that child was
+        started on the same generation. A part that fails its integrity check is left out
+        (see `problems`); only a missing index, another embedder's, or an unreadable
+        manifest raise.
         """
         generation = live_generation(index_dir)
         if generation is None:
+            if check is not None:
+                check.cancel()
             raise IndexNotFoundError(index_dir)
+        if check is not None and check.generation != generation:
+            check.cancel()  # the pointer moved since it started: check the new one
+            check = None
         hold = ReaderHold(generation)
         try:
-            return cls._load(generation, embedder, vector, graph, hold)
+            return cls._load(
+                generation, embedder, vector, graph, hold, isolate or bool(check), check
+            )
         except BaseException:
             hold.release()
             raise
+        finally:
+            if check is not None:
+                check.cancel()
 
     @classmethod
     def _load(
@@ -199,13 +227,22 @@ class LocalIndex(AsyncClosing):
         vector: VectorStore | None,
         graph: GraphStore | None,
         hold: ReaderHold,
+        isolate: bool,
+        check: VectorCheck | None,
     ) -> LocalIndex:
         layout = IndexLayout(generation)
         manifest = require_manifest(generation, embedder)
         problems = {p.source: p for p in check_files(layout, manifest)}
+        unavailable: dict[str, str] = {}
         own: ChromaVectorStore | None = None
         opened: Future[int] | None = None
-        if vector is None and "vector" not in problems:
+        if vector is None and "vector" not in problems and isolate:
+            verdict = (check or VectorCheck.start(generation)).result()
+            if verdict.problem is not None:
+                problems["vector"] = verdict.problem
+            elif verdict.disk_full:
+                unavailable["vector"] = disk_full_reason(generation)
+        if vector is None and "vector" not in problems and "vector" not in unavailable:
             own = ChromaVectorStore.embedded(layout.chroma, create=False)
             # Chroma pages its HNSW index in while BM25 and the graph load.
             opened = _in_thread(own.count_sync)
@@ -241,10 +278,26 @@ class LocalIndex(AsyncClosing):
             stored = StoredVectors.read(layout.vectors)
         except ConfigurationError as exc:
             stored = None
-            problems.setdefault("vector", Problem("vector", f"its vectors cannot be read ({exc})"))
+            problems.setdefault(
+                "vector", Problem("vector", f"its vectors cannot be read ({exc})", "vectors")
+            )
+        if stored is not None and (bad := nonfinite_rows(stored)):
+            # Same-size damage passes the size check: a NaN is never searched or served.
+            stored = None
+            problems.setdefault(
+                "vector",
+                Problem(
+                    "vector",
+                    f"vectors/vectors.npy holds {bad:,} vector(s) that are not finite numbers "
+                    "(NaN or infinity)",
+                    "vectors",
+                ),
+            )
         if own is not None and opened is not None and "vector" not in problems:
             problem = _check_vectors(own, opened, manifest, lexical, stored)
-            if problem is not None:
+            if problem is _DISK_FULL:
+                unavailable["vector"] = disk_full_reason(generation)
+            elif problem is not None:
                 problems["vector"] = problem
         linker = None if "graph" in problems else _load_linker(layout, concepts, stored)
         lessons = (
@@ -254,11 +307,13 @@ class LocalIndex(AsyncClosing):
         )
         for problem in problems.values():
             log.info("index %s: %s", generation, problem)
-        if "vector" in problems and own is not None:
+        for source, reason in unavailable.items():
+            log.warning("index %s: %s: %s", generation_name(generation), source, reason)
+        if ("vector" in problems or "vector" in unavailable) and own is not None:
             own.close_sync()
         return cls(
             manifest,
-            _vector_store(problems, vector, own),
+            _vector_store(problems, unavailable, vector, own),
             lexical or DamagedStore(str(problems["lexical"])),
             graph or DamagedStore(str(problems["graph"])),
             generation=generation_name(generation),
@@ -266,12 +321,24 @@ class LocalIndex(AsyncClosing):
             hold=hold,
             linker=linker,
             lessons=lessons,
+            unavailable=unavailable,
         )
 
     @classmethod
-    def open(cls, index_dir: Path, *, embedder: str) -> Opening:
+    def open(
+        cls,
+        index_dir: Path,
+        *,
+        embedder: str,
+        isolate: bool = False,
+        check: VectorCheck | None = None,
+    ) -> Opening:
         """`load` of the embedded stores in a worker thread, as `async with` or `await`."""
-        return Opening(lambda: asyncio.to_thread(cls.load, index_dir, embedder=embedder))
+        return Opening(
+            lambda: asyncio.to_thread(
+                cls.load, index_dir, embedder=embedder, isolate=isolate, check=check
+            )
+        )
 
     @classmethod
     def build(
@@ -312,10 +379,15 @@ def _load_linker(
 
 
 def _vector_store(
-    problems: dict[str, Problem], given: VectorStore | None, own: ChromaVectorStore | None
+    problems: dict[str, Problem],
+    unavailable: dict[str, str],
+    given: VectorStore | None,
+    own: ChromaVectorStore | None,
 ) -> VectorStore:
     if "vector" in problems:
         return DamagedStore(str(problems["vector"]))
+    if "vector" in unavailable:
+        return DamagedStore(f"vector: {unavailable['vector']}", DiskFullError)
     store = given or own
     assert store is not None  # no problem and no given store: the embedded one was opened
     return store
@@ -323,6 +395,10 @@ def _vector_store(
 
 def _why(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {str(exc)[:160]}" if str(exc) else type(exc).__name__
+
+
+# What `_check_vectors` returns when Chroma could not open for want of disk space.
+_DISK_FULL = Problem("vector", "disk full", "chroma")
 
 
 def _check_vectors(
@@ -336,11 +412,15 @@ def _check_vectors(
     try:
         count = opened.result()
     except Exception as exc:
-        return Problem("vector", f"the vector store cannot be opened ({_why(exc)})")
+        if is_disk_full(exc):  # Chroma writes when it opens: an intact store, a full disk
+            return _DISK_FULL
+        return Problem("vector", f"the vector store cannot be opened ({_why(exc)})", "chroma")
     expected = manifest.counts.get("items")
     if expected is not None and count != expected:
         return Problem(
-            "vector", f"holds {count:,} vectors, the manifest counted {expected:,} items"
+            "vector",
+            f"holds {count:,} vectors, the manifest counted {expected:,} items",
+            "chroma",
         )
     if not isinstance(lexical, BM25Index) or stored is None:  # no vectors: an older index
         return None
@@ -350,7 +430,9 @@ def _check_vectors(
     try:
         return probe_vectors(store.search_sync, probes)
     except Exception as exc:
-        return Problem("vector", f"the vector store fails a search ({_why(exc)})")
+        if is_disk_full(exc):
+            return _DISK_FULL
+        return Problem("vector", f"the vector store fails a search ({_why(exc)})", "chroma")
 
 
 class Opening:

@@ -1,10 +1,13 @@
 """One writer at a time per index: an exclusive lock on the index folder.
 
 Every writer (`tutorgraph ingest`, an HTTP ingest job, `tutorgraph doctor --repair`) takes
-`WriterLock(index_dir)` before it touches anything and holds it until the new generation is
-live. The lock is an OS file lock (`filelock`), so the kernel releases it when its holder
-dies, even by `kill -9`: a crashed writer never leaves the index locked. Readers take no
-lock and never wait (they read the live generation, which no writer changes).
+`WriterLock(index_dir)` before it touches anything (an ingest before it even reads its
+bundle) and holds it until the new generation is live. The lock is an OS lock on the index
+folder itself (`flock` on the directory), so the kernel releases it when its holder dies,
+even by `kill -9`, and deleting a file cannot admit a second writer. The zero-byte
+`.writer.lock` beside it is locked too (`filelock`), for writers of older versions that lock
+only that file. Readers take no lock and never wait (they read the live generation, which no
+writer changes).
 
 A second writer is refused at once with an `IndexBusyError` naming the holder (its process,
 command and start time, which the holder writes beside the lock).
@@ -15,6 +18,7 @@ command and start time, which the holder writes beside the lock).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -26,6 +30,11 @@ from typing import Any, Self
 from filelock import FileLock, Timeout
 
 from tutorgraph.errors import IndexBusyError
+
+try:  # POSIX: the folder itself is locked
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: the lock file alone
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = ["HOLDER_FILE", "LOCK_FILE", "WriterLock", "lock_holder"]
 
@@ -57,21 +66,54 @@ class WriterLock:
     def __init__(self, index_dir: Path, command: str) -> None:
         self._dir = index_dir
         self._command = command
+        self._dir_fd: int | None = None
         # thread_local=False: an async writer may release it from another worker thread.
         self._lock = FileLock(index_dir / LOCK_FILE, timeout=0, thread_local=False)
+
+    @property
+    def held(self) -> bool:
+        """Whether this object holds the lock now."""
+        return self._dir_fd is not None or (fcntl is None and self._lock.is_locked)
+
+    def _busy(self) -> IndexBusyError:
+        holder = lock_holder(self._dir)
+        return IndexBusyError(
+            f"the index at {self._dir} is being written by {_describe(holder)}; "
+            "wait for it to finish (readers are not affected)",
+            details={"holder": holder or {}},
+        )
+
+    def _lock_folder(self) -> None:
+        if fcntl is None:  # pragma: no cover
+            return
+        fd = os.open(self._dir, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise self._busy() from None
+        except BaseException:
+            os.close(fd)
+            raise
+        self._dir_fd = fd
+
+    def _unlock_folder(self) -> None:
+        fd, self._dir_fd = self._dir_fd, None
+        if fd is not None:
+            os.close(fd)  # closing the descriptor drops its flock
 
     def acquire(self) -> None:
         """Take the lock now, or raise `IndexBusyError` naming whoever holds it."""
         self._dir.mkdir(parents=True, exist_ok=True)
+        self._lock_folder()
         try:
             self._lock.acquire(timeout=0)
         except Timeout:
-            holder = lock_holder(self._dir)
-            raise IndexBusyError(
-                f"the index at {self._dir} is being written by {_describe(holder)}; "
-                "wait for it to finish (readers are not affected)",
-                details={"holder": holder or {}},
-            ) from None
+            self._unlock_folder()
+            raise self._busy() from None
+        except BaseException:
+            self._unlock_folder()
+            raise
         info = {
             "pid": os.getpid(),
             "host": socket.gethostname(),
@@ -79,12 +121,21 @@ class WriterLock:
             "started": time.time(),
         }
         tmp = self._dir / (HOLDER_FILE + ".tmp")
-        tmp.write_text(json.dumps(info) + "\n", encoding="utf-8")
-        os.replace(tmp, self._dir / HOLDER_FILE)
+        # Who holds it is a courtesy to the next writer's message: a full disk must not
+        # fail the writer here (it reports the full disk itself, in one line).
+        try:
+            tmp.write_text(json.dumps(info) + "\n", encoding="utf-8")
+            os.replace(tmp, self._dir / HOLDER_FILE)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
 
     def release(self) -> None:
-        if self._lock.is_locked:
-            self._lock.release()
+        try:
+            if self._lock.is_locked:
+                self._lock.release()
+        finally:
+            self._unlock_folder()
 
     def __enter__(self) -> Self:
         self.acquire()

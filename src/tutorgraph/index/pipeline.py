@@ -1,8 +1,10 @@
 """The one ingest pipeline (the CLI, the API, the benchmarks): records -> the stores'
 write ports. Idempotent and incremental.
 
-Every ingest takes the index's writer lock (`index/lock.py`: a second writer is refused,
-naming the first), copies the live generation into a new one (`index/generations.py`) and
+Every ingest takes the index's writer lock first (`index/lock.py`: a second writer is
+refused, naming the first, before it reads its bundle), opens the live generation's vector
+store in a child process (`index/vector_check.py`: a store that would crash this process is
+refused as damaged), copies the live generation into a new one (`index/generations.py`) and
 writes there: the catalogue (every record), the BM25 index, every item's vector, the
 embedded Chroma collection (or the `VectorWriter` given: a Chroma server), and the manifest
 last, with the size and sha256 of every file it wrote; with a `GraphWriter` (Neo4j) the whole
@@ -10,8 +12,10 @@ catalogue is merged into it. Then one atomic switch makes the new generation liv
 at any step before the switch leaves the live generation as it was; a re-run starts again
 from it (nothing is embedded twice: the bundle's and the live generation's vectors are
 reused). An unchanged bundle re-embeds nothing; `prune=True` removes records that left the
-bundle. A live generation whose catalogue is missing or damaged is refused: merging into it
-would delete every item it no longer lists.
+bundle. A live generation whose catalogue or vector store is missing or damaged is refused
+(merging into it would delete every item it no longer lists, or crash); a damaged vector
+copy (`vectors/`) is rebuilt from the vector store. A full disk removes the half-built
+generation and is reported in one line (`DiskFullError`).
 
 The ingest's parts: `_ingest_options` (options and report), `_ingest_vectors` (the vectors it
 writes); a bundle's own preparation: `_bundle_vectors` (`embed_bundle`), `_bundle_alignment`
@@ -24,29 +28,42 @@ writes); a bundle's own preparation: `_bundle_vectors` (`embed_bundle`), `_bundl
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import shutil
 import time
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TypedDict, Unpack
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.stored_vectors import StoredVectors
-from tutorgraph.errors import IndexDamagedError
+from tutorgraph.errors import ConfigurationError, IndexDamagedError
 from tutorgraph.index._bundle_alignment import align_bundle
 from tutorgraph.index._bundle_vectors import STORED_VECTORS_DIR, embed_bundle
 from tutorgraph.index._ingest_options import IngestOptions, IngestReport, ProgressCallback
 from tutorgraph.index._ingest_vectors import _write_item_vectors, _write_vectors, card_texts
-from tutorgraph.index.generations import activate, collect, live_generation, new_generation
+from tutorgraph.index.diskspace import disk_full_error, folder_bytes, free_bytes, is_disk_full
+from tutorgraph.index.generations import (
+    activate,
+    collect,
+    generation_name,
+    live_generation,
+    new_generation,
+)
 from tutorgraph.index.integrity import (
     REPAIR_HINT,
     catalogue_problem,
     check_files,
     fingerprint_files,
+    finite_only,
+    nonfinite_rows,
     record_counts,
 )
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.lock import WriterLock
+from tutorgraph.index.vector_check import check_vector_store
 from tutorgraph.ingest.bundle import bundle_hash, validate_bundle, write_bundle
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
@@ -65,8 +82,15 @@ __all__ = [
     "card_texts",
     "embed_bundle",
     "ingest_bundle",
+    "ingest_locked",
     "ingest_records",
+    "writing",
 ]
+
+log = logging.getLogger(__name__)
+# What a new item adds to a generation on disk, about (Chroma's row, HNSW node and full-text
+# entry, its vector copy, BM25 and catalogue lines): the disk-full message's estimate.
+_BYTES_PER_NEW_ITEM = 12 * 1024
 
 
 async def ingest_records(
@@ -78,6 +102,7 @@ async def ingest_records(
     vector: VectorWriter | None = None,
     graph: GraphWriter | None = None,
     stored: StoredVectors | None = None,
+    lock: WriterLock | None = None,
 ) -> IngestReport:
     """Ingest already-validated records into a new generation of the index at `index_dir`,
     under its writer lock, and make that generation live.
@@ -85,16 +110,30 @@ async def ingest_records(
     Without `vector`, the vectors go to the generation's embedded Chroma collection (opened
     and closed here). The caller owns (and closes) the writers it passes. A text whose vector
     is in `stored` (computed by the same model) or in the live generation is not embedded
-    again. Raises `IndexBusyError` when another writer holds the index.
+    again. Raises `IndexBusyError` when another writer holds the index; `lock`, when given,
+    is the index's writer lock that the caller already holds (and releases).
     """
     options = options or IngestOptions()
     options.check()
-    lock = WriterLock(index_dir, options.writer)
-    await asyncio.to_thread(lock.acquire)
+    async with writing(index_dir, options.writer, lock):
+        return await ingest_locked(records, index_dir, embedder, options, vector, graph, stored)
+
+
+@contextlib.asynccontextmanager
+async def writing(
+    index_dir: Path, writer: str, lock: WriterLock | None = None
+) -> AsyncIterator[WriterLock]:
+    """The index's writer lock for a block: `lock` when the caller holds it already (it stays
+    held after the block), else taken now and released after it."""
+    if lock is not None and lock.held:
+        yield lock
+        return
+    own = WriterLock(index_dir, writer)
+    await asyncio.to_thread(own.acquire)
     try:
-        return await _ingest_locked(records, index_dir, embedder, options, vector, graph, stored)
+        yield own
     finally:
-        lock.release()
+        own.release()
 
 
 def _live_catalogue(live: Path, manifest: Manifest) -> SourceRecords:
@@ -120,18 +159,23 @@ def _live_catalogue(live: Path, manifest: Manifest) -> SourceRecords:
     return records
 
 
-async def _ingest_locked(
+async def ingest_locked(
     records: SourceRecords,
     index_dir: Path,
     embedder: Embedder,
     options: IngestOptions,
-    vector: VectorWriter | None,
-    graph: GraphWriter | None,
-    stored: StoredVectors | None,
+    vector: VectorWriter | None = None,
+    graph: GraphWriter | None = None,
+    stored: StoredVectors | None = None,
+    *,
+    live_intact: bool | None = None,
 ) -> IngestReport:
+    """`ingest_records` for a caller that holds the index's writer lock (a repair).
+    `live_intact=False` says the live generation is damaged (a repair found it so): it is
+    never recorded as the previous generation."""
     progress = options.progress
     started = time.perf_counter()
-    live = await asyncio.to_thread(live_generation, index_dir)
+    live = await asyncio.to_thread(live_generation, index_dir, recover=True)
     manifest = await asyncio.to_thread(Manifest.read, live) if live is not None else None
     if manifest is not None:
         check_embedder(manifest, embedder.name, index_dir)
@@ -143,16 +187,38 @@ async def _ingest_locked(
     report = IngestReport()
 
     source = None if options.fresh else live
-    target = await asyncio.to_thread(new_generation, index_dir, source)
+    copied = await asyncio.to_thread(folder_bytes, source) if source is not None else 0
+    needed = _needed_bytes(copied, manifest, len(items))
+    outgoing_intact: bool | None = None
+    if live is not None and manifest is not None:
+        outgoing_intact = await asyncio.to_thread(
+            _check_live_vectors, live, manifest, copied=source is not None and vector is None
+        )
+        if outgoing_intact is None:  # Chroma cannot open the live store for want of space
+            raise disk_full_error(index_dir, needed, live=_name(live))
+        if live_intact is False:
+            outgoing_intact = False
+    if copied and await asyncio.to_thread(free_bytes, index_dir) < copied:
+        raise disk_full_error(index_dir, needed, live=_name(live))  # not even the copy fits
+    stored = finite_only(stored)
+    target: Path | None = None
     try:
+        target = await asyncio.to_thread(new_generation, index_dir, source)
         layout = IndexLayout(target)
-        kept = await asyncio.to_thread(StoredVectors.read, layout.vectors)
+        kept = await asyncio.to_thread(_kept_vectors, layout, options.rebuild_vector_copy)
         own = vector is None
         writer = ChromaVectorStore.embedded(layout.chroma) if vector is None else vector
         try:
             fresh = await _write_vectors(writer, items, embedder, report, progress, [stored, kept])
             dim = await _write_item_vectors(
-                layout, items, card_texts(catalogue), embedder, fresh, [stored, kept], writer
+                layout,
+                items,
+                card_texts(catalogue),
+                embedder,
+                fresh,
+                [stored, kept],
+                writer,
+                report,
             )
         finally:
             if own:
@@ -186,15 +252,74 @@ async def _ingest_locked(
             files=await asyncio.to_thread(fingerprint_files, layout),
         )
         await asyncio.to_thread(new_manifest.write, target)
-        await asyncio.to_thread(activate, index_dir, target)
-    except BaseException:
+        await asyncio.to_thread(activate, index_dir, target, outgoing_intact=outgoing_intact)
+    except BaseException as exc:
         # The live generation is untouched; a crash that skips this is tidied by `collect`.
-        await asyncio.to_thread(shutil.rmtree, target, True)
+        written = 0
+        if target is not None:
+            written = await asyncio.to_thread(folder_bytes, target)
+            await asyncio.to_thread(shutil.rmtree, target, True)
+        if isinstance(exc, Exception) and is_disk_full(exc):
+            raise disk_full_error(index_dir, max(needed, written), live=_name(live)) from exc
         raise
-    await asyncio.to_thread(collect, index_dir)
+    try:
+        await asyncio.to_thread(collect, index_dir)
+    except Exception as exc:  # the new generation is live; the next writer collects again
+        log.warning("could not delete the old generations: %s: %s", type(exc).__name__, exc)
     report.generation = target.name
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _name(live: Path | None) -> str | None:
+    return generation_name(live) if live is not None else None
+
+
+def _needed_bytes(copied: int, manifest: Manifest | None, items: int) -> int:
+    """About what the new generation takes on disk: a copy of the live one (`copied` bytes)
+    and what the new items add."""
+    before = manifest.counts.get("items", 0) if manifest is not None else 0
+    return copied + max(0, items - before) * _BYTES_PER_NEW_ITEM + (1 << 20)
+
+
+def _check_live_vectors(live: Path, manifest: Manifest, *, copied: bool) -> bool | None:
+    """Whether the live generation is intact as far as its files and vectors go (it is
+    recorded as the previous generation when it is); None when its vector store cannot be
+    opened for want of disk space. When its vector store is to be copied and opened here,
+    one that fails its file checks or crashes a child process is refused."""
+    layout = IndexLayout(live)
+    problems = check_files(layout, manifest)
+    try:
+        copy = StoredVectors.read(layout.vectors)
+        nan = nonfinite_rows(copy) if copy is not None else 0
+    except ConfigurationError:
+        nan = 1
+    chroma = next((p for p in problems if p.part == "chroma"), None)
+    if not copied:
+        return not problems and not nan
+    if chroma is None:
+        verdict = check_vector_store(live)
+        if verdict.disk_full:
+            return None
+        chroma = verdict.problem
+    if chroma is not None:
+        raise IndexDamagedError(
+            f"the index's vector store is damaged ({chroma.message}); {REPAIR_HINT} before "
+            "ingesting into it"
+        )
+    return not problems and not nan
+
+
+def _kept_vectors(layout: IndexLayout, rebuild: bool) -> StoredVectors | None:
+    """The vector copy the new generation was copied with: its finite vectors, or nothing
+    when it is to be rebuilt or cannot be read (it is then rebuilt from the vector store)."""
+    if not rebuild:
+        try:
+            return finite_only(StoredVectors.read(layout.vectors))
+        except ConfigurationError as exc:
+            log.warning("the live vector copy cannot be read (%s): rebuilding it", exc)
+    shutil.rmtree(layout.vectors, ignore_errors=True)
+    return None
 
 
 def _write_derived(layout: IndexLayout, catalogue: SourceRecords, items: list[IndexItem]) -> None:
@@ -216,16 +341,28 @@ async def ingest_bundle(
     index_dir: Path,
     embedder: Embedder,
     options: IngestOptions | None = None,
+    *,
+    lock: WriterLock | None = None,
     **writers: Unpack[Writers],
 ) -> IngestReport:
     """`ingest_records` of a bundle's valid records; bad records are reported, not stored.
     `options.source_hash` is replaced by the bundle's hash; the bundle's stored vectors
-    (`BUNDLE/embeddings/`, written by `tutorgraph embed-bundle`) are used where they fit."""
-    validation = await asyncio.to_thread(validate_bundle, bundle_dir)
-    stored = await asyncio.to_thread(StoredVectors.read, bundle_dir / STORED_VECTORS_DIR)
-    options = replace(options or IngestOptions(), source_hash=bundle_hash(bundle_dir))
-    report = await ingest_records(
-        validation.records, index_dir, embedder, options, stored=stored, **writers
-    )
+    (`BUNDLE/embeddings/`, written by `tutorgraph embed-bundle`) are used where they fit.
+    The writer lock is taken before the bundle is read: a second writer is refused at once."""
+    options = options or IngestOptions()
+    options.check()
+    async with writing(index_dir, options.writer, lock):
+        validation = await asyncio.to_thread(validate_bundle, bundle_dir)
+        stored = await asyncio.to_thread(StoredVectors.read, bundle_dir / STORED_VECTORS_DIR)
+        options = replace(options, source_hash=bundle_hash(bundle_dir))
+        report = await ingest_locked(
+            validation.records,
+            index_dir,
+            embedder,
+            options,
+            writers.get("vector"),
+            writers.get("graph"),
+            stored,
+        )
     report.rejected = validation.errors
     return report

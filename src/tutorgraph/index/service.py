@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 from tutorgraph.config import Settings
 from tutorgraph.extras import require
-from tutorgraph.index.generations import require_live_manifest
+from tutorgraph.index.generations import live_generation, require_live_manifest
 from tutorgraph.index.local import AsyncClosing, LocalIndex
+from tutorgraph.index.vector_check import VectorCheck
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever, load_models
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.stores.chroma import ChromaVectorStore
@@ -64,13 +65,22 @@ def vector_store(settings: Settings) -> ChromaVectorStore | None:
     return ChromaVectorStore.server(settings.chroma_host, settings.chroma_port)
 
 
-def open_index(settings: Settings) -> LocalIndex:
-    """The index under `INDEX_DIR` with the configured backends (blocking: loads BM25)."""
+def open_index(
+    settings: Settings, *, isolate: bool = True, check: VectorCheck | None = None
+) -> LocalIndex:
+    """The index under `INDEX_DIR` with the configured backends (blocking: loads BM25).
+
+    With `isolate` (the default) the embedded vector store is opened in a child process
+    first (`index/vector_check.py`; `check` is that child, when it was started earlier), so
+    that a damaged HNSW file marks the vector source damaged instead of killing this
+    process."""
     return LocalIndex.load(
         settings.index_dir,
         embedder=settings.embedding_model,
         vector=vector_store(settings),
         graph=graph_store(settings),
+        isolate=isolate,
+        check=check,
     )
 
 
@@ -86,13 +96,26 @@ class OpenRetriever(AsyncClosing):
         await self.index.aclose()
 
 
-def open_retriever(settings: Settings, models: Models | None = None) -> OpenRetriever:
+def open_retriever(
+    settings: Settings, models: Models | None = None, *, isolate: bool = True
+) -> OpenRetriever:
     """Open the index of `settings` and build a retriever over it, loading the models unless
-    `models` are given (blocking: call at start-up)."""
+    `models` are given (blocking: call at start-up).
+
+    With `isolate` (the default) a child process opens the embedded vector store first; it
+    is started before the models load, so that the two overlap (see `open_index`)."""
     # Fail fast on a missing index or another embedder's, before loading any model.
     require_live_manifest(settings.index_dir, settings.embedding_model)
-    models = models or load_models(settings)
-    index = open_index(settings)
+    check = None
+    if isolate and not settings.chroma_host:
+        generation = live_generation(settings.index_dir)
+        check = VectorCheck.start(generation) if generation is not None else None
+    try:
+        models = models or load_models(settings)
+        index = open_index(settings, isolate=isolate, check=check)
+    finally:
+        if check is not None:
+            check.cancel()  # taken by `open_index`, or not wanted after a failure
     return OpenRetriever(
         build_retriever(index, models, RetrieverSetup.from_settings(settings)), index
     )

@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 # Chroma's default ef_search of 10 loses recall at depth 50; 200 costs well under a millisecond.
 _HNSW = {"space": "cosine", "ef_search": 200, "ef_construction": 200}
 _UPSERT_BATCH = 2000
+# A stored vector finds itself at cosine 1, up to float16 rounding.
+_SELF = 0.999
 T = TypeVar("T")
 
 
@@ -204,6 +206,30 @@ class ChromaVectorStore:
 
     def count_sync(self) -> int:
         return int(self._coll().count())
+
+    def self_probe_sync(self) -> str | None:
+        """What is wrong with the collection's own index, or None: each of three of its
+        stored vectors (the first, middle and last in Chroma's order) must find its own id
+        at cosine 1 (a tie of identical vectors counts). Run in a child process before a
+        generation is opened for good: a damaged HNSW file can crash the process."""
+        coll = self._coll()
+        total = int(coll.count())
+        for offset in sorted({0, total // 2, total - 1} if total else set()):
+            got = coll.get(limit=1, offset=offset, include=["embeddings"])
+            if not got["ids"]:
+                return f"holds {total:,} vectors but none at position {offset:,}"
+            own = str(got["ids"][0])
+            vector = np.asarray(got["embeddings"], dtype=np.float32).reshape(-1)
+            if not np.isfinite(vector).all():
+                return f"the vector of {own} is not finite numbers"
+            res = coll.query(
+                query_embeddings=[vector], n_results=min(10, total), include=["distances"]
+            )
+            ids, distances = res["ids"][0], res["distances"][0]
+            at_one = [i for i, d in zip(ids, distances, strict=True) if 1.0 - d >= _SELF]
+            if own not in at_one and not (at_one and len(at_one) == len(ids)):
+                return f"the vector of {own} does not find it: the HNSW index is damaged"
+        return None
 
     def _search(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]:
         coll = self._coll()

@@ -1,7 +1,8 @@
 # ruff: noqa: ARG002  (every port method refuses, whatever it is asked)
 """A store stand-in for a part of the index that failed its integrity check: every call
 raises `IndexDamagedError` with the reason, so the retriever degrades that source (and says
-why) while the other sources still answer.
+why) while the other sources still answer. A part that is intact but cannot open now (its
+disk is full) raises the error it is given instead (`DiskFullError`).
 
 >>> store = DamagedStore("lexical: lexical/items.jsonl is missing; run `tutorgraph doctor`")
 >>> store.reason
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from tutorgraph.errors import IndexDamagedError
+from tutorgraph.errors import IndexDamagedError, StoreError
 
 __all__ = ["DamagedStore"]
 
@@ -20,11 +21,12 @@ __all__ = ["DamagedStore"]
 class DamagedStore:
     """Implements the read ports (`VectorStore`, `LexicalIndex`, `GraphStore`) by refusing."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, error: type[StoreError] = IndexDamagedError) -> None:
         self.reason = reason
+        self.error = error
 
     def _refuse(self) -> NoReturn:
-        raise IndexDamagedError(self.reason)
+        raise self.error(self.reason)
 
     async def search(self, *args: Any, **kwargs: Any) -> NoReturn:
         self._refuse()

@@ -6,8 +6,10 @@ store's count, a BM25 search, a concept search), each under the source timeout. 
 with `ready` or `degraded` while at least one source answers, else 503 `unavailable`, so a
 load balancer keeps a degraded server (its packets say what they lack) in rotation. A
 generation that failed its integrity check at open is 503 `damaged` with the `problems`
-(damage does not heal by waiting: someone must run `tutorgraph doctor --repair`). The index
-is named by its generation, never by its path.
+(damage does not heal by waiting: someone must run `tutorgraph doctor --repair`); so is a
+server that serves no generation because the pointer names none (its problem is the
+pointer's). The index is named by its generation, never by its path: every message is
+scrubbed of paths (`scrub_paths`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from tutorgraph.api.deps import StateDep
-from tutorgraph.api.live_index import Generation
+from tutorgraph.api.live_index import Generation, scrub_paths
 from tutorgraph.api.metrics import CONTENT_TYPE
 from tutorgraph.models.api import DependencyState, Health, Readiness
 
@@ -99,11 +101,20 @@ async def healthz() -> Health:
 async def readyz(state: StateDep) -> JSONResponse:
     generation = state.live.current
     if generation is None:
-        body = Readiness(status="unavailable", generation=None, dependencies={})
+        startup = state.live.startup_problem
+        body = Readiness(
+            status="damaged" if startup else "unavailable",
+            generation=None,
+            stale=state.live.stale,
+            problems=[startup] if startup else [],
+            dependencies={},
+        )
         return JSONResponse(body.model_dump(mode="json"), status_code=503)
     async with state.live.use() as generation:
         deps = await _dependencies(generation, state.settings.source_timeout_s)
-        problems = [str(p) for p in generation.index.problems]
+        problems = [
+            scrub_paths(str(p), state.settings.index_dir) for p in generation.index.problems
+        ]
     up = [name for name in _SOURCES if deps[name].ok]
     status: Literal["ready", "degraded", "damaged", "unavailable"] = (
         "damaged"
