@@ -5,8 +5,8 @@ A job goes `queued -> validating -> ingesting -> activating -> succeeded`, or to
 with an error in the API's envelope. A bundle with any bad record fails at `validating` and
 changes nothing. The index's writer lock is taken before the upload is accepted (a CLI
 ingest or repair running then is a 409 `index_busy` at once, never a 202 and a failed job) and
-held while the bundle is read and validated; the index is built as a new generation under
-that lock, made live by its pointer switch, then served by `LiveIndex.swap` (see
+held while the bundle is read and validated, and while the index is built as a new
+generation, made live by its pointer switch, then served by `LiveIndex.swap` (see
 `tutorgraph.api.live_index`).
 
 Limits, honestly: one job at a time per process; jobs are kept in memory (the last
@@ -272,7 +272,7 @@ class IngestJobs:
         """Take the index's writer lock for an upload about to be accepted (the caller hands it
         to `submit`, or releases it). Another writer at work (a CLI ingest, a repair, another
         upload) is an `IndexBusyError` (409) now, before anything is read or validated."""
-        lock = WriterLock(self._settings.index_dir, "HTTP ingest (receiving an upload)")
+        lock = WriterLock(self._settings.index_dir, "HTTP ingest (POST /v1/ingest)")
         try:
             await asyncio.to_thread(lock.acquire)
         except IndexBusyError as exc:
@@ -366,10 +366,6 @@ class IngestJobs:
         async with self._live.use() as live:
             embedder = live.retriever.embedder
         source_hash = await asyncio.to_thread(bundle_hash, bundle_dir)
-        if lock is not None:
-            # `ingest_records` takes the lock itself: handed over with the smallest gap (a
-            # writer that slips in there fails this job with `index_busy`, as before).
-            await asyncio.to_thread(lock.release)
         return await ingest_records(
             validation.records,
             self._settings.index_dir,
@@ -377,6 +373,7 @@ class IngestJobs:
             IngestOptions(
                 source_hash=source_hash, prune=job.prune, writer=f"HTTP ingest job {job.job_id}"
             ),
+            lock=lock,  # held since the upload came; released by `_run`
         )
 
     async def aclose(self) -> None:
