@@ -101,6 +101,14 @@ def test_standards_exist_in_the_bundle(messages: list[PacketMessage]) -> None:
     assert unknown == []
 
 
+def test_grade_is_that_of_the_first_standard(messages: list[PacketMessage]) -> None:
+    def grade(standard: str) -> str:
+        code = standard.removeprefix("ccss:")
+        return "HS" if code.startswith("HS") else code.split(".")[0]
+
+    assert [m.id for m in messages if not m.off_topic and grade(m.standards[0]) != m.grade] == []
+
+
 def test_misconceptions_exist_in_the_bundle(messages: list[PacketMessage]) -> None:
     known = {r["id"] for r in _jsonl(CURRICULUM / "misconceptions.jsonl")}
     unknown = sorted({(m.id, x) for m in messages for x in m.misconceptions if x not in known})
