@@ -156,8 +156,9 @@ class Settings(BaseSettings):
     # Writes (`POST /v1/ingest`) from another site's page are refused unless its origin is
     # listed here by name ("*" lets any page read, never write).
     cors_origins: str = ""
-    # Failed API key checks a minute per client address; past it, every request with a key
-    # from that address is answered 429 until the oldest failure is a minute old. 0: no limit.
+    # Failed API key checks a minute per client address; past it, every `/v1/` request with
+    # a key from that address is answered 429 until the oldest failure is a minute old. 0 (or
+    # RATE_LIMIT_PER_MINUTE=0): no limit.
     auth_failures_per_minute: int = Field(default=20, ge=0, le=1_000_000)
     # `tutorgraph serve` (uvicorn's h11 parser): the largest request head (request line and
     # headers; larger is refused with a 400), and the seconds a connection has to send a

@@ -248,7 +248,9 @@ async def test_repeated_wrong_keys_from_one_address_are_refused_429(tmp_path: Pa
         # Even the right key, from this address, until the first failure is a minute old:
         # a right guess must not be told apart from a wrong one.
         assert (await c.get(CONCEPT, headers={"X-API-Key": READ_KEY})).status_code == 429
-        assert (await c.get("/healthz")).status_code == 200  # no key needed, never refused
+        # Health, metrics and docs check no key: never refused, whatever key they carry.
+        for path in ("/healthz", "/readyz", "/metrics", "/openapi.json"):
+            assert (await c.get(path, headers={"X-API-Key": "guess"})).status_code == 200
         # Another address is not affected.
         assert (await d.get(CONCEPT, headers={"X-API-Key": READ_KEY})).status_code == 200
         assert (await d.get(CONCEPT, headers={"X-API-Key": "wrong"})).status_code == 401
@@ -263,7 +265,10 @@ async def test_right_keys_and_permission_errors_spend_no_failures(tmp_path: Path
             assert resp.status_code == 403
 
 
-@pytest.mark.parametrize("overrides", [{"auth_failures_per_minute": 0}, {"api_keys": ""}])
+@pytest.mark.parametrize(
+    "overrides",
+    [{"auth_failures_per_minute": 0}, {"rate_limit_per_minute": 0}, {"api_keys": ""}],
+)
 async def test_no_limit_when_it_is_off_or_there_are_no_keys(
     tmp_path: Path, overrides: dict[str, object]
 ) -> None:

@@ -59,6 +59,11 @@ def _is_write(method: str, path: str) -> bool:
     return method not in SAFE_METHODS and path not in READ_ONLY_POSTS
 
 
+def _checks_key(path: str) -> bool:
+    """Whether a route under `path` checks the API key (health, metrics and docs do not)."""
+    return path.startswith("/v1/")
+
+
 def _state(app: FastAPI) -> AppState:
     state = app.state.tutorgraph
     assert isinstance(state, AppState)
@@ -155,12 +160,14 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
     # failed key checks, the refusal of cross-site writes and the body limit.
     app.add_middleware(BodyLimitMiddleware, limit_for=limit_for)
     app.add_middleware(CrossSiteWriteMiddleware, allowed_origins=origins, is_write=_is_write)
+    # Off with the rate limit (RATE_LIMIT_PER_MINUTE=0 turns every limit off) or no keys.
+    failures = settings.auth_failures_per_minute if settings.rate_limit_per_minute else 0
     app.add_middleware(
         AuthFailureLimitMiddleware,
         limiter=RateLimiter(
-            settings.auth_failures_per_minute if keys.enabled else 0,
-            storage=settings.rate_limit_storage or MEMORY,
+            failures if keys.enabled else 0, storage=settings.rate_limit_storage or MEMORY
         ),
+        checks_key=_checks_key,
     )
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     if origins:

@@ -209,21 +209,26 @@ class CrossSiteWriteMiddleware:
 class AuthFailureLimitMiddleware:
     """At most `limiter`'s budget of failed API key checks per client address in any minute.
 
-    A request that carries an `X-API-Key` and is answered 401 spends one of its client's
-    failures; once they are spent, every request with a key from that client is answered 429
-    (with `Retry-After`) before its key is even checked, until the oldest failure leaves the
-    window, so a right guess is refused as well. Requests without a key (`/healthz`, the
-    docs) are never refused here.
+    A request to a path that checks keys (`checks_key(path)`) that carries an `X-API-Key` and
+    is answered 401 spends one of its client's failures; once they are spent, every such
+    request from that client is answered 429 (with `Retry-After`) before its key is even
+    checked, until the oldest failure leaves the window, so a right guess is refused as well.
+    Requests without a key, and paths that check none (`/healthz`, `/metrics`, the docs),
+    are never refused here.
     """
 
-    def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
+    def __init__(
+        self, app: ASGIApp, limiter: RateLimiter, checks_key: Callable[[str], bool]
+    ) -> None:
         self.app = app
         self._limiter = limiter
+        self._checks_key = checks_key
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
             scope["type"] != "http"
             or not self._limiter.enabled
+            or not self._checks_key(scope["path"])
             or not Headers(scope=scope).get(API_KEY_HEADER)
         ):
             await self.app(scope, receive, send)
