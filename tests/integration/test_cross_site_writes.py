@@ -314,10 +314,6 @@ def test_a_malformed_setting_is_one_line_for_serve(
     assert value not in lines[0]  # never the value: it may be a secret
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs cli/_common.load_settings to build Settings inside fail_on_errors",
-)
 def test_a_malformed_setting_is_one_line_for_query(run_cli: RunCli, tmp_path: Path) -> None:
     proc = run_cli(
         "query", "fractions", "--index-dir", str(tmp_path), TUTORGRAPH_RERANK_DEPTH="many"

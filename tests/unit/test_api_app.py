@@ -275,7 +275,7 @@ async def test_ingest_is_refused_where_it_cannot_work(tmp_path: Path) -> None:
         error(await c.post("/v1/ingest", content=b"x", headers=A), 409, "conflict")
 
 
-async def test_bad_uploads_are_422_and_leave_nothing_behind(
+async def test_bad_uploads_are_refused_and_leave_nothing_behind(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     uploads = tmp_path / "uploads"
@@ -287,7 +287,8 @@ async def test_bad_uploads_are_422_and_leave_nothing_behind(
             await c.post("/v1/ingest", content=b"not a tarball", headers=A), 422, "invalid_bundle"
         )
         assert "tar.gz" in str(err["message"])
-        error(await c.post("/v1/ingest", json={"a": 1}, headers=A), 422, "invalid_request")
+        # A JSON body is not an archive: refused by its type before it is read.
+        error(await c.post("/v1/ingest", json={"a": 1}, headers=A), 415, "unsupported_media_type")
     assert not any(uploads.iterdir())
     assert [g.name for g in generations(tmp_path / "index")] == ["000001"]
 

@@ -49,7 +49,8 @@ def load_settings(index_dir: Path | None = None) -> Settings:
     # The machines here reach no model hub; never let a library try.
     os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    settings = Settings()
+    with fail_on_errors():  # a malformed TUTORGRAPH_* variable: one line, exit 2
+        settings = Settings()
     if index_dir is not None:
         settings = settings.model_copy(update={"index_dir": index_dir})
     return settings
