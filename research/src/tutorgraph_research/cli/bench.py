@@ -1,9 +1,9 @@
 """`tutorgraph bench`: the benchmarks of design section 8.
 
 The commands live in modules by what they measure: Eedi retrieval and the diagnosis
-(`bench_eedi`), latency (`bench_latency`), reading a query (`bench_queries`) and the
-curriculum's content (`bench_content`). This module is the group, and the order in which
-`tutorgraph bench --help` lists its commands.
+(`bench_eedi`), latency (`bench_latency`), reading a query (`bench_queries`), the
+curriculum's content (`bench_content`) and whole packets (`bench_tutoring`). This module
+is the group, and the order in which `tutorgraph bench --help` lists its commands.
 
 >>> register(app)  # doctest: +SKIP
 """
@@ -16,6 +16,7 @@ from tutorgraph_research.cli.bench_content import linking_cmd, teaching_cmd
 from tutorgraph_research.cli.bench_eedi import cross_encoder_cmd, diagnosis_cmd, eedi_cmd
 from tutorgraph_research.cli.bench_latency import latency_cmd
 from tutorgraph_research.cli.bench_queries import reader_cmd, refine_cmd, routing_cmd
+from tutorgraph_research.cli.bench_tutoring import tutoring_cmd
 
 __all__ = ["register"]
 
@@ -30,6 +31,7 @@ bench_app.command("reader")(reader_cmd)
 bench_app.command("routing")(routing_cmd)
 bench_app.command("teaching")(teaching_cmd)
 bench_app.command("linking")(linking_cmd)
+bench_app.command("tutoring")(tutoring_cmd)
 
 
 def register(app: typer.Typer) -> None:

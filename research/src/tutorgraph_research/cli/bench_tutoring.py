@@ -1,0 +1,141 @@
+"""`tutorgraph bench tutoring`: whole packets judged as a tutor reads them (issue 47).
+
+e.g. `tutorgraph bench tutoring --out results/tutoring_bench.json`, then after a change
+`tutorgraph bench tutoring --baseline results/tutoring_bench.json --out results/after.json`
+for the paired differences on the same messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import Progress
+
+from tutorgraph.cli._common import (
+    console,
+    fail_on_errors,
+    load_settings,
+    open_retriever,
+    progress_bars,
+)
+from tutorgraph.errors import ConfigurationError
+
+__all__ = ["PACKET_MESSAGES", "tutoring_cmd"]
+
+PACKET_MESSAGES = Path("data/benchmarks/packet_messages.jsonl")
+_SHOWN = ("standard@1", "standard@3", "teach@10", "misconception@10", "balanced", "packet")
+
+
+def tutoring_cmd(
+    messages: Annotated[
+        Path, typer.Option(help="The hand-judged packet messages (JSON Lines).")
+    ] = PACKET_MESSAGES,
+    index_dir: Annotated[
+        Path | None, typer.Option(help="Index folder (`tutorgraph ingest data/curriculum`).")
+    ] = None,
+    fields: Annotated[
+        bool,
+        typer.Option(
+            "--fields",
+            help="Send each message's problem and stated answer in the request's own fields "
+            "(as an app would), instead of the message as typed.",
+        ),
+    ] = False,
+    baseline: Annotated[
+        Path | None,
+        typer.Option(help="An earlier report of this command: paired differences against it."),
+    ] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N messages.")] = None,
+    out: Annotated[Path, typer.Option(help="Where to write the report.")] = Path(
+        "results/tutoring_bench.json"
+    ),
+) -> None:
+    """Whole packets: standard@1/@3, teach@10, misconception@10 (stated errors), balanced,
+    the off-topic flag's precision and recall, and a packet score, per kind of message with
+    95% bootstrap intervals, for the development and the held-out messages apart (tune on
+    dev only). With --baseline, each part's paired difference on the same messages."""
+    from tutorgraph_research.harness.provenance import git_commit, hardware
+    from tutorgraph_research.tasks.packet_messages import load_packet_messages
+    from tutorgraph_research.tasks.tutoring import (
+        MessageScore,
+        paired,
+        run_tutoring_benchmark,
+        summarise,
+    )
+
+    settings = load_settings(index_dir)
+    with fail_on_errors():
+        if not messages.is_file():
+            raise ConfigurationError(f"{messages}: no such file (--messages)")
+        items = load_packet_messages(messages)[:limit]
+        before: list[MessageScore] | None = None
+        if baseline is not None:
+            if not baseline.is_file():
+                raise ConfigurationError(f"{baseline}: no such file (--baseline)")
+            rows = json.loads(baseline.read_text(encoding="utf-8"))["messages"]
+            before = [MessageScore(**row) for row in rows]
+        served = open_retriever(settings)
+
+        async def run(bars: Progress) -> list[MessageScore]:
+            try:
+                task = bars.add_task("packets", total=len(items))
+                scores, _ = await run_tutoring_benchmark(
+                    served.retriever,
+                    items,
+                    fields=fields,
+                    progress=lambda done, _total: bars.update(task, completed=done),
+                )
+                return scores
+            finally:
+                await served.aclose()
+
+        with progress_bars() as bars:
+            scores = asyncio.run(run(bars))
+    report: dict[str, Any] = {
+        split: summarise([s for s in scores if s.split == split]) for split in ("dev", "heldout")
+    }
+    if before is not None:
+        report["paired"] = {
+            split: paired(
+                [s for s in before if s.split == split], [s for s in scores if s.split == split]
+            )
+            for split in ("dev", "heldout")
+        }
+    report["messages"] = [asdict(s) for s in scores]
+    report["_meta"] = {
+        "messages": str(messages),
+        "n": len(scores),
+        "fields": fields,
+        "baseline": str(baseline) if baseline else None,
+        "index_dir": str(settings.index_dir),
+        "bootstrap": {"resamples": 1000, "seed": 0, "level": 0.95},
+        "git_commit": git_commit(),
+        "hardware": hardware(),
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    console.print(f"whole packets: mean [95% interval] -> {out}", highlight=False)
+    for split in ("dev", "heldout"):
+        for group, row in report[split].items():
+            if group == "off_topic_flag":
+                console.print(f"{split}/off-topic flag  {row}", highlight=False)
+                continue
+            cells = [
+                f"{p} {row[p]['mean']:.3f} [{row[p]['ci95'][0]:.2f}, {row[p]['ci95'][1]:.2f}]"
+                for p in _SHOWN
+                if p in row
+            ]
+            n = row["packet"]["n"]
+            console.print(f"{split}/{group}".ljust(28), f"n={n:<4}", "  ".join(cells))
+        if "paired" in report:
+            for part, cell in report["paired"][split].items():
+                lo, hi = cell["ci95"]
+                console.print(
+                    f"{split} paired {part}: {cell['mean']:+.3f} [{lo:+.3f}, {hi:+.3f}]",
+                    highlight=False,
+                )

@@ -1,0 +1,195 @@
+"""The whole-packet benchmark (issue 47, item 6): does a packet carry what a tutor needs?
+
+Each message of `data/benchmarks/packet_messages.jsonl` (`tasks/packet_messages.py`) is
+retrieved as an app sends it, and its packet is judged against the set's labels, which
+were made by reading the curriculum, never the product's output. The parts, each 1.0 or
+0.0 per message, and only where they apply:
+
+- ``standard@1`` / ``standard@3``: an accepted standard is the packet's first `ccss:`
+  concept / among its first three (math messages);
+- ``teach@10``: an explanation or worked example of an accepted section is in the top 10
+  results, the context, or the packet's lessons (math messages whose sections are known);
+- ``misconception@10``: an accepted misconception is in the top 10 results or the context
+  (stated errors);
+- ``balanced``: the top 10, the context or the lessons carry teaching (any explanation or
+  worked example), plus a misconception for a stated error (math messages);
+- ``flagged``: the packet says it found no match (`no_match`, or `off_topic`, when the
+  packet has such a field; every message, so that the flag's precision and recall on math
+  messages come out of the same rows);
+- ``packet``: the mean of the parts that apply (for an off-topic message, ``flagged``
+  alone; for a math message, ``standard@3``, ``teach@10``, ``misconception@10`` and
+  ``balanced`` where they apply, and not being flagged).
+
+`summarise` gives each part's mean with a 95% bootstrap interval per kind and overall, and
+`paired` the difference of two runs over the same messages.
+
+>>> score_packet(message, packet).parts["standard@1"]  # doctest: +SKIP
+1.0
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph_research.harness.results import bootstrap_ci
+from tutorgraph_research.tasks.packet_messages import OFF_TOPIC, PacketMessage
+
+__all__ = [
+    "PARTS",
+    "MessageScore",
+    "paired",
+    "request_for",
+    "run_tutoring_benchmark",
+    "score_packet",
+    "summarise",
+]
+
+PARTS = (
+    "standard@1",
+    "standard@3",
+    "teach@10",
+    "misconception@10",
+    "balanced",
+    "flagged",
+    "packet",
+)
+TEACHING = frozenset({"explanation", "worked_example"})
+TOP = 10
+RESAMPLES = 1000
+SEED = 0
+_CONTEXT_ID = re.compile(r"^\[([^\]\s]+)\]", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class MessageScore:
+    """One message's parts (only those that apply to it)."""
+
+    id: str
+    kind: str
+    split: str
+    grade: str | None
+    parts: dict[str, float]
+
+
+def request_for(message: PacketMessage, *, fields: bool = False) -> RetrievalRequest:
+    """The request an app sends: the message as typed or, with `fields`, its problem and
+    stated answer in the request's own fields (where the set gives them)."""
+    if fields and message.problem is not None:
+        return RetrievalRequest(
+            query=message.text, problem=message.problem, student_answer=message.student_answer
+        )
+    return RetrievalRequest(query=message.text)
+
+
+def _flagged(packet: ReasoningPacket) -> bool:
+    return any(bool(getattr(packet, name, False)) for name in ("no_match", "off_topic"))
+
+
+def score_packet(message: PacketMessage, packet: ReasoningPacket) -> MessageScore:
+    """The parts of `message`'s packet that apply to it (see the module's docstring)."""
+    flagged = 1.0 if _flagged(packet) else 0.0
+    parts: dict[str, float] = {"flagged": flagged}
+    if message.kind == OFF_TOPIC:
+        parts["packet"] = flagged
+        return MessageScore(message.id, message.kind, message.split, message.grade, parts)
+    in_context = set(_CONTEXT_ID.findall(packet.context))
+    top = packet.results[:TOP] + [h for h in packet.results[TOP:] if h.id in in_context]
+    shown = top + list(packet.lessons)
+    ccss = [c.id for c in packet.concepts if c.id.startswith("ccss:")]
+    accepted = set(message.standards)
+    parts["standard@1"] = float(bool(ccss[:1]) and ccss[0] in accepted)
+    parts["standard@3"] = float(bool(accepted.intersection(ccss[:3])))
+    teaching = [h for h in shown if h.kind in TEACHING]
+    if message.sections:
+        sections = set(message.sections)
+        parts["teach@10"] = float(any(h.title in sections for h in teaching))
+    has_misconception = any(h.kind == "misconception" for h in top)
+    if message.misconceptions:
+        wanted = set(message.misconceptions)
+        parts["misconception@10"] = float(
+            any(h.kind == "misconception" and wanted.intersection(h.ids) for h in top)
+        )
+    stated = message.kind == "stated_error"
+    parts["balanced"] = float(bool(teaching) and (has_misconception or not stated))
+    judged = [
+        parts[p] for p in ("standard@3", "teach@10", "misconception@10", "balanced") if p in parts
+    ]
+    parts["packet"] = float(np.mean([*judged, 1.0 - flagged]))
+    return MessageScore(message.id, message.kind, message.split, message.grade, parts)
+
+
+async def run_tutoring_benchmark(
+    retriever: HybridRetriever,
+    messages: Sequence[PacketMessage],
+    *,
+    fields: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[MessageScore], dict[str, ReasoningPacket]]:
+    """Score every message's packet (one at a time, as a tutor's app would send them)."""
+    scores: list[MessageScore] = []
+    packets: dict[str, ReasoningPacket] = {}
+    for done, message in enumerate(messages, start=1):
+        packet = await retriever.retrieve(request_for(message, fields=fields))
+        packets[message.id] = packet
+        scores.append(score_packet(message, packet))
+        if progress is not None:
+            progress(done, len(messages))
+    return scores, packets
+
+
+def _cell(values: list[float]) -> dict[str, Any]:
+    lo, hi = bootstrap_ci(values, resamples=RESAMPLES, seed=SEED)
+    return {"mean": round(float(np.mean(values)), 4), "ci95": [lo, hi], "n": len(values)}
+
+
+def summarise(scores: Sequence[MessageScore]) -> dict[str, dict[str, Any]]:
+    """Per group ("all", "math", each kind) and part: mean, 95% interval and n; plus the
+    flag's precision and recall for off-topic messages (with the counts behind them)."""
+    groups: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for s in scores:
+        names = ["all", s.kind] + ([] if s.kind == OFF_TOPIC else ["math"])
+        for part, value in s.parts.items():
+            for name in names:
+                groups[name][part].append(value)
+    out: dict[str, dict[str, Any]] = {
+        name: {part: _cell(vals) for part, vals in parts.items()}
+        for name, parts in sorted(groups.items())
+    }
+    flagged_off = sum(s.parts["flagged"] for s in scores if s.kind == OFF_TOPIC)
+    flagged_math = sum(s.parts["flagged"] for s in scores if s.kind != OFF_TOPIC)
+    off = sum(s.kind == OFF_TOPIC for s in scores)
+    flagged = flagged_off + flagged_math
+    out["off_topic_flag"] = {
+        "precision": round(flagged_off / flagged, 4) if flagged else None,
+        "recall": round(flagged_off / off, 4) if off else None,
+        "flagged_off_topic": int(flagged_off),
+        "flagged_math": int(flagged_math),
+        "math_messages": len(scores) - off,
+    }
+    return out
+
+
+def paired(
+    before: Sequence[MessageScore], after: Sequence[MessageScore]
+) -> dict[str, dict[str, Any]]:
+    """Per part, the mean of `after - before` over the messages both score, with a 95%
+    bootstrap interval: the same messages, so the interval is of the change itself."""
+    first = {s.id: s for s in before}
+    diffs: dict[str, list[float]] = defaultdict(list)
+    for s in after:
+        b = first.get(s.id)
+        if b is None:
+            continue
+        for part, value in s.parts.items():
+            if part in b.parts:
+                diffs[part].append(value - b.parts[part])
+    return {part: _cell(vals) for part, vals in sorted(diffs.items())}

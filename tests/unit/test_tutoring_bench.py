@@ -1,0 +1,138 @@
+"""The whole-packet benchmark's judging (`tutorgraph_research.tasks.tutoring`): which parts
+apply to which message, and what makes each 1 or 0, on packets built by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from tutorgraph.models.packet import Hit, LinkedConcept, ReasoningPacket
+from tutorgraph_research.tasks.packet_messages import PacketMessage
+from tutorgraph_research.tasks.tutoring import (
+    MessageScore,
+    paired,
+    request_for,
+    score_packet,
+    summarise,
+)
+
+pytestmark = pytest.mark.unit
+
+SECTION = "Find Multiples and Factors — Identify Multiples of Numbers"
+
+
+def _message(kind: str = "concept", **kw: object) -> PacketMessage:
+    base: dict[str, object] = {
+        "id": "pm-x",
+        "text": "what is a multiple",
+        "kind": kind,
+        "tags": (),
+        "grade": "4",
+        "standards": ("ccss:4.OA.B.4",),
+        "sections": (SECTION,),
+        "misconceptions": (),
+        "problem": None,
+        "student_answer": None,
+        "stated_answer": None,
+        "split": "dev",
+        "reason": None,
+    }
+    base.update(kw)
+    return PacketMessage(**base)  # type: ignore[arg-type]
+
+
+def _hit(hid: str, kind: str, title: str = "", rank: int = 1) -> Hit:
+    return Hit(
+        id=hid,
+        ids=[hid],
+        kind=kind,  # type: ignore[arg-type]
+        title=title,
+        text="…",
+        score=1.0,
+        rank=rank,
+        found_by=["vector"],
+        fused_score=1.0,
+    )
+
+
+def _packet(results: list[Hit], concepts: list[str], **kw: object) -> ReasoningPacket:
+    return ReasoningPacket(
+        query="q",
+        results=results,
+        concepts=[LinkedConcept(id=c, taxonomy="ccss", name=c) for c in concepts],
+        timings_ms={},
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def test_a_concept_question_scores_standard_teaching_and_balance() -> None:
+    packet = _packet(
+        [_hit("openstax:a", "explanation", SECTION), _hit("ex", "exercise", "Other")],
+        ["ccss:3.OA.A.1", "ccss:4.OA.B.4"],
+    )
+    parts = score_packet(_message(), packet).parts
+    assert parts["standard@1"] == 0.0 and parts["standard@3"] == 1.0
+    assert parts["teach@10"] == 1.0 and parts["balanced"] == 1.0
+    assert "misconception@10" not in parts  # only for stated errors
+    assert parts["packet"] == 1.0  # standard@3, teach, balanced, not flagged
+
+
+def test_teaching_of_another_section_balances_but_does_not_teach_the_message() -> None:
+    packet = _packet([_hit("o", "worked_example", "Other — Section")], ["ccss:4.OA.B.4"])
+    parts = score_packet(_message(), packet).parts
+    assert parts["teach@10"] == 0.0 and parts["balanced"] == 1.0
+
+
+def test_a_stated_error_needs_its_misconception_and_teaching_beside_it() -> None:
+    message = _message(
+        "stated_error",
+        misconceptions=("eedi:misconception:7",),
+        stated_answer="18",
+        student_answer="18",
+    )
+    only_errors = _packet(
+        [_hit(f"eedi:misconception:{i}", "misconception", rank=i) for i in range(1, 11)],
+        ["ccss:4.OA.B.4"],
+    )
+    parts = score_packet(message, only_errors).parts
+    assert parts["misconception@10"] == 1.0
+    assert parts["teach@10"] == 0.0 and parts["balanced"] == 0.0
+    # Teaching past the top 10 counts when the context carries it, or as a lesson.
+    lesson = _hit("openstax:b", "explanation", SECTION)
+    with_lesson = only_errors.model_copy(update={"lessons": [lesson]})
+    assert score_packet(message, with_lesson).parts["balanced"] == 1.0
+    late = only_errors.model_copy(
+        update={
+            "results": [*only_errors.results, lesson],
+            "context": "## Explanations\n[openstax:b] " + SECTION + ": …",
+        }
+    )
+    assert score_packet(message, late).parts["teach@10"] == 1.0
+
+
+def test_off_topic_is_judged_on_the_flag_alone() -> None:
+    message = _message("off_topic", grade=None, standards=(), sections=(), reason="a greeting")
+    confident = _packet([_hit("x", "explanation", SECTION)], ["ccss:4.OA.B.4"])
+    assert score_packet(message, confident).parts == {"flagged": 0.0, "packet": 0.0}
+
+
+def test_summary_counts_the_flag_on_math_and_off_topic_messages() -> None:
+    scores = [
+        MessageScore("a", "off_topic", "dev", None, {"flagged": 1.0, "packet": 1.0}),
+        MessageScore("b", "off_topic", "dev", None, {"flagged": 0.0, "packet": 0.0}),
+        MessageScore("c", "concept", "dev", "4", {"flagged": 1.0, "packet": 0.5}),
+        MessageScore("d", "concept", "dev", "4", {"flagged": 0.0, "packet": 1.0}),
+    ]
+    summary = summarise(scores)
+    flag = summary["off_topic_flag"]
+    assert flag["precision"] == 0.5 and flag["recall"] == 0.5 and flag["flagged_math"] == 1
+    assert summary["math"]["packet"]["mean"] == 0.75 and summary["all"]["packet"]["n"] == 4
+    better = [MessageScore(s.id, s.kind, s.split, s.grade, {"packet": 1.0}) for s in scores]
+    diff = paired(scores, better)["packet"]
+    assert diff["mean"] == 0.375 and diff["n"] == 4
+
+
+def test_fields_send_the_problem_and_the_answer_apart() -> None:
+    message = _message(problem="9 squared", student_answer="18", stated_answer="18")
+    assert request_for(message).problem is None
+    sent = request_for(message, fields=True)
+    assert (sent.problem, sent.student_answer, sent.query) == ("9 squared", "18", message.text)
