@@ -96,17 +96,20 @@ def test_a_stated_error_needs_its_misconception_and_teaching_beside_it() -> None
     parts = score_packet(message, only_errors).parts
     assert parts["misconception@10"] == 1.0
     assert parts["teach@10"] == 0.0 and parts["balanced"] == 0.0
-    # Teaching past the top 10 counts when the context carries it, or as a lesson.
+    # Teaching past the top 10, or among the lessons, counts when the context carries it:
+    # the context is what an app's model reads.
     lesson = _hit("openstax:b", "explanation", SECTION)
     with_lesson = only_errors.model_copy(update={"lessons": [lesson]})
-    assert score_packet(message, with_lesson).parts["balanced"] == 1.0
-    late = only_errors.model_copy(
-        update={
-            "results": [*only_errors.results, lesson],
-            "context": "## Explanations\n[openstax:b] " + SECTION + ": …",
-        }
-    )
-    assert score_packet(message, late).parts["teach@10"] == 1.0
+    assert score_packet(message, with_lesson).parts["balanced"] == 0.0
+    context = "## Explanations\n[openstax:b] " + SECTION + ": …"
+    for packet in (
+        with_lesson.model_copy(update={"context": context}),
+        only_errors.model_copy(
+            update={"results": [*only_errors.results, lesson], "context": context}
+        ),
+    ):
+        parts = score_packet(message, packet).parts
+        assert parts["teach@10"] == 1.0 and parts["balanced"] == 1.0
 
 
 def test_off_topic_is_judged_on_the_flag_alone() -> None:

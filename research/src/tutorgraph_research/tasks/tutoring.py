@@ -8,11 +8,13 @@ were made by reading the curriculum, never the product's output. The parts, each
 - ``standard@1`` / ``standard@3``: an accepted standard is the packet's first `ccss:`
   concept / among its first three (math messages);
 - ``teach@10``: an explanation or worked example of an accepted section is in the top 10
-  results, the context, or the packet's lessons (math messages whose sections are known);
+  results or the prompt-ready context (math messages whose sections are known); what the
+  packet carries elsewhere (its `lessons`) counts once it reaches the context, since an
+  app's model reads the context;
 - ``misconception@10``: an accepted misconception is in the top 10 results or the context
   (stated errors);
-- ``balanced``: the top 10, the context or the lessons carry teaching (any explanation or
-  worked example), plus a misconception for a stated error (math messages);
+- ``balanced``: the top 10 or the context carry teaching (any explanation or worked
+  example), plus a misconception for a stated error (math messages);
 - ``flagged``: the packet says it found no match (`no_match`, or `off_topic`, when the
   packet has such a field; every message, so that the flag's precision and recall on math
   messages come out of the same rows);
@@ -102,8 +104,8 @@ def score_packet(message: PacketMessage, packet: ReasoningPacket) -> MessageScor
         parts["packet"] = flagged
         return MessageScore(message.id, message.kind, message.split, message.grade, parts)
     in_context = set(_CONTEXT_ID.findall(packet.context))
-    top = packet.results[:TOP] + [h for h in packet.results[TOP:] if h.id in in_context]
-    shown = top + list(packet.lessons)
+    top = packet.results[:TOP]
+    shown = top + [h for h in [*packet.results[TOP:], *packet.lessons] if h.id in in_context]
     ccss = [c.id for c in packet.concepts if c.id.startswith("ccss:")]
     accepted = set(message.standards)
     parts["standard@1"] = float(bool(ccss[:1]) and ccss[0] in accepted)
@@ -112,11 +114,11 @@ def score_packet(message: PacketMessage, packet: ReasoningPacket) -> MessageScor
     if message.sections:
         sections = set(message.sections)
         parts["teach@10"] = float(any(h.title in sections for h in teaching))
-    has_misconception = any(h.kind == "misconception" for h in top)
+    has_misconception = any(h.kind == "misconception" for h in shown)
     if message.misconceptions:
         wanted = set(message.misconceptions)
         parts["misconception@10"] = float(
-            any(h.kind == "misconception" and wanted.intersection(h.ids) for h in top)
+            any(h.kind == "misconception" and wanted.intersection(h.ids) for h in shown)
         )
     stated = message.kind == "stated_error"
     parts["balanced"] = float(bool(teaching) and (has_misconception or not stated))
