@@ -11,6 +11,7 @@ top 10 for a few queries.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -26,6 +27,7 @@ import httpx
 import pytest
 from tests.contract.chroma_server import free_port
 
+from tutorgraph.errors import IndexDamagedError
 from tutorgraph.index.doctor import examine
 from tutorgraph.index.generations import activate, generations, live_generation, new_generation
 from tutorgraph.index.local import LocalIndex
@@ -198,7 +200,10 @@ def test_killed_ingests_leave_the_live_generation_whole_and_a_rerun_completes(
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
         proc.communicate(timeout=600)
-        live = live_generation(index_dir) if index_dir.is_dir() else None
+        try:
+            live = live_generation(index_dir) if index_dir.is_dir() else None
+        except IndexDamagedError:  # killed between its manifest and CURRENT: resumed below
+            live = None
         built = [g.name for g in generations(index_dir)] if index_dir.is_dir() else []
         if proc.returncode == -signal.SIGKILL:
             half = [n for n in built if live is None or n > live.name]
@@ -452,3 +457,480 @@ def test_readyz_is_not_ready_on_a_damaged_index(
     finally:
         proc.terminate()
         proc.communicate(timeout=60)
+
+
+# -- issue 46: damage that crashes, full disks, broken pointers, deleted locks, NaN vectors --
+
+
+@pytest.fixture(scope="module")
+def hnsw(
+    tmp_path_factory: pytest.TempPathFactory,
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    embedder: Any,
+) -> tuple[Path, Path, Snapshot]:
+    """(bundle, index, snapshot) of 1,100 concepts of the bundled curriculum, with its stored
+    vectors: Chroma writes its HNSW files from 1,000 items on (below that it keeps every
+    vector in its database), so only an index this size has HNSW bytes to damage."""
+    root = tmp_path_factory.mktemp("safety-hnsw")
+    curriculum = Path(__file__).resolve().parents[2] / "data" / "curriculum"
+    concepts = load_trusted(curriculum, documents=False).concepts
+    by_id = {c.id: c for c in concepts}
+    chosen: dict[str, Any] = {}
+
+    def add(concept: Any) -> None:
+        if concept.id in chosen:
+            return
+        for parent in concept.parent_ids:
+            if parent in by_id:
+                add(by_id[parent])
+        chosen[concept.id] = concept
+
+    for concept in concepts:
+        if len(chosen) >= 1100:
+            break
+        add(concept)
+    bundle = root / "bundle"
+    write_bundle(SourceRecords(concepts=list(chosen.values())), bundle)
+    shutil.copytree(curriculum / "embeddings", bundle / "embeddings")
+    index_dir = root / "index"
+    done = run_cli("ingest", str(bundle), "--index-dir", str(index_dir))
+    assert done.returncode == 0, done.stderr
+    assert "0 embedded" in done.stdout, done.stdout
+    return bundle, index_dir, snapshot(index_dir, embedder)
+
+
+def _damage_hnsw_in_place(generation: Path) -> None:
+    """Random bytes over the middle tenth of the HNSW graph, the file's size unchanged: the
+    size check passes, and the process that opens the store dies of a segmentation fault."""
+    path = _hnsw(generation)
+    size = path.stat().st_size
+    assert size > 100_000, "no HNSW graph on disk (fewer than 1,000 vectors?)"
+    with path.open("r+b") as fh:
+        fh.seek(int(size * 0.45))
+        fh.write(random.Random(0).randbytes(size // 10))
+    assert path.stat().st_size == size
+
+
+@contextlib.contextmanager
+def _serving(
+    start_cli: Callable[..., subprocess.Popen[str]], index_dir: Path
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    port = free_port()
+    proc = start_cli(
+        "serve",
+        "--port",
+        str(port),
+        "--index-dir",
+        str(index_dir),
+        "--log-level",
+        "warning",
+        TUTORGRAPH_INDEX_RELOAD_S="0.3",
+        TUTORGRAPH_RERANKER_MODEL="",
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait(lambda: httpx.get(f"{url}/healthz", timeout=2).status_code == 200, proc)
+        yield url, proc
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=60)
+
+
+def _ready(url: str, proc: subprocess.Popen[str], want: Callable[[dict[str, Any]], bool]) -> Any:
+    """/readyz's body once `want` holds of it (the server must stay up meanwhile)."""
+    found: dict[str, Any] = {}
+
+    def check() -> bool:
+        found.update(httpx.get(f"{url}/readyz", timeout=10).json())
+        return want(found)
+
+    _wait(check, proc, timeout_s=90)
+    return found
+
+
+def test_same_size_hnsw_damage_is_one_line_for_the_cli_and_is_repaired(
+    tmp_path: Path,
+    hnsw: tuple[Path, Path, Snapshot],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    embedder: Any,
+) -> None:
+    bundle, clean_index, want = hnsw
+    index_dir = tmp_path / "index"
+    shutil.copytree(clean_index, index_dir)
+    live = live_generation(index_dir)
+    assert live is not None
+    _damage_hnsw_in_place(live)
+
+    query = run_cli("query", QUERIES[0], "--json", "--index-dir", str(index_dir))
+    assert query.returncode == 2 and query.stdout == ""
+    line = _one_line_error(query)
+    assert "damaged: vector: opening the vector store kills the process" in line
+    assert "tutorgraph doctor --repair" in line
+
+    ingest = run_cli("ingest", str(bundle), "--index-dir", str(index_dir))
+    assert ingest.returncode == 2
+    assert "the index's vector store is damaged" in _one_line_error(ingest)
+    assert [g.name for g in generations(index_dir)] == [live.name]  # nothing half-built
+
+    doctor = run_cli("doctor", "--index-dir", str(index_dir))
+    assert doctor.returncode == 1 and "kills the process" in _one_line_error(doctor)
+    repaired = run_cli("doctor", "--repair", "--index-dir", str(index_dir))
+    assert repaired.returncode == 0, repaired.stdout + repaired.stderr
+    assert "rebuilt generation" in repaired.stdout and "0 embedded" in repaired.stdout
+    assert snapshot(index_dir, embedder) == want
+
+
+def test_a_server_started_on_a_crashing_vector_store_stays_up_and_says_so(
+    tmp_path: Path,
+    hnsw: tuple[Path, Path, Snapshot],
+    start_cli: Callable[..., subprocess.Popen[str]],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
+    index_dir = tmp_path / "index"
+    shutil.copytree(hnsw[1], index_dir)
+    live = live_generation(index_dir)
+    assert live is not None
+    _damage_hnsw_in_place(live)
+    with _serving(start_cli, index_dir) as (url, proc):
+        ready = httpx.get(f"{url}/readyz", timeout=10)
+        assert ready.status_code == 503 and str(tmp_path) not in ready.text
+        body = ready.json()
+        assert body["status"] == "damaged" and body["generation"] == live.name
+        assert "opening the vector store kills the process" in body["problems"][0]
+        assert "tutorgraph doctor --repair" in body["problems"][0]
+        packet = httpx.post(f"{url}/v1/retrieve", json={"query": "fractions"}, timeout=30)
+        assert packet.status_code == 200 and "vector" in packet.json()["degraded_sources"]
+
+        repaired = run_cli("doctor", "--repair", "--index-dir", str(index_dir))
+        assert repaired.returncode == 0, repaired.stdout + repaired.stderr
+        body = _ready(url, proc, lambda b: b["generation"] != live.name)
+        assert body["status"] == "ready" and body["stale"] is None
+        assert httpx.get(f"{url}/healthz", timeout=10).status_code == 200
+
+
+def test_a_server_swapped_to_a_crashing_generation_keeps_serving_the_one_it_has(
+    tmp_path: Path,
+    hnsw: tuple[Path, Path, Snapshot],
+    start_cli: Callable[..., subprocess.Popen[str]],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
+    index_dir = tmp_path / "index"
+    shutil.copytree(hnsw[1], index_dir)
+    live = live_generation(index_dir)
+    assert live is not None
+    with _serving(start_cli, index_dir) as (url, proc):
+        assert httpx.get(f"{url}/readyz", timeout=10).json()["status"] == "ready"
+        with WriterLock(index_dir, "a test writing a crashing generation"):
+            broken = new_generation(index_dir, live)
+            _damage_hnsw_in_place(broken)
+            activate(index_dir, broken)
+        body = _ready(url, proc, lambda b: bool(b["stale"]))
+        assert body["generation"] == live.name and body["status"] == "ready"
+        assert f"generation {broken.name} is damaged" in body["stale"]
+        assert "kills the process" in body["stale"] and str(tmp_path) not in json.dumps(body)
+        packet = httpx.post(f"{url}/v1/retrieve", json={"query": "fractions"}, timeout=30)
+        assert packet.status_code == 200 and packet.json()["degraded_sources"] == []
+
+        repaired = run_cli("doctor", "--repair", "--index-dir", str(index_dir))
+        assert repaired.returncode == 0, repaired.stdout + repaired.stderr
+        body = _ready(url, proc, lambda b: b["generation"] not in (live.name, broken.name))
+        assert body["status"] == "ready" and body["stale"] is None
+
+
+def _fill(folder: Path, leave: int) -> Path:
+    """A file that leaves `leave` bytes free on `folder`'s disk (0: the disk is full)."""
+    filler = folder / f"filler-{time.monotonic_ns()}"
+    free = shutil.disk_usage(folder).free
+    with filler.open("wb", buffering=0) as fh:
+        with contextlib.suppress(OSError):
+            os.posix_fallocate(fh.fileno(), 0, max(0, free - leave))
+        if leave == 0:  # to the last block
+            fh.seek(0, os.SEEK_END)
+            with contextlib.suppress(OSError):
+                while fh.write(b"\0" * 4096):
+                    pass
+    return filler
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 24 MiB filesystem of its own (tmpfs; needs root, else the test skips: the
+    simulated full disk below covers the messages everywhere)."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small filesystem needs root")
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", str(mount)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small filesystem here: {done.stderr.strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_a_full_disk_is_one_line_loses_nothing_and_is_not_damage(
+    small_disk: Path,
+    clean: tuple[Path, Path, Snapshot, float],
+    bundles: tuple[Path, Path],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    embedder: Any,
+) -> None:
+    only_a, _, want, _ = clean
+    index_dir = small_disk / "index"
+    shutil.copytree(only_a, index_dir)
+    before = snapshot(index_dir, embedder)
+    live = live_generation(index_dir)
+    assert live is not None
+
+    # Room for a copy of the live generation, not for what B adds.
+    filler = _fill(small_disk, leave=int(folder_size(live) * 1.6))
+    ingest = run_cli("ingest", str(bundles[1]), "--index-dir", str(index_dir))
+    assert ingest.returncode == 2
+    line = _one_line_error(ingest)
+    assert line.startswith("error: disk full: about ") and "MB needed" in line, line
+    assert f"generation {live.name} stays live" in line
+    assert [g.name for g in generations(index_dir)] == [live.name]  # no half-built one
+    assert snapshot(index_dir, embedder) == before
+
+    # Full to the last block: Chroma cannot open (it writes when it opens); not damage.
+    full = _fill(small_disk, leave=0)
+    query = run_cli("query", QUERIES[0], "--json", "--index-dir", str(index_dir))
+    assert query.returncode == 0, query.stderr
+    assert "damaged" not in query.stderr and "disk is full" in query.stderr
+    assert json.loads(query.stdout)["degraded_sources"] == ["vector"]
+    for args in (("doctor",), ("doctor", "--repair")):
+        done = run_cli(*args, "--index-dir", str(index_dir))
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert "disk is full" in _one_line_error(done) and "damaged" not in done.stderr
+    assert [g.name for g in generations(index_dir)] == [live.name]
+
+    full.unlink()
+    filler.unlink()
+    assert asyncio.run(examine(index_dir, embedder.name)).ok
+    done = run_cli("ingest", str(bundles[1]), "--index-dir", str(index_dir))
+    assert done.returncode == 0, done.stderr
+    assert snapshot(index_dir, embedder) == want
+
+
+def folder_size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def test_a_simulated_full_disk_removes_the_half_built_generation(
+    tmp_path: Path,
+    clean: tuple[Path, Path, Snapshot, float],
+    bundles: tuple[Path, Path],
+    embedder: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ENOSPC where no small filesystem can be made: the same line, nothing left behind."""
+    from tutorgraph.errors import DiskFullError
+    from tutorgraph.index import pipeline
+    from tutorgraph.index.pipeline import ingest_bundle
+
+    index_dir = tmp_path / "index"
+    shutil.copytree(clean[0], index_dir)
+    before = snapshot(index_dir, embedder)
+    live = live_generation(index_dir)
+    assert live is not None
+
+    def no_space(*args: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pipeline, "_write_derived", no_space)
+    with pytest.raises(DiskFullError) as info:
+        asyncio.run(ingest_bundle(bundles[1], index_dir, embedder))
+    assert info.value.message.startswith("disk full: about ")
+    assert "\n" not in info.value.message
+    assert [g.name for g in generations(index_dir)] == [live.name]
+    assert snapshot(index_dir, embedder) == before
+
+
+@pytest.mark.parametrize("fix", ["doctor --repair", "ingest"])
+def test_a_deleted_current_is_one_line_and_nothing_is_lost(
+    fix: str,
+    tmp_path: Path,
+    clean: tuple[Path, Path, Snapshot, float],
+    bundles: tuple[Path, Path],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    embedder: Any,
+) -> None:
+    index_dir = tmp_path / "index"
+    shutil.copytree(clean[1], index_dir)
+    live = live_generation(index_dir)
+    assert live is not None
+    (index_dir / "CURRENT").unlink()
+
+    query = run_cli("query", QUERIES[0], "--index-dir", str(index_dir))
+    assert query.returncode == 2
+    line = _one_line_error(query)
+    assert "CURRENT file is missing" in line and "tutorgraph doctor --repair" in line
+    if fix == "doctor --repair":
+        done = run_cli("doctor", "--repair", "--index-dir", str(index_dir))
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert f"pointed CURRENT at generation {live.name}" in done.stdout
+    else:  # an ingest of A builds on the newest intact generation (A and B), not on nothing
+        done = run_cli("ingest", str(bundles[0]), "--index-dir", str(index_dir))
+        assert done.returncode == 0, done.stderr
+    assert snapshot(index_dir, embedder) == clean[2]
+
+
+def test_a_garbled_current_is_one_line_and_is_repaired(
+    tmp_path: Path,
+    clean: tuple[Path, Path, Snapshot, float],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    embedder: Any,
+) -> None:
+    index_dir = tmp_path / "index"
+    shutil.copytree(clean[1], index_dir)
+    live = live_generation(index_dir)
+    assert live is not None
+    (index_dir / "CURRENT").write_bytes(b"\xff\xfe\x00\x9c garbage\n" * 50)
+    for args in (("query", QUERIES[0]), ("doctor",)):
+        done = run_cli(*args, "--index-dir", str(index_dir))
+        assert done.returncode in (1, 2)
+        assert "CURRENT file names no generation" in _one_line_error(done)
+    done = run_cli("doctor", "--repair", "--index-dir", str(index_dir))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"pointed CURRENT at generation {live.name}" in done.stdout
+    assert snapshot(index_dir, embedder) == clean[2]
+
+
+def test_readyz_names_no_path_and_clears_stale_once_the_pointer_is_fixed(
+    server: tuple[str, Path],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
+    url, index_dir = server
+    served = httpx.get(f"{url}/readyz").json()["generation"]
+    (index_dir / "CURRENT").write_bytes(b"garbage\n")
+    deadline = time.monotonic() + 60
+    while not (body := httpx.get(f"{url}/readyz").json())["stale"]:
+        assert time.monotonic() < deadline, "the server did not report the broken pointer"
+        time.sleep(0.2)
+    assert "CURRENT file names no generation" in body["stale"]
+    assert str(index_dir) not in json.dumps(body) and body["generation"] == served
+    done = run_cli("doctor", "--repair", "--index-dir", str(index_dir))
+    assert done.returncode == 0, done.stdout + done.stderr
+    deadline = time.monotonic() + 60
+    while (body := httpx.get(f"{url}/readyz").json())["stale"]:
+        assert time.monotonic() < deadline, f"stale was not cleared: {body['stale']}"
+        time.sleep(0.2)
+    assert body["status"] == "ready" and body["generation"] == served
+
+
+def test_a_deleted_lock_file_does_not_admit_a_second_writer(
+    tmp_path: Path,
+    clean: tuple[Path, Path, Snapshot, float],
+    bundles: tuple[Path, Path],
+    start_cli: Callable[..., subprocess.Popen[str]],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    embedder: Any,
+) -> None:
+    index_dir = tmp_path / "index"
+    shutil.copytree(clean[0], index_dir)
+    first = start_cli("ingest", str(bundles[1]), "--index-dir", str(index_dir))
+    holder = index_dir / ".writer.json"
+    deadline = time.monotonic() + 120
+    while not (holder.is_file() and json.loads(holder.read_text()).get("pid") == first.pid):
+        assert first.poll() is None and time.monotonic() < deadline, first.communicate()[1]
+        time.sleep(0.02)
+    first.send_signal(signal.SIGSTOP)  # mid-ingest, for as long as the test needs
+    try:
+        (index_dir / ".writer.lock").unlink()  # zero bytes: it looks stale
+        second = run_cli("ingest", str(bundles[0]), "--index-dir", str(index_dir))
+        assert second.returncode == 2
+        assert f"is being written by process {first.pid}" in _one_line_error(second)
+    finally:
+        first.send_signal(signal.SIGCONT)
+    _, err = first.communicate(timeout=600)
+    assert first.returncode == 0, err
+    assert snapshot(index_dir, embedder) == clean[2]
+
+
+def test_after_a_crash_and_a_rerun_the_last_good_generation_survives_and_repair_restores_it(
+    tmp_path: Path,
+    clean: tuple[Path, Path, Snapshot, float],
+    bundles: tuple[Path, Path],
+    start_cli: Callable[..., subprocess.Popen[str]],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    embedder: Any,
+) -> None:
+    only_a, _, want, _ = clean
+    index_dir = tmp_path / "index"
+    shutil.copytree(only_a, index_dir)
+    good = live_generation(index_dir)
+    assert good is not None
+    counts_a = snapshot(index_dir, embedder)
+
+    # kill -9 while the next generation is half-built.
+    proc = start_cli("ingest", str(bundles[1]), "--index-dir", str(index_dir))
+    half = index_dir / "generations" / f"{int(good.name) + 1:06d}"
+    deadline = time.monotonic() + 120
+    while not half.is_dir():
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()[1]
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    assert not (half / "manifest.json").exists()
+
+    rerun = run_cli("ingest", str(bundles[1]), "--index-dir", str(index_dir))
+    assert rerun.returncode == 0, rerun.stderr
+    live = live_generation(index_dir)
+    assert live is not None and live.name > half.name
+    # The half-built generation went, the last live and intact one stayed.
+    assert [g.name for g in generations(index_dir)] == [good.name, live.name]
+    assert (index_dir / "PREVIOUS").read_text().strip() == good.name
+
+    _truncate(live / "catalogue" / "documents.jsonl")
+    query = run_cli("query", QUERIES[0], "--index-dir", str(index_dir))
+    assert query.returncode == 2 and "damaged: graph:" in _one_line_error(query)
+    repaired = run_cli("doctor", "--repair", "--index-dir", str(index_dir))
+    assert repaired.returncode == 0, repaired.stdout + repaired.stderr
+    assert f"generation {good.name} is live again" in repaired.stdout
+    restored = live_generation(index_dir)
+    assert restored is not None and restored.name > live.name  # CURRENT moved forward
+    assert snapshot(index_dir, embedder) == counts_a
+    again = run_cli("ingest", str(bundles[1]), "--index-dir", str(index_dir))
+    assert again.returncode == 0, again.stderr
+    assert snapshot(index_dir, embedder) == want
+
+
+def test_nan_vectors_are_never_served_and_repair_takes_them_from_the_vector_store(
+    tmp_path: Path,
+    clean: tuple[Path, Path, Snapshot, float],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    embedder: Any,
+) -> None:
+    import numpy as np
+
+    index_dir = tmp_path / "index"
+    shutil.copytree(clean[1], index_dir)
+    live = live_generation(index_dir)
+    assert live is not None
+    path = live / "vectors" / "vectors.npy"
+    size = path.stat().st_size
+    rows = np.load(path, mmap_mode="r+")
+    rows[::7] = np.nan  # same-size damage: the size check passes
+    rows.flush()
+    del rows
+    assert path.stat().st_size == size
+
+    query = run_cli("query", QUERIES[0], "--index-dir", str(index_dir))
+    assert query.returncode == 2
+    line = _one_line_error(query)
+    assert "damaged: vector: vectors/vectors.npy" in line and "not finite numbers" in line
+    repaired = run_cli("doctor", "--repair", "--index-dir", str(index_dir))
+    assert repaired.returncode == 0, repaired.stdout + repaired.stderr
+    # The items' vectors came back from Chroma, not from the embedder.
+    assert "0 embedded; vector copy:" in repaired.stdout, repaired.stdout
+    assert "from the vector store" in repaired.stdout
+    assert snapshot(index_dir, embedder) == clean[2]
+    fixed = live_generation(index_dir)
+    assert fixed is not None
+    assert np.isfinite(np.load(fixed / "vectors" / "vectors.npy")).all()

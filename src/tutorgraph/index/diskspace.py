@@ -2,9 +2,11 @@
 
 A writer that runs out of space (a copy, Chroma's SQLite, a BM25 file, the manifest) removes
 its half-built generation and reports one line (`DiskFullError`: "disk full: about N MB
-needed, M MB free"). A reader whose Chroma cannot open for want of space (Chroma writes to
-its database when it opens it) reports the vector store as unavailable, never as damaged: the
-live generation is intact, and a repair would only make things worse.
+needed, M MB free"): an error that names a full disk, or any error while the disk has under
+1 MiB free (Chroma's own message may not say why). A reader whose Chroma cannot open for
+want of space (Chroma writes to its database when it opens it) reports the vector store as
+unavailable, never as damaged: the live generation is intact, and a repair would only make
+things worse.
 
 >>> is_disk_full(OSError(errno.ENOSPC, "No space left on device"))
 True
@@ -26,12 +28,16 @@ __all__ = [
     "free_bytes",
     "is_disk_full",
     "mentions_disk_full",
+    "nearly_full",
 ]
 
 _FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT}
 # What SQLite (SQLITE_FULL, code 13), Chroma's Rust side and the C library say.
 _FULL_TEXTS = ("database or disk is full", "no space left on device", "disk quota exceeded")
 _MB = 1 << 20
+# Less free than this when a store fails: the failure is the full disk, whatever the store
+# says (Chroma reports a full disk during its compaction as "Failed to apply logs").
+_NEARLY_FULL = _MB
 
 
 def mentions_disk_full(text: str) -> bool:
@@ -55,6 +61,12 @@ def is_disk_full(exc: BaseException) -> bool:
             return True
         current = current.__cause__ or current.__context__
     return False
+
+
+def nearly_full(path: Path) -> bool:
+    """Whether the disk of `path` has (almost) no room left, as when a write just failed on
+    it for want of space."""
+    return free_bytes(path) < _NEARLY_FULL
 
 
 def folder_bytes(path: Path) -> int:
@@ -103,6 +115,6 @@ def disk_full_reason(index_dir: Path) -> str:
     free = free_bytes(index_dir)
     return (
         f"the vector store cannot be opened: the index's disk is full ({free // _MB} MB "
-        "free; Chroma writes to its database when it opens it); nothing is damaged: free "
+        "free; Chroma writes to its database when it opens it); the index is intact: free "
         "some space"
     )

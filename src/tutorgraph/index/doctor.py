@@ -65,6 +65,13 @@ from tutorgraph.stores.manifest import Manifest
 
 __all__ = ["Examination", "RepairReport", "examine", "repair"]
 
+# Where a rebuilt vector copy's vectors came from (`IngestReport.vector_copy`), in words.
+_COPY_SOURCES = {
+    "written": "as written to the vector store",
+    "stored": "from stored vectors",
+    "vector store": "from the vector store",
+    "embedded": "embedded",
+}
 # The folder of a generation a problem without one is in, by the source it takes down.
 _PART_OF_SOURCE = {"vector": "chroma", "lexical": "lexical", "graph": "catalogue"}
 
@@ -234,7 +241,9 @@ async def repair(
         rebuild = await _plan(index_dir, embedder.name, before, actions)
         if rebuild is not None:
             report = await _rebuild(index_dir, embedder, rebuild, bundle)
-            copy = ", ".join(f"{n:,} {k}" for k, n in report.vector_copy.items())
+            copy = ", ".join(
+                f"{n:,} {_COPY_SOURCES.get(k, k)}" for k, n in report.vector_copy.items()
+            )
             actions.append(
                 f"rebuilt generation {report.generation} from the catalogue "
                 f"({report.counts.get('items', 0):,} items, {report.embedded:,} embedded; "

@@ -25,7 +25,7 @@ import numpy as np
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.stored_vectors import StoredVectors
 from tutorgraph.errors import ConfigurationError, DiskFullError, IndexNotFoundError
-from tutorgraph.index.diskspace import disk_full_reason, is_disk_full
+from tutorgraph.index.diskspace import disk_full_reason, is_disk_full, nearly_full
 from tutorgraph.index.generations import LEGACY, ReaderHold, generation_name, live_generation
 from tutorgraph.index.integrity import (
     Problem,
@@ -294,7 +294,7 @@ class LocalIndex(AsyncClosing):
                 ),
             )
         if own is not None and opened is not None and "vector" not in problems:
-            problem = _check_vectors(own, opened, manifest, lexical, stored)
+            problem = _check_vectors(own, opened, manifest, lexical, stored, generation)
             if problem is _DISK_FULL:
                 unavailable["vector"] = disk_full_reason(generation)
             elif problem is not None:
@@ -407,12 +407,14 @@ def _check_vectors(
     manifest: Manifest,
     lexical: LexicalIndex | None,
     stored: StoredVectors | None,
+    root: Path,
 ) -> Problem | None:
     """The count against the manifest's, then each probe item's stored vector finds it."""
     try:
         count = opened.result()
     except Exception as exc:
-        if is_disk_full(exc):  # Chroma writes when it opens: an intact store, a full disk
+        # Chroma writes when it opens: an intact store on a full disk fails here.
+        if is_disk_full(exc) or nearly_full(root):
             return _DISK_FULL
         return Problem("vector", f"the vector store cannot be opened ({_why(exc)})", "chroma")
     expected = manifest.counts.get("items")
@@ -430,7 +432,7 @@ def _check_vectors(
     try:
         return probe_vectors(store.search_sync, probes)
     except Exception as exc:
-        if is_disk_full(exc):
+        if is_disk_full(exc) or nearly_full(root):
             return _DISK_FULL
         return Problem("vector", f"the vector store fails a search ({_why(exc)})", "chroma")
 

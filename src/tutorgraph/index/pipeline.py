@@ -44,7 +44,13 @@ from tutorgraph.index._bundle_alignment import align_bundle
 from tutorgraph.index._bundle_vectors import STORED_VECTORS_DIR, embed_bundle
 from tutorgraph.index._ingest_options import IngestOptions, IngestReport, ProgressCallback
 from tutorgraph.index._ingest_vectors import _write_item_vectors, _write_vectors, card_texts
-from tutorgraph.index.diskspace import disk_full_error, folder_bytes, free_bytes, is_disk_full
+from tutorgraph.index.diskspace import (
+    disk_full_error,
+    folder_bytes,
+    free_bytes,
+    is_disk_full,
+    nearly_full,
+)
 from tutorgraph.index.generations import (
     activate,
     collect,
@@ -255,11 +261,14 @@ async def ingest_locked(
         await asyncio.to_thread(activate, index_dir, target, outgoing_intact=outgoing_intact)
     except BaseException as exc:
         # The live generation is untouched; a crash that skips this is tidied by `collect`.
+        full = isinstance(exc, Exception) and (
+            is_disk_full(exc) or await asyncio.to_thread(nearly_full, index_dir)
+        )
         written = 0
         if target is not None:
             written = await asyncio.to_thread(folder_bytes, target)
             await asyncio.to_thread(shutil.rmtree, target, True)
-        if isinstance(exc, Exception) and is_disk_full(exc):
+        if full:
             raise disk_full_error(index_dir, max(needed, written), live=_name(live)) from exc
         raise
     try:

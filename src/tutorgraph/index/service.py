@@ -29,6 +29,7 @@ __all__ = [
     "graph_store",
     "open_index",
     "open_retriever",
+    "start_vector_check",
     "vector_store",
 ]
 
@@ -96,21 +97,33 @@ class OpenRetriever(AsyncClosing):
         await self.index.aclose()
 
 
+def start_vector_check(settings: Settings) -> VectorCheck | None:
+    """The child process that opens the live generation's embedded vector store (None with a
+    Chroma server, or no index): started now, waited for by `open_index`."""
+    if settings.chroma_host:
+        return None
+    generation = live_generation(settings.index_dir)
+    return VectorCheck.start(generation) if generation is not None else None
+
+
 def open_retriever(
-    settings: Settings, models: Models | None = None, *, isolate: bool = True
+    settings: Settings,
+    models: Models | None = None,
+    *,
+    isolate: bool = True,
+    check: VectorCheck | None = None,
 ) -> OpenRetriever:
     """Open the index of `settings` and build a retriever over it, loading the models unless
     `models` are given (blocking: call at start-up).
 
     With `isolate` (the default) a child process opens the embedded vector store first; it
-    is started before the models load, so that the two overlap (see `open_index`)."""
-    # Fail fast on a missing index or another embedder's, before loading any model.
-    require_live_manifest(settings.index_dir, settings.embedding_model)
-    check = None
-    if isolate and not settings.chroma_host:
-        generation = live_generation(settings.index_dir)
-        check = VectorCheck.start(generation) if generation is not None else None
+    is started before the models load, so that the two overlap (see `open_index`; `check`:
+    a child the caller started even earlier)."""
     try:
+        # Fail fast on a missing index or another embedder's, before loading any model.
+        require_live_manifest(settings.index_dir, settings.embedding_model)
+        if isolate and check is None:
+            check = start_vector_check(settings)
         models = models or load_models(settings)
         index = open_index(settings, isolate=isolate, check=check)
     finally:
@@ -148,4 +161,13 @@ class SharedModels:
             return self._models
 
     def open_retriever(self, settings: Settings) -> OpenRetriever:
-        return open_retriever(settings, self.models(settings))
+        # The vector store's child check runs while the models load (the first time).
+        require_live_manifest(settings.index_dir, settings.embedding_model)
+        check = start_vector_check(settings)
+        try:
+            models = self.models(settings)
+        except BaseException:
+            if check is not None:
+                check.cancel()
+            raise
+        return open_retriever(settings, models, check=check)

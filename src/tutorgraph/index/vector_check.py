@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tutorgraph.index.diskspace import mentions_disk_full
+from tutorgraph.index.diskspace import mentions_disk_full, nearly_full
 from tutorgraph.index.integrity import Problem, one_line
 
 __all__ = ["CHILD_TIMEOUT_S", "VectorCheck", "Verdict", "check_vector_store"]
@@ -131,7 +131,7 @@ class VectorCheck:
                 )
             )
         if code != 0:
-            if mentions_disk_full(err):
+            if mentions_disk_full(err) or nearly_full(self.generation):
                 return Verdict(disk_full=True, seconds=self._elapsed())
             last = (err.strip().splitlines() or ["no message"])[-1]
             return self._verdict_of(
