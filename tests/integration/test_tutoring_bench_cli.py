@@ -1,0 +1,42 @@
+"""`tutorgraph bench tutoring` end to end: the real CLI over the session index (real Chroma,
+real MiniLM) on the first messages of the committed packet set, then again against its own
+report as the baseline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tutorgraph_research.cli.bench_tutoring import PACKET_MESSAGES
+
+pytestmark = pytest.mark.integration
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_bench_judges_packets_and_pairs_a_rerun_with_itself(  # type: ignore[no-untyped-def]
+    run_cli, session_index, tmp_path: Path
+) -> None:
+    messages = str(REPO / PACKET_MESSAGES)
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    common = ["--messages", messages, "--index-dir", str(session_index[0]), "--limit", "20"]
+    proc = run_cli("bench", "tutoring", *common, "--out", str(first))
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(first.read_text())
+    assert len(report["messages"]) == 20
+    assert {m["split"] for m in report["messages"]} == {"dev", "heldout"}
+    for split in ("dev", "heldout"):
+        for group, row in report[split].items():
+            if group == "off_topic_flag":
+                continue
+            for cell in row.values():
+                lo, hi = cell["ci95"]
+                assert 0.0 <= lo <= cell["mean"] <= hi <= 1.0
+    proc = run_cli("bench", "tutoring", *common, "--baseline", str(first), "--out", str(second))
+    assert proc.returncode == 0, proc.stderr
+    paired = json.loads(second.read_text())["paired"]
+    # The same index and messages give the same packets: every paired difference is 0.
+    assert paired["dev"]["packet"]["mean"] == 0.0 and paired["dev"]["packet"]["n"] > 0
+    assert "dev paired packet: +0.000" in proc.stdout
