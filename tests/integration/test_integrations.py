@@ -19,6 +19,7 @@ from tutorgraph.client import AsyncTutorGraph, TutorGraph
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.integrations.langchain import TutorGraphRetriever as LangChainRetriever
 from tutorgraph.integrations.llamaindex import TutorGraphRetriever as LlamaRetriever
+from tutorgraph.models.packet import teaching_first
 from tutorgraph.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
@@ -55,8 +56,11 @@ def test_langchain_documents_carry_the_hits_provenance(retriever) -> None:  # ty
     packet = asyncio.run(
         retriever.retrieve(RetrievalRequest(query=QUERY, n_results=5, use_refinement=False))
     )
-    assert [d.id for d in docs] == [h.id for h in packet.results]
-    first, hit = docs[0], packet.results[0]
+    # Teaching first (issue 47): lessons and results alternate, a lesson first.
+    hits = teaching_first(packet.lessons, packet.results, 5)
+    assert packet.lessons and [d.id for d in docs] == [h.id for h in hits]
+    assert docs[0].metadata["kind"] in ("explanation", "worked_example")
+    first, hit = docs[0], hits[0]
     assert isinstance(first, Document) and hit.text in first.page_content
     meta = first.metadata
     assert (meta["kind"], meta["ids"], meta["found_by"]) == (hit.kind, hit.ids, hit.found_by)
@@ -68,7 +72,9 @@ def test_langchain_diagnosis_reaches_the_metadata(opened_index, embedder) -> Non
     diagnosing = index_retriever(opened_index, embedder, diagnoser=Diagnoser.bundled())
     lc = LangChainRetriever(source=diagnosing, k=5)
     docs = lc.invoke("0.6 * 0.2", problem="0.6 * 0.2", student_answer="1.2")
-    assert docs[0].metadata["kind"] == "misconception" and docs[0].metadata["diagnosis"]
+    # The lessons lead; the diagnosed misconception leads the results after them.
+    misconceptions = [d for d in docs if d.metadata["kind"] == "misconception"]
+    assert misconceptions and misconceptions[0].metadata["diagnosis"]
 
 
 def test_remote_langchain_over_both_clients(served: Served, retriever) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
@@ -84,7 +90,7 @@ def test_remote_langchain_over_both_clients(served: Served, retriever) -> None: 
             return await LangChainRetriever(source=tg, k=4, request_fields=fields).ainvoke(QUERY)
 
     async_docs = asyncio.run(go())
-    ids = [h.id for h in direct.results]
+    ids = [h.id for h in teaching_first(direct.lessons, direct.results, 4)]
     assert [d.id for d in sync_docs] == ids and [d.id for d in async_docs] == ids
 
 
@@ -95,13 +101,12 @@ def test_llamaindex_in_process_and_remote(served: Served, retriever) -> None:  #
     packet = asyncio.run(
         retriever.retrieve(RetrievalRequest(query=QUERY, n_results=5, use_refinement=False))
     )
+    hits = teaching_first(packet.lessons, packet.results, 5)
     assert all(isinstance(n, NodeWithScore) for n in nodes)
-    assert [n.node.node_id for n in nodes] == [h.id for h in packet.results]
-    assert [n.score for n in nodes] == [h.score for h in packet.results]
-    assert nodes[0].node.metadata["found_by"] == packet.results[0].found_by
-    assert [n.node.node_id for n in asyncio.run(local.aretrieve(QUERY))] == [
-        h.id for h in packet.results
-    ]
+    assert [n.node.node_id for n in nodes] == [h.id for h in hits]
+    assert [n.score for n in nodes] == [h.score for h in hits]
+    assert nodes[0].node.metadata["found_by"] == hits[0].found_by
+    assert [n.node.node_id for n in asyncio.run(local.aretrieve(QUERY))] == [h.id for h in hits]
     with TutorGraph(served.url, api_key=READ) as tg:
         remote = LlamaRetriever(tg, similarity_top_k=5, request_fields=fields).retrieve(QUERY)
-    assert [n.node.node_id for n in remote] == [h.id for h in packet.results]
+    assert [n.node.node_id for n in remote] == [h.id for h in hits]

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tutorgraph.cli.app import app
-from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph.models.packet import ReasoningPacket, teaching_first
 from tutorgraph.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
@@ -133,8 +133,10 @@ def test_context_is_grouped_tagged_and_within_the_token_budget(
     assert packet.context
     assert embedder.count_tokens(packet.context) <= budget
     assert packet.context.startswith("## ")
-    tagged = [h.id for h in packet.results if f"[{h.id}]" in packet.context]
-    assert tagged and tagged[0] == packet.results[0].id
+    # Best first, lessons and results alternating (teaching first, issue 47).
+    order = teaching_first(packet.lessons, packet.results)
+    tagged = [h.id for h in order if f"[{h.id}]" in packet.context]
+    assert tagged and tagged[0] == order[0].id
 
 
 def test_zero_context_budget_gives_an_empty_context(retriever) -> None:  # type: ignore[no-untyped-def]

@@ -40,11 +40,11 @@ HITS = [
 def test_sections_follow_the_kind_order_and_items_carry_their_ids() -> None:
     ctx = assemble_context(HITS, count_tokens=words, max_tokens=1000)
     headers = [line for line in ctx.splitlines() if line.startswith("## ")]
-    assert headers == [
-        "## Concept and prerequisites",
-        "## Likely misconceptions",
+    assert headers == [  # teaching first (issue 47)
         "## Explanations",
         "## Worked examples",
+        "## Concept and prerequisites",
+        "## Likely misconceptions",
         "## Practice questions",
     ]
     assert "[eedi:misconception:217] Adds the denominators" in ctx

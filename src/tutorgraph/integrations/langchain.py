@@ -27,15 +27,16 @@ from tutorgraph.integrations.packets import (
     request_for,
     retrieve,
 )
-from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph.models.packet import ReasoningPacket, teaching_first
 
 __all__ = ["TutorGraphRetriever"]
 
 
-def _documents(packet: ReasoningPacket) -> list[Document]:
+def _documents(packet: ReasoningPacket, k: int) -> list[Document]:
+    # Teaching first, then the results: `k` documents in all (`teaching_first`).
     return [
         Document(page_content=hit_text(h), metadata=hit_metadata(h, packet), id=h.id)
-        for h in packet.results
+        for h in teaching_first(packet.lessons, packet.results, k)
     ]
 
 
@@ -59,7 +60,7 @@ class TutorGraphRetriever(BaseRetriever):
         **fields: Any,
     ) -> list[Document]:
         request = request_for(query, k or self.k, {**self.request_fields, **fields})
-        return _documents(retrieve(self.source, request))
+        return _documents(retrieve(self.source, request), request.n_results)
 
     async def _aget_relevant_documents(
         self,
@@ -70,4 +71,4 @@ class TutorGraphRetriever(BaseRetriever):
         **fields: Any,
     ) -> list[Document]:
         request = request_for(query, k or self.k, {**self.request_fields, **fields})
-        return _documents(await aretrieve(self.source, request))
+        return _documents(await aretrieve(self.source, request), request.n_results)

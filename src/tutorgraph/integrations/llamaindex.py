@@ -24,18 +24,19 @@ from tutorgraph.integrations.packets import (
     request_for,
     retrieve,
 )
-from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph.models.packet import ReasoningPacket, teaching_first
 
 __all__ = ["TutorGraphRetriever"]
 
 
-def _nodes(packet: ReasoningPacket) -> list[NodeWithScore]:
+def _nodes(packet: ReasoningPacket, k: int) -> list[NodeWithScore]:
+    # Teaching first, then the results: `k` nodes in all (`teaching_first`).
     return [
         NodeWithScore(
             node=TextNode(id_=h.id, text=hit_text(h), metadata=hit_metadata(h, packet)),
             score=h.score,
         )
-        for h in packet.results
+        for h in teaching_first(packet.lessons, packet.results, k)
     ]
 
 
@@ -58,8 +59,8 @@ class TutorGraphRetriever(BaseRetriever):
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         request = request_for(query_bundle.query_str, self._k, self._fields)
-        return _nodes(retrieve(self._source, request))
+        return _nodes(retrieve(self._source, request), request.n_results)
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         request = request_for(query_bundle.query_str, self._k, self._fields)
-        return _nodes(await aretrieve(self._source, request))
+        return _nodes(await aretrieve(self._source, request), request.n_results)

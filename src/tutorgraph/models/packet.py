@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -26,6 +27,7 @@ __all__ = [
     "ReasoningPacket",
     "RerankerInfo",
     "SupersededCopy",
+    "teaching_first",
 ]
 
 # The retrieval sources, and `diagnosis`: a bug rule reproduced the student's answer.
@@ -253,3 +255,24 @@ class ReasoningPacket(BaseModel):
     # rest, best first (`retrieval/lessons.py`; empty when the request asks for none).
     lessons: list[Hit] = Field(default_factory=list)
     debug: dict[str, Any] | None = None
+
+
+def teaching_first(
+    lessons: Sequence[Hit], results: Sequence[Hit], k: int | None = None
+) -> list[Hit]:
+    """The packet's hits in the order a model should read them: its lessons (the
+    explanations and worked examples nearest the message) and its results alternate, a
+    lesson first, and once either list runs out the other goes on; a lesson that is also
+    a result comes once. The context and the framework adapters read a packet in this
+    order, so that neither teaching nor a stated answer's misconceptions crowd the other
+    out, whatever the budget. With `k`, the first `k` of them.
+
+    >>> [h.kind for h in teaching_first(packet.lessons, packet.results, k=3)]  # doctest: +SKIP
+    ['explanation', 'misconception', 'worked_example']
+    """
+    seen = {h.id for h in lessons}
+    rest = [h for h in results if h.id not in seen]
+    out: list[Hit] = []
+    for i in range(max(len(lessons), len(rest))):
+        out += [*lessons[i : i + 1], *rest[i : i + 1]]
+    return out if k is None else out[:k]

@@ -1,13 +1,13 @@
 """Context assembly: the packet's prompt-ready block for the tutor LLM.
 
-Grouped by kind (the concept and its prerequisites, likely misconceptions, explanations,
-worked examples, practice questions), each item tagged with its hit id in brackets, and
+Grouped by kind (explanations, worked examples, the concept and its prerequisites, likely
+misconceptions, practice questions), each item tagged with its hit id in brackets, and
 kept within a token budget counted with the embedder's tokenizer. Items are taken best
 first; one that does not fit whole is cut at a word boundary if enough room is left,
 otherwise skipped.
 
 >>> assemble_context(hits, count_tokens=len_in_words, max_tokens=50)  # doctest: +SKIP
-'## Concept and prerequisites\\n[ccss:6.NS.A.1] 6.NS.A.1: Interpret and compute ...'
+'## Explanations\\n[openstax:m1:chunk:0] Dividing fractions: ...'
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ from tutorgraph.models.packet import Hit
 
 __all__ = ["CONTEXT_SECTIONS", "assemble_context"]
 
+# Teaching first: a model asked to explain the idea and give an example reads those first.
 CONTEXT_SECTIONS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("Concept and prerequisites", frozenset({"concept"})),
-    ("Likely misconceptions", frozenset({"misconception"})),
     ("Explanations", frozenset({"explanation"})),
     ("Worked examples", frozenset({"worked_example"})),
+    ("Concept and prerequisites", frozenset({"concept"})),
+    ("Likely misconceptions", frozenset({"misconception"})),
     ("Practice questions", frozenset({"exercise", "question"})),
 )
 # Below this many tokens of room, a cut item would be too short to be useful.

@@ -1,6 +1,6 @@
 """The finish stage: the packet's hits in their final order (for a misconception query, what
 the student got wrong leads), cut to `n_results` and numbered, and the context assembled
-from them within the request's token budget.
+from the lessons and then them (`teaching_first`) within the request's token budget.
 
 >>> await FinishStage(embedder).run(state); state.context  # doctest: +SKIP
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 
 from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.models.packet import teaching_first
 from tutorgraph.retrieval.context import assemble_context
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 
@@ -35,7 +36,7 @@ class FinishStage(Stage):
         state.hits = hits
         state.context = await asyncio.to_thread(
             assemble_context,
-            hits,
+            teaching_first(state.lessons, hits),
             count_tokens=self._embedder.count_tokens,
             max_tokens=request.max_context_tokens,
         )
