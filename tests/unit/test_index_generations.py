@@ -232,3 +232,19 @@ def test_readyz_messages_carry_no_paths(tmp_path: Path) -> None:
     assert str(tmp_path) not in clean and "/var/lib" not in clean
     assert "INDEX_DIR/CURRENT" in clean and "http://host:8000/v1/retrieve" in clean
     assert scrub_paths(os.fspath("no path here"), index_dir) == "no path here"
+
+
+def test_a_writer_that_built_on_a_recovered_generation_records_it_as_previous(
+    tmp_path: Path,
+) -> None:
+    one = _generation(tmp_path, "000001")
+    activate(tmp_path, one)
+    two = _generation(tmp_path, "000002")
+    activate(tmp_path, two)
+    (tmp_path / CURRENT_FILE).unlink()  # by hand
+    base = live_generation(tmp_path, recover=True)
+    assert base == two
+    three = _generation(tmp_path, "000003")
+    activate(tmp_path, three, base=base)
+    assert previous_generation(tmp_path) == two
+    assert collect(tmp_path) == ["000001"]

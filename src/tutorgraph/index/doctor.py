@@ -335,11 +335,14 @@ def _go_back(index_dir: Path, live: Path, embedder: str, actions: list[str]) -> 
         if not (generation / "manifest.json").is_file():
             shutil.rmtree(generation, ignore_errors=True)  # a half-built one
             continue
-        generation.rename(generation.with_name(f"damaged-{generation.name}"))
-        retired.append(generation.name)
+        retired_as = generation.with_name(f"damaged-{generation.name}")
+        while retired_as.exists():  # retired before (a generation number used again)
+            retired_as = retired_as.with_name(retired_as.name + "-again")
+        generation.rename(retired_as)
+        retired.append(retired_as.name)
     (index_dir / CURRENT_FILE).unlink(missing_ok=True)
     (index_dir / PREVIOUS_FILE).unlink(missing_ok=True)
-    names = ", ".join(f"{GENERATIONS_DIR}/damaged-{n}" for n in retired)
+    names = ", ".join(f"{GENERATIONS_DIR}/{n}" for n in retired)
     actions.append(
         f"the catalogue of generation {live.name} is damaged and no older generation passes: "
         f"retired it ({names}, kept); the index is empty until you run "

@@ -226,20 +226,29 @@ def _write_pointer(index_dir: Path, file: str, name: str) -> None:
     _fsync_dir(index_dir)
 
 
-def activate(index_dir: Path, generation: Path, *, outgoing_intact: bool | None = None) -> None:
+def activate(
+    index_dir: Path,
+    generation: Path,
+    *,
+    outgoing_intact: bool | None = None,
+    base: Path | None = None,
+) -> None:
     """Make `generation` the live one: everything it holds reaches the disk, then `CURRENT`
     is replaced in one step. Readers that open the index after this see it whole.
 
     `CURRENT` never moves backwards: a generation numbered below the live one is refused
     (`IndexBusyError`: another writer made a newer one live). The generation that was live
     becomes `PREVIOUS` when it is intact (`outgoing_intact`: what the writer found; None:
-    the file checks decide), so that `collect` keeps the last good one."""
+    the file checks decide), so that `collect` keeps the last good one; `base` is the
+    generation the writer built on, when `CURRENT` named none (it was missing)."""
     outgoing = pointed_generation(index_dir)
     if outgoing is not None and outgoing.name > generation.name:
         raise IndexBusyError(
             f"generation {outgoing.name} was made live while generation {generation.name} was "
             "being built (another writer?); the index was not switched back: run it again"
         )
+    if outgoing is None and base is not None and NAME.fullmatch(base.name):
+        outgoing = base
     os.sync()  # the generation's files before the pointer that names them
     if outgoing is not None and outgoing.name != generation.name:
         keep = intact(outgoing) if outgoing_intact is None else outgoing_intact

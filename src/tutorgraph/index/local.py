@@ -204,14 +204,13 @@ class LocalIndex(AsyncClosing):
             if check is not None:
                 check.cancel()
             raise IndexNotFoundError(index_dir)
+        isolate = isolate or check is not None
         if check is not None and check.generation != generation:
             check.cancel()  # the pointer moved since it started: check the new one
             check = None
         hold = ReaderHold(generation)
         try:
-            return cls._load(
-                generation, embedder, vector, graph, hold, isolate or bool(check), check
-            )
+            return cls._load(generation, embedder, vector, graph, hold, isolate, check)
         except BaseException:
             hold.release()
             raise

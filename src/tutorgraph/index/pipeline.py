@@ -258,7 +258,9 @@ async def ingest_locked(
             files=await asyncio.to_thread(fingerprint_files, layout),
         )
         await asyncio.to_thread(new_manifest.write, target)
-        await asyncio.to_thread(activate, index_dir, target, outgoing_intact=outgoing_intact)
+        await asyncio.to_thread(
+            activate, index_dir, target, outgoing_intact=outgoing_intact, base=live
+        )
     except BaseException as exc:
         # The live generation is untouched; a crash that skips this is tidied by `collect`.
         full = isinstance(exc, Exception) and (
