@@ -161,7 +161,7 @@ class Settings(BaseSettings):
     # RATE_LIMIT_PER_MINUTE=0): no limit.
     auth_failures_per_minute: int = Field(default=20, ge=0, le=1_000_000)
     # `tutorgraph serve` (uvicorn's h11 parser): the largest request head (request line and
-    # headers; larger is refused with a 400), and the seconds a connection has to send a
+    # headers; larger is refused with a 431), and the seconds a connection has to send a
     # whole head (then it is closed; uvicorn alone waits forever for a slow one).
     max_header_bytes: int = Field(default=32 * 1024, ge=1024, le=1 << 20)
     header_timeout_s: float = Field(default=10.0, gt=0, le=600)
