@@ -248,3 +248,28 @@ def test_a_writer_that_built_on_a_recovered_generation_records_it_as_previous(
     activate(tmp_path, three, base=base)
     assert previous_generation(tmp_path) == two
     assert collect(tmp_path) == ["000001"]
+
+
+def test_a_writer_refused_in_the_instant_the_holder_took_the_lock_still_names_it(
+    tmp_path: Path,
+) -> None:
+    import json
+    import socket
+    import threading
+
+    from tutorgraph.index.lock import HOLDER_FILE
+
+    first = WriterLock(tmp_path, "the first writer")
+    first.acquire()
+    try:
+        (tmp_path / HOLDER_FILE).unlink()  # not written down yet
+        info = {"pid": os.getpid(), "host": socket.gethostname(), "command": "the first"}
+        later = threading.Timer(
+            0.2, lambda: (tmp_path / HOLDER_FILE).write_text(json.dumps(info), encoding="utf-8")
+        )
+        later.start()
+        with pytest.raises(IndexBusyError, match=f"process {os.getpid()}"):
+            WriterLock(tmp_path, "the second writer").acquire()
+        later.join()
+    finally:
+        first.release()

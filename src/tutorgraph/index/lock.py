@@ -40,6 +40,8 @@ __all__ = ["HOLDER_FILE", "LOCK_FILE", "WriterLock", "lock_holder"]
 
 LOCK_FILE = ".writer.lock"
 HOLDER_FILE = ".writer.json"
+# How long a refused writer waits for the holder to write down who it is.
+_HOLDER_WAIT_S = 2.0
 
 
 def lock_holder(index_dir: Path) -> dict[str, Any] | None:
@@ -49,6 +51,24 @@ def lock_holder(index_dir: Path) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
+
+
+def _running(holder: dict[str, Any] | None) -> bool:
+    """Whether `holder` names a process that is running (on another host: assumed so)."""
+    if not holder:
+        return False
+    if holder.get("host") != socket.gethostname():
+        return True
+    try:
+        pid = int(holder.get("pid", 0))
+        if pid <= 0:
+            return False
+        os.kill(pid, 0)
+    except PermissionError:
+        return True  # another user's process
+    except (OSError, ValueError, TypeError, OverflowError):
+        return False
+    return True
 
 
 def _describe(holder: dict[str, Any] | None) -> str:
@@ -76,7 +96,13 @@ class WriterLock:
         return self._dir_fd is not None or (fcntl is None and self._lock.is_locked)
 
     def _busy(self) -> IndexBusyError:
+        # The holder writes down who it is just after it takes the lock: a writer refused in
+        # that instant waits a moment for it rather than name nobody (or the last writer).
         holder = lock_holder(self._dir)
+        deadline = time.monotonic() + _HOLDER_WAIT_S
+        while not _running(holder) and time.monotonic() < deadline:
+            time.sleep(0.02)
+            holder = lock_holder(self._dir)
         return IndexBusyError(
             f"the index at {self._dir} is being written by {_describe(holder)}; "
             "wait for it to finish (readers are not affected)",
