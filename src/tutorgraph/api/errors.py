@@ -33,6 +33,7 @@ from tutorgraph.errors import (
     BundleError,
     ConceptNotFoundError,
     ConflictError,
+    DiskFullError,
     IndexBusyError,
     IndexDamagedError,
     InvalidRequestError,
@@ -80,6 +81,7 @@ STATUS_BY_ERROR: tuple[tuple[type[TutorGraphError], int], ...] = (
     (InvalidRequestError, 422),  # UnknownConceptError too: ids in a request body
     (BundleError, 422),
     (RateLimitedError, 429),
+    (DiskFullError, 507),  # Insufficient Storage: the index's disk, not the request
     # Only when no source at all could answer; a degraded answer is a 200.
     (SourceUnavailableError, 503),
     (IndexDamagedError, 503),
