@@ -9,7 +9,7 @@ import secrets
 import sys
 import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -122,17 +122,17 @@ def serve_cmd(
     # the deadline; worker processes read it from the environment).
     HeadTimeoutH11Protocol.head_timeout_s = settings.header_timeout_s
     os.environ[HEADER_TIMEOUT_ENV] = str(settings.header_timeout_s)
+    server_options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "server_header": False,
+        "http": HeadTimeoutH11Protocol,
+        "h11_max_incomplete_event_size": settings.max_header_bytes,
+        "timeout_keep_alive": KEEP_ALIVE_S,
+    }
     if workers == 1:
-        uvicorn.run(
-            create_app(settings),
-            host=host,
-            port=port,
-            log_level=log_level,
-            server_header=False,
-            http=HeadTimeoutH11Protocol,
-            h11_max_incomplete_event_size=settings.max_header_bytes,
-            timeout_keep_alive=KEEP_ALIVE_S,
-        )
+        uvicorn.run(create_app(settings), **server_options)
         return
     # Each worker process builds its own app from the environment.
     if index_dir is not None:
@@ -148,13 +148,7 @@ def serve_cmd(
         "tutorgraph.api.app:app_from_environment",
         factory=True,
         workers=workers,
-        host=host,
-        port=port,
-        log_level=log_level,
-        server_header=False,
-        http=HeadTimeoutH11Protocol,
-        h11_max_incomplete_event_size=settings.max_header_bytes,
-        timeout_keep_alive=KEEP_ALIVE_S,
+        **server_options,
     )
 
 

@@ -197,27 +197,28 @@ async def _id_mismatch(layout: IndexLayout, listed: set[str]) -> Problem | None:
     )
 
 
-def _passes(generation: Path, embedder: str) -> bool:
-    """Every file check with sha256, and the vector store survives a child's open."""
+def _deep_problems(generation: Path, embedder: str) -> dict[str, Problem] | None:
+    """Every file check with sha256 (part -> problem), or None without a readable manifest
+    of `embedder`."""
     try:
         manifest = Manifest.read(generation)
     except IndexDamagedError:
-        return False
+        return None
     if manifest is None or manifest.embedder != embedder:
-        return False
-    if check_parts(IndexLayout(generation), manifest, deep=True):
+        return None
+    return check_parts(IndexLayout(generation), manifest, deep=True)
+
+
+def _passes(generation: Path, embedder: str) -> bool:
+    """Every file check with sha256, and the vector store survives a child's open."""
+    if _deep_problems(generation, embedder) != {}:
         return False
     return check_vector_store(generation).problem is None
 
 
 def _catalogue_passes(generation: Path, embedder: str) -> bool:
-    try:
-        manifest = Manifest.read(generation)
-    except IndexDamagedError:
-        return False
-    if manifest is None or manifest.embedder != embedder:
-        return False
-    return "catalogue" not in check_parts(IndexLayout(generation), manifest, deep=True)
+    problems = _deep_problems(generation, embedder)
+    return problems is not None and "catalogue" not in problems
 
 
 @dataclass(frozen=True)

@@ -50,8 +50,8 @@ from tutorgraph.index.pointer import (
     NAME,
     generation_name,
     generations,
+    named_generation,
     pointed_generation,
-    read_name,
     with_manifest,
 )
 from tutorgraph.index.pointer import live_generation as _live_generation
@@ -116,14 +116,7 @@ def live_generation(index_dir: Path, *, recover: bool = False) -> Path | None:
 def previous_generation(index_dir: Path) -> Path | None:
     """The generation `PREVIOUS` names (the last one that was live and intact before the
     live one), when it is still there."""
-    try:
-        name = read_name(index_dir / PREVIOUS_FILE)
-    except IndexDamagedError:
-        return None
-    if not name or not NAME.fullmatch(name):
-        return None
-    path = index_dir / GENERATIONS_DIR / name
-    return path if path.is_dir() else None
+    return named_generation(index_dir, PREVIOUS_FILE)
 
 
 def intact(generation: Path, embedder: str | None = None, *, deep: bool = False) -> bool:

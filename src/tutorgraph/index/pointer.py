@@ -24,6 +24,7 @@ __all__ = [
     "generation_name",
     "generations",
     "live_generation",
+    "named_generation",
     "pointed_generation",
     "read_name",
     "with_manifest",
@@ -88,16 +89,22 @@ def live_generation(index_dir: Path) -> Path | None:
     return path
 
 
-def pointed_generation(index_dir: Path) -> Path | None:
-    """The generation `CURRENT` names, or None when it names none (missing, garbled)."""
+def named_generation(index_dir: Path, pointer: str) -> Path | None:
+    """The generation the pointer file `pointer` (`CURRENT`, `PREVIOUS`) names, or None when
+    it names none that is there (missing, garbled, deleted)."""
     try:
-        name = read_name(index_dir / CURRENT_FILE)
+        name = read_name(index_dir / pointer)
     except IndexDamagedError:
         return None
     if not name or not NAME.fullmatch(name):
         return None
     path = index_dir / GENERATIONS_DIR / name
     return path if path.is_dir() else None
+
+
+def pointed_generation(index_dir: Path) -> Path | None:
+    """The generation `CURRENT` names, or None when it names none (missing, garbled)."""
+    return named_generation(index_dir, CURRENT_FILE)
 
 
 def generation_name(generation: Path) -> str:
