@@ -139,7 +139,7 @@ def test_a_failed_copy_leaves_no_half_built_generation(
     (live / "lexical").mkdir()
     (live / "lexical" / "items.jsonl").write_text("x\n", encoding="utf-8")
 
-    def full(source: Path, target: Path) -> None:
+    def full(source: Path, target: Path, *, manifest: bool) -> None:
         (target / "lexical").mkdir()
         raise OSError(errno.ENOSPC, "No space left on device")
 
@@ -147,6 +147,16 @@ def test_a_failed_copy_leaves_no_half_built_generation(
     with pytest.raises(OSError, match="No space left"):
         new_generation(tmp_path, live)
     assert _names(tmp_path) == ["000001"]
+
+
+def test_a_writers_copy_reads_as_half_built_until_its_own_manifest(tmp_path: Path) -> None:
+    live = _generation(tmp_path, "000001")
+    assert (live / "manifest.json").is_file()
+    # A writer's copy leaves the manifest out: killed before it writes its own, the copy is
+    # manifest-less, so cleanup removes it first and no repair takes it for an intact one.
+    assert not (new_generation(tmp_path, live, manifest=False) / "manifest.json").exists()
+    # A repair's copy forward is the whole generation, manifest included.
+    assert (new_generation(tmp_path, live) / "manifest.json").is_file()
 
 
 def test_a_deleted_lock_file_admits_no_second_writer(tmp_path: Path) -> None:

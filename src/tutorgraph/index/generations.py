@@ -143,24 +143,26 @@ def require_live_manifest(index_dir: Path, embedder: str) -> Manifest:
     return require_manifest(generation, embedder)
 
 
-def new_generation(index_dir: Path, source: Path | None) -> Path:
+def new_generation(index_dir: Path, source: Path | None, *, manifest: bool = True) -> Path:
     """A new generation folder, after every existing one, holding a copy of `source` (the
     live generation) or nothing. Only a writer holding the lock calls this. A copy that
-    fails (a full disk) leaves nothing behind."""
+    fails (a full disk) leaves nothing behind. Without `manifest` the copy leaves out the
+    source's manifest: a writer that goes on to change the copy writes its own last, so that
+    until then the generation reads as half-built, never as an intact copy of its source."""
     existing = generations(index_dir)
     number = int(existing[-1].name) + 1 if existing else 1
     target = index_dir / GENERATIONS_DIR / f"{number:06d}"
     target.mkdir(parents=True)
     try:
         if source is not None:
-            _copy_generation(source, target)
+            _copy_generation(source, target, manifest=manifest)
     except BaseException:
         shutil.rmtree(target, ignore_errors=True)
         raise
     return target
 
 
-def _copy_generation(source: Path, target: Path) -> None:
+def _copy_generation(source: Path, target: Path, *, manifest: bool) -> None:
     for part in ("lexical", "catalogue", "vectors"):
         if (source / part).is_dir():
             shutil.copytree(source / part, target / part)
@@ -172,7 +174,7 @@ def _copy_generation(source: Path, target: Path) -> None:
                 shutil.copytree(entry, target / "chroma" / entry.name)
             elif entry.name == "chroma.sqlite3":
                 _copy_sqlite(entry, target / "chroma" / entry.name)
-    if (source / MANIFEST_FILE).is_file():
+    if manifest and (source / MANIFEST_FILE).is_file():
         shutil.copy2(source / MANIFEST_FILE, target / MANIFEST_FILE)
 
 

@@ -209,7 +209,7 @@ async def ingest_locked(
     stored = finite_only(stored)
     target: Path | None = None
     try:
-        target = await asyncio.to_thread(new_generation, index_dir, source)
+        target = await asyncio.to_thread(new_generation, index_dir, source, manifest=False)
         layout = IndexLayout(target)
         kept = await asyncio.to_thread(_kept_vectors, layout, options.rebuild_vector_copy)
         own = vector is None
