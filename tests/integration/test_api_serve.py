@@ -52,6 +52,25 @@ class Server:
         return httpx.post(self.url + path, timeout=120, **kw)
 
 
+def serve_on_loopback(start_cli: Any, index_dir: Path, **env: str) -> Server:
+    """`tutorgraph serve` started (not yet up) on a free loopback port over `index_dir`,
+    quiet but for warnings, with `env` (`TUTORGRAPH_*` settings) in its environment."""
+    port = free_port()
+    process = start_cli(
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--index-dir",
+        str(index_dir),
+        "--log-level",
+        "warning",
+        **env,
+    )
+    return Server(f"http://127.0.0.1:{port}", process, index_dir)
+
+
 def _wait_until_up(server: Server) -> None:
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:

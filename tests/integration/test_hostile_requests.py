@@ -15,8 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.contract.chroma_server import free_port
-from tests.integration.test_api_serve import Server, _stop, _wait_until_up
+from tests.integration.test_api_serve import Server, _stop, _wait_until_up, serve_on_loopback
 
 pytestmark = pytest.mark.integration
 
@@ -34,23 +33,7 @@ ORDINARY_BOUND_S = 5.0
 
 @pytest.fixture(scope="module")
 def server(start_cli, session_index) -> Iterator[Server]:  # type: ignore[no-untyped-def]
-    port = free_port()
-    server = Server(
-        f"http://127.0.0.1:{port}",
-        start_cli(
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--index-dir",
-            str(session_index[0]),
-            "--log-level",
-            "warning",
-            TUTORGRAPH_RERANKER_MODEL="",
-        ),
-        session_index[0],
-    )
+    server = serve_on_loopback(start_cli, session_index[0], TUTORGRAPH_RERANKER_MODEL="")
     try:
         _wait_until_up(server)
         # Warm: the first retrieval loads what the others reuse.

@@ -15,8 +15,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from tests.contract.chroma_server import free_port
-from tests.integration.test_api_serve import Server, _stop, _wait_until_up
+from tests.integration.test_api_serve import Server, _stop, _wait_until_up, serve_on_loopback
 from tests.integration.test_hostile_requests import HOSTILE
 
 pytestmark = pytest.mark.integration
@@ -34,23 +33,11 @@ ORDINARY = [
 
 
 def _serve(start_cli, session_index, timeout_s: str) -> Server:  # type: ignore[no-untyped-def]
-    port = free_port()
-    return Server(
-        f"http://127.0.0.1:{port}",
-        start_cli(
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--index-dir",
-            str(session_index[0]),
-            "--log-level",
-            "warning",
-            TUTORGRAPH_RERANKER_MODEL="",
-            TUTORGRAPH_SOURCE_TIMEOUT_S=timeout_s,
-        ),
+    return serve_on_loopback(
+        start_cli,
         session_index[0],
+        TUTORGRAPH_RERANKER_MODEL="",
+        TUTORGRAPH_SOURCE_TIMEOUT_S=timeout_s,
     )
 
 
