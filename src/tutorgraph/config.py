@@ -27,6 +27,7 @@ from tutorgraph.errors import ConfigurationError
 __all__ = [
     "BUNDLED_RANKER",
     "BUNDLED_RERANKER",
+    "BUNDLED_SCOPE",
     "DEFAULT_EMBEDDING_MODEL",
     "MSMARCO_RERANKER",
     "Settings",
@@ -39,6 +40,7 @@ DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 BUNDLED_RERANKER = "tutorgraph/eedi-minilm-reranker"
 # The learned final score shipped inside the package (`tutorgraph train-ranker` on the Eedi
 # development file; design section 10).
+BUNDLED_SCOPE = "tutorgraph/scope"
 BUNDLED_RANKER = "tutorgraph/eedi-ranker"
 MSMARCO_RERANKER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
 # The cosine at which two hits of a content kind merge when the merge is turned on (per
@@ -116,6 +118,9 @@ class Settings(BaseSettings):
     reranker_batch_size: int = Field(default=8, ge=1, le=512)
     # The learned ranker's directory (`tutorgraph train-ranker`), the bundled one, or "" off.
     ranker_model: str = BUNDLED_RANKER
+    # The scope model (`confidence/scope.py`: off-topic flag and calibrated confidences):
+    # the bundled one, a `scope.json` path, or "" off.
+    scope_model: str = BUNDLED_SCOPE
     # Bug rules that reproduce a student's wrong answer (`tutorgraph.diagnosis`).
     diagnosis: bool = True
     openai_api_key: SecretStr | None = Field(

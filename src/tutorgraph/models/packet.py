@@ -23,15 +23,20 @@ __all__ = [
     "HitSource",
     "LinkedConcept",
     "NearDuplicate",
+    "PacketSlots",
     "RankerInfo",
     "ReasoningPacket",
     "RerankerInfo",
+    "ScopeInfo",
+    "Slot",
+    "SlotScale",
     "SupersededCopy",
     "teaching_first",
 ]
 
-# The retrieval sources, and `diagnosis`: a bug rule reproduced the student's answer.
-HitSource = Literal["vector", "lexical", "graph", "local", "diagnosis"]
+# The retrieval sources; `diagnosis`: a bug rule reproduced the student's answer; `ranker`:
+# the learned ranker proposed a misconception that no source had found.
+HitSource = Literal["vector", "lexical", "graph", "local", "diagnosis", "ranker"]
 HitKind = Literal[
     "concept", "misconception", "explanation", "worked_example", "exercise", "question"
 ]
@@ -185,7 +190,7 @@ class RerankerInfo(BaseModel):
 
 class RankerInfo(BaseModel):
     """Whether the learned final score ran, why not, and how many misconceptions it added
-    that no source had found (`proposed`: such hits have an empty `found_by`)."""
+    that no source had found (`proposed`: such hits have `found_by: ["ranker"]`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -218,6 +223,59 @@ class AnswerCheck(BaseModel):
     correct: bool | None = None
     correct_answer: str | None = None
     missing: list[Literal["problem", "answer"]] = Field(default_factory=list)
+
+
+class ScopeInfo(BaseModel):
+    """Whether the scope model ran (why not, when it did not) and what it said:
+    `in_scope` is the calibrated probability that the message is school math the
+    curriculum covers (`confidence/scope.py`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    applied: bool = False
+    model: str | None = None
+    reason: str | None = None
+    in_scope: float | None = None
+    # Below it, the packet says `no_match` ("off_topic").
+    threshold: float | None = None
+
+
+SlotScale = Literal["cosine", "learned", "fused", "rerank", "none"]
+
+
+class Slot(BaseModel):
+    """One part of the packet a tutor needs (design 8a): its hits, best first, on one
+    `scale` (`cosine`: the lessons search; `learned`: the misconception ranker's score;
+    `fused`: the retrieval sources' fused score; `rerank`: the cross-encoder's), a
+    calibrated `confidence` where a model gives one, and why it is empty when it is. For
+    `misconceptions`, `stated_answer` says whether they explain an answer the student
+    stated (else: common errors of the topic).
+
+    >>> Slot(empty_reason="no lesson in the index").hits
+    []
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    hits: list[Hit] = Field(default_factory=list)
+    scale: SlotScale = "none"
+    confidence: float | None = None
+    empty_reason: str | None = None
+    stated_answer: bool | None = None
+
+
+class PacketSlots(BaseModel):
+    """The packet by job: `concepts` (the ids of `ReasoningPacket.concepts` in the Common
+    Core, with the confidence that the first is right), `teach` (explanations and worked
+    examples), `misconceptions` and `practice` (exercises and questions)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    concepts: list[str] = Field(default_factory=list)
+    concepts_confidence: float | None = None
+    teach: Slot = Field(default_factory=Slot)
+    misconceptions: Slot = Field(default_factory=Slot)
+    practice: Slot = Field(default_factory=Slot)
 
 
 class ReasoningPacket(BaseModel):
@@ -254,6 +312,14 @@ class ReasoningPacket(BaseModel):
     # The explanations and worked examples nearest the message, searched apart from the
     # rest, best first (`retrieval/lessons.py`; empty when the request asks for none).
     lessons: list[Hit] = Field(default_factory=list)
+    # The packet by job, each slot on its own scale (design 8a).
+    slots: PacketSlots = Field(default_factory=PacketSlots)
+    # The calibrated probability that the first Common Core concept is right (null when the
+    # scope model is off); `no_match`: an app should say "I'm not sure" (`no_match_reason`).
+    confidence: float | None = None
+    no_match: bool = False
+    no_match_reason: str | None = None
+    scope: ScopeInfo = Field(default_factory=ScopeInfo)
     debug: dict[str, Any] | None = None
 
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from tutorgraph.config import BUNDLED_RANKER, BUNDLED_RERANKER, Settings
+from tutorgraph.confidence.scope import SCOPE_MODEL_FILE, ScopeModel
+from tutorgraph.config import BUNDLED_RANKER, BUNDLED_RERANKER, BUNDLED_SCOPE, Settings
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder, SentenceTransformerEmbedder
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
@@ -42,9 +43,11 @@ __all__ = [
     "build_retriever",
     "bundled_ranker_path",
     "bundled_reranker_path",
+    "bundled_scope_path",
     "load_models",
     "load_ranker",
     "load_reranker",
+    "load_scope",
     "openai_unavailable",
 ]
 
@@ -59,6 +62,33 @@ def bundled_reranker_path() -> Path:
 def bundled_ranker_path() -> Path:
     """The directory of the learned ranker that ships inside the package."""
     return Path(__file__).resolve().parent.parent / "_weights" / "eedi-ranker"
+
+
+def bundled_scope_path() -> Path:
+    """The scope model that ships inside the package (`scripts/train_scope.py`)."""
+    return Path(__file__).resolve().parent.parent / "_weights" / "scope" / SCOPE_MODEL_FILE
+
+
+def load_scope(settings: Settings) -> tuple[ScopeModel | None, str]:
+    """Load the configured scope model now (blocking), or say why there is none. One
+    fitted over another embedder's vectors is refused, as a ranker is."""
+    name = settings.scope_model.strip()
+    if not name:
+        return None, "scope model turned off (TUTORGRAPH_SCOPE_MODEL is empty)"
+    path = bundled_scope_path() if name == BUNDLED_SCOPE else Path(name)
+    try:
+        model = ScopeModel.load(path)
+    except ConfigurationError as exc:
+        log.warning("the scope model is off: %s", exc.message)
+        return None, f"scope model {name!r} could not be loaded: {exc.message}"
+    if model.embedder != settings.embedding_model:
+        reason = (
+            f"scope model {name!r} was fitted over {model.embedder!r}, "
+            f"not the configured embedder {settings.embedding_model!r}"
+        )
+        log.warning("the scope model is off: %s", reason)
+        return None, reason
+    return model, ""
 
 
 def load_ranker(settings: Settings) -> tuple[LearnedRanker | None, str]:
@@ -132,6 +162,8 @@ class Models:
     reranker_unavailable: str = "no reranker configured"
     ranker: LearnedRanker | None = None
     ranker_unavailable: str = "no learned ranker configured"
+    scope: ScopeModel | None = None
+    scope_unavailable: str = "no scope model configured"
 
 
 def make_embedder(settings: Settings) -> SentenceTransformerEmbedder | OnnxEmbedder:
@@ -155,14 +187,17 @@ def load_models(settings: Settings, *, micro_batch: bool = False) -> Models:
     model.load()
     reranker, why_not = load_reranker(settings)
     ranker, ranker_why_not = load_ranker(settings)
+    scope, scope_why_not = load_scope(settings)
     if not micro_batch:
-        return Models(model, reranker, why_not, ranker, ranker_why_not)
+        return Models(model, reranker, why_not, ranker, ranker_why_not, scope, scope_why_not)
     return Models(
         MicroBatchingEmbedder(model),
         MicroBatchingReranker(reranker) if reranker is not None else None,
         why_not,
         ranker,
         ranker_why_not,
+        scope,
+        scope_why_not,
     )
 
 
@@ -273,6 +308,8 @@ def build_retriever(
         reranker_unavailable=models.reranker_unavailable,
         ranker=models.ranker,
         ranker_unavailable=models.ranker_unavailable,
+        scope=models.scope,
+        scope_unavailable=models.scope_unavailable,
         refiner=build_refiner(setup, index),
         diagnoser=Diagnoser.bundled() if setup.diagnosis else None,
         linker=index.linker,

@@ -7,11 +7,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutorgraph.models.packet import GraphContext, ReasoningPacket
+from tutorgraph.models.packet import (
+    GraphContext,
+    Hit,
+    PacketSlots,
+    ReasoningPacket,
+    Slot,
+    SlotScale,
+)
 from tutorgraph.models.request import ALL_SOURCES
 from tutorgraph.retrieval.fusion import RRF_K, source_weights
 from tutorgraph.retrieval.graph_search import GraphSearchResult
 from tutorgraph.retrieval.pipeline import RequestState, elapsed_ms
+from tutorgraph.retrieval.stages.scope import COMMON_CORE
 from tutorgraph.retrieval.stages.search import graph_plan
 
 __all__ = ["build_packet"]
@@ -25,6 +33,7 @@ def build_packet(state: RequestState) -> ReasoningPacket:
     request, results = state.request, state.results
     graph = state.graph or GraphSearchResult()
     state.timings["total"] = elapsed_ms(state.started)
+    no_match = _no_match(state)
     return ReasoningPacket(
         query=request.query,
         refined_query=state.refined,
@@ -48,7 +57,73 @@ def build_packet(state: RequestState) -> ReasoningPacket:
         conflicts=state.conflicts,
         concepts=state.linked,
         lessons=state.lessons,
+        slots=_slots(state),
+        confidence=state.confidence.get("concept"),
+        no_match=no_match is not None,
+        no_match_reason=no_match,
+        scope=state.scope_info,
         debug=_debug(state) if request.debug else None,
+    )
+
+
+def _no_match(state: RequestState) -> str | None:
+    """Why an app should say "I'm not sure", or None."""
+    info = state.scope_info
+    scored = info.applied and info.in_scope is not None and info.threshold is not None
+    if scored and info.in_scope < info.threshold:  # type: ignore[operator]
+        return (
+            f"off_topic: the message does not read as school math the curriculum covers "
+            f"(in_scope {info.in_scope:.2f} < {info.threshold:.2f})"
+        )
+    if not state.hits and not state.lessons and not state.linked:
+        return "no_content: nothing in the index matched the message"
+    return None
+
+
+def _slots(state: RequestState) -> PacketSlots:
+    """The packet by job (design 8a); each slot keeps its hits' order and scale."""
+    request, hits = state.request, state.hits
+    misconceptions = [h for h in hits if h.kind == "misconception"]
+    practice = [h for h in hits if h.kind in ("exercise", "question")]
+    stated = bool(state.answer_check and state.answer_check.student_answer)
+    fused: SlotScale = "rerank" if state.reranker_info.applied else "fused"
+    if request.lessons == 0:
+        teach_empty = "the request asked for no lessons (lessons = 0)"
+    elif "vector" not in request.sources:
+        teach_empty = "lessons are searched by the vector source, which the request left out"
+    else:
+        teach_empty = "no explanation or worked example in the index is near this message"
+    return PacketSlots(
+        concepts=[c.id for c in state.linked if c.taxonomy == COMMON_CORE],
+        concepts_confidence=state.confidence.get("concept"),
+        teach=_slot(state.lessons, "cosine", state.confidence.get("teach"), teach_empty),
+        misconceptions=_slot(
+            misconceptions,
+            "learned" if state.ranker_info.applied else fused,
+            state.confidence.get("misconceptions"),
+            "no misconception in the index matched this message",
+            stated_answer=stated,
+        ),
+        practice=_slot(
+            practice, fused, None, "no exercise or question in the results is near this message"
+        ),
+    )
+
+
+def _slot(
+    hits: list[Hit],
+    scale: SlotScale,
+    confidence: float | None,
+    empty: str,
+    *,
+    stated_answer: bool | None = None,
+) -> Slot:
+    return Slot(
+        hits=hits,
+        scale=scale if hits else "none",
+        confidence=confidence,
+        empty_reason=None if hits else empty,
+        stated_answer=stated_answer,
     )
 
 

@@ -33,6 +33,7 @@ from tutorgraph.models.packet import (
     LinkedConcept,
     RankerInfo,
     RerankerInfo,
+    ScopeInfo,
 )
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import RetrievalRequest, SourceName
@@ -111,6 +112,9 @@ class RequestState:
     lessons: list[Hit] = field(default_factory=list)
     answer_check: AnswerCheck | None = None
     diagnosis_skipped: str | None = None
+    # The scope stage's verdict: in scope or not, and the calibrated confidences.
+    scope_info: ScopeInfo = field(default_factory=ScopeInfo)
+    confidence: dict[str, float | None] = field(default_factory=dict)
     context: str = ""
 
     async def query_embedding(self) -> npt.NDArray[np.float32]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tutorgraph.config import LESSON_SLOTS, RERANK_DEPTH, SOURCE_TIMEOUT_S, Settings
+from tutorgraph.confidence.scope import ScopeModel
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.models.packet import ReasoningPacket
@@ -34,6 +35,7 @@ from tutorgraph.retrieval.stages.rank import RankStage
 from tutorgraph.retrieval.stages.refine import RefineStage
 from tutorgraph.retrieval.stages.rerank import RerankStage
 from tutorgraph.retrieval.stages.route import RouteStage
+from tutorgraph.retrieval.stages.scope import ScopeStage
 from tutorgraph.retrieval.stages.search import SearchStage
 from tutorgraph.stores.protocols import (
     ConceptLinks,
@@ -94,6 +96,8 @@ class HybridRetriever:
         refiner: Refiner | None = None,
         ranker: LearnedRanker | None = None,
         ranker_unavailable: str = "no learned ranker configured",
+        scope: ScopeModel | None = None,
+        scope_unavailable: str = "no scope model configured",
         diagnoser: Diagnoser | None = None,
         linker: ConceptLinks | None = None,
         lessons: LessonSearch | None = None,
@@ -114,6 +118,8 @@ class HybridRetriever:
         self._ranker = ranker
         self._ranker_unavailable = ranker_unavailable
         self._diagnoser = diagnoser
+        self._scope = scope
+        self._scope_unavailable = scope_unavailable
         self._linker = linker
         self._lessons = lessons
         self._stages = self._build_stages()
@@ -195,5 +201,6 @@ class HybridRetriever:
             ),
             DiagnoseStage(self._diagnoser, self._graph, timeout_s=timeout),
             LessonStage(self._lessons, slots=cfg.lesson_slots),
+            ScopeStage(self._scope, unavailable=self._scope_unavailable),
             FinishStage(self._embedder),
         ]

@@ -1,5 +1,6 @@
 """The finish stage: the packet's hits in their final order (for a misconception query, what
-the student got wrong leads), cut to `n_results` and numbered, and the context assembled
+the student got wrong leads; teaching is never crowded out, `with_teaching`), cut to
+`n_results` and numbered, and the context assembled
 from the lessons and then them (`teaching_first`) within the request's token budget.
 
 >>> await FinishStage(embedder).run(state); state.context  # doctest: +SKIP
@@ -10,11 +11,29 @@ from __future__ import annotations
 import asyncio
 
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.models.packet import teaching_first
+from tutorgraph.models.packet import Hit, teaching_first
 from tutorgraph.retrieval.context import assemble_context
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 
-__all__ = ["FinishStage"]
+__all__ = ["TEACH_BY", "FinishStage", "with_teaching"]
+
+# Teaching is never crowded out of `results`: when none of the first `TEACH_BY` hits is an
+# explanation or worked example and the packet has a lesson, the best lesson is second.
+TEACH_BY = 10
+_TEACHING = ("explanation", "worked_example")
+
+
+def with_teaching(hits: list[Hit], lessons: list[Hit]) -> list[Hit]:
+    """`hits` with the best lesson second when its first `TEACH_BY` hold no teaching.
+
+    >>> [h.kind for h in with_teaching(misconceptions, lessons)][:3]  # doctest: +SKIP
+    ['misconception', 'explanation', 'misconception']
+    """
+    if not lessons or any(h.kind in _TEACHING for h in hits[:TEACH_BY]):
+        return hits
+    lesson = lessons[0]
+    rest = [h for h in hits if h.id != lesson.id]
+    return [*rest[:1], lesson.model_copy(), *rest[1:]]
 
 
 class FinishStage(Stage):
@@ -30,7 +49,7 @@ class FinishStage(Stage):
         if state.route.analysis.query_type == "misconception":
             # The student's answer is known: what they got wrong leads (stable otherwise).
             hits.sort(key=lambda h: h.kind != "misconception")
-        hits = hits[: request.n_results]
+        hits = with_teaching(hits, state.lessons)[: request.n_results]
         for rank, hit in enumerate(hits, start=1):
             hit.rank = rank
         state.hits = hits

@@ -180,6 +180,9 @@ async def learned_rank(
         out = list(hits)
         for slot, hit in zip(slots, ranked, strict=False):
             out[slot] = hit
+    for hit in proposed:  # provenance, set after scoring (the features read `found_by`)
+        hit.found_by = ["ranker"]
+        hit.source_scores = {"ranker": hit.learned_score or 0.0}
     shown = {id(h) for h in out[: request.n_results]}
     info = RankerInfo(applied=True, model=name, proposed=sum(id(h) in shown for h in proposed))
     return out, info, contributions

@@ -1,0 +1,85 @@
+"""The scope stage: whether the message is school math the index can answer, and the
+calibrated confidence of the packet and its slots (`confidence/scope.py`).
+
+It reads what the earlier stages left (the query embedding, the linked concepts, the
+lessons, the diagnosis) and runs four small logistic models: no encoder pass of its own.
+
+>>> await ScopeStage(model).run(state); state.scope_info.in_scope  # doctest: +SKIP
+0.97
+"""
+
+from __future__ import annotations
+
+from tutorgraph.confidence.scope import ScopeModel, ScopeSignals
+from tutorgraph.errors import SourceUnavailableError
+from tutorgraph.models.packet import ScopeInfo
+from tutorgraph.retrieval.pipeline import RequestState, Stage
+
+__all__ = ["COMMON_CORE", "ScopeStage", "scope_signals"]
+
+COMMON_CORE = "common-core"
+
+
+async def scope_signals(state: RequestState) -> ScopeSignals:
+    """What the scope model reads of a request whose earlier stages have run; raises
+    `SourceUnavailableError` when the query was not embedded."""
+    request = state.request
+    vector = await state.query_embedding()
+    cosines = [float(c.evidence.get("cosine") or 0.0) for c in state.linked]
+    core = [c.score for c in state.linked if c.taxonomy == COMMON_CORE and c.score is not None]
+    lessons = [h.score for h in state.lessons]
+    misconceptions = [h.score for h in state.hits if h.kind == "misconception"]
+    check = state.answer_check
+    return ScopeSignals(
+        text=" ".join(t for t in (request.query, request.problem) if t),
+        vector=vector,
+        concept_cosine=max(cosines, default=0.0),
+        concept_score=core[0] if core else 0.0,
+        concept_margin=core[0] - core[1] if len(core) > 1 else (core[0] if core else 0.0),
+        lesson_cosine=lessons[0] if lessons else 0.0,
+        lesson_mean=sum(lessons) / len(lessons) if lessons else 0.0,
+        stated_answer=bool(check and check.student_answer),
+        diagnosed=bool(state.findings),
+        misconception_score=misconceptions[0] if misconceptions else 0.0,
+    )
+
+
+class ScopeStage(Stage):
+    """Sets `state.scope_info` and `state.confidence` (`concept`, `teach`,
+    `misconceptions`); without a model, or without a query embedding, says why."""
+
+    name = "scope"
+    required = False
+
+    def __init__(self, model: ScopeModel | None, *, unavailable: str = "") -> None:
+        self._model = model
+        self._unavailable = unavailable or "no scope model configured"
+
+    async def run(self, state: RequestState) -> bool:
+        model = self._model
+        if model is None:
+            state.scope_info = ScopeInfo(reason=self._unavailable)
+            return False
+        try:
+            signals = await scope_signals(state)
+        except SourceUnavailableError as exc:
+            state.scope_info = ScopeInfo(reason=f"no query embedding: {exc}")
+            return False
+        in_scope = model.in_scope(signals)
+        state.scope_info = ScopeInfo(
+            applied=True,
+            model=str(model.info.get("name", "scope")),
+            in_scope=round(in_scope, 4),
+            threshold=model.threshold,
+        )
+        mis = model.misconception_confidence(signals, in_scope)
+        state.confidence = {
+            "concept": round(model.concept_confidence(signals, in_scope), 4),
+            "teach": round(model.teach_confidence(signals, in_scope), 4),
+            "misconceptions": None if mis is None else round(mis, 4),
+        }
+        return True
+
+    def degrade(self, state: RequestState, reason: str) -> None:
+        state.scope_info = ScopeInfo(reason=reason)
+        state.confidence = {}
