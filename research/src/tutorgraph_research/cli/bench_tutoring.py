@@ -28,7 +28,16 @@ from tutorgraph.errors import ConfigurationError
 __all__ = ["PACKET_MESSAGES", "tutoring_cmd"]
 
 PACKET_MESSAGES = Path("data/benchmarks/packet_messages.jsonl")
-_SHOWN = ("standard@1", "standard@3", "teach@10", "misconception@10", "balanced", "packet")
+_SHOWN = (
+    "standard@1",
+    "standard@3",
+    "teach@10",
+    "misconception@10",
+    "balanced",
+    "packet",
+    "reader_none",
+    "reader_read",
+)
 
 
 def tutoring_cmd(
@@ -122,8 +131,8 @@ def tutoring_cmd(
     console.print(f"whole packets: mean [95% interval] -> {out}", highlight=False)
     for split in ("dev", "heldout"):
         for group, row in report[split].items():
-            if group == "off_topic_flag":
-                console.print(f"{split}/off-topic flag  {row}", highlight=False)
+            if group in ("off_topic_flag", "empty_by_grade", "reliability"):
+                console.print(f"{split}/{group}  {row}", highlight=False)
                 continue
             cells = [
                 f"{p} {row[p]['mean']:.3f} [{row[p]['ci95'][0]:.2f}, {row[p]['ci95'][1]:.2f}]"

@@ -22,6 +22,14 @@ were made by reading the curriculum, never the product's output. The parts, each
   alone; for a math message, ``standard@3``, ``teach@10``, ``misconception@10`` and
   ``balanced`` where they apply, and not being flagged).
 
+Reported beside them, never in the packet score:
+
+- ``reader_none``: a message that states no answer, read with no student answer (the
+  reader's precision); ``reader_read``: one that states an answer, read with one (recall);
+- ``teach_empty``: the packet's teach slot is empty (math messages; `empty_by_grade`);
+- `reliability`: the packet's `confidence` (that its first Common Core concept is right)
+  in bins, against how often it was right (off-topic messages count as wrong).
+
 `summarise` gives each part's mean with a 95% bootstrap interval per kind and overall, and
 `paired` the difference of two runs over the same messages.
 
@@ -43,12 +51,13 @@ from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph_research.harness.results import bootstrap_ci
-from tutorgraph_research.tasks.packet_messages import OFF_TOPIC, PacketMessage
+from tutorgraph_research.tasks.packet_messages import GRADES, OFF_TOPIC, PacketMessage
 
 __all__ = [
     "PARTS",
     "MessageScore",
     "paired",
+    "reliability",
     "request_for",
     "run_tutoring_benchmark",
     "score_packet",
@@ -63,10 +72,14 @@ PARTS = (
     "balanced",
     "flagged",
     "packet",
+    "reader_none",
+    "reader_read",
+    "teach_empty",
 )
 TEACHING = frozenset({"explanation", "worked_example"})
 TOP = 10
 RESAMPLES = 1000
+RELIABILITY_BINS = 5
 SEED = 0
 _CONTEXT_ID = re.compile(r"^\[([^\]\s]+)\]", re.MULTILINE)
 
@@ -80,6 +93,8 @@ class MessageScore:
     split: str
     grade: str | None
     parts: dict[str, float]
+    # The packet's calibrated confidence that its first Common Core concept is right.
+    confidence: float | None = None
 
 
 def request_for(message: PacketMessage, *, fields: bool = False) -> RetrievalRequest:
@@ -100,9 +115,20 @@ def score_packet(message: PacketMessage, packet: ReasoningPacket) -> MessageScor
     """The parts of `message`'s packet that apply to it (see the module's docstring)."""
     flagged = 1.0 if _flagged(packet) else 0.0
     parts: dict[str, float] = {"flagged": flagged}
+    read = packet.answer_check is not None and packet.answer_check.student_answer is not None
+    if message.stated_answer is None:
+        parts["reader_none"] = float(not read)
+    else:
+        parts["reader_read"] = float(read)
+    confidence = getattr(packet, "confidence", None)
     if message.kind == OFF_TOPIC:
         parts["packet"] = flagged
-        return MessageScore(message.id, message.kind, message.split, message.grade, parts)
+        return MessageScore(
+            message.id, message.kind, message.split, message.grade, parts, confidence
+        )
+    slots = getattr(packet, "slots", None)
+    if slots is not None:
+        parts["teach_empty"] = float(not slots.teach.hits)
     in_context = set(_CONTEXT_ID.findall(packet.context))
     top = packet.results[:TOP]
     shown = top + [h for h in [*packet.results[TOP:], *packet.lessons] if h.id in in_context]
@@ -126,7 +152,7 @@ def score_packet(message: PacketMessage, packet: ReasoningPacket) -> MessageScor
         parts[p] for p in ("standard@3", "teach@10", "misconception@10", "balanced") if p in parts
     ]
     parts["packet"] = float(np.mean([*judged, 1.0 - flagged]))
-    return MessageScore(message.id, message.kind, message.split, message.grade, parts)
+    return MessageScore(message.id, message.kind, message.split, message.grade, parts, confidence)
 
 
 async def run_tutoring_benchmark(
@@ -177,7 +203,48 @@ def summarise(scores: Sequence[MessageScore]) -> dict[str, dict[str, Any]]:
         "flagged_math": int(flagged_math),
         "math_messages": len(scores) - off,
     }
+    by_grade: dict[str, list[float]] = defaultdict(list)
+    for s in scores:
+        if "teach_empty" in s.parts and s.grade is not None:
+            by_grade[s.grade].append(s.parts["teach_empty"])
+    out["empty_by_grade"] = {
+        g: {"teach_empty": round(float(np.mean(v)), 4), "n": len(v)}
+        for g, v in sorted(by_grade.items(), key=lambda kv: GRADES.index(kv[0]))
+    }
+    out["reliability"] = reliability(scores)
     return out
+
+
+def reliability(scores: Sequence[MessageScore], bins: int = RELIABILITY_BINS) -> dict[str, Any]:
+    """The packet's `confidence` against its first concept being right, in equal-width bins
+    (an off-topic message's first concept is never right), and the expected calibration
+    error (the bins' gaps weighted by their counts).
+
+    >>> reliability([])["ece"] is None
+    True
+    """
+    pairs = [
+        (s.confidence, s.parts.get("standard@1", 0.0)) for s in scores if s.confidence is not None
+    ]
+    rows: list[dict[str, Any]] = []
+    gap = 0.0
+    for b in range(bins):
+        lo, hi = b / bins, (b + 1) / bins
+        inside = [(c, y) for c, y in pairs if lo <= c < hi or (b == bins - 1 and c == 1.0)]
+        if inside:
+            predicted = float(np.mean([c for c, _ in inside]))
+            observed = float(np.mean([y for _, y in inside]))
+            gap += len(inside) * abs(predicted - observed)
+            rows.append(
+                {
+                    "bin": [lo, hi],
+                    "n": len(inside),
+                    "predicted": round(predicted, 4),
+                    "observed": round(observed, 4),
+                }
+            )
+    ece = round(gap / len(pairs), 4) if pairs else None
+    return {"bins": rows, "ece": ece, "n": len(pairs)}
 
 
 def paired(
