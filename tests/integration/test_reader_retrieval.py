@@ -77,3 +77,63 @@ def test_a_message_that_says_too_little_says_what_is_missing(  # type: ignore[no
     assert check.problem == problem
     assert not packet.diagnosis
     assert packet.results  # retrieval ran on the text as before
+
+
+@pytest.mark.parametrize(
+    ("message", "problem", "answer", "read", "correct", "rule"),
+    [
+        # Issue 47: an app's fields are read as the message is (before, they read nothing).
+        ("what is 9 squared? I got 18", "9 squared", "18", "9^2", "81", "squaring_as_doubling"),
+        (
+            "0.5 x 0.7 i got 3.5 but the teacher marked it wrong",
+            "0.5 x 0.7",
+            "3.5",
+            "0.5 × 0.7",
+            "0.35",
+            "decimal_multiply_wrong_power_of_ten",
+        ),
+    ],
+)
+def test_the_request_fields_are_read_as_the_message_is(  # type: ignore[no-untyped-def]
+    reading_retriever,
+    message: str,
+    problem: str,
+    answer: str,
+    read: str,
+    correct: str,
+    rule: str,
+) -> None:
+    typed, fields = (
+        asyncio.run(reading_retriever.retrieve(request))
+        for request in (
+            RetrievalRequest(query=message),
+            RetrievalRequest(query=message, problem=problem, student_answer=answer),
+        )
+    )
+    alone = asyncio.run(
+        reading_retriever.retrieve(RetrievalRequest(problem=problem, student_answer=answer))
+    )
+    for packet in (typed, fields, alone):
+        check = packet.answer_check
+        assert check is not None and check.missing == []
+        assert (check.problem, check.student_answer, check.correct) == (read, answer, False)
+        assert check.correct_answer == correct
+        assert rule in {f.rule for f in packet.diagnosis}
+    assert [f.rule for f in fields.diagnosis] == [f.rule for f in typed.diagnosis]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "a rope is 3 meters long how many centimeters is that",
+        "i got a 72 on my first test and an 88 on the next one whats my average",
+        "my mom put 3 cookies on my plate and then 2 more how many cookies do i have now",
+    ],
+)
+def test_a_number_in_the_problem_is_never_the_answer(  # type: ignore[no-untyped-def]
+    reading_retriever, message: str
+) -> None:
+    packet = asyncio.run(reading_retriever.retrieve(RetrievalRequest(query=message)))
+    assert packet.refined_query is not None and packet.refined_query.student_answer is None
+    assert packet.answer_check is None or packet.answer_check.student_answer is None
+    assert not packet.diagnosis

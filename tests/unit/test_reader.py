@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tutorgraph.refinement.reader import MAX_READ_CHARS, read_message
+from tutorgraph.refinement.reader import MAX_READ_CHARS, answer_in, read_message
 
 pytestmark = pytest.mark.unit
 
@@ -188,3 +188,50 @@ def test_problems_of_every_kind(message: str, problem: str, answer: str) -> None
     read = read_message(message)
     assert read.problem is not None and read.problem.value == problem
     assert read.student_answer is not None and read.student_answer.value == answer
+
+
+@pytest.mark.parametrize(
+    ("message", "answer"),
+    [
+        # Issue 47: the message presents the answer as the student's.
+        ("what is 9 squared? I got 18", "18"),
+        ("0.5 x 0.7 i said 3.5", "3.5"),
+        ("x - 5 = 12, my answer was 7", "7"),
+        ("perimeter of a rectangle 5 cm by 3 cm, i put 15 cm", "15"),
+        ("if x = 4 what is 3x? is it 34", "34"),
+        ("square root of 16 is 8 right", "8"),
+        ("0.3 as a fraction is 1/3 right", "1/3"),
+        ("1/2 + 1/3 i think it's 2/5", "2/5"),
+        ("8 + 5 i counted 8, 9, 10, 11, 12 so its 12", "12"),
+        ("x/3 = 6 so x = 2 right", "x = 2"),
+        ("there are 4 rows of 5 chairs. how many chairs are there? i got 20 is that right", "20"),
+        ("two angles make a straight line and one is 70 degrees, i said the other is 20", "20"),
+        ("326 rounded to the nearest ten is 300", "300"),
+    ],
+)
+def test_an_answer_the_message_states_is_read(message: str, answer: str) -> None:
+    assert answer_in(message) == answer
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # A number of the problem, before its open question, is never the answer.
+        "a rope is 3 meters long how many centimeters is that",
+        "my mom put 3 cookies on my plate and then 2 more how many cookies do i have now",
+        "i got a 72 on my first test and an 88 on the next one whats my average",
+        "i saved $45 and the bike is $129, i get $12 a week allowance how many weeks",
+        "santiago had 40 cards and got 20 more for his birthday how many does he have now",
+        "a movie starts at 6:45 pm and is 2 hours 10 minutes long when does it end",
+        # "is" of a story's noun states the problem, not an answer.
+        "zara found 17 shells at the beach is 17 odd or even",
+        "the bus fare is $2.75 and i ride it 10 times a week",
+        # A number the message describes, and a question about why a fact holds.
+        "why isnt 1 a prime numbr",
+        "why does \\frac{1}{2} = \\frac{2}{4} they have different numbers",
+        "why is x^2 times x^3 equal to x^5 and not x^6",
+    ],
+)
+def test_a_message_that_states_no_answer_reads_none(message: str) -> None:
+    assert answer_in(message) is None
+    assert read_message(message).student_answer is None

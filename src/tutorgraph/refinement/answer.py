@@ -36,6 +36,18 @@ _CUE = re.compile(
     r")(?:\s+(?:that|it\s+was|it\s+is|it'?s|the\s+answer|answer))?\s*(?:was|is|:|=)?\s*",
     re.I,
 )
+# Cues that give an answer only when math follows them at once: "is it 34", "so its 12",
+# "so x = 2" ("is it odd or even" asks, it does not answer).
+_MATH_CUE = re.compile(r"\b(?:is\s+it|so\s+(?:it'?s|it\s+is|(?=[a-z]\s*=)))\s*(?:=\s*)?", re.I)
+# "equals to" answers in a yes/no check ("is 0.07 as a percentage equal to 0.7%?"), not in a
+# question about why a fact holds ("why is x^2 times x^3 equal to x^5").
+_EQUAL_TO = re.compile(r"equals?\s+to", re.I)
+_YES_NO = re.compile(r"\s*(?:is|does|are|do)\b", re.I)
+# A number the message describes ("why isnt 1 a prime") is not an answer.
+_DESCRIBED = re.compile(r"\s+an?\s", re.I)
+_DESCRIBED_WORD = re.compile(r"\S+\s+an?\s", re.I)
+# A lone number (not a math span) after a math cue: "is it 34".
+_NUMBER = re.compile(r"-?\d+(?:[.,/]\d+)*%?(?![\w/])")
 # "<word problem> = Y?": a student checking an answer against the question.
 _CHECK = re.compile(r"\s=\s*([^=?]{1,30})\?\s*$")
 _STOP = frozenset(
@@ -66,21 +78,51 @@ def _result(expression: str) -> str | None:
     return right if eq and left and right and not re.search(r"[A-Za-z]", left) else None
 
 
-def stated_answer(text: str, spans: list[MathSpan] | None = None) -> str | None:
-    """The stated answer in plain text (see `plain_text`): math in canonical form."""
+def stated_answer(
+    text: str, spans: list[MathSpan] | None = None, *, start: int = 0, results: bool = True
+) -> str | None:
+    """The stated answer in plain text (see `plain_text`): math in canonical form. Only what
+    comes from `start` on is read (before it: the problem, whose numbers are never the
+    answer); `results`: whether "A = X" states X as the answer (not in "why does 1/2 = 2/4").
+
+    >>> stated_answer("i got a 72 on my first test whats my average", start=28) is None
+    True
+    """
     spans = math_spans(text) if spans is None else spans
     starts = [s.start for s in spans]
-    for cue in _CUE.finditer(text):
-        after = cue.end()
+
+    def span_after(after: int) -> MathSpan | None:
         # The first span from the cue on is the only one that may follow it with nothing
         # but spaces between (a search, not a scan of every span for every cue).
         i = bisect_left(starts, after)
         if i < len(spans) and _NONBLANK.search(text, after, spans[i].start) is None:
-            return _result(spans[i].text) or spans[i].text
-        words = _words_after(text[after:])
-        if words:
+            return spans[i]
+        return None
+
+    cues = sorted(
+        [(c, True) for c in _CUE.finditer(text, start)]
+        + [(c, False) for c in _MATH_CUE.finditer(text, start)],
+        key=lambda c: c[0].start(),
+    )
+    for cue, worded in cues:
+        if _EQUAL_TO.match(cue[0]) and not _YES_NO.match(text):
+            continue
+        span = span_after(cue.end())
+        if span is not None and _DESCRIBED.match(text, span.end):
+            continue
+        if span is not None:
+            return _result(span.text) or span.text
+        if not worded:
+            if number := _NUMBER.match(text, cue.end()):
+                return number[0]
+            continue
+        if _DESCRIBED_WORD.match(text, cue.end()):
+            continue
+        if words := _words_after(text[cue.end() :]):
             return words
-    result = next((r for s in spans if (r := _result(s.text))), None)
-    if result is None and (end := _CHECK.search(text)):
+    if not results:
+        return None
+    result = next((r for s in spans if s.start >= start and (r := _result(s.text))), None)
+    if result is None and (end := _CHECK.search(text, start)):
         return end.group(1).strip()
     return result

@@ -32,6 +32,7 @@ A request that says too little is not guessed at: `missing` names what is absent
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -84,6 +85,10 @@ class MessageReading:
     missing: tuple[str, ...]
     # The message labels its answer as a worksheet does ("Student answer: …").
     labelled: bool = False
+    # Where the problem's last open question starts ("how many …", `problem_until`): no
+    # number before it is the answer; and whether the message asks why a fact holds.
+    problem_until: int = 0
+    why_fact: bool = False
 
 
 # -- answers, problems and requests -------------------------------------------------------
@@ -172,9 +177,14 @@ def _labelled(toks: list[Tok], exprs: list[Expr]) -> tuple[Read | None, Read | N
     return None
 
 
-def _cue(toks: list[Tok], at: int) -> tuple[int, bool]:
+def _cue(
+    toks: list[Tok], at: int, *, checks: bool = True, ends: frozenset[int] = frozenset()
+) -> tuple[int, bool]:
     """How strongly the number at `at` reads as an answer (2 after a strong cue, 1 after a
-    weak one, within two filler words; 0 otherwise), and whether it is someone else's."""
+    weak one, within two filler words; 0 otherwise), and whether it is someone else's. A
+    weak word counts only in the student's voice, right after the problem (`ends`: "326
+    rounded to the nearest ten is 300") or in a message that checks an answer (`checks`):
+    "the rope is 72 inches long" states the problem, "it is 72" an answer."""
     j = at - 1
     seen = 0
     while j >= 0 and seen <= 2:
@@ -192,6 +202,9 @@ def _cue(toks: list[Tok], at: int) -> tuple[int, bool]:
             if j and toks[j - 1].text == "you":
                 return 0, False  # "how do you write 4.6 as a percentage": a question
             strength = 2 if tok.text in _STRONG or tok.text in _NOT else 1
+            after = bool(ends & {j - 1, j})  # "7 - 2 x 3 to be 15"
+            if strength == 1 and not checks and not after and not _voiced(toks, j):
+                return 0, False
             if tok.text == "answer" and (toks[j + 1].text == ":" or before & _MINE):
                 strength = 3  # "Student answer: 46%", "my answer was 36": a label
             return strength, theirs
@@ -200,6 +213,105 @@ def _cue(toks: list[Tok], at: int) -> tuple[int, bool]:
         seen += 1
         j -= 1
     return 0, False
+
+
+# What may say "is" of an answer: "it is 12", "the answer was 36", "3^0 is 0", "0.3 as a
+# fraction is 1/3"; a story's noun ("the rope is 72 inches long") states the problem.
+_VOICE = frozenset(
+    ("it", "it's", "its", "that", "thats", "that's", "this", "answer", "ans", "mine",
+     "result", "total", "fraction", "decimal", "percentage", "percent", "form", "notation")
+)  # fmt: skip
+_STRONG_REACH = 8
+
+
+def _voiced(toks: list[Tok], j: int) -> bool:
+    """The weak cue at `j` follows math, an answer's word or, within a few words, a strong
+    cue ("i said the other one is 20")."""
+    if j == 0:
+        return False
+    prev = toks[j - 1]
+    if prev.kind not in ("word", "punct") or prev.text in _VOICE:
+        return True
+    return any(t.text in _STRONG for t in toks[max(j - _STRONG_REACH, 0) : j])
+
+
+_NOT_CHECKS = frozenset(("triangle", "triangles", "angle", "angles", "angled"))
+
+
+_YES_NO = frozenset(("is", "does", "do", "did", "are", "was"))
+
+
+def _checks(toks: list[Tok]) -> bool:
+    """The message checks an answer: it says right, correct, wrong or marked (a right
+    triangle aside), asks yes or no ("does 2.45 rounded to 1 dp equal 2.5", "… or not",
+    "… isnt it"), or a number is asked about ("… 12?")."""
+    if toks and toks[0].text in _YES_NO:
+        return True
+    for k, tok in enumerate(toks):
+        nxt = toks[k + 1] if k + 1 < len(toks) else None
+        said = tok.text in _RIGHT | _WRONG | {"marked"}
+        if said and not (tok.text == "right" and nxt is not None and nxt.text in _NOT_CHECKS):
+            return True
+        if tok.kind == "num" and nxt is not None and nxt.text == "?":
+            return True
+        if tok.text in ("isnt", "isn't", "or") and nxt is not None and nxt.text in ("it", "not"):
+            return True  # "1.5 hours is 1 hour 50 minutes isnt it", "equals 0.09 or not"
+    return False
+
+
+# An open question about the problem's quantity: "how many are left", "whats the area",
+# "when does it end", "who has more". What comes before it is the problem, and a number in
+# the problem is never the student's answer ("i got a 72 on my first test ... whats my
+# average").
+_HOW = frozenset(
+    ("many", "much", "long", "far", "old", "tall", "high", "big", "fast", "heavy", "wide",
+     "deep", "often", "large", "short", "tall", "heavier", "longer", "taller", "farther")
+)  # fmt: skip
+_WHAT = frozenset(("what", "whats", "what's"))
+_WHAT_ASKS = frozenset(
+    ("the", "my", "his", "her", "their", "its", "our", "your", "score", "time", "number")
+)  # fmt: skip
+_ABOUT_ANSWER = frozenset(("answer", "right", "correct", "wrong", "mistake", "error"))
+_WHEN_WHO = frozenset(("when", "who"))
+_WHEN_WHO_NEXT = frozenset(
+    ("does", "do", "did", "will", "would", "is", "can", "should", "has", "have", "had")
+)  # fmt: skip
+
+
+def _asks(toks: list[Tok], k: int) -> bool:
+    """An open question about the problem starts at `toks[k]`."""
+    tok = toks[k]
+    if tok.kind != "word":
+        return False
+    nxt = [t.text for t in toks[k + 1 : k + 5]]
+    if tok.text == "how":
+        return bool(nxt) and nxt[0] in _HOW
+    if tok.text in _WHEN_WHO:
+        return bool(nxt) and nxt[0] in _WHEN_WHO_NEXT
+    if tok.text in _WHAT:
+        rest = nxt[1:] if nxt[:1] in (["is"], ["are"], ["was"], ["will"]) else nxt
+        return bool(rest) and rest[0] in _WHAT_ASKS and not set(rest[:3]) & _ABOUT_ANSWER
+    return False
+
+
+def problem_until(toks: list[Tok]) -> int:
+    """Where the problem's last open question starts (a character offset; 0 when none):
+    no number before it is the student's answer.
+
+    >>> problem_until(tokens("a rope is 3 meters long how many centimeters is that"))
+    24
+    """
+    return max((t.start for k, t in enumerate(toks) if _asks(toks, k)), default=0)
+
+
+# "why does 1/2 = 2/4", "why do we flip": a question about why a fact holds, not a check.
+_WHY_FACT = frozenset(("does", "do", "can", "are"))
+
+
+def _why_fact(words: list[str]) -> bool:
+    """The message asks why a fact holds ("why does 1/2 = 2/4") and calls nothing wrong."""
+    asks = any(w == "why" and n in _WHY_FACT for w, n in itertools.pairwise(words))
+    return asks and not set(words) & (_WRONG | _NOT)
 
 
 def _request(words: list[str], joined: str) -> RequestKind | None:
@@ -302,19 +414,33 @@ def _rounding(text: str) -> Read | None:
 _PERCENT_OF = re.compile(r"%\s*of(?=\d)", re.IGNORECASE)
 
 
+def _reader_text(message: str) -> str:
+    """The text the reader reads: the message's plain text, its "80%of300" spaced."""
+    return _PERCENT_OF.sub("% of ", plain_text(message[:MAX_READ_CHARS]))
+
+
 # The refiner, the diagnosis and its answer check read the same message in one request.
 @functools.lru_cache(maxsize=1024)
 def read_message(message: str) -> MessageReading:
     """Read a student's message (see the module's docstring); never raises."""
-    text = _PERCENT_OF.sub("% of ", plain_text(message[:MAX_READ_CHARS]))
+    text = _reader_text(message)
     toks = tokens(text)
     words = [t.text for t in toks if t.kind == "word"]
     request = _request(words, " ".join(t.text for t in toks))
     if _algebra(toks):
         # An equation ("3p = 1/12", "x = 2"): the diagnosis's equation reader reads it, and
         # the refiner the answer's words ("p = 1/4").
-        return MessageReading(None, None, None, request, ("problem", "answer"))
+        return MessageReading(
+            None,
+            None,
+            None,
+            request,
+            ("problem", "answer"),
+            problem_until=problem_until(toks),
+            why_fact=_why_fact(words),
+        )
     exprs = expressions(toks)
+    until = problem_until(toks)
     problem: Read | None = _rounding(text)
     answer: Read | None = None
     claimed: Read | None = None
@@ -337,16 +463,27 @@ def read_message(message: str) -> MessageReading:
             break
         nxt = exprs[k + 1]
         if expr.ops and not nxt.ops and nxt.first == expr.last + 1 and toks[expr.last].kind == "eq":
-            problem, answer = _span(toks, expr), _span(toks, nxt)
-    # A compared number ("wrote 0.04 > 0.5", "why is 3/4 bigger than 2/3") is not an answer.
-    lone = [e for e in exprs if not e.ops and not _compared(toks, e)]
+            problem = _span(toks, expr)
+            answer = _span(toks, nxt) if toks[nxt.first].start >= until else None
+    # A compared number ("wrote 0.04 > 0.5", "why is 3/4 bigger than 2/3"), one the message
+    # says something of ("why isnt 1 a prime") and a number of the problem, before its open
+    # question ("the rope is 72 inches long, how much longer ..."), are not answers.
+    lone = [
+        e
+        for e in exprs
+        if not e.ops
+        and not _compared(toks, e)
+        and not _described(toks, e)
+        and toks[e.first].start >= until
+    ]
     if answer is None or labelled is not None:
         # A number right after a stated task or a calculation is its answer ("is 0.009753 to
         # 2 sf 0.0097?", "is 5 + 4 x 3 60?"); a label's answer stands.
         ends = {e.last for e in exprs if e.ops}
         if problem is not None:
             ends.add(next((k for k, t in enumerate(toks) if t.start >= problem.end), len(toks)))
-        cued, claimed = _answers(toks, lone, ends)
+        checks = _checks(toks)
+        cued, claimed = _answers(toks, lone, ends, checks=checks, why_fact=_why_fact(words))
         answer = answer if labelled is not None else cued
     if problem is None:
         calc = [
@@ -363,7 +500,16 @@ def read_message(message: str) -> MessageReading:
         # Work shown with no question asked: the student wants it checked.
         request = "is_right"
     missing = tuple(name for name, got in (("problem", problem), ("answer", answer)) if got is None)
-    return MessageReading(problem, answer, claimed, request, missing, labelled is not None)
+    return MessageReading(
+        problem,
+        answer,
+        claimed,
+        request,
+        missing,
+        labelled is not None,
+        problem_until=until,
+        why_fact=_why_fact(words),
+    )
 
 
 _COMPARING = frozenset(
@@ -379,17 +525,31 @@ def _compared(toks: list[Tok], expr: Expr) -> bool:
     return nxt.kind == "cmp" or (nxt.kind == "word" and nxt.text in _COMPARING)
 
 
+_ARTICLES = frozenset(("a", "an"))
+
+
+def _described(toks: list[Tok], expr: Expr) -> bool:
+    """The message says what the number is ("why isnt 1 a prime number")."""
+    return expr.last < len(toks) and toks[expr.last].text in _ARTICLES
+
+
 def _ungrouped(text: str) -> str:
     """A problem in one pair of brackets ("(0.32 × 0.8)") without them."""
     return text[1:-1] if one_group(text) else text
 
 
-def _answers(toks: list[Tok], lone: list[Expr], ends: set[int]) -> tuple[Read | None, Read | None]:
+def _answers(
+    toks: list[Tok], lone: list[Expr], ends: set[int], *, checks: bool, why_fact: bool
+) -> tuple[Read | None, Read | None]:
     """The student's answer and the answer someone else says is right, among the lone
     numbers: the first with the strongest cue, else a number right after a calculation ("is
     5 + 4 x 3 60?"), else the last one checked ("15 right?"); "not Y" after a why-question
-    makes Y the student's."""
-    cues = {e.first: _cue(toks, e.first) for e in lone}
+    makes Y the student's. A weak cue needs the student's voice or a check (`_cue`), and a
+    question about why a fact holds (`why_fact`: "why does 1/2 = 2/4") states no answer by
+    one."""
+    cues = {e.first: _cue(toks, e.first, checks=checks, ends=frozenset(ends)) for e in lone}
+    if why_fact:
+        cues = {k: (0, False) if v[0] == 1 else v for k, v in cues.items()}
     for e in lone:
         # "15 is what i got": the cue after the number.
         tail = [t.text for t in toks[e.last : e.last + 4]]
@@ -431,5 +591,12 @@ def answer_in(message: str) -> str | None:
     reader = read.student_answer
     if reader is not None and not read.labelled:
         return reader.value  # the cue's words are read only where they may decide
-    said = stated_answer(plain_text(message))
+    if read.labelled:
+        # A worksheet's layout, read as the Eedi benchmark's texts always were.
+        said = stated_answer(plain_text(message))
+    else:
+        # The same text and limits as the reader: nothing from the problem, before its open
+        # question, and no "A = X" in a question about why a fact holds.
+        text = _reader_text(message)
+        said = stated_answer(text, start=read.problem_until, results=not read.why_fact)
     return said if reader is None or said is not None else reader.value

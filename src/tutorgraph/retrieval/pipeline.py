@@ -39,6 +39,7 @@ from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import RetrievalRequest, SourceName
 from tutorgraph.ranking.model import RankerQuery
 from tutorgraph.retrieval.candidates import Candidate
+from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.fusion import FusedHit
 from tutorgraph.retrieval.graph_search import GraphSearchResult
 from tutorgraph.retrieval.merge import MergedHit
@@ -88,6 +89,8 @@ class RequestState:
     degraded_stages: dict[str, str] = field(default_factory=dict)
     started: float = field(default_factory=time.perf_counter)
     refined: RefinedQuery | None = None
+    # The request's facts, read once by the facts stage (`retrieval/facts.py`); None before.
+    facts: RequestFacts | None = None
     route: Route = field(init=False)
     # Embeddings started by `route` so that they overlap the search; stages await the shared
     # query embedding through `query_embedding()`, never the task itself.

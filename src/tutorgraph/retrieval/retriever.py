@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tutorgraph.config import LESSON_SLOTS, RERANK_DEPTH, SOURCE_TIMEOUT_S, Settings
 from tutorgraph.confidence.scope import ScopeModel
+from tutorgraph.config import LESSON_SLOTS, RERANK_DEPTH, SOURCE_TIMEOUT_S, Settings
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.models.packet import ReasoningPacket
@@ -26,6 +26,7 @@ from tutorgraph.retrieval.reranker import Reranker
 from tutorgraph.retrieval.stages.check import CheckStage
 from tutorgraph.retrieval.stages.dedupe import DedupeStage
 from tutorgraph.retrieval.stages.diagnose import DiagnoseStage
+from tutorgraph.retrieval.stages.facts import FactsStage
 from tutorgraph.retrieval.stages.finish import FinishStage
 from tutorgraph.retrieval.stages.fuse import FuseStage
 from tutorgraph.retrieval.stages.lessons import LessonStage
@@ -163,6 +164,7 @@ class HybridRetriever:
         return [
             CheckStage(self._graph, timeout_s=timeout),
             RefineStage(self._refiner),
+            FactsStage(timeout_s=timeout),
             RouteStage(
                 self._embedder,
                 self._graph,

@@ -4,7 +4,7 @@ misconceptions first, each with an RRF term like a source's.
 The problem is read and the rules applied in a worker thread, off the event loop, under a
 deadline: past it the stage gives nothing and says why (`DiagnosisOutcome.skipped`).
 
->>> outcome = await diagnose_hits(diagnoser, fetch, request, None, hits)  # doctest: +SKIP
+>>> outcome = await diagnose_hits(diagnoser, fetch, request, facts, hits)  # doctest: +SKIP
 >>> outcome.hits, outcome.findings, outcome.check  # doctest: +SKIP
 """
 
@@ -19,9 +19,9 @@ from tutorgraph.diagnosis.diagnose import Diagnoser, Diagnosis
 from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.models.curriculum import Misconception
 from tutorgraph.models.packet import AnswerCheck, DiagnosisFinding, Hit
-from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import RetrievalRequest
-from tutorgraph.refinement.reader import MAX_READ_CHARS, read_message
+from tutorgraph.refinement.reader import read_message
+from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.fusion import DIAGNOSIS_WEIGHT, RRF_K
 from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph.retrieval.pipeline import RequestState, Stage
@@ -77,11 +77,11 @@ def read_and_diagnose(
     )
 
 
-def _unanswerable(request: RetrievalRequest) -> AnswerCheck | None:
+def _unanswerable(request: RetrievalRequest, facts: RequestFacts) -> AnswerCheck | None:
     """A message that asks about its answer but gives no answer: what it did give."""
-    if request.problem is not None:
+    read = facts.reading
+    if request.problem is not None or read is None:
         return None
-    read = read_message(request.query)
     if read.request not in ("why_wrong", "is_right") or read.problem is None:
         return None
     return AnswerCheck(problem=read.problem.value, missing=["answer"])
@@ -91,29 +91,29 @@ async def diagnose_hits(
     diagnoser: Diagnoser,
     fetch: Callable[[list[str]], Awaitable[list[Misconception] | None]],
     request: RetrievalRequest,
-    refined: RefinedQuery | None,
+    facts: RequestFacts,
     hits: list[Hit],
     *,
     timeout_s: float,
 ) -> DiagnosisOutcome:
-    """Which bug rules reproduce the student's answer; their misconceptions lead the hits
-    (found by `diagnosis`, fetched with `fetch` when no source had them). Reading and the
-    rules take well under a millisecond for a message, tens of milliseconds at most for
-    2,000 hostile characters; `timeout_s` is the wall-clock deadline past which the stage
-    gives nothing and says why."""
-    answer = request.student_answer or (refined.student_answer if refined else None)
+    """Which bug rules reproduce the student's answer (`facts`: the answer, wherever it came
+    from, and the text the problem is read from: the request's `problem`, else the message,
+    both read by the same reader); their misconceptions lead the hits (found by
+    `diagnosis`, fetched with `fetch` when no source had them). Reading and the rules take
+    well under a millisecond for a message, tens of milliseconds at most for 2,000 hostile
+    characters; `timeout_s` is the wall-clock deadline past which the stage gives nothing
+    and says why."""
+    answer = facts.student_answer
     if not answer:
-        if len(request.query) > MAX_READ_CHARS:
-            return DiagnosisOutcome(hits)
-        return DiagnosisOutcome(hits, check=_unanswerable(request))
-    text = request.problem or request.query
+        return DiagnosisOutcome(hits, check=_unanswerable(request, facts))
+    text = facts.problem_text
     work = asyncio.to_thread(
         read_and_diagnose,
         diagnoser,
         text,
         answer,
-        request.correct_answer,
-        message=request.problem is None,
+        facts.correct_answer,
+        message=True,
     )
     try:
         read = await asyncio.wait_for(work, timeout_s)
@@ -195,7 +195,7 @@ class DiagnoseStage(Stage):
             self._diagnoser,
             lambda ids: guarded("graph", self._graph.get_misconceptions(ids), self._timeout_s),
             state.request,
-            state.refined,
+            state.facts or RequestFacts.given(state.request),
             state.hits,
             timeout_s=self._timeout_s,
         )

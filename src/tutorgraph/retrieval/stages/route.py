@@ -20,6 +20,7 @@ from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.model import LearnedRanker, RankerQuery
 from tutorgraph.retrieval.batching import embed_async
+from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.pipeline import RequestState, Stage, elapsed_ms
 from tutorgraph.retrieval.router import resolve_route
 from tutorgraph.retrieval.stages.rank import ranker_query_vector, scoring_ranker
@@ -52,6 +53,7 @@ class RouteStage(Stage):
 
     async def run(self, state: RequestState) -> bool:
         request, refined = state.request, state.refined
+        facts = state.facts or RequestFacts.given(request)
         state.route = resolve_route(
             query=request.query,
             retrieval_profile=request.retrieval_profile,
@@ -60,7 +62,7 @@ class RouteStage(Stage):
             rerank=request.rerank,
             default_profile=self._default_profile,
             default_semantic_weight=self._default_semantic_weight,
-            student_answer=bool(refined.student_answer if refined else request.student_answer),
+            student_answer=facts.student_answer is not None,
         )
         state.ranker_vector = self._start_ranker_vector(request, refined)
         # One query embedding serves the dense search, the local context and the linker.

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.models.request import RetrievalRequest, SourceName
+from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.graph_search import (
     GRAPH_PLANS,
     GraphPlan,
@@ -77,7 +78,7 @@ class SearchStage(Stage):
     async def run(self, state: RequestState) -> bool:
         request, refined, route, timings = state.request, state.refined, state.route, state.timings
         text = refined.optimized_query if refined else request.query
-        answer = refined.student_answer if refined else request.student_answer
+        answer = (state.facts or RequestFacts.given(request)).student_answer
         graph_text = f"{text} {answer}" if answer and answer not in text else text
         profile = route.profile
         local = local_items(request.local_context)
