@@ -1,6 +1,7 @@
 """Lessons on a real index (real Chroma, real MiniLM, the committed OpenStax slice): the
-index keeps its lessons' stored vectors, and a packet carries the lessons nearest its
-message beside results that are unchanged."""
+index keeps its lessons' stored vectors, and a packet carries the lessons chosen for its
+message (nearest by cosine, reordered by their subsection's votes from the request's own
+searches, at most two of one subsection) beside results that are unchanged."""
 
 from __future__ import annotations
 
@@ -12,7 +13,15 @@ from tests.conftest import index_retriever
 
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
-from tutorgraph.retrieval.lessons import LESSON_KINDS
+from tutorgraph.retrieval.lessons import (
+    LESSON_KINDS,
+    LESSON_POOL,
+    PER_SUBSECTION,
+    choose_lessons,
+    subsection_votes,
+)
+from tutorgraph.retrieval.pipeline import RequestState, run_stages
+from tutorgraph.retrieval.stages.lessons import LessonStage
 from tutorgraph_research.tasks.linking import exercise_query
 
 pytestmark = pytest.mark.integration
@@ -45,15 +54,14 @@ async def test_a_packet_carries_the_nearest_lessons_and_unchanged_results(  # ty
 
     assert [h.rank for h in packet.lessons] == [1, 2, 3] and without.lessons == []
     assert all(h.kind in LESSON_KINDS and h.found_by == ["vector"] for h in packet.lessons)
-    scores = [h.score for h in packet.lessons]
-    assert scores == sorted(scores, reverse=True)
-    # Their scores are the cosine of the query's vector and the lesson's stored one.
+    # Their scores are the cosine of the query's vector and the lesson's stored one (the
+    # order adds their subsection's vote: the next test).
     vector = embedder.embed([query])[0]
     stored = await opened_index.vector.embeddings([h.id for h in packet.lessons])
     for h in packet.lessons:
         cosine = float(np.dot(vector, stored[h.id]) / np.linalg.norm(stored[h.id]))
-        assert h.score == pytest.approx(cosine, abs=2e-3)
-    # No other lesson is nearer than the last one given.
+        assert h.score == h.source_scores["vector"] == pytest.approx(cosine, abs=2e-3)
+    # The first three of ten are the three.
     more = await retriever.retrieve(RetrievalRequest(**ask, lessons=10))
     assert [h.id for h in more.lessons[:3]] == [h.id for h in packet.lessons]
     assert "lessons" in packet.debug["stages_ms"]
@@ -62,7 +70,11 @@ async def test_a_packet_carries_the_nearest_lessons_and_unchanged_results(  # ty
         RetrievalRequest(**ask)
     )
     dump = lambda p: [(h.id, h.score) for h in p.results]  # noqa: E731
-    assert dump(packet) == dump(without) == dump(plain) and plain.lessons == []
+    assert dump(without) == dump(plain) and plain.lessons == []
+    # ... but for a lesson the finish stage puts second when they hold no teaching.
+    taught = {h.id for h in packet.lessons[:1]}
+    kept = [x for x in dump(packet) if x[0] not in taught]
+    assert kept == [x for x in dump(plain) if x[0] not in taught][: len(kept)]
 
 
 async def test_a_request_that_does_not_search_vectors_gets_no_lessons(  # type: ignore[no-untyped-def]
@@ -81,3 +93,32 @@ async def test_the_factory_gives_the_retriever_the_index_lessons(
     packet = await retriever.retrieve(RetrievalRequest(query=_exercise(index_records)))
     assert len(packet.lessons) == RetrieverSetup().config.lesson_slots
     await retriever.aclose()
+
+
+async def test_the_teach_slot_follows_its_recipe_on_the_real_searches(  # type: ignore[no-untyped-def]
+    opened_index, embedder, index_records
+) -> None:
+    """The stage's lessons are the pool's best by cosine + the votes of the request's own
+    dense and lexical hits, at most two of one subsection; switched off it is the plain
+    cosine order."""
+    retriever = index_retriever(opened_index, embedder)
+    request = RetrievalRequest(query=_exercise(index_records), lessons=8)
+    stages = retriever.stages
+    names = [s.name for s in stages]
+    state = await run_stages(stages[: names.index("lessons")], RequestState(request))
+    assert state.raw.get("vector") and state.raw.get("lexical")
+
+    lessons = opened_index.lessons
+    await LessonStage(lessons, slots=4).run(state)
+    pool = lessons.search(await state.query_embedding(), LESSON_POOL)
+    votes = subsection_votes(state.raw["vector"], state.raw["lexical"])
+    assert votes, "the searches found teaching items of some subsection"
+    want = choose_lessons(pool, votes, 8)
+    assert [h.id for h in state.lessons] == [p.found.item.id for p in want]
+    assert [h.score for h in state.lessons] == [p.found.score for p in want]
+    titles = [h.title for h in state.lessons]
+    assert all(titles.count(t) <= (PER_SUBSECTION or 99) for t in titles)
+
+    await LessonStage(lessons, slots=4, vote_weight=0.0, per_subsection=None).run(state)
+    assert [h.id for h in state.lessons] == [s.item.id for s in pool[:8]]
+    assert all(h.score == h.source_scores["vector"] for h in state.lessons)

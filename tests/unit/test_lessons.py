@@ -10,7 +10,12 @@ from pydantic import ValidationError
 from tutorgraph.embedding.stored_vectors import StoredVectors
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.hits import lesson_hit
-from tutorgraph.retrieval.lessons import LessonIndex
+from tutorgraph.retrieval.lessons import (
+    VOTE_RANK_K,
+    LessonIndex,
+    choose_lessons,
+    subsection_votes,
+)
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
 
 pytestmark = pytest.mark.unit
@@ -60,3 +65,44 @@ def test_a_request_asks_for_zero_to_ten_lessons(n: int) -> None:
     with pytest.raises(ValidationError):
         RetrievalRequest(query="ratios", lessons=n)
     assert RetrievalRequest(query="ratios", lessons=0).lessons == 0
+
+
+def _titled(id_: str, title: str, kind: str = "explanation", score: float = 0.5) -> ScoredItem:
+    return ScoredItem(IndexItem(id_, kind, title, f"text of {id_}"), score)  # type: ignore[arg-type]
+
+
+def test_teaching_hits_vote_for_their_subsection_by_rank() -> None:
+    dense = [
+        _titled("c", "6.RP.A.1", "concept"),
+        _titled("e1", "Subtract — In Applications", "exercise"),
+        _titled("m", "Adds the digits", "misconception"),
+        _titled("w", "Add — Models", "worked_example"),
+    ]
+    lexical = [_titled("e2", "Subtract — In Applications", "exercise")]
+    votes = subsection_votes(dense, lexical)
+    k = VOTE_RANK_K
+    assert votes == {
+        "Subtract — In Applications": round(1 / (k + 2) + 1 / (k + 1), 6),
+        "Add — Models": round(1 / (k + 4), 6),
+    }
+    assert subsection_votes() == {} and subsection_votes([], []) == {}
+
+
+def test_a_voted_subsection_lifts_its_lessons_and_one_subsection_fills_two_slots() -> None:
+    pool = [
+        _titled("a1", "Divide — Notation", score=0.60),
+        _titled("a2", "Divide — Notation", score=0.59),
+        _titled("a3", "Divide — Notation", score=0.58),
+        _titled("b1", "Subtract — In Applications", score=0.50),
+        _titled("c1", "Add — Models", score=0.40),
+    ]
+    votes = {"Subtract — In Applications": 0.25}
+    picks = choose_lessons(pool, votes, 4, weight=0.5, per_subsection=2)
+    assert [p.found.item.id for p in picks] == ["b1", "a1", "a2", "c1"]
+    assert picks[0].score == 0.625 and picks[0].found.score == 0.5
+    # Switched off: the pool's own (cosine) order, ties broken by id.
+    plain = choose_lessons(pool, votes, 4, weight=0.0, per_subsection=None)
+    assert [p.found.item.id for p in plain] == ["a1", "a2", "a3", "b1"]
+    tied = [_titled("z", "T"), _titled("y", "T")]
+    assert [p.found.item.id for p in choose_lessons(tied, {}, 2)] == ["y", "z"]
+    assert choose_lessons(pool, votes, 0) == [] and choose_lessons([], votes, 4) == []

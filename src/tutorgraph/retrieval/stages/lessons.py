@@ -1,5 +1,9 @@
-"""The lessons stage: the explanations and worked examples nearest the query, for the
-packet's `lessons` (`retrieval/lessons.py` says why they are searched apart).
+"""The lessons stage: the packet's `teach` slot, the explanations and worked examples for the
+message (`retrieval/lessons.py` says why they are searched apart and how they are chosen).
+
+The `LESSON_POOL` lessons nearest the query vector are reordered by their subsection's vote
+from the request's own dense and lexical searches (`state.raw`, already there: no extra
+search), at most `PER_SUBSECTION` of one subsection.
 
 >>> await LessonStage(index.lessons, slots=4).run(state)  # doctest: +SKIP
 """
@@ -9,6 +13,13 @@ from __future__ import annotations
 import asyncio
 
 from tutorgraph.retrieval.hits import lesson_hit
+from tutorgraph.retrieval.lessons import (
+    LESSON_POOL,
+    PER_SUBSECTION,
+    VOTE_WEIGHT,
+    choose_lessons,
+    subsection_votes,
+)
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph.stores.protocols import LessonSearch
 
@@ -18,15 +29,31 @@ __all__ = ["LessonStage"]
 class LessonStage(Stage):
     """Sets `state.lessons`: up to `slots` of them (the request's `lessons`, when it sets
     it); none for a request that does not search `vector`, or an index without lesson
-    vectors. The lessons are in memory: a vector store that is down does not stop them."""
+    vectors. The lessons are in memory: a vector store that is down does not stop them (they
+    are then chosen without the dense search's votes).
+
+    `vote_weight` 0 and `per_subsection` None give the plain cosine order (the recipe before
+    issue 47).
+    """
 
     name = "lessons"
     timing = "lessons"
     required = False
 
-    def __init__(self, lessons: LessonSearch | None, *, slots: int) -> None:
+    def __init__(
+        self,
+        lessons: LessonSearch | None,
+        *,
+        slots: int,
+        pool: int = LESSON_POOL,
+        vote_weight: float = VOTE_WEIGHT,
+        per_subsection: int | None = PER_SUBSECTION,
+    ) -> None:
         self._lessons = lessons
         self._slots = slots
+        self._pool = pool
+        self._vote_weight = vote_weight
+        self._per_subsection = per_subsection
 
     async def run(self, state: RequestState) -> bool:
         request = state.request
@@ -36,6 +63,15 @@ class LessonStage(Stage):
         if state.query_vector is None:
             return False
         vector = await state.query_embedding()
-        found = await asyncio.to_thread(self._lessons.search, vector, slots)
-        state.lessons = [lesson_hit(s, rank) for rank, s in enumerate(found, start=1)]
+        found = await asyncio.to_thread(self._lessons.search, vector, max(slots, self._pool))
+        votes = subsection_votes(state.raw.get("vector", []), state.raw.get("lexical", []))
+        picks = choose_lessons(
+            found,
+            votes,
+            slots,
+            weight=self._vote_weight,
+            per_subsection=self._per_subsection,
+        )
+        # `score` stays the cosine (the teach slot's documented scale); the vote only orders.
+        state.lessons = [lesson_hit(p.found, rank) for rank, p in enumerate(picks, start=1)]
         return True
