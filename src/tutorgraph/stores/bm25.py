@@ -17,7 +17,7 @@ from tutorgraph.errors import StoreError
 from tutorgraph.folders import replaced
 from tutorgraph.stores.items import read_items, write_items
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
-from tutorgraph.stores.tokenize import tokenize
+from tutorgraph.stores.tokenize import query_weights, tokenize
 
 __all__ = ["BM25Index"]
 
@@ -68,16 +68,33 @@ class BM25Index:
         if not tokens or not self._items:
             return []
         k = min(k, len(self._items))
-        # n_threads=0 runs inline; any other value starts a thread pool per call.
-        docs, scores = self._retriever.retrieve([tokens], k=k, show_progress=False, n_threads=0)
-        out = [
-            ScoredItem(self._items[int(d)], float(s))
-            for d, s in zip(docs[0], scores[0], strict=True)
-            if s > 0
-        ]
+        weights = query_weights(tokens)
+        found: list[tuple[int, float]]
+        if all(w == 1.0 for w in weights):
+            # n_threads=0 runs inline; any other value starts a thread pool per call.
+            docs, scores = self._retriever.retrieve([tokens], k=k, show_progress=False, n_threads=0)
+            found = [(int(d), float(s)) for d, s in zip(docs[0], scores[0], strict=True)]
+        else:
+            found = self._weighted_top(tokens, weights, k)
+        out = [ScoredItem(self._items[d], s) for d, s in found if s > 0]
         # bm25s sorts by score only; break ties by id so that output is reproducible.
         out.sort(key=lambda h: (-np.float32(h.score), h.item.id))
         return out
+
+    def _weighted_top(
+        self, tokens: list[str], weights: list[float], k: int
+    ) -> list[tuple[int, float]]:
+        """The `k` best documents by the sum of each token's BM25 column times its weight
+        (bm25s sums the columns unweighted; a repeated token counts each time, as there)."""
+        index = self._retriever.scores
+        data, indices, indptr = index["data"], index["indices"], index["indptr"]
+        total = np.zeros(int(index["num_docs"]), dtype=np.float32)
+        for token, weight in zip(tokens, weights, strict=True):
+            col = self._vocab[token]
+            start, end = int(indptr[col]), int(indptr[col + 1])
+            np.add.at(total, indices[start:end], weight * data[start:end])
+        top = np.argpartition(-total, k - 1)[:k] if k < len(total) else np.arange(len(total))
+        return [(int(d), float(total[d])) for d in top]
 
     def scores(self, query: str, ids: set[str]) -> dict[str, float]:
         """BM25 scores of `query` for the items in `ids` only (one pass, masked)."""

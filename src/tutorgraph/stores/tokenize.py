@@ -16,7 +16,7 @@ import unicodedata
 
 from tutorgraph.models.curriculum import STANDARD_CODE_RE
 
-__all__ = ["STOPWORDS", "tokenize"]
+__all__ = ["NUMBER_WEIGHT", "STOPWORDS", "query_weights", "tokenize"]
 
 _TOKEN_RE = re.compile(r"[a-z]+|\d+(?:\.\d+)?|[^\sa-z\d.,;:!?'\"()\[\]{}]")
 
@@ -34,6 +34,26 @@ STOPWORDS = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as prose
 )
 # fmt: on
+
+
+# A number in a query counts this much beside a word (issue 47, "noise must not decide
+# matches"): "how do I solve 2x+3=11" matched "solve 3x + 2y = 11 for y" on its "11". A
+# number is rare in the corpus, so BM25 gives it a high IDF, and the story's numbers then
+# pick the exercises that happen to share them. Off (1.0): on the whole-packet benchmark's
+# dev messages, paired with 1.0, 0.5 / 0.25 / 0 moved nothing beyond noise (standard@1
+# +0.011 [0.000, +0.027] each; teach@10 +0.000 / -0.006 / +0.000; packet +0.001 / -0.001 /
+# -0.001), and even at 0 that message still matched other equations on "solve" and "x".
+NUMBER_WEIGHT = 1.0
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def query_weights(tokens: list[str]) -> list[float]:
+    """Each query token's weight in a BM25 score: `NUMBER_WEIGHT` for a number, 1 else.
+
+    >>> query_weights(["solve", "2", "x", "11"]) == [1.0, NUMBER_WEIGHT, 1.0, NUMBER_WEIGHT]
+    True
+    """
+    return [NUMBER_WEIGHT if _NUMBER.fullmatch(t) else 1.0 for t in tokens]
 
 
 def tokenize(text: str) -> list[str]:
