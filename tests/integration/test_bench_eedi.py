@@ -13,7 +13,6 @@ from tutorgraph.errors import ConfigurationError
 from tutorgraph.ingest.eedi import read_eedi_questions
 from tutorgraph.ranking.metrics import average_precision_at_k
 from tutorgraph.training.cross_encoder import TrainingConfig
-from tutorgraph.training.ranker import RankerTrainingConfig
 from tutorgraph_research.tasks.eedi import eedi_folds, eedi_pairs
 from tutorgraph_research.tasks.eedi_bench import (
     PROFILE_NAMES,
@@ -60,8 +59,8 @@ async def test_bench_on_the_slice_reports_every_config(  # type: ignore[no-untyp
         limit=EVERY_CONFIG_PAIRS,
     )
     results = await run_eedi_benchmark(spec, embedder)
-    folds = eedi_folds(read_eedi_questions(EEDI / "train.csv"), 2)
-    assert all(len(f.pairs) > EVERY_CONFIG_PAIRS // 2 for f in folds)  # a real cut of each
+    cv_folds = eedi_folds(read_eedi_questions(EEDI / "train.csv"), 2)
+    assert all(len(f.pairs) > EVERY_CONFIG_PAIRS // 2 for f in cv_folds)  # a real cut of each
     n_pairs = EVERY_CONFIG_PAIRS
     assert set(results) == {*config_names(), "_meta"}
     for name in config_names():
@@ -234,16 +233,10 @@ def _tuned_spec(folder: Path, *, wrong: bool = False, **kw: Any) -> EediBenchmar
     return slice_spec(configs="default/construct", tuned_folds=folder, **kw)
 
 
-async def test_bench_rankers_read_cross_fitted_fold_encoders(  # type: ignore[no-untyped-def]
-    embedder, tmp_path: Path
+def test_bench_rankers_read_cross_fitted_fold_encoders(
+    tuned_ranker_bench: tuple[Path, Path, dict[str, Any]],
 ) -> None:
-    rankings = tmp_path / "rankings.jsonl"
-    spec = _tuned_spec(
-        tmp_path / "folds",
-        rankings=rankings,
-        ranker_training=RankerTrainingConfig(tuned_examples=True),
-    )
-    results = await run_eedi_benchmark(spec, embedder)
+    folder, rankings, results = tuned_ranker_bench  # conftest.py: shared with the second stage
     row = results["default/construct"]
     assert row["n"] == results["_meta"]["n_pairs"] and 0.0 <= row["map@25"] <= 1.0
     # The kept lists are the ones scored: one per pair, in packet order (their MAP@25 is
@@ -258,7 +251,7 @@ async def test_bench_rankers_read_cross_fitted_fold_encoders(  # type: ignore[no
     assert results["_meta"]["ranker"]["training"]["tuned_examples"] is True
     # Each fold's ranker is served by the encoder that left that fold's questions out.
     assert [f["tuned_model"] for f in folds] == [
-        str(tmp_path / "folds" / f"fold{k}" / "model") for k in range(2)
+        str(folder / f"fold{k}" / "model") for k in range(2)
     ]
 
 

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from tests.conftest import encoder_output
 
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ingest.eedi import eedi_misconception_id, read_misconceptions
 from tutorgraph.training.cross_encoder import TrainingConfig
-from tutorgraph_research.tasks.eedi_bench import EediBenchmarkSpec, run_eedi_benchmark
 from tutorgraph_research.tasks.second_stage import cross_encoder_row, read_rankings
 
 pytestmark = pytest.mark.integration
@@ -19,24 +18,13 @@ EEDI = Path(__file__).resolve().parents[2] / "tests" / "data" / "eedi"
 CONFIG = "default/construct"
 
 
-async def test_the_row_trains_a_cross_encoder_per_fold_and_pairs_it_with_the_ranker(  # type: ignore[no-untyped-def]
-    embedder, tiny_cross_encoder: Path, tmp_path: Path
+async def test_the_row_trains_a_cross_encoder_per_fold_and_pairs_it_with_the_ranker(
+    tuned_ranker_bench: tuple[Path, Path, dict[str, Any]],
+    tiny_cross_encoder: Path,
+    tmp_path: Path,
 ) -> None:
-    for k in range(2):
-        encoder_output(tmp_path / "enc" / f"fold{k}", {"fold": k, "folds": 2})
-    rankings = tmp_path / "rankings.jsonl"
-    bench = await run_eedi_benchmark(
-        EediBenchmarkSpec(
-            train=EEDI / "train.csv",
-            misconceptions=EEDI / "misconception_mapping.csv",
-            subjects=EEDI / "subject_metadata.csv",
-            folds=2,
-            configs=CONFIG,
-            tuned_folds=tmp_path / "enc",
-            rankings=rankings,
-        ),
-        embedder,
-    )
+    # `bench eedi --rankings` of CONFIG over 2 folds with fold encoders (conftest.py).
+    _, rankings, bench = tuned_ranker_bench
     pairs = read_rankings(rankings, CONFIG)
     names = {
         eedi_misconception_id(k): v
