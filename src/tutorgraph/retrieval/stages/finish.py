@@ -53,6 +53,9 @@ class FinishStage(Stage):
         for rank, hit in enumerate(hits, start=1):
             hit.rank = rank
         state.hits = hits
+        if state.ranker_info.applied:  # the proposals still shown after the cut
+            shown = sum(h.found_by[:1] == ["ranker"] for h in hits)
+            state.ranker_info = state.ranker_info.model_copy(update={"proposed": shown})
         state.context = await asyncio.to_thread(
             assemble_context,
             teaching_first(state.lessons, hits),

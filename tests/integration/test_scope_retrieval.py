@@ -1,0 +1,77 @@
+"""The scope model in the real pipeline (real MiniLM, real Chroma, the session index): an
+off-topic message is flagged, a maths message is not and gets its slots and calibrated
+confidences, and without a model every packet says why it has none."""
+
+from __future__ import annotations
+
+import pytest
+from tests.conftest import index_retriever
+
+from tutorgraph.confidence.scope import ScopeModel
+from tutorgraph.diagnosis.diagnose import Diagnoser
+from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.retrieval.factory import bundled_scope_path
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def scoped(opened_index, embedder):  # type: ignore[no-untyped-def]
+    return index_retriever(
+        opened_index,
+        embedder,
+        scope=ScopeModel.load(bundled_scope_path()),
+        diagnoser=Diagnoser.bundled(),
+    )
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["hey whats up, can we talk about football", "qué hora es en madrid", "sdfkjh sdkfjh"],
+)
+async def test_an_off_topic_message_says_no_match(scoped, message: str) -> None:  # type: ignore[no-untyped-def]
+    packet = await scoped.retrieve(RetrievalRequest(query=message))
+    assert packet.scope.applied and packet.scope.in_scope is not None
+    assert packet.scope.in_scope < (packet.scope.threshold or 0)
+    assert packet.no_match and (packet.no_match_reason or "").startswith("off_topic")
+    assert packet.confidence is not None and packet.confidence < 0.5
+    assert packet.results  # the hits stay: the app decides what to show
+
+
+async def test_a_maths_message_gets_slots_and_confidences(scoped) -> None:  # type: ignore[no-untyped-def]
+    packet = await scoped.retrieve(RetrievalRequest(query="how do I simplify the fraction 6/8?"))
+    assert not packet.no_match and packet.no_match_reason is None
+    assert packet.scope.in_scope is not None and packet.scope.in_scope >= 0.5
+    slots = packet.slots
+    assert packet.confidence == slots.concepts_confidence and 0 <= packet.confidence <= 1
+    assert slots.concepts == [c.id for c in packet.concepts if c.taxonomy == "common-core"]
+    teach = slots.teach
+    assert teach.hits == packet.lessons and teach.scale == "cosine"
+    assert teach.confidence is not None and 0 <= teach.confidence <= 1
+    assert all(h.kind in ("explanation", "worked_example") for h in teach.hits)
+    assert [h.score for h in teach.hits] == sorted((h.score for h in teach.hits), reverse=True)
+    # The misconceptions of a message that states no answer are the topic's, marked so.
+    mis = slots.misconceptions
+    assert mis.stated_answer is False and mis.confidence is None
+    assert all(h.kind == "misconception" for h in mis.hits)
+    assert all(h.kind in ("exercise", "question") for h in slots.practice.hits)
+    for slot in (teach, mis, slots.practice):
+        assert bool(slot.hits) != bool(slot.empty_reason)
+
+
+async def test_a_stated_wrong_answer_keeps_teaching_beside_its_misconceptions(scoped) -> None:  # type: ignore[no-untyped-def]
+    packet = await scoped.retrieve(RetrievalRequest(query="what is 9 squared? I got 18"))
+    assert packet.answer_check is not None and packet.answer_check.student_answer == "18"
+    assert packet.slots.misconceptions.stated_answer is True
+    assert packet.slots.misconceptions.confidence is not None
+    top = packet.results[:10]
+    assert top[0].kind == "misconception"
+    assert any(h.kind in ("explanation", "worked_example") for h in top)
+
+
+async def test_without_a_model_the_packet_says_why(opened_index, embedder) -> None:  # type: ignore[no-untyped-def]
+    plain = index_retriever(opened_index, embedder)
+    packet = await plain.retrieve(RetrievalRequest(query="hey whats up"))
+    assert not packet.scope.applied and packet.scope.reason == "no scope model configured"
+    assert packet.confidence is None and packet.slots.teach.confidence is None
+    assert not packet.no_match
