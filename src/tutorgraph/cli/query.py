@@ -213,6 +213,7 @@ _MATCH_NAMES = {
     "graph": "graph",
     "local": "local context",
     "diagnosis": "diagnosis",
+    "ranker": "the ranker's proposal",
 }
 
 
@@ -240,9 +241,25 @@ def _snippet(text: str, limit: int = 240) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def _verdict(packet: ReasoningPacket) -> str:
+    """The line an app acts on first: no match, or how sure the packet is."""
+    if packet.no_match:
+        return f"[bold yellow]not sure[/]: {escape(packet.no_match_reason or '')}"
+    if packet.confidence is None:
+        return f"[dim]confidence: none ({escape(packet.scope.reason or 'no scope model')})[/]"
+    slots = packet.slots
+    parts = [f"first concept right {packet.confidence:.0%}"]
+    if slots.teach.confidence is not None:
+        parts.append(f"teaching on target {slots.teach.confidence:.0%}")
+    if slots.misconceptions.confidence is not None:
+        parts.append(f"misconception found {slots.misconceptions.confidence:.0%}")
+    return f"[bold]confidence[/]: {', '.join(parts)} (in scope {packet.scope.in_scope:.0%})"
+
+
 def print_packet(packet: ReasoningPacket) -> None:
     """A readable packet: one block per hit, then the graph context and the timings."""
     console.print(Rule(f"[bold]{escape(packet.query)}"))
+    console.print(_verdict(packet), highlight=False)
     if (rq := packet.refined_query) is not None:
         parts = [f"searched as: {rq.optimized_query}"]
         if rq.problem:
@@ -307,7 +324,9 @@ def print_packet(packet: ReasoningPacket) -> None:
             f"    {escape(_snippet(h.text, 90))}"
             for h in packet.lessons
         ]
-        console.print(Panel("\n".join(lines), title="lessons"))
+        console.print(Panel("\n".join(lines), title="lessons (the teach slot)"))
+    elif packet.slots.teach.empty_reason:
+        console.print(f"[dim]teach slot empty: {escape(packet.slots.teach.empty_reason)}[/]")
     if packet.concepts:
         lines = []
         shown: dict[str, int] = {}

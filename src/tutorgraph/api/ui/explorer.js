@@ -43,6 +43,27 @@ function renderHits(list, hits) {
   }
 }
 
+function renderVerdict(packet) {
+  // What an app acts on first: "I'm not sure", or how sure each slot is.
+  const box = $("#verdict");
+  box.replaceChildren();
+  box.className = packet.no_match ? "unsure" : "";
+  if (packet.no_match) {
+    box.append(el("p", {}, `Not sure: ${packet.no_match_reason}`));
+    return;
+  }
+  if (packet.confidence === null) {
+    box.append(el("p", {}, `No confidence: ${packet.scope.reason || "no scope model"}`));
+    return;
+  }
+  const pct = (v) => `${Math.round(100 * v)}%`;
+  const slots = packet.slots;
+  const parts = [`first concept right ${pct(packet.confidence)}`];
+  if (slots.teach.confidence !== null) parts.push(`teaching on target ${pct(slots.teach.confidence)}`);
+  if (slots.misconceptions.confidence !== null) parts.push(`misconception found ${pct(slots.misconceptions.confidence)}`);
+  box.append(el("p", {}, `Confidence: ${parts.join(", ")} (in scope ${pct(packet.scope.in_scope)})`));
+}
+
 function renderDiagnosis(packet) {
   const box = $("#diagnosis");
   box.replaceChildren();
@@ -145,6 +166,7 @@ async function run(event) {
     const response = await fetch("/v1/retrieve", { method: "POST", headers, body: JSON.stringify(request()) });
     const data = await response.json();
     if (!response.ok) throw new Error(`${response.status} ${data.error ? data.error.message : ""}`);
+    renderVerdict(data);
     renderHits($("#hits"), data.results);
     renderHits($("#lessons"), data.lessons);
     renderConcepts(data);

@@ -161,7 +161,7 @@ async def diagnose_hits(
         hit = have[mid]
         # An RRF term like any source's; a hit no source found scores by it alone.
         part = DIAGNOSIS_WEIGHT / (RRF_K + rank)
-        if not set(hit.found_by) - {"ranker"}:
+        if not hit.found_by:  # fetched for the finding (a proposal keeps its learned score)
             hit.score = round(part, 9)
         hit.found_by = [*hit.found_by, "diagnosis"]
         hit.source_ranks = {**hit.source_ranks, "diagnosis": rank}
