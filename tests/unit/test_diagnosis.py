@@ -20,6 +20,8 @@ from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ingest.eedi import eedi_misconception_id, read_eedi_questions
 from tutorgraph.mathtext.spans import plain_text
+from tutorgraph.refinement.local import answer_in
+from tutorgraph.retrieval.stages.diagnose import read_and_diagnose
 
 pytestmark = pytest.mark.unit
 
@@ -92,6 +94,11 @@ EEDI_CASES = [
     (1372, "D", "percent_of_hundredth_as_ten_percent"),
     (1650, "D", "percent_of_tenth_as_one_percent"),
     (1079, "B", "root_doubles"),
+    (1584, "A", "whole_divided_by_fraction_multiplies"),
+    (1134, "C", "counting_on_counts_the_start"),
+    (1233, "D", "counting_on_counts_the_start"),
+    (1360, "C", "equivalent_fraction_by_adding"),
+    (255, "C", "improper_to_mixed_parts_swapped"),
 ]
 
 
@@ -333,3 +340,110 @@ def test_rules_on_eedi_style_problems(
     finding = next(f for f in result.findings if f.rule == rule)
     assert finding.explanation.startswith(finding.reproduced_answer + " is what you get by")
     assert diagnoser.diagnose(found, result.correct_answer or "").correct is True
+
+
+# Issue 47: rules for well-known errors, each with a problem, the wrong answer it
+# reproduces, and answers it must not explain (the right one, and other errors).
+@pytest.mark.parametrize(
+    ("problem", "answer", "rule", "silent"),
+    [
+        ("2/3 ÷ 4/5", "8/15", "fraction_divide_without_reciprocal", ["5/6", "6/5"]),
+        ("2 ÷ 1/5", "2/5", "whole_divided_by_fraction_multiplies", ["10", "5/2"]),
+        ("1/3 × 12", "36", "fraction_of_multiplies_by_denominator", ["4", "13"]),
+        ("2/3 × 12", "72", "fraction_of_multiplies_by_denominator", ["8", "24"]),
+        ("70 × 60", "420", "multiple_of_ten_drops_a_zero", ["4200", "42"]),
+        ("26 × 3", "68", "column_multiplication_no_carry", ["78", "29"]),
+        ("8 + 5", "12", "counting_on_counts_the_start", ["13", "14"]),
+        ("3 + 8", "10", "counting_on_counts_the_start", ["11"]),
+        ("10 - 3", "8", "counting_back_counts_the_start", ["7", "6"]),
+        ("sqrt(9 + 16)", "7", "root_of_each_term", ["5", "25"]),
+        ("√(25 - 9)", "2", "root_of_each_term", ["4"]),
+        (
+            "change 2 3/4 into an improper fraction",
+            "6/4",
+            "mixed_to_improper_whole_times_numerator",
+            ["11/4", "2 3/4"],
+        ),
+        (
+            "2 3/4 as an improper fraction",
+            "5/4",
+            "mixed_to_improper_adds_whole_to_numerator",
+            ["11/4"],
+        ),
+        ("2 3/4 as an improper fraction", "8/4", "mixed_to_improper_forgets_numerator", ["11/4"]),
+        (
+            "2 3/4 as an improper fraction",
+            "10/4",
+            "mixed_to_improper_whole_times_numerator_plus_denominator",
+            ["11/4"],
+        ),
+        ("write 11/4 as a mixed number", "3 2/4", "improper_to_mixed_parts_swapped", ["2 3/4"]),
+        ("find a fraction equal to 2/3", "4/5", "equivalent_fraction_by_adding", ["4/6", "8/12"]),
+        ("which is bigger 1/3 or 1/4?", "1/4", "fraction_larger_denominator_bigger", ["1/3"]),
+        (
+            "which fraction is smaller, 2/5 or 2/7",
+            "2/5",
+            "fraction_larger_denominator_bigger",
+            ["2/7"],
+        ),
+        ("3/4 or 5/8, which is greater", "5/8", "fraction_larger_denominator_bigger", ["3/4"]),
+    ],
+)
+def test_well_known_errors(
+    diagnoser: Diagnoser, problem: str, answer: str, rule: str, silent: list[str]
+) -> None:
+    found = find_problem(problem) or problem
+    result = diagnoser.diagnose(found, answer)
+    assert result.correct is False
+    finding = next(f for f in result.findings if f.rule == rule)
+    assert finding.explanation.startswith(finding.reproduced_answer + " is what you get by")
+    for other in silent:
+        assert rule not in {f.rule for f in diagnoser.diagnose(found, other).findings}
+
+
+@pytest.mark.parametrize(
+    ("problem", "answer", "rule"),
+    [
+        # a fraction by a whole number has its own rule: no "without the reciprocal" there
+        ("2/5 ÷ 3", "6/5", "fraction_divide_without_reciprocal"),
+        # one operand not a multiple of ten, or the zero is kept
+        ("7 × 6", "4.2", "multiple_of_ten_drops_a_zero"),
+        # a carry-free product, or a two-digit multiplier
+        ("23 × 3", "69", "column_multiplication_no_carry"),
+        ("26 × 13", "68", "column_multiplication_no_carry"),
+        # steps too big to count in ones
+        ("40 + 25", "64", "counting_on_counts_the_start"),
+        ("9 + 1", "9", "counting_on_counts_the_start"),
+        # the same denominators: the rule says nothing
+        ("which is bigger 1/5 or 3/5", "1/5", "fraction_larger_denominator_bigger"),
+    ],
+)
+def test_well_known_error_rules_stay_silent(
+    diagnoser: Diagnoser, problem: str, answer: str, rule: str
+) -> None:
+    found = find_problem(problem) or problem
+    assert rule not in {f.rule for f in diagnoser.diagnose(found, answer).findings}
+
+
+@pytest.mark.parametrize(
+    ("message", "rule"),
+    [
+        ("1/3 of 12, i got 36", "fraction_of_multiplies_by_denominator"),
+        (
+            "change 2 3/4 into an improper fraction, i got 6/4",
+            "mixed_to_improper_whole_times_numerator",
+        ),
+        (
+            "which is bigger 1/3 or 1/4? i said 1/4 cuz 4 is bigger than 3",
+            "fraction_larger_denominator_bigger",
+        ),
+        ("8 + 5 i counted 8, 9, 10, 11, 12 so its 12", "counting_on_counts_the_start"),
+        ("\\sqrt{9 + 16} i got 7", "root_of_each_term"),
+    ],
+)
+def test_well_known_errors_in_messages(diagnoser: Diagnoser, message: str, rule: str) -> None:
+    answer = answer_in(message)
+    assert answer
+    read = read_and_diagnose(diagnoser, message, answer, None, message=True)
+    assert read is not None
+    assert rule in {f.rule for f in read[1].findings}

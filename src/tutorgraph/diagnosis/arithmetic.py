@@ -313,6 +313,94 @@ def _concatenates(p: Problem) -> list[Reproduction]:
     return reproduce(Fraction(int(f"{a}{b}")), "writing the numbers next to each other", p.show)
 
 
+def _whole_divided_by_fraction_multiplies(p: Problem) -> list[Reproduction]:
+    if (f := fraction_operands(p, "÷", whole=True)) is None or f[1] != 1 or f[3] == 1:
+        return []
+    n, _, c, d = f
+    return reproduce(
+        Fraction(n * c, d), f"multiplying {n} by {c}/{d} instead of dividing by it", p.show
+    )
+
+
+def _fraction_of_multiplies_by_denominator(p: Problem) -> list[Reproduction]:
+    """`a/b of n` (read `a/b × n`, the fraction first) as `n × b × a`: multiplying by the
+    denominator where one divides by it."""
+    f = fraction_operands(p, "*", whole=True)
+    if f is None or f[3] != 1 or f[1] == 1 or f[0] == 0:
+        return []
+    a, b, n, _ = f
+    how = f"multiplying {n} by the denominator {b} instead of dividing by it"
+    return reproduce(Fraction(n * b * a), how + (f" (then by {a})" if a != 1 else ""), p.show)
+
+
+# -- whole-number multiplication -----------------------------------------------------------
+
+
+def _multiple_of_ten_drops_a_zero(p: Problem) -> list[Reproduction]:
+    """`70 × 60` as 420: a zero of the multiples of ten left off (ten times too small)."""
+    if (pair := _whole_pair(p, "*")) is None or 0 in pair:
+        return []
+    if not any(str(x).endswith("0") for x in pair):
+        return []
+    a, b = pair
+    return reproduce(
+        Fraction(a * b, 10),
+        "multiplying the digits before the zeros and leaving out one of the zeros",
+        p.show,
+    )
+
+
+def _column_multiply_no_carry(p: Problem) -> list[Reproduction]:
+    """A many-digit number times a one-digit number, each column's product written without
+    carrying its tens: `26 × 3` as 68 (3 × 6 = 18, write 8; 3 × 2 = 6)."""
+    if (pair := _whole_pair(p, "*")) is None:
+        return []
+    a, b = pair
+    if a < 10 <= b:
+        a, b = b, a
+    if not (a >= 10 and 2 <= b <= 9):
+        return []
+    digits = [int(c) for c in str(a)]
+    if all(d * b < 10 for d in digits):
+        return []
+    return reproduce(
+        Fraction(int("".join(str(d * b % 10) for d in digits))),
+        "multiplying each digit and not carrying the tens to the next column",
+        p.show,
+    )
+
+
+# -- counting ------------------------------------------------------------------------------
+
+# Counting on or back is done in ones for small steps only.
+_MAX_COUNT = 10
+
+
+def _counts_the_start(op: str) -> Callable[[Problem], list[Reproduction]]:
+    """Counting on (+) or back (-) in ones and counting the starting number as the first
+    step: `8 + 5` as 8, 9, 10, 11, 12."""
+
+    def rule(p: Problem) -> list[Reproduction]:
+        t = p.tree
+        if not (isinstance(t, BinOp) and t.op == op):
+            return []
+        start, step = evaluate(t.left), int_of(unwrap(t.right))
+        if start is None or start.denominator != 1 or step is None:
+            return []
+        if op == "+" and 0 <= start < step:
+            # counting on from the larger number: "3 + 8" is counted 8, 9, 10, 11
+            start, step = Fraction(step), int(start)
+        if not 1 < step <= _MAX_COUNT:
+            return []
+        word = "on" if op == "+" else "back"
+        value = start + step - 1 if op == "+" else start - step + 1
+        return reproduce(
+            value, f"counting {word} {step} from {start} and counting {start} itself", p.show
+        )
+
+    return rule
+
+
 RULES: dict[str, BugRule[Problem]] = {
     r.name: r
     for r in (
@@ -341,5 +429,19 @@ RULES: dict[str, BugRule[Problem]] = {
         BugRule("power_negative_index_negative", "powers", _negative_power_negative),
         BugRule("power_of_zero", "powers", _power_of_zero),
         BugRule("multiplication_concatenates", "operations", _concatenates),
+        BugRule(
+            "whole_divided_by_fraction_multiplies",
+            "fractions",
+            _whole_divided_by_fraction_multiplies,
+        ),
+        BugRule(
+            "fraction_of_multiplies_by_denominator",
+            "fractions",
+            _fraction_of_multiplies_by_denominator,
+        ),
+        BugRule("multiple_of_ten_drops_a_zero", "place value", _multiple_of_ten_drops_a_zero),
+        BugRule("column_multiplication_no_carry", "place value", _column_multiply_no_carry),
+        BugRule("counting_on_counts_the_start", "counting", _counts_the_start("+")),
+        BugRule("counting_back_counts_the_start", "counting", _counts_the_start("-")),
     )
 }

@@ -28,6 +28,14 @@ from tutorgraph.diagnosis.conversion import (
 )
 from tutorgraph.diagnosis.equation import EQUATION_RULES, EquationProblem
 from tutorgraph.diagnosis.expression import number
+from tutorgraph.diagnosis.fraction_forms import (
+    COMPARE_RULES,
+    EQUIVALENT_RULES,
+    FORM_RULES,
+    CompareProblem,
+    EquivalentProblem,
+    MixedNumberProblem,
+)
 from tutorgraph.diagnosis.percentages import PERCENT_RULES, PercentOfProblem
 from tutorgraph.diagnosis.roots import ROOT_RULES, RootProblem
 from tutorgraph.diagnosis.rounding import ROUNDING_RULES, RoundingProblem
@@ -50,6 +58,9 @@ Kind = tuple[Callable[[str], Any], Mapping[str, BugRule[Any]]]
 # The kinds of problem stated in words or with a keyword, each read from text with its
 # rules; `find_problem` tries them, in this order, before it looks for arithmetic.
 WORDED_KINDS: tuple[Kind, ...] = (
+    (MixedNumberProblem.read, FORM_RULES),
+    (EquivalentProblem.read, EQUIVALENT_RULES),
+    (CompareProblem.read, COMPARE_RULES),
     (RoundingProblem.read, ROUNDING_RULES),
     (ConversionProblem.read, CONVERSION_RULES),
     (PercentOfProblem.read, PERCENT_RULES),

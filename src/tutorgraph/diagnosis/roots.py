@@ -33,6 +33,8 @@ _N = r"\d+(?:\.\d+)?|" + "|".join(sorted(_WORDS, key=len, reverse=True))
 _ROOTS = [
     re.compile(rf"\b(?P<k>square|cube)\s+root\s+of\s+(?:a\s+)?(?P<n>{_N})\b", re.I),
     # `\s*(?:\(\s*)?`, not `\s*\(?\s*`: one way to split a run of spaces, not all of them
+    # "sqrt(9 + 16)": the root of a sum or a difference, in brackets
+    re.compile(r"(?P<k>√|sqrt|∛|cbrt)\s*\(\s*(?P<n>\d+)\s*(?P<op>[-+−])\s*(?P<m>\d+)\s*\)", re.I),
     re.compile(r"(?P<k>√|sqrt|∛|cbrt)\s*(?:\(\s*)?(?P<n>\d+(?:\.\d+)?)\s*\)?", re.I),
 ]
 _MAX = 10**12
@@ -58,6 +60,8 @@ class RootProblem:
     text: str
     value: Fraction
     degree: int
+    # the two terms of a root of a sum or a difference (`sqrt(9 + 16)`: 9 and 16)
+    terms: tuple[Fraction, Fraction] | None = None
 
     @classmethod
     def read(cls, text: str) -> RootProblem | None:
@@ -68,7 +72,13 @@ class RootProblem:
             word = m["n"].casefold()
             value = Fraction(_WORDS[word]) if word in _WORDS else number(m["n"])
             degree = 3 if m["k"].casefold() in ("cube", "∛", "cbrt") else 2
-            return None if value is None else cls(m[0], value, degree)
+            if value is None:
+                return None
+            terms = None
+            if m.groupdict().get("m"):
+                second = Fraction(int(m["m"])) * (1 if m["op"] == "+" else -1)
+                terms, value = (value, second), value + second
+            return cls(m[0], value, degree, terms)
         return None
 
     def solve(self) -> tuple[Fraction, str] | None:
@@ -87,6 +97,21 @@ def _rule(
     return rule
 
 
+def _root_of_each_term(p: RootProblem) -> list[Reproduction]:
+    """`sqrt(9 + 16)` as `sqrt(9) + sqrt(16)` = 7."""
+    if p.terms is None:
+        return []
+    a, b = p.terms
+    ra, rb = _root(a, p.degree), _root(abs(b), p.degree)
+    if ra is None or rb is None:
+        return []
+    value = ra + rb if b >= 0 else ra - rb
+    sign = "+" if b >= 0 else "-"
+    return reproduce(
+        value, f"taking the root of each term ({show(ra)} {sign} {show(rb)}) instead of the sum"
+    )
+
+
 ROOT_RULES: dict[str, BugRule[RootProblem]] = {
     r.name: r
     for r in (
@@ -103,5 +128,6 @@ ROOT_RULES: dict[str, BugRule[RootProblem]] = {
                 "mixing up the square root and the cube root",
             ),
         ),
+        BugRule("root_of_each_term", "powers", _root_of_each_term),
     )
 }

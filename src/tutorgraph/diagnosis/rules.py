@@ -202,7 +202,9 @@ def _multiply_adding_numerators(p: Problem) -> list[Reproduction]:
 
 
 def _divide_without_reciprocal(p: Problem) -> list[Reproduction]:
-    if (f := fraction_operands(p, "÷", whole=True)) is None:
+    # A fraction by a fraction: a whole dividend or divisor has rules of its own
+    # (`whole_divided_by_fraction_multiplies`, `fraction_divided_by_whole_multiplies`).
+    if (f := fraction_operands(p, "÷", whole=True)) is None or 1 in (f[1], f[3]):
         return []
     a, b, c, d = f
     return reproduce(
