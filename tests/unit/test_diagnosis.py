@@ -387,6 +387,10 @@ def test_rules_on_eedi_style_problems(
             ["2/7"],
         ),
         ("3/4 or 5/8, which is greater", "5/8", "fraction_larger_denominator_bigger", ["3/4"]),
+        ("if x = 4 what is 3x?", "34", "substitution_digits_side_by_side", ["12", "7"]),
+        ("work out 2x + 5 when x = 3", "28", "substitution_digits_side_by_side", ["11"]),
+        ("slope of y = 3x + 2", "2", "gradient_is_the_intercept", ["3", "-2"]),
+        ("the gradient of the line y = -2x + 7", "7", "gradient_is_the_intercept", ["-2"]),
     ],
 )
 def test_well_known_errors(
@@ -416,6 +420,13 @@ def test_well_known_errors(
         ("9 + 1", "9", "counting_on_counts_the_start"),
         # the same denominators: the rule says nothing
         ("which is bigger 1/5 or 3/5", "1/5", "fraction_larger_denominator_bigger"),
+        # a negative value, or a decimal coefficient, is not written side by side
+        ("if x = -4 what is 3x?", "3-4", "substitution_digits_side_by_side"),
+        ("if x = 4 what is 1.5x?", "1.54", "substitution_digits_side_by_side"),
+        # the side of an equation is no expression to work out, and "the slope of a line
+        # perpendicular to" is no gradient of the line itself
+        ("if x = 4 solve 2x = 8", "24", "substitution_digits_side_by_side"),
+        ("slope of a line perpendicular to y = 2x + 1", "1", "gradient_is_the_intercept"),
     ],
 )
 def test_well_known_error_rules_stay_silent(
@@ -439,6 +450,11 @@ def test_well_known_error_rules_stay_silent(
         ),
         ("8 + 5 i counted 8, 9, 10, 11, 12 so its 12", "counting_on_counts_the_start"),
         ("\\sqrt{9 + 16} i got 7", "root_of_each_term"),
+        ("if x = 4 what is 3x? is it 34", "substitution_digits_side_by_side"),
+        ("slope of y = 3x + 2, i put 2", "gradient_is_the_intercept"),
+        ("70 x 60 i got 420", "multiple_of_ten_drops_a_zero"),
+        ("26 x 3 i got 68", "column_multiplication_no_carry"),
+        ("is 2/3 ÷ 4/5 = 8/15? thats what i got", "fraction_divide_without_reciprocal"),
     ],
 )
 def test_well_known_errors_in_messages(diagnoser: Diagnoser, message: str, rule: str) -> None:

@@ -18,6 +18,12 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from tutorgraph.diagnosis.algebra import (
+    ALGEBRA_RULES,
+    GRADIENT_RULES,
+    GradientProblem,
+    SubstitutionProblem,
+)
 from tutorgraph.diagnosis.arithmetic import RULES
 from tutorgraph.diagnosis.averages import DATA_RULES, DataProblem
 from tutorgraph.diagnosis.conversion import (
@@ -61,6 +67,8 @@ WORDED_KINDS: tuple[Kind, ...] = (
     (MixedNumberProblem.read, FORM_RULES),
     (EquivalentProblem.read, EQUIVALENT_RULES),
     (CompareProblem.read, COMPARE_RULES),
+    (SubstitutionProblem.read, ALGEBRA_RULES),
+    (GradientProblem.read, GRADIENT_RULES),
     (RoundingProblem.read, ROUNDING_RULES),
     (ConversionProblem.read, CONVERSION_RULES),
     (PercentOfProblem.read, PERCENT_RULES),
