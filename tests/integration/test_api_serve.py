@@ -458,6 +458,10 @@ def test_the_packet_explorer_renders_a_query_offline(
     # A bug rule reproduces this answer, and the slice holds its misconception (Eedi 2481).
     diagnosed = rendered("i got 1.2 for 0.6 × 0.2, why is it wrong?")
     assert "the student answered 1.2 (incorrect; the answer is 0.12)" in diagnosed
+    # The verdict an app acts on: how sure the packet is, or "not sure" for chit-chat.
+    assert "Confidence: first concept right" in dom.split('id="verdict"')[1]
+    unsure = rendered("hey can we talk about my weekend instead")
+    assert '<div id="verdict" class="unsure"><p>Not sure: off_topic' in unsure
     assert 'class="finding">eedi:misconception:2481: ' in diagnosed
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
 

@@ -68,6 +68,12 @@ def test_sync_retrieve_is_the_library_packet(served: Served, retriever) -> None:
     assert isinstance(over_http, ReasoningPacket)
     assert [h.id for h in over_http.results] == [h.id for h in direct.results]
     assert [h.id for h in by_fields.results] == [h.id for h in direct.results]
+    # The served app loads the bundled scope model: confidences and slots come over HTTP.
+    assert over_http.scope.applied and over_http.confidence is not None
+    assert not over_http.no_match and over_http.slots.teach.hits
+    with TutorGraph(served.url, api_key=READ) as tg:
+        unsure = tg.retrieve("can you tell me who won the football game last night")
+    assert unsure.no_match and (unsure.no_match_reason or "").startswith("off_topic")
 
 
 def test_async_answer_stream_and_json(served: Served) -> None:

@@ -49,7 +49,8 @@ async def test_a_maths_message_gets_slots_and_confidences(scoped) -> None:  # ty
     assert teach.hits == packet.lessons and teach.scale == "cosine"
     assert teach.confidence is not None and 0 <= teach.confidence <= 1
     assert all(h.kind in ("explanation", "worked_example") for h in teach.hits)
-    assert [h.score for h in teach.hits] == sorted((h.score for h in teach.hits), reverse=True)
+    # Ordered by cosine and their subsection's vote (section 2, Lessons); scored by cosine.
+    assert all(-1 <= h.score <= 1 and h.source_scores == {"vector": h.score} for h in teach.hits)
     # The misconceptions of a message that states no answer are the topic's, marked so.
     mis = slots.misconceptions
     assert mis.stated_answer is False and mis.confidence is None

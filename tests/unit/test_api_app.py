@@ -348,6 +348,12 @@ async def test_the_openapi_schema_lists_every_endpoint_and_the_envelope(tmp_path
         "/ErrorResponse"
     )
     assert "ReasoningPacket" in json.dumps(retrieve["responses"]["200"])
+    # The packet's slots, confidence and "not sure" flag are part of the published schema.
+    packet = schema["components"]["schemas"]["ReasoningPacket"]["properties"]
+    assert {"slots", "confidence", "no_match", "no_match_reason", "scope"} <= set(packet)
+    slot = schema["components"]["schemas"]["Slot"]["properties"]
+    assert {"hits", "scale", "confidence", "empty_reason", "stated_answer"} == set(slot)
+    assert "ranker" in json.dumps(schema["components"]["schemas"]["Hit"]["properties"]["found_by"])
     assert schema["components"]["securitySchemes"]["APIKeyHeader"]["name"] == "X-API-Key"
     assert "application/gzip" in paths["/v1/ingest"]["post"]["requestBody"]["content"]
 

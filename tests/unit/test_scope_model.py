@@ -50,7 +50,7 @@ def test_the_bundled_model_loads_and_flags_by_its_threshold() -> None:
     model, why_not = load_scope(Settings(scope_model="tutorgraph/scope"))
     assert model is not None and why_not == ""
     assert model.embedder == DEFAULT_EMBEDDING_MODEL and 0 < model.threshold < 1
-    dim = len(model.scope.weights) - 6  # the embedding, then two cosines and four counts
+    dim = len(model.scope.weights) - 4  # the embedding, then four character counts
     signals = ScopeSignals(text="hola", vector=np.zeros(dim, dtype=np.float32))
     assert 0.0 <= model.in_scope(signals) <= 1.0
     assert model.misconception_confidence(signals, 0.5) is None  # no stated answer

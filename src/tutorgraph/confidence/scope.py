@@ -5,8 +5,9 @@ Four small logistic regressions, each calibrated on messages a teacher judged (f
 `scripts/train_scope.py`; design 8a):
 
 * `in_scope`: P(the message is K-12 math in English that the curriculum covers), from the
-  query embedding the pipeline already made, the best concept and lesson cosines and a few
-  character counts. Below `threshold` the packet says `no_match` (`off_topic`).
+  query embedding the pipeline already made and a few character counts (nothing of the
+  index, so that it holds for any index over the same embedder). Below `threshold` the
+  packet says `no_match` (`off_topic`).
 * `concept`: P(the first Common Core concept is an accepted standard): the packet's
   `confidence`.
 * `teach`: P(the teach slot carries an explanation or worked example of an accepted section).
@@ -66,13 +67,10 @@ class ScopeSignals:
         ]
 
     def scope_row(self) -> npt.NDArray[np.float64]:
-        return np.concatenate(
-            [
-                np.asarray(self.vector, dtype=np.float64).ravel(),
-                [self.concept_cosine, self.lesson_cosine],
-                self.text_features(),
-            ]
-        )
+        # The message alone, nothing of the index: an index without the Common Core cards
+        # (a user's own bundle) must not move a greeting into scope.
+        vector = np.asarray(self.vector, dtype=np.float64).ravel()
+        return np.concatenate([vector, self.text_features()])
 
     def concept_row(self, in_scope: float) -> list[float]:
         return [in_scope, self.concept_score, self.concept_margin, self.concept_cosine]

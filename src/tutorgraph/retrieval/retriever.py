@@ -203,6 +203,6 @@ class HybridRetriever:
             ),
             DiagnoseStage(self._diagnoser, self._graph, timeout_s=timeout),
             LessonStage(self._lessons, slots=cfg.lesson_slots),
-            ScopeStage(self._scope, unavailable=self._scope_unavailable),
+            ScopeStage(self._scope, self._embedder, unavailable=self._scope_unavailable),
             FinishStage(self._embedder),
         ]

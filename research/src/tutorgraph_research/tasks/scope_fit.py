@@ -88,7 +88,7 @@ def sample_documents(path: Path, n: int, *, max_chars: int = 300) -> list[ScopeE
 
 async def _signals(retriever: HybridRetriever, request: Any) -> tuple[ScopeSignals, RequestState]:
     state = await run_stages(retriever.stages, RequestState(request))
-    return await scope_signals(state), state
+    return await scope_signals(state, retriever.embedder), state
 
 
 def _folds(n: int) -> np.ndarray:

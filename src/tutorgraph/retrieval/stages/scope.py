@@ -2,17 +2,20 @@
 calibrated confidence of the packet and its slots (`confidence/scope.py`).
 
 It reads what the earlier stages left (the query embedding, the linked concepts, the
-lessons, the diagnosis) and runs four small logistic models: no encoder pass of its own.
+lessons, the diagnosis) and runs four small logistic models: no encoder pass of its own,
+unless an LLM refiner rewrote the message (see `scope_signals`).
 
->>> await ScopeStage(model).run(state); state.scope_info.in_scope  # doctest: +SKIP
+>>> await ScopeStage(model, embedder).run(state); state.scope_info.in_scope  # doctest: +SKIP
 0.97
 """
 
 from __future__ import annotations
 
 from tutorgraph.confidence.scope import ScopeModel, ScopeSignals
+from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.models.packet import ScopeInfo
+from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 
 __all__ = ["COMMON_CORE", "ScopeStage", "scope_signals"]
@@ -20,11 +23,19 @@ __all__ = ["COMMON_CORE", "ScopeStage", "scope_signals"]
 COMMON_CORE = "common-core"
 
 
-async def scope_signals(state: RequestState) -> ScopeSignals:
+async def scope_signals(state: RequestState, embedder: Embedder) -> ScopeSignals:
     """What the scope model reads of a request whose earlier stages have run; raises
-    `SourceUnavailableError` when the query was not embedded."""
+    `SourceUnavailableError` when the query was not embedded.
+
+    The message is judged as the student typed it: the shared query embedding is of the
+    refiner's rewrite, which for an LLM refiner may read maths into chit-chat, so a rewrite
+    that differs is embedded again from the message (the local refiner's does not differ).
+    """
     request = state.request
     vector = await state.query_embedding()
+    refined = state.refined
+    if refined is not None and refined.optimized_query != request.query:
+        vector = (await embed_async(embedder, [request.query]))[0]
     cosines = [float(c.evidence.get("cosine") or 0.0) for c in state.linked]
     core = [c.score for c in state.linked if c.taxonomy == COMMON_CORE and c.score is not None]
     lessons = [h.score for h in state.lessons]
@@ -51,8 +62,11 @@ class ScopeStage(Stage):
     name = "scope"
     required = False
 
-    def __init__(self, model: ScopeModel | None, *, unavailable: str = "") -> None:
+    def __init__(
+        self, model: ScopeModel | None, embedder: Embedder, *, unavailable: str = ""
+    ) -> None:
         self._model = model
+        self._embedder = embedder
         self._unavailable = unavailable or "no scope model configured"
 
     async def run(self, state: RequestState) -> bool:
@@ -61,7 +75,7 @@ class ScopeStage(Stage):
             state.scope_info = ScopeInfo(reason=self._unavailable)
             return False
         try:
-            signals = await scope_signals(state)
+            signals = await scope_signals(state, self._embedder)
         except SourceUnavailableError as exc:
             state.scope_info = ScopeInfo(reason=f"no query embedding: {exc}")
             return False
