@@ -70,13 +70,28 @@ def test_a_stated_answer_makes_a_misconception_query(refined_retriever) -> None:
         assert "student_answer" in packet.debug["auto_signals_detected"]
 
 
-def test_key_concepts_seed_the_graph(refined_retriever, opened_index) -> None:  # type: ignore[no-untyped-def]
+def test_the_linker_not_the_refiner_seeds_the_graph(refined_retriever, opened_index) -> None:  # type: ignore[no-untyped-def]
+    """Issue 47: one source of concepts. A code named in the text seeds its standard at the
+    request's weight; the linker's first construct seeds the graph; the refiner's key
+    concepts that the linker did not choose seed nothing."""
     code = "ccss:6.NS.A.1"
     assert not asyncio.run(opened_index.graph.unknown_concepts([code]))
     packet = _retrieve(refined_retriever, query="what does 6.NS.A.1 cover")
     assert packet.refined_query is not None and code in packet.refined_query.key_concepts
     seeds = {c["id"]: c["seed"] for c in packet.graph_context.concepts}
     assert seeds.get(code) == "code"
+
+    query = "i got 2/6 for 1/2 + 1/4, why is it wrong"
+    packet = _retrieve(refined_retriever, query=query)
+    refined = packet.refined_query
+    assert refined is not None and refined.key_concepts
+    construct = next(c.id for c in packet.concepts if c.taxonomy == "eedi")
+    seeds = {c["id"]: c["seed"] for c in packet.graph_context.concepts}
+    assert seeds.get(construct) == "linked"
+    assert {cid for cid, kind in seeds.items() if kind not in ("evidence", "request")} == {
+        construct
+    }
+    assert all(seeds.get(cid) in (None, "evidence", "linked") for cid in refined.key_concepts)
 
 
 class _Recorder:

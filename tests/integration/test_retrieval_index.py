@@ -105,7 +105,7 @@ def test_packet_provenance_is_consistent_with_each_source(retriever, opened_inde
     # Every stage is timed in pipeline order, context assembly (`finish`) included.
     assert list(packet.debug["stages_ms"]) == [s.name for s in retriever.stages]
     assert [s.name for s in retriever.stages] == [
-        "check", "refine", "facts", "route", "search", "link", "merge", "fuse", "dedupe",
+        "check", "refine", "facts", "route", "link", "search", "merge", "fuse", "dedupe",
         "rerank", "rank", "diagnose", "lessons", "scope", "finish",
     ]  # fmt: skip
     assert packet.debug["stages_ms"]["finish"] > 0 and "degraded_stages" not in packet.debug

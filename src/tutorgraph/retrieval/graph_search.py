@@ -1,11 +1,12 @@
 """Graph search: seed concepts -> prerequisite chains, misconceptions and related documents.
 
-Seeds are the request's `concept_ids` and standard codes named in the text (weight 1), the
-concepts whose names match the text (weight = match score relative to the best match,
-scaled by `TEXT_SEED_WEIGHT`; when a refiner ran, its `key_concepts` replace this match,
-each weighing `TEXT_SEED_WEIGHT` or 1 for a code named in the text), and the concepts of
-the best dense hits (`evidence`, weight `EVIDENCE_SEED_WEIGHT / rank`, summed per concept
-and capped). A hit's graph score sums the
+Seeds are the request's `concept_ids` and standard codes named in the text (weight 1), then
+the concept linker's choice (`linked`: id -> weight, chosen by the search stage; issue 47:
+one source of concepts per request), and the concepts of the best dense hits (`evidence`,
+weight `EVIDENCE_SEED_WEIGHT / rank`, summed per concept and capped). Only an index without
+a linker (no card vectors), or a request whose linking failed, seeds from the concepts whose
+names match the text instead (weight = match score relative to the best match, scaled by
+`TEXT_SEED_WEIGHT`). A refiner's `key_concepts` seed nothing. A hit's graph score sums the
 weights of the seeds it hangs off, discounted by `HOP_DISCOUNT` per prerequisite hop, so a
 misconception shared by several seeds outranks one that is not; a misconception's weight is
 raised by up to `RELEVANCE_BONUS` by its full-text relevance to the query.
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -47,7 +48,7 @@ RELEVANCE_BONUS = 0.5
 # Related documents rank below the concept they hang off.
 DOCUMENT_DISCOUNT = 0.5
 
-SeedKind = Literal["request", "code", "text", "refined", "evidence"]
+SeedKind = Literal["request", "code", "linked", "text", "evidence"]
 
 
 @dataclass(frozen=True)
@@ -93,23 +94,25 @@ async def graph_search(
     plan: GraphPlan = GRAPH_PLANS["concept_lookup"],
     limit: int = 50,
     evidence: Sequence[IndexItem] = (),
-    key_concepts: Sequence[str] | None = None,
+    linked: Mapping[str, float] | None = None,
 ) -> GraphSearchResult:
-    """Search the curriculum graph around the request's, the text's and the evidence's concepts.
+    """Search the curriculum graph around the request's, the linker's and the evidence's
+    concepts.
 
-    `key_concepts` (a refiner's) stand in for matching concept names in `query`.
+    `linked` (concept id -> seed weight; may be empty) stands in for matching concept names
+    in `query`; None (no linker) matches them.
     """
     seeds: dict[str, float] = {cid: 1.0 for cid in concept_ids}
     kinds: dict[str, SeedKind] = dict.fromkeys(concept_ids, "request")
-    if key_concepts is not None:
-        codes = {m[0].casefold() for m in STANDARD_CODE_RE.finditer(query)}
-        for cid in key_concepts:
-            if cid in seeds:
-                continue
-            if cid.partition(":")[2].casefold() in codes:
-                seeds[cid], kinds[cid] = 1.0, "code"
-            else:
-                seeds[cid], kinds[cid] = TEXT_SEED_WEIGHT, "refined"
+    if linked is not None:
+        # A standard code named in the text still weighs as much as a requested concept.
+        if STANDARD_CODE_RE.search(query):
+            for m in await graph.search_concepts(query, k=MAX_TEXT_SEEDS):
+                if m.exact and m.concept.id not in seeds:
+                    seeds[m.concept.id], kinds[m.concept.id] = 1.0, "code"
+        for cid, w in linked.items():
+            if cid not in seeds:
+                seeds[cid], kinds[cid] = w, "linked"
     else:
         for m in await graph.search_concepts(query, k=MAX_TEXT_SEEDS):
             if m.concept.id in seeds:

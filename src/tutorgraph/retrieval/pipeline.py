@@ -46,7 +46,7 @@ from tutorgraph.retrieval.merge import MergedHit
 from tutorgraph.retrieval.router import Route
 from tutorgraph.stores.protocols import ScoredItem
 
-__all__ = ["RequestState", "Stage", "await_shared", "run_stages"]
+__all__ = ["Linking", "RequestState", "Stage", "await_shared", "run_stages"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -78,6 +78,15 @@ def elapsed_ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000.0, 3)
 
 
+@dataclass(frozen=True)
+class Linking:
+    """What the link stage found: the caller's concepts, then the linker's (with chains), and
+    whether the linker ran (False: no linker, or no query embedding to link with)."""
+
+    concepts: list[LinkedConcept]
+    linker_ran: bool
+
+
 @dataclass
 class RequestState:
     """What one request has gathered so far; each stage fills its own fields."""
@@ -96,6 +105,9 @@ class RequestState:
     # query embedding through `query_embedding()`, never the task itself.
     query_vector: asyncio.Task[npt.NDArray[np.float32]] | None = None
     ranker_vector: asyncio.Task[RankerQuery | None] | None = None
+    # The concepts the request is about, linked by `link` (before the search, in a task that
+    # awaits the query embedding); the graph search seeds from them, `search` sets `linked`.
+    linking: asyncio.Task[Linking] | None = None
     raw: dict[SourceName, list[ScoredItem]] = field(default_factory=dict)
     graph: GraphSearchResult | None = None
     degraded: list[SourceName] = field(default_factory=list)

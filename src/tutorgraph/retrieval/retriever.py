@@ -1,4 +1,4 @@
-"""The hybrid retriever: route, search vector/lexical/graph in parallel, merge, fuse, rerank,
+"""The hybrid retriever: route, link, search vector/lexical/graph in parallel, merge, fuse, rerank,
 rank, diagnose and assemble, as a list of stages (`retrieval.stages`) run by
 `retrieval.pipeline`.
 
@@ -173,6 +173,7 @@ class HybridRetriever:
                 default_profile=cfg.default_retrieval_profile,
                 default_semantic_weight=cfg.default_semantic_weight,
             ),
+            LinkStage(self._graph, self._linker, timeout_s=timeout),
             SearchStage(
                 self._embedder,
                 self._vector,
@@ -181,7 +182,6 @@ class HybridRetriever:
                 graph_depth=cfg.graph_depth,
                 timeout_s=timeout,
             ),
-            LinkStage(self._graph, self._linker, timeout_s=timeout),
             MergeStage(),
             FuseStage(),
             DedupeStage(

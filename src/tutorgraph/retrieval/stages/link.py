@@ -2,6 +2,12 @@
 `concept_ids` first, then the linker's best `LINKED_PER_TAXONOMY` in each taxonomy the caller
 named none of), each taxonomy's first concept with its prerequisite chain, with names.
 
+It runs before the search and blocks on nothing: it starts `state.linking`, a task that
+awaits the query embedding `route` started, links in a worker thread and reads the chains,
+while the dense and lexical searches run. The graph search awaits it for its seeds (issue
+47: one source of concepts per request), and the search stage sets `state.linked` from it
+(`await_linking`). The task never raises: a failure is the stage's degradation.
+
 The chain is read to `CHAIN_DEPTH` edges back and listed foundations first: a tutor reads
 "5.NF.B.3 (Interpret a fraction as division) comes before 6.RP.A.3.c", not bare ids. A
 construct or section reaches the Common Core progressions through its `aligned_with` edge:
@@ -12,16 +18,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Sequence
 
 from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.linking import taxonomy_of
 from tutorgraph.models.packet import ChainStep, LinkedConcept
-from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.pipeline import Linking, RequestState, Stage, elapsed_ms
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import ConceptLinks, GraphStore
 
-__all__ = ["CHAIN_DEPTH", "LINKED_PER_TAXONOMY", "LinkStage", "with_chains"]
+__all__ = ["CHAIN_DEPTH", "LINKED_PER_TAXONOMY", "LinkStage", "await_linking", "with_chains"]
 
 log = logging.getLogger(__name__)
 
@@ -33,10 +40,12 @@ LINKED_PER_TAXONOMY = 10
 
 
 class LinkStage(Stage):
-    """Sets `state.linked`; a graph that is down leaves the concepts without their chains."""
+    """Starts `state.linking`; a graph that is down leaves the concepts without their chains,
+    a failed or missing query embedding leaves the caller's concepts only."""
 
     name = "link"
-    timing = "link"
+    # The task reports its own time under `timings_ms.link` (the stage only starts it).
+    timing = None
     required = False
 
     def __init__(self, graph: GraphStore, linker: ConceptLinks | None, *, timeout_s: float) -> None:
@@ -45,6 +54,33 @@ class LinkStage(Stage):
         self._timeout_s = timeout_s
 
     async def run(self, state: RequestState) -> bool:
+        task = asyncio.create_task(self._link(state))
+        # Awaited by the search stage; if the request fails first, its end is not lost noise.
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        state.linking = task
+        return True
+
+    async def _link(self, state: RequestState) -> Linking:
+        """The concepts with their chains; a failure degrades the stage and links nothing."""
+        started = time.perf_counter()
+        waited: float | None = None
+        try:
+            out, waited = await self._concepts(state)
+            chained = await guarded("graph", with_chains(self._graph, out), self._timeout_s)
+            return Linking(chained or out, linker_ran=waited is not None)
+        except Exception as exc:  # the stage's failure policy, inside its task
+            log.warning("stage link failed (%s); the request goes on without it", exc)
+            state.degraded_stages[self.name] = f"{self.name} failed: {type(exc).__name__}"
+            return Linking([], linker_ran=False)
+        finally:
+            if self._linker is not None:
+                # Its own work, not the wait for the embedding it shares with the search.
+                ms = elapsed_ms(started) - (waited or 0.0)
+                state.timings["link"] = round(max(ms, 0.0), 3)
+
+    async def _concepts(self, state: RequestState) -> tuple[list[LinkedConcept], float | None]:
+        """The caller's concepts, then the linker's, and the milliseconds spent waiting for
+        the query embedding (None when the linker did not run)."""
         request = state.request
         caller = (
             await guarded("graph", self._graph.get_concepts(request.concept_ids), self._timeout_s)
@@ -62,36 +98,48 @@ class LinkStage(Stage):
             for c in caller or []
             if (t := taxonomy_of(c)) is not None
         ]
-        if self._linker is not None and state.query_vector is not None:
-            named = {c.taxonomy for c in out}
-            text = " ".join(p for p in (request.query, request.problem) if p)
-            try:
-                vector = await state.query_embedding()
-            except SourceUnavailableError as exc:
-                # The caller's concepts still get their chains; the packet says what is missing.
-                log.warning("the linker is skipped: %s", exc)
-                state.degraded_stages[self.name] = f"{self.name} failed: {exc}"
-                vector = None
-            found = (
-                {}
-                if vector is None
-                else await asyncio.to_thread(self._linker.link, text, LINKED_PER_TAXONOMY, vector)
+        if self._linker is None or state.query_vector is None:
+            return out, None
+        named = {c.taxonomy for c in out}
+        text = " ".join(p for p in (request.query, request.problem) if p)
+        waiting = time.perf_counter()
+        try:
+            vector = await state.query_embedding()
+        except SourceUnavailableError as exc:
+            # The caller's concepts still get their chains; the packet says what is missing.
+            log.warning("the linker is skipped: %s", exc)
+            state.degraded_stages[self.name] = f"{self.name} failed: {exc}"
+            return out, None
+        waited = elapsed_ms(waiting)
+        found = await asyncio.to_thread(self._linker.link, text, LINKED_PER_TAXONOMY, vector)
+        out += [
+            LinkedConcept(
+                id=c.concept_id,
+                taxonomy=c.taxonomy,
+                name=c.name,
+                description=c.description,
+                score=c.score,
+                evidence=c.evidence,
             )
-            out += [
-                LinkedConcept(
-                    id=c.concept_id,
-                    taxonomy=c.taxonomy,
-                    name=c.name,
-                    description=c.description,
-                    score=c.score,
-                    evidence=c.evidence,
-                )
-                for taxonomy, concepts in found.items()
-                if taxonomy not in named
-                for c in concepts
-            ]
-        state.linked = await guarded("graph", with_chains(self._graph, out), self._timeout_s) or out
-        return self._linker is not None
+            for taxonomy, concepts in found.items()
+            if taxonomy not in named
+            for c in concepts
+        ]
+        return out, waited
+
+
+async def await_linking(state: RequestState, timeout_s: float) -> Linking | None:
+    """The link stage's concepts, waiting at most `timeout_s` for them (never cancelling the
+    task: the graph search and the search stage both wait); None when the stage did not run,
+    was cancelled or has not finished by then."""
+    task = state.linking
+    if task is None:
+        return None
+    if not task.done():
+        await asyncio.wait({task}, timeout=timeout_s)
+    if not task.done() or task.cancelled():
+        return None
+    return task.result()
 
 
 async def with_chains(

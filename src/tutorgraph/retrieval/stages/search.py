@@ -2,8 +2,11 @@
 context) run concurrently, each under its timeout; a source that fails or times out is named
 in `degraded_sources`, and only when none answers does the request fail.
 
-A refined query feeds the dense and lexical searches its `optimized_query` and the graph its
-`key_concepts`; the student's answer joins the text misconceptions are matched on.
+A refined query feeds the dense and lexical searches its `optimized_query`; the student's
+answer joins the text misconceptions are matched on. The graph is seeded by one source of
+concepts (issue 47): the caller's `concept_ids`, then the link stage's concepts
+(`linked_seeds`), which the graph job awaits beside the dense evidence; a refiner's
+`key_concepts` seed nothing. The stage ends by setting `state.linked` from the link stage.
 
 >>> await SearchStage(embedder, vector, lexical, graph, graph_depth=50,
 ...     timeout_s=2.0).run(state)  # doctest: +SKIP
@@ -13,12 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
+from tutorgraph.models.packet import LinkedConcept
 from tutorgraph.models.request import RetrievalRequest, SourceName
 from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.graph_search import (
@@ -30,12 +34,39 @@ from tutorgraph.retrieval.graph_search import (
 from tutorgraph.retrieval.local_context import local_items, search_local
 from tutorgraph.retrieval.pipeline import RequestState, Stage, elapsed_ms
 from tutorgraph.retrieval.router import Route
+from tutorgraph.retrieval.stages.link import await_linking
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, ScoredItem, VectorStore
 
-__all__ = ["SearchStage", "graph_plan"]
+__all__ = ["LINKED_SEEDS", "LINKED_SEED_WEIGHT", "SearchStage", "graph_plan", "linked_seeds"]
 
 T = TypeVar("T")
+
+# How many of the linker's concepts seed the graph, per taxonomy, best first, and their
+# weight (the caller's concepts weigh 1). The curriculum's misconceptions hang off Eedi
+# constructs; a seeded standard or section only adds its concept hit, which crowds out
+# teaching. On the whole-packet dev messages (`scripts/probes/graph_seeds.py`) the first
+# construct alone did best (teach@10 0.570; 3 or 5 constructs 0.564, 10 0.558, adding a
+# standard and a section 0.552-0.564; misconception@10 0.679 in every variant, the learned
+# ranker orders them); the weight (0.25-1) changed nothing. DESIGN 2, Search.
+LINKED_SEEDS: dict[str, int] = {"eedi": 1}
+LINKED_SEED_WEIGHT = 0.5
+
+
+def linked_seeds(linked: Sequence[LinkedConcept]) -> dict[str, float]:
+    """The linker's concepts that seed the graph search (concept id -> weight): the first
+    `LINKED_SEEDS[taxonomy]` of each taxonomy at `LINKED_SEED_WEIGHT`. The caller's own
+    concepts are seeded as the request's, not here."""
+    taken: dict[str, int] = {}
+    out: dict[str, float] = {}
+    for c in linked:
+        if c.evidence.get("caller"):
+            continue
+        n = taken.get(c.taxonomy, 0)
+        if n < LINKED_SEEDS.get(c.taxonomy, 0):
+            taken[c.taxonomy] = n + 1
+            out[c.id] = LINKED_SEED_WEIGHT
+    return out
 
 
 def graph_plan(request: RetrievalRequest, route: Route) -> GraphPlan:
@@ -99,8 +130,15 @@ class SearchStage(Stage):
                 return []
             return [h.item for h in vector_task.result()]
 
+        async def seeds() -> dict[str, float] | None:
+            # No linker, or linking failed or is slow: the graph matches names itself.
+            linking = await await_linking(state, self._timeout_s / 2)
+            if linking is None or not linking.linker_ran:
+                return None
+            return linked_seeds(linking.concepts)
+
         async def run_graph() -> GraphSearchResult:
-            items = await evidence()
+            items, linked = await asyncio.gather(evidence(), seeds())
             return await _timed(
                 "graph",
                 timings,
@@ -111,9 +149,7 @@ class SearchStage(Stage):
                     plan=graph_plan(request, route),
                     limit=self._graph_depth,
                     evidence=items,
-                    # No key concepts (none found, or the graph failed the refiner): the graph
-                    # matches names itself, and a graph that is down then shows as degraded.
-                    key_concepts=refined.key_concepts if refined and refined.key_concepts else None,
+                    linked=linked,
                 ),
             )
 
@@ -144,7 +180,22 @@ class SearchStage(Stage):
         state.graph = answered.pop("graph", None)
         state.raw = {name: out for name, out in answered.items() if out is not None}
         state.degraded = degraded
+        state.linked = await self._linked(state)
         return True
+
+    async def _linked(self, state: RequestState) -> list[LinkedConcept]:
+        """The link stage's concepts (it has run beside the sources); past the timeout the
+        link stage is degraded and the packet has no concepts."""
+        if state.linking is None:
+            return []
+        linking = await await_linking(state, self._timeout_s)
+        if linking is None:
+            state.linking.cancel()
+            state.degraded_stages.setdefault(
+                "link", f"link failed: no concepts within {self._timeout_s:g} s"
+            )
+            return []
+        return linking.concepts
 
     async def _vector_search(
         self, state: RequestState, depth: int, timings: dict[str, float]
