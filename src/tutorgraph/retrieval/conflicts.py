@@ -24,6 +24,7 @@ frozenset({Fraction(11, 9)})
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -65,6 +66,8 @@ def _values(text: str) -> frozenset[Fraction]:
     return frozenset(out)
 
 
+# The same stored texts come back request after request; reading one is pure.
+@functools.lru_cache(maxsize=4096)
 def stated_answer(kind: str, text: str) -> tuple[str, frozenset[Fraction] | str] | None:
     """(the problem's key, the answer it states) of an exercise or an Eedi question, or
     None when the text states no comparable answer."""
