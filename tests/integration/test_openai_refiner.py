@@ -15,7 +15,11 @@ from tests.integration.local_openai import LocalOpenAI, local_openai_server
 from tutorgraph.config import Settings
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.refinement.local import LocalRefiner
-from tutorgraph.refinement.openai_refiner import OpenAIRefiner
+from tutorgraph.refinement.openai_refiner import (
+    ConceptChoice,
+    LinkerCandidates,
+    OpenAIRefiner,
+)
 from tutorgraph.retrieval.factory import RetrieverSetup, build_refiner
 
 pytestmark = pytest.mark.integration
@@ -66,6 +70,63 @@ def test_a_valid_structured_answer_is_used(server: LocalOpenAI, opened_index) ->
     prompt = body["messages"][-1]["content"]
     assert "Curriculum concepts:" in prompt and QUERY in prompt
     assert refined.key_concepts[0] in prompt
+
+
+def _offered(prompt: str) -> list[str]:
+    return [line[2:].split(": ", 1)[0] for line in prompt.splitlines() if line.startswith("- ")]
+
+
+def test_the_prompt_lists_the_linkers_candidates_with_descriptions(
+    server: LocalOpenAI,
+    opened_index,
+    embedder,  # type: ignore[no-untyped-def]
+) -> None:
+    """Issue 47: the model chooses among the concepts the linker links the message to, as
+    the packet's `concepts` lists them, each with its description, not bare codes."""
+    server.reset("valid")
+    linker = opened_index.linker
+    assert linker is not None
+    client = AsyncOpenAI(api_key="test-key", base_url=server.base_url, max_retries=0)
+    refiner = OpenAIRefiner(
+        client,
+        LocalRefiner(opened_index.graph),
+        timeout_s=ANSWER_TIMEOUT_S,
+        candidates=LinkerCandidates(linker, embedder, per_taxonomy=3),
+    )
+    (refined,) = asyncio.run(_refine_once(refiner, QUERY))
+    assert refined.refiner == "openai"
+    (body,) = server.requests
+    prompt = body["messages"][-1]["content"]
+    # The linker's best 3 of each taxonomy for the message's plain text, in its order.
+    text = "i got 2/6 for 1/2 + 1/4 why is it wrong"
+    found = linker.link(text, 3, embedder.embed([text])[0])
+    expected = [c.concept_id for cards in found.values() for c in cards[:3]]
+    assert _offered(prompt) == expected and len(expected) >= 6
+    standards = [c for cards in found.values() for c in cards if c.taxonomy == "common-core"]
+    for card in standards:
+        # The code and its description: "- ccss:4.NF.B.3.a: 4.NF.B.3.a — Understand ..."
+        line = next(x for x in prompt.splitlines() if x.startswith(f"- {card.concept_id}: "))
+        assert " — " in line and " ".join(card.description.split())[:40] in line
+    # The model's choice is kept to what the prompt offered (the invented id is dropped).
+    assert refined.key_concepts == expected[:1]
+
+
+def test_a_failing_candidate_source_offers_the_name_matches(
+    server: LocalOpenAI, opened_index
+) -> None:  # type: ignore[no-untyped-def]
+    async def broken(query: str) -> list[ConceptChoice]:
+        raise RuntimeError("linker down")
+
+    server.reset("valid")
+    client = AsyncOpenAI(api_key="test-key", base_url=server.base_url, max_retries=0)
+    local = LocalRefiner(opened_index.graph)
+    refiner = OpenAIRefiner(client, local, timeout_s=ANSWER_TIMEOUT_S, candidates=broken)
+    (refined,) = asyncio.run(_refine_once(refiner, QUERY))
+    assert refined.refiner == "openai" and refined.fallback_reason is None
+    (body,) = server.requests
+    offered = _offered(body["messages"][-1]["content"])
+    names = asyncio.run(local.candidate_concepts(QUERY, k=8))
+    assert offered and set(offered) >= {c.id for c in names}
 
 
 def test_a_slow_answer_times_out_and_falls_back(server: LocalOpenAI, opened_index) -> None:  # type: ignore[no-untyped-def]
@@ -149,7 +210,7 @@ def test_the_retriever_uses_the_openai_refiner_from_settings(
 
     server.reset("valid")
     settings = Settings(openai_base_url=server.base_url, refiner_timeout_s=ANSWER_TIMEOUT_S)
-    refiner = build_refiner(RetrieverSetup.from_settings(settings), opened_index)
+    refiner = build_refiner(RetrieverSetup.from_settings(settings), opened_index, embedder)
     assert isinstance(refiner, OpenAIRefiner)
     retriever = index_retriever(opened_index, embedder, refiner=refiner)
 
@@ -164,6 +225,19 @@ def test_the_retriever_uses_the_openai_refiner_from_settings(
     assert packet.timings_ms["refine"] > 0
     assert packet.debug is not None and packet.debug["query_type"] == "misconception"
     assert len(server.requests) == 1
+    # The prompt offered the linker's concepts (of the message as typed; the link stage links
+    # again with the refined query's embedding), and the model's key concepts seed nothing.
+    offered = _offered(server.requests[0]["messages"][-1]["content"])
+    assert offered and set(offered) & {c.id for c in packet.concepts}
+    assert all(
+        " — " in line
+        for line in server.requests[0]["messages"][-1]["content"].splitlines()
+        if line.startswith("- ccss:")
+    )
+    seeds = {c["id"]: c["seed"] for c in packet.graph_context.concepts}
+    assert all(
+        seeds.get(c) in (None, "evidence", "linked") for c in packet.refined_query.key_concepts
+    )
 
 
 def test_without_a_key_or_url_the_local_refiner_is_used(opened_index) -> None:  # type: ignore[no-untyped-def]

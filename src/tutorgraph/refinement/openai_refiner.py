@@ -5,8 +5,20 @@ error, a refusal, an answer that does not fit the schema) falls back to the loca
 and the `RefinedQuery` says why in `fallback_reason`. Good answers are cached (LRU) on the
 normalised query.
 
+The prompt lists curriculum concepts to choose `key_concepts` among, each with its name and
+description (a standard's name is only its code, `4.NF.B.3.b`). With `candidates` (the
+factory passes `LinkerCandidates`: the index's concept linker over the message) they are the
+linker's best in each taxonomy, as the link stage links the message for the packet's
+`concepts` and the graph's seeds (issue 47; it links again, with the refined query's
+embedding); without one, the local refiner's concepts and the best concept-name matches.
+The refiner runs before the pipeline embeds the refined query, so the linker's candidates
+cost one embedding of the message (tens of milliseconds beside a chat model's hundreds; none
+for a cached query). The model's `key_concepts` seed nothing: they are its reading, reported
+in the packet's `refined_query`.
+
 >>> client = AsyncOpenAI(api_key="sk-...", max_retries=0)  # doctest: +SKIP
->>> refiner = OpenAIRefiner(client, LocalRefiner(index.graph))  # doctest: +SKIP
+>>> refiner = OpenAIRefiner(client, LocalRefiner(index.graph),
+...     candidates=LinkerCandidates(index.linker, embedder))  # doctest: +SKIP
 >>> (await refiner.refine("i got 2/6 for 1/2+1/4")).refiner  # doctest: +SKIP
 'openai'
 """
@@ -15,6 +27,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import openai
@@ -24,17 +38,30 @@ from openai.types.chat import ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from tutorgraph.mathtext.spans import canonical_math
+from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.mathtext.spans import canonical_math, plain_text
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.refinement.local import LocalRefiner
+from tutorgraph.retrieval.batching import embed_async
+from tutorgraph.stores.protocols import ConceptLinks
 
-__all__ = ["DEFAULT_REFINER_MODEL", "OpenAIRefiner"]
+__all__ = [
+    "DEFAULT_REFINER_MODEL",
+    "ConceptChoice",
+    "ConceptSource",
+    "LinkerCandidates",
+    "OpenAIRefiner",
+]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_REFINER_MODEL = "gpt-4o-mini"
-# How many curriculum concepts the prompt offers the model to choose key concepts from.
+# How many curriculum concepts the prompt offers the model to choose key concepts from:
+# without a linker, in all; with one, per taxonomy.
 CONTEXT_CONCEPTS = 8
+LINKED_CANDIDATES = 4
+# A description in the prompt is cut to this many characters.
+DESCRIPTION_CHARS = 200
 
 _SYSTEM = """You turn a math student's message into search input for a curriculum index.
 Return JSON only, matching the schema:
@@ -42,8 +69,8 @@ Return JSON only, matching the schema:
   spelling, keep every number and expression, no answer to the question).
 - math_expressions: each math expression in the message as plain text (1/2 + 1/4, x^2,
   2x + 3 = 7); convert LaTeX and Unicode (\\frac{1}{2} and ½ are 1/2).
-- key_concepts: ids of the listed curriculum concepts the message is about (may be empty);
-  use only ids from the list.
+- key_concepts: ids of the listed curriculum concepts the message is about, best first (may
+  be empty); use only ids from the list, chosen by their descriptions.
 - search_terms: the important words and phrases for a keyword search.
 - student_answer: the answer the student says they gave, or null."""
 
@@ -83,6 +110,51 @@ class _Answer(BaseModel):
     student_answer: str | None
 
 
+@dataclass(frozen=True)
+class ConceptChoice:
+    """A concept the prompt offers: its id, name and description."""
+
+    id: str
+    name: str
+    description: str = ""
+
+    def line(self) -> str:
+        """`- id: name — description` (the description cut to `DESCRIPTION_CHARS`)."""
+        text = " ".join(self.description.split())
+        if len(text) > DESCRIPTION_CHARS:
+            text = text[: DESCRIPTION_CHARS - 1].rstrip() + "…"
+        if not text or text == self.name:
+            return f"- {self.id}: {self.name}"
+        return f"- {self.id}: {self.name} — {text}"
+
+
+# The concepts a message may be about, for the prompt (`LinkerCandidates`).
+ConceptSource = Callable[[str], Awaitable[list[ConceptChoice]]]
+
+
+class LinkerCandidates:
+    """The concept linker's best `per_taxonomy` concepts of each taxonomy for a message,
+    linked as the link stage links it (the message's embedding, cosine plus BM25 over the
+    concept cards); embedding and linking run off the event loop."""
+
+    def __init__(
+        self, linker: ConceptLinks, embedder: Embedder, *, per_taxonomy: int = LINKED_CANDIDATES
+    ) -> None:
+        self._linker = linker
+        self._embedder = embedder
+        self._per_taxonomy = per_taxonomy
+
+    async def __call__(self, query: str) -> list[ConceptChoice]:
+        text = plain_text(query)
+        vector = (await embed_async(self._embedder, [text]))[0]
+        found = await asyncio.to_thread(self._linker.link, text, self._per_taxonomy, vector)
+        return [
+            ConceptChoice(c.concept_id, c.name, c.description)
+            for concepts in found.values()
+            for c in concepts[: self._per_taxonomy]
+        ]
+
+
 class _Fallback(Exception):
     """Why the model's answer was not used."""
 
@@ -104,11 +176,15 @@ class OpenAIRefiner:
         model: str = DEFAULT_REFINER_MODEL,
         timeout_s: float = 1.5,
         cache_size: int = 1024,
+        candidates: ConceptSource | None = None,
     ) -> None:
+        """`candidates` lists the concepts the prompt offers (the linker's, `LinkerCandidates`);
+        without it, or when it fails, the local refiner's and the best name matches."""
         if timeout_s <= 0:
             raise ValueError("timeout_s must be positive")
         self._client = client
         self._fallback = fallback
+        self._candidates = candidates
         self._model = model
         self._timeout_s = timeout_s
         self._caches = cache_size > 0
@@ -119,8 +195,10 @@ class OpenAIRefiner:
         key = _cache_key(query, student_answer)
         if (hit := self._cache.get(key)) is not None:
             return hit.model_copy(update={"original_query": query})
-        local = await self._fallback.refine(query, student_answer=student_answer)
-        context = await self._context(query, local)
+        local, linked = await asyncio.gather(
+            self._fallback.refine(query, student_answer=student_answer), self._linked(query)
+        )
+        context = linked or await self._context(query, local)
         try:
             answer = await self._ask(query, context)
         except _Fallback as why:
@@ -134,14 +212,26 @@ class OpenAIRefiner:
     async def aclose(self) -> None:
         await self._client.close()
 
-    async def _context(self, query: str, local: RefinedQuery) -> dict[str, str]:
-        """Concept id -> name: what the local refiner found, then the best name matches."""
-        concepts = await self._fallback.candidate_concepts(query, k=CONTEXT_CONCEPTS)
-        found = {c.id: c.name for c in concepts}
-        return {cid: found.get(cid, cid) for cid in local.key_concepts} | found
+    async def _linked(self, query: str) -> dict[str, ConceptChoice] | None:
+        """Concept id -> choice from `candidates`, or None without one or when it fails (a
+        linker or embedder error, or no answer within the refiner's timeout)."""
+        if self._candidates is None:
+            return None
+        try:
+            found = await asyncio.wait_for(self._candidates(query), self._timeout_s)
+        except Exception as exc:  # the prompt then offers the name matches
+            log.warning("the linker's candidates are missing from the prompt: %r", exc)
+            return None
+        return {c.id: c for c in found}
 
-    async def _ask(self, query: str, context: dict[str, str]) -> _Answer:
-        listing = "\n".join(f"- {cid}: {name}" for cid, name in context.items()) or "(none)"
+    async def _context(self, query: str, local: RefinedQuery) -> dict[str, ConceptChoice]:
+        """Concept id -> choice: what the local refiner found, then the best name matches."""
+        concepts = await self._fallback.candidate_concepts(query, k=CONTEXT_CONCEPTS)
+        found = {c.id: ConceptChoice(c.id, c.name, c.description) for c in concepts}
+        return {cid: found.get(cid, ConceptChoice(cid, cid)) for cid in local.key_concepts} | found
+
+    async def _ask(self, query: str, context: dict[str, ConceptChoice]) -> _Answer:
+        listing = "\n".join(c.line() for c in context.values()) or "(none)"
         messages: list[ChatCompletionMessageParam] = [
             {"role": "system", "content": _SYSTEM},
             {

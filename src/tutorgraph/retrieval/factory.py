@@ -244,9 +244,13 @@ class RetrieverSetup:
         )
 
 
-def build_refiner(setup: RetrieverSetup, index: IndexReader) -> Refiner | None:
+def build_refiner(
+    setup: RetrieverSetup, index: IndexReader, embedder: Embedder | None = None
+) -> Refiner | None:
     """The setup's refiner over the index (its spelling vocabulary and graph; CPU only,
-    well under a second), or None."""
+    well under a second), or None. The OpenAI refiner's prompt lists the index linker's
+    concepts for the message when the index has a linker and `embedder` is given (the
+    query embedder: `build_retriever` passes it), else the best concept-name matches."""
     if setup.refiner == "none":
         return None
     if setup.refiner == "local":
@@ -263,7 +267,7 @@ def build_refiner(setup: RetrieverSetup, index: IndexReader) -> Refiner | None:
     local = LocalRefiner(index.graph, SpellingCorrector(index.vocabulary()))
     from openai import AsyncOpenAI
 
-    from tutorgraph.refinement.openai_refiner import OpenAIRefiner
+    from tutorgraph.refinement.openai_refiner import LinkerCandidates, OpenAIRefiner
 
     key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
     client = AsyncOpenAI(
@@ -279,6 +283,11 @@ def build_refiner(setup: RetrieverSetup, index: IndexReader) -> Refiner | None:
         model=settings.refiner_model,
         timeout_s=settings.refiner_timeout_s,
         cache_size=settings.refiner_cache_size,
+        candidates=(
+            LinkerCandidates(index.linker, embedder)
+            if index.linker is not None and embedder is not None
+            else None
+        ),
     )
 
 
@@ -310,7 +319,7 @@ def build_retriever(
         ranker_unavailable=models.ranker_unavailable,
         scope=models.scope,
         scope_unavailable=models.scope_unavailable,
-        refiner=build_refiner(setup, index),
+        refiner=build_refiner(setup, index, models.embedder),
         diagnoser=Diagnoser.bundled() if setup.diagnosis else None,
         linker=index.linker,
         lessons=index.lessons,
