@@ -31,6 +31,10 @@ class BM25Index:
         self._retriever = retriever
         self._items = list(items)
         self._vocab: dict[str, int] = dict(retriever.vocab_dict)
+        # Each id's positions in `items` (`scores` masks by id).
+        self._positions: dict[str, list[int]] = {}
+        for position, item in enumerate(self._items):
+            self._positions.setdefault(item.id, []).append(position)
 
     @classmethod
     def build(cls, items: Sequence[IndexItem]) -> BM25Index:
@@ -99,12 +103,15 @@ class BM25Index:
     def scores(self, query: str, ids: set[str]) -> dict[str, float]:
         """BM25 scores of `query` for the items in `ids` only (one pass, masked)."""
         tokens = [t for t in tokenize(query) if t in self._vocab]
-        mask = np.array([it.id in ids for it in self._items], dtype=np.float32)
+        mask = np.zeros(len(self._items), dtype=np.float32)
+        mask[[p for i in ids for p in self._positions.get(i, ())]] = 1.0
         if not tokens or not mask.any():
             return {}
         k = int(mask.sum())
+        # n_threads=0 runs inline (the same top k); any other value starts a thread pool per
+        # call, which the graph's misconception ranking paid on every request.
         docs, scores = self._retriever.retrieve(
-            [tokens], k=k, show_progress=False, n_threads=1, weight_mask=mask
+            [tokens], k=k, show_progress=False, n_threads=0, weight_mask=mask
         )
         return {
             self._items[int(d)].id: float(s)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import unicodedata
@@ -30,8 +31,12 @@ def normalise_text(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
+@functools.lru_cache(maxsize=8192)
 def content_hash(text: str) -> str:
-    """sha256 of the normalised text (never Python's `hash()`, which changes per process)."""
+    """sha256 of the normalised text (never Python's `hash()`, which changes per process).
+
+    Cached: merge keys every candidate of every request by it, and the same stored texts come
+    back request after request (a pure function of an immutable string)."""
     return hashlib.sha256(normalise_text(text).encode("utf-8")).hexdigest()
 
 
