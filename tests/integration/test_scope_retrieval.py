@@ -68,6 +68,11 @@ async def test_a_stated_wrong_answer_keeps_teaching_beside_its_misconceptions(sc
     top = packet.results[:10]
     assert top[0].kind == "misconception"
     assert any(h.kind in ("explanation", "worked_example") for h in top)
+    # Misconceptions fill the results; practice still comes, from past the cut (rank 0).
+    practice = packet.slots.practice.hits
+    if not any(h.kind in ("exercise", "question") for h in packet.results):
+        assert practice and all(h.rank == 0 for h in practice)
+    assert len(practice) <= max(3, len(packet.results))
 
 
 async def test_without_a_model_the_packet_says_why(opened_index, embedder) -> None:  # type: ignore[no-untyped-def]

@@ -82,9 +82,9 @@ def _no_match(state: RequestState) -> str | None:
 
 def _slots(state: RequestState) -> PacketSlots:
     """The packet by job (design 8a); each slot keeps its hits' order and scale."""
-    request, hits = state.request, state.hits
-    misconceptions = [h for h in hits if h.kind == "misconception"]
-    practice = [h for h in hits if h.kind in ("exercise", "question")]
+    request = state.request
+    misconceptions = _of_kinds(state, ("misconception",))
+    practice = _of_kinds(state, ("exercise", "question"))
     stated = bool(state.answer_check and state.answer_check.student_answer)
     fused: SlotScale = "rerank" if state.reranker_info.applied else "fused"
     if request.lessons == 0:
@@ -101,13 +101,27 @@ def _slots(state: RequestState) -> PacketSlots:
             misconceptions,
             "learned" if state.ranker_info.applied else fused,
             state.confidence.get("misconceptions"),
-            "no misconception in the index matched this message",
+            "no misconception among the message's candidates",
             stated_answer=stated,
         ),
         practice=_slot(
-            practice, fused, None, "no exercise or question in the results is near this message"
+            practice, fused, None, "no exercise or question among the message's candidates"
         ),
     )
+
+
+# Hits a slot takes from past the cut when `results` hold none of its kinds.
+PAST_THE_CUT = 3
+
+
+def _of_kinds(state: RequestState, kinds: tuple[str, ...]) -> list[Hit]:
+    """The hits of `kinds` in `results`, in order; when there are none, the first
+    `PAST_THE_CUT` of them past the cut (their `rank` 0: not among the results), so that a
+    stated answer's misconceptions do not leave the packet without practice."""
+    shown = [h for h in state.hits if h.kind in kinds]
+    if shown:
+        return shown
+    return [h for h in state.uncut if h.kind in kinds][:PAST_THE_CUT]
 
 
 def _slot(

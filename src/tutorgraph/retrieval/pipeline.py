@@ -117,6 +117,8 @@ class RequestState:
     merged: list[MergedHit] = field(default_factory=list)
     fused: list[FusedHit] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
+    # The final order before the cut to `n_results` (the packet's slots reach past the cut).
+    uncut: list[Hit] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
     near_duplicates: dict[str, Any] = field(default_factory=dict)
     reranker_info: RerankerInfo = field(default_factory=RerankerInfo)

@@ -49,7 +49,8 @@ class FinishStage(Stage):
         if state.route.analysis.query_type == "misconception":
             # The student's answer is known: what they got wrong leads (stable otherwise).
             hits.sort(key=lambda h: h.kind != "misconception")
-        hits = with_teaching(hits, state.lessons)[: request.n_results]
+        state.uncut = with_teaching(hits, state.lessons)
+        hits = state.uncut[: request.n_results]
         for rank, hit in enumerate(hits, start=1):
             hit.rank = rank
         state.hits = hits
