@@ -58,11 +58,16 @@ def test_a_text_only_ranker_must_rank_the_same_targets() -> None:
 def test_the_text_only_ranker_reads_what_the_student_states() -> None:
     message = RetrievalRequest(query="for 7 - 2 x 3 I put 15")
     assert stated_text(message, None) == "7 - 2 × 3\nStudent answer: 15"
-    # The refiner's answer wins over the reader's (it may come from the request).
+    # One precedence (the request's facts): the request's answer, then the message's, then
+    # the refiner's.
     refined = RefinedQuery(
         original_query=message.query, optimized_query="", student_answer="9", refiner="local"
     )
-    assert stated_text(message, refined).endswith("Student answer: 9")
+    assert stated_text(message, refined).endswith("Student answer: 15")
+    told = RetrievalRequest(query=message.query, student_answer="11")
+    assert stated_text(told, refined).endswith("Student answer: 11")
+    unsaid = RetrievalRequest(query="for 7 - 2 x 3 what do I get")
+    assert stated_text(unsaid, refined).endswith("Student answer: 9")
     given = RetrievalRequest(query="help", problem="3^2", student_answer="6")
     assert stated_text(given, None) == "3^2\nStudent answer: 6"
     # A worksheet (it labels its answers) and a message without a problem: as written.

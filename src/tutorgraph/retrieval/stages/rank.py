@@ -24,8 +24,8 @@ from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.model import CandidateSignals, LearnedRanker, RankerQuery
 from tutorgraph.ranking.query_text import concept_names, named_query, stated_query
-from tutorgraph.refinement.reader import MAX_READ_CHARS, answer_in, read_message
 from tutorgraph.retrieval.batching import embed_async
+from tutorgraph.retrieval.facts import request_facts
 from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph.retrieval.pipeline import RequestState, Stage, await_shared
 from tutorgraph.retrieval.router import Route
@@ -57,12 +57,9 @@ def scoring_ranker(
 
 
 def _student_answer(request: RetrievalRequest, refined: RefinedQuery | None) -> str | None:
-    """The refiner's answer, else the request's, else the one the reader reads."""
-    if refined is not None and refined.student_answer:
-        return refined.student_answer
-    if request.student_answer:
-        return request.student_answer
-    return answer_in(request.query)
+    """The request's facts' answer (`retrieval/facts.py`: the request's, else the one the
+    message states, else the refiner's; the reader is cached, so this reads nothing twice)."""
+    return request_facts(request, refined).student_answer
 
 
 def stated_text(request: RetrievalRequest, refined: RefinedQuery | None) -> str:
@@ -73,11 +70,12 @@ def stated_text(request: RetrievalRequest, refined: RefinedQuery | None) -> str:
     >>> stated_text(RetrievalRequest(query="i got 1 for 0.6x0.4 but its wrong??"), None)
     '0.6 × 0.4\\nStudent answer: 1'
     """
-    answer = _student_answer(request, refined)
+    facts = request_facts(request, refined)
+    answer = facts.student_answer
     if request.problem:
         return stated_query(request.problem, answer)
-    reading = read_message(request.query[:MAX_READ_CHARS])
-    if reading.problem is None or reading.labelled:
+    reading = facts.reading
+    if reading is None or reading.problem is None or reading.labelled:
         return named_query(request.query, [], student_answer=answer)
     return stated_query(reading.problem.value, answer)
 
@@ -97,7 +95,7 @@ async def ranker_query_vector(
     if model is None:
         return None
     if concepts:
-        answer = refined.student_answer if refined else request.student_answer
+        answer = _student_answer(request, refined)
         names = await concept_names(graph, concepts)
         text = named_query(request.query, names, student_answer=answer)
     else:
