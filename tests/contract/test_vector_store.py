@@ -190,3 +190,24 @@ async def test_a_lazy_store_connects_once_the_server_is_up(tmp_path: Path) -> No
     with chroma_server(tmp_path, port=port):
         await store.upsert(ITEMS[:2], EMBEDDINGS[:2], HASHES[:2])
         assert await store.count() == 2
+
+
+async def test_an_embedded_store_remembers_searches_until_it_is_written(tmp_path: Path) -> None:
+    """An embedded store answers a repeated search from memory (a list of the caller's own);
+    an upsert or a delete through it forgets what it remembered."""
+    store = ChromaVectorStore.embedded(tmp_path / "chroma")
+    try:
+        await _filled(store)
+        first = await store.search(EMBEDDINGS[0], 5)
+        again = await store.search(EMBEDDINGS[0], 5)
+        assert again == first and again is not first
+        again.clear()
+        assert await store.search(EMBEDDINGS[0], 5) == first
+        assert len(await store.search(EMBEDDINGS[0], 3)) == 3  # k is part of the question
+        changed = IndexItem(id=ITEMS[0].id, kind="explanation", title="new", text="changed")
+        await store.upsert([changed], EMBEDDINGS[:1], ["hash-new"])
+        assert (await store.search(EMBEDDINGS[0], 5))[0].item == changed
+        await store.delete([ITEMS[0].id])
+        assert ITEMS[0].id not in {h.item.id for h in await store.search(EMBEDDINGS[0], 5)}
+    finally:
+        await store.aclose()

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,6 +23,8 @@ from tutorgraph.stores.tokenize import query_weights, tokenize
 __all__ = ["BM25Index"]
 
 _ITEMS_FILE = "items.jsonl"
+# Searches remembered per index (results hold references to its items, not copies).
+_SEARCH_CACHE = 1024
 
 
 class BM25Index:
@@ -35,6 +38,10 @@ class BM25Index:
         self._positions: dict[str, list[int]] = {}
         for position, item in enumerate(self._items):
             self._positions.setdefault(item.id, []).append(position)
+        # The index never changes once built, so the top k is a pure function of the query's
+        # tokens and weights; the same queries come back (the lexical source, the linker, the
+        # graph's names).
+        self._top = functools.lru_cache(maxsize=_SEARCH_CACHE)(self._top_uncached)
 
     @classmethod
     def build(cls, items: Sequence[IndexItem]) -> BM25Index:
@@ -72,18 +79,24 @@ class BM25Index:
         if not tokens or not self._items:
             return []
         k = min(k, len(self._items))
-        weights = query_weights(tokens)
+        return list(self._top(tuple(tokens), tuple(query_weights(tokens)), k))
+
+    def _top_uncached(
+        self, tokens: tuple[str, ...], weights: tuple[float, ...], k: int
+    ) -> tuple[ScoredItem, ...]:
         found: list[tuple[int, float]]
         if all(w == 1.0 for w in weights):
             # n_threads=0 runs inline; any other value starts a thread pool per call.
-            docs, scores = self._retriever.retrieve([tokens], k=k, show_progress=False, n_threads=0)
+            docs, scores = self._retriever.retrieve(
+                [list(tokens)], k=k, show_progress=False, n_threads=0
+            )
             found = [(int(d), float(s)) for d, s in zip(docs[0], scores[0], strict=True)]
         else:
-            found = self._weighted_top(tokens, weights, k)
+            found = self._weighted_top(list(tokens), list(weights), k)
         out = [ScoredItem(self._items[d], s) for d, s in found if s > 0]
         # bm25s sorts by score only; break ties by id so that output is reproducible.
         out.sort(key=lambda h: (-np.float32(h.score), h.item.id))
-        return out
+        return tuple(out)
 
     def _weighted_top(
         self, tokens: list[str], weights: list[float], k: int

@@ -10,6 +10,7 @@ import asyncio
 import json
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,6 +30,8 @@ _HNSW = {"space": "cosine", "ef_search": 200, "ef_construction": 200}
 _UPSERT_BATCH = 2000
 # A stored vector finds itself at cosine 1, up to float16 rounding.
 _SELF = 0.999
+# Searches an embedded store remembers (see `ChromaVectorStore.search`).
+_SEARCH_CACHE = 256
 T = TypeVar("T")
 
 
@@ -81,6 +84,13 @@ class ChromaVectorStore:
         self._name = collection_name
         self._collection: Any = None
         self._lock = threading.Lock()  # one client, even when the opening thread races a call
+        # An embedded store's searches, by (query vector, k); None: not remembered (a server
+        # is written by other clients). Writes through this store forget them.
+        self._searches: (
+            OrderedDict[tuple[str, tuple[int, ...], bytes, int], tuple[ScoredItem, ...]] | None
+        ) = None
+        self._writes = 0
+        self._searches_lock = threading.Lock()
 
     @classmethod
     def connecting(
@@ -105,14 +115,18 @@ class ChromaVectorStore:
         use, closed by `aclose()`); with `create=False` (a reader) a missing folder or
         collection fails instead of being made empty."""
         if create:
-            return cls.connecting(lambda: chroma_persistent_client(path))
+            store = cls.connecting(lambda: chroma_persistent_client(path))
+            store._searches = OrderedDict()
+            return store
 
         def existing() -> Any:
             if not (path / "chroma.sqlite3").is_file():
                 raise StoreError(f"no vector store at {path}")
             return chroma_persistent_client(path)
 
-        return cls.connecting(existing, create=False)
+        store = cls.connecting(existing, create=False)
+        store._searches = OrderedDict()
+        return store
 
     @classmethod
     def server(cls, host: str, port: int) -> ChromaVectorStore:
@@ -145,7 +159,25 @@ class ChromaVectorStore:
                     )
             return self._collection
 
+    def _forget_searches(self) -> None:
+        with self._searches_lock:
+            self._writes += 1
+            if self._searches is not None:
+                self._searches.clear()
+
     def _upsert(
+        self,
+        items: Sequence[IndexItem],
+        embeddings: npt.NDArray[np.float32],
+        hashes: Sequence[str],
+    ) -> None:
+        self._forget_searches()
+        try:
+            self._upsert_batches(items, embeddings, hashes)
+        finally:
+            self._forget_searches()  # and any search that overlapped the write
+
+    def _upsert_batches(
         self,
         items: Sequence[IndexItem],
         embeddings: npt.NDArray[np.float32],
@@ -180,8 +212,12 @@ class ChromaVectorStore:
             await self._run(self._upsert, items, embeddings, content_hashes)
 
     def _delete(self, ids: Sequence[str]) -> None:
-        for start in range(0, len(ids), _UPSERT_BATCH):
-            self._coll().delete(ids=list(ids[start : start + _UPSERT_BATCH]))
+        self._forget_searches()
+        try:
+            for start in range(0, len(ids), _UPSERT_BATCH):
+                self._coll().delete(ids=list(ids[start : start + _UPSERT_BATCH]))
+        finally:
+            self._forget_searches()
 
     async def delete(self, ids: Sequence[str]) -> None:
         if ids:
@@ -261,7 +297,26 @@ class ChromaVectorStore:
         return out
 
     async def search(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]:
-        return await self._run(self._search, embedding, k)
+        """The `k` nearest items. An embedded store remembers its latest searches: nothing
+        but this store writes its files (an ingest writes a new generation), and the same
+        query vectors come back (a benchmark's configurations, a repeated question)."""
+        if self._searches is None:
+            return await self._run(self._search, embedding, k)
+        query = np.asarray(embedding)
+        key = (query.dtype.str, query.shape, query.tobytes(), k)
+        with self._searches_lock:
+            hit = self._searches.get(key)
+            if hit is not None:
+                self._searches.move_to_end(key)
+                return list(hit)
+            writes = self._writes
+        found = await self._run(self._search, embedding, k)
+        with self._searches_lock:
+            if self._writes == writes:  # no write began or ended meanwhile
+                self._searches[key] = tuple(found)
+                if len(self._searches) > _SEARCH_CACHE:
+                    self._searches.popitem(last=False)
+        return found
 
     def _embeddings(self, ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
         got = self._coll().get(ids=list(ids), include=["embeddings"])
@@ -280,6 +335,7 @@ class ChromaVectorStore:
 
     def close_sync(self) -> None:
         """`aclose`, blocking."""
+        self._forget_searches()
         with self._lock:
             self._collection = None
             client = self._client
