@@ -23,7 +23,10 @@ from tutorgraph.cli._common import (
     progress_bars,
 )
 
-__all__ = ["latency_cmd"]
+__all__ = ["WARMUP", "latency_cmd"]
+
+# Untimed requests first, on pairs that are not timed.
+WARMUP = 10
 
 
 def latency_cmd(
@@ -69,6 +72,9 @@ def latency_cmd(
         wrong = [(q, x) for q in qs for x in sorted(q.answers) if x != q.correct_answer]
         picked = wrong[:: max(1, len(wrong) // n)][:n]
         queries = [eedi_query_text(q, x) for q, x in picked]
+        # Warm up on other pairs: the stores remember repeated searches.
+        timed = {(q.question_id, x) for q, x in picked}
+        spare = [(q, x) for q, x in wrong if (q.question_id, x) not in timed][:WARMUP]
         served = open_retriever(
             settings, load_models(settings, micro_batch=True) if micro_batch else None
         )
@@ -79,6 +85,13 @@ def latency_cmd(
             )
             for text, (q, _) in zip(queries, picked, strict=True)
         ]
+        warm = [
+            RetrievalRequest(
+                query=eedi_query_text(q, x),
+                concept_ids=[eedi_construct_id(q.construct_id)] if construct else [],
+            )
+            for q, x in spare
+        ]
 
         async def run(bars: Progress) -> dict[str, Any]:
             try:
@@ -86,6 +99,8 @@ def latency_cmd(
                 report = await measure_latency(
                     retriever,
                     requests,
+                    warmup=WARMUP,
+                    warmup_queries=warm,
                     progress=lambda done, _total: bars.update(task, completed=done),
                 )
                 reranker = retriever.reranker
