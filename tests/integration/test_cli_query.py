@@ -44,6 +44,11 @@ PACKET_FIELDS = {
     "conflicts",
     "concepts",
     "lessons",
+    "slots",
+    "confidence",
+    "no_match",
+    "no_match_reason",
+    "scope",
     "debug",
 }
 HIT_FIELDS = {
@@ -124,7 +129,8 @@ def test_query_json_is_exactly_one_packet_document(json_runs: list[tuple[int, st
     assert 0 < len(packet["results"]) <= 20
     for hit in [*packet["results"], *packet["lessons"]]:
         assert set(hit) == HIT_FIELDS
-        assert set(hit["found_by"]) <= {"vector", "lexical", "graph"}
+        assert set(hit["found_by"]) <= {"vector", "lexical", "graph", "diagnosis", "ranker"}
+        assert hit["found_by"]  # a ranker's proposal says so
     assert packet["total_results"] >= len(packet["results"])
     assert packet["debug"]["fusion"]["k"] == 60
     # The local refiner runs by default.
@@ -156,24 +162,28 @@ def test_cli_packet_equals_the_library_packet(
         build_refiner,
         load_ranker,
         load_reranker,
+        load_scope,
     )
 
-    # By default the CLI applies the bundled learned ranker, reranks nothing and refines
-    # locally; so does this library retriever.
+    # By default the CLI applies the bundled learned ranker and scope model, reranks
+    # nothing and refines locally; so does this library retriever.
     reranker, off = load_reranker(Settings())
     ranker, why = load_ranker(Settings())
+    scope, no_scope = load_scope(Settings())
     assert reranker is None and ranker is not None, why
+    assert scope is not None, no_scope
     retriever = index_retriever(
         opened_index,
         embedder,
         reranker_unavailable=off,
         ranker=ranker,
-        refiner=build_refiner(RetrieverSetup.from_settings(Settings()), opened_index),
+        scope=scope,
+        refiner=build_refiner(RetrieverSetup.from_settings(Settings()), opened_index, embedder),
         diagnoser=Diagnoser.bundled(),
     )
     request = RetrievalRequest(query=query_text, concept_ids=[CONSTRUCT], n_results=20, debug=True)
     packet = asyncio.run(retriever.retrieve(request))
-    assert packet.ranker.applied and not packet.reranker.applied
+    assert packet.ranker.applied and not packet.reranker.applied and packet.scope.applied
     assert _without_timings(packet.model_dump_json()) == _without_timings(
         json_runs[0][1].rstrip("\n")
     )
