@@ -82,6 +82,8 @@ def switchable_opener(embedder: Any, graphs: list[SwitchableGraph]) -> Retriever
             graph,  # type: ignore[arg-type]
             generation=opened.generation,
             problems=opened.problems,
+            linker=opened.linker,
+            lessons=opened.lessons,
         )
         models = Models(embedder, *load_reranker(settings))
         return OpenRetriever(
@@ -189,12 +191,18 @@ async def test_retrieve_returns_the_reasoning_packet(api: Api) -> None:
     assert packet["context"]
 
 
-async def test_the_http_packet_is_the_library_packet(api: Api, retriever) -> None:  # type: ignore[no-untyped-def]
+async def test_the_http_packet_is_the_library_packet(api: Api, opened_index, embedder) -> None:  # type: ignore[no-untyped-def]
+    from tests.conftest import index_retriever
+
+    from tutorgraph.diagnosis.diagnose import Diagnoser
     from tutorgraph.models.request import RetrievalRequest
 
+    # The app's setup applies the bug rules: the message states its answer (2/6).
+    retriever = index_retriever(opened_index, embedder, diagnoser=Diagnoser.bundled())
     body = {"query": QUERY, "rerank": False, "use_refinement": False, "n_results": 15}
     over_http = (await api.client.post("/v1/retrieve", json=body, headers=A)).json()
     direct = await retriever.retrieve(RetrievalRequest.model_validate(body))
+    assert over_http["answer_check"]["student_answer"] == "2/6"
     assert [h["id"] for h in over_http["results"]] == [h.id for h in direct.results]
     assert over_http["graph_context"] == direct.graph_context.model_dump(mode="json")
 

@@ -111,23 +111,36 @@ def reranking_retriever(opened_index, embedder, tiny_cross_encoder: Path):  # ty
 async def test_reranking_reorders_the_top_and_keeps_both_scores(
     reranking_retriever: HybridRetriever, retriever: HybridRetriever
 ) -> None:
-    request = RetrievalRequest(query=QUERY, n_results=25, rerank=True, max_context_tokens=0)
+    # No stated answer: with one, the misconceptions would lead whatever the reranker says.
+    query = "how do I add fractions like 1/2 + 1/4 with different denominators"
+    request = RetrievalRequest(query=query, n_results=25, rerank=True, max_context_tokens=0)
     packet = await reranking_retriever.retrieve(request)
     plain = await retriever.retrieve(request)
     assert packet.reranker.applied and packet.reranker.model
     assert not plain.reranker.applied
     assert packet.timings_ms["rerank"] > 0
-    head, tail = packet.results[:15], packet.results[15:]
+
+    # The best lesson, placed second when no teaching led (`with_teaching`), is the lessons
+    # search's hit, not a reranked one: read the rest.
+    def ranked(p):  # type: ignore[no-untyped-def]
+        lesson = p.lessons[0].id if p.lessons else None
+        return [h for h in p.results if not (h.rank == 2 and h.id == lesson)]
+
+    results, plain_results = ranked(packet), ranked(plain)
+    head, tail = results[:15], results[15:]
     scores = [h.rerank_score for h in head]
     assert None not in scores and scores == sorted(scores, reverse=True)  # type: ignore[type-var]
     assert all(h.score == h.rerank_score for h in head)
     # Fused scores are the first stage's, unchanged; the head holds the same 15 hits.
-    fused = {h.id: h.fused_score for h in plain.results}
-    assert {h.id for h in head} == {h.id for h in plain.results[:15]}
+    fused = {h.id: h.fused_score for h in plain_results}
+    assert {h.id for h in head} == {h.id for h in plain_results[:15]}
     assert all(fused[h.id] == h.fused_score for h in head)
-    assert [h.id for h in head] != [h.id for h in plain.results[:15]]
+    assert [h.id for h in head] != [h.id for h in plain_results[:15]]
     # Below the depth the fused order stands, with no rerank score.
-    assert [h.id for h in tail] == [h.id for h in plain.results[15:]]
+    # (one list may hold one hit more: the lesson is placed in only one of them)
+    shared = min(len(tail), len(plain_results) - 15)
+    assert shared >= 8
+    assert [h.id for h in tail[:shared]] == [h.id for h in plain_results[15 : 15 + shared]]
     assert all(h.rerank_score is None for h in tail)
     assert [h.rank for h in packet.results] == list(range(1, 26))
 
