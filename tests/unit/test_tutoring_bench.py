@@ -10,6 +10,7 @@ from tutorgraph_research.tasks.packet_messages import PacketMessage
 from tutorgraph_research.tasks.tutoring import (
     MessageScore,
     paired,
+    reliability,
     request_for,
     score_packet,
     summarise,
@@ -115,7 +116,37 @@ def test_a_stated_error_needs_its_misconception_and_teaching_beside_it() -> None
 def test_off_topic_is_judged_on_the_flag_alone() -> None:
     message = _message("off_topic", grade=None, standards=(), sections=(), reason="a greeting")
     confident = _packet([_hit("x", "explanation", SECTION)], ["ccss:4.OA.B.4"])
-    assert score_packet(message, confident).parts == {"flagged": 0.0, "packet": 0.0}
+    # The packet score is the flag alone; the reader's precision is reported beside it.
+    parts = score_packet(message, confident).parts
+    assert parts == {"flagged": 0.0, "packet": 0.0, "reader_none": 1.0}
+
+
+def test_the_reader_and_the_teach_slot_are_reported_beside_the_packet() -> None:
+    stated = _message(
+        "stated_error",
+        stated_answer="18",
+        student_answer="18",
+        misconceptions=("eedi:misconception:2316",),
+    )
+    packet = _packet([_hit("x", "explanation", SECTION)], ["ccss:4.OA.B.4"])
+    parts = score_packet(stated, packet).parts
+    assert parts["reader_read"] == 0.0 and "reader_none" not in parts  # nothing was read
+    assert parts["teach_empty"] == 1.0  # the packet's teach slot holds nothing
+    # standard@3, teach@10 and not flagged hold; misconception@10 and balanced do not.
+    assert parts["packet"] == 0.6
+
+
+def test_reliability_bins_the_confidence_against_the_first_standard() -> None:
+    rows = [
+        MessageScore("a", "concept", "dev", "4", {"standard@1": 1.0}, confidence=0.9),
+        MessageScore("b", "concept", "dev", "4", {"standard@1": 0.0}, confidence=0.1),
+        MessageScore("c", "off_topic", "dev", None, {"flagged": 1.0}, confidence=0.05),
+        MessageScore("d", "concept", "dev", "4", {"standard@1": 1.0}),  # no confidence
+    ]
+    rel = reliability(rows)
+    assert rel["n"] == 3
+    assert [(b["n"], b["observed"]) for b in rel["bins"]] == [(2, 0.0), (1, 1.0)]
+    assert rel["ece"] == round((2 * 0.075 + 1 * 0.1) / 3, 4)
 
 
 def test_summary_counts_the_flag_on_math_and_off_topic_messages() -> None:
