@@ -69,11 +69,11 @@ def build_packet(state: RequestState) -> ReasoningPacket:
 def _no_match(state: RequestState) -> str | None:
     """Why an app should say "I'm not sure", or None."""
     info = state.scope_info
-    scored = info.applied and info.in_scope is not None and info.threshold is not None
-    if scored and info.in_scope < info.threshold:  # type: ignore[operator]
+    in_scope, threshold = info.in_scope, info.threshold
+    if in_scope is not None and threshold is not None and in_scope < threshold:
         return (
             f"off_topic: the message does not read as school math the curriculum covers "
-            f"(in_scope {info.in_scope:.2f} < {info.threshold:.2f})"
+            f"(in_scope {in_scope:.2f} < {threshold:.2f})"
         )
     if not state.hits and not state.lessons and not state.linked:
         return "no_content: nothing in the index matched the message"

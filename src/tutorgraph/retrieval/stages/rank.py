@@ -181,8 +181,8 @@ async def learned_rank(
     for hit in proposed:  # provenance, set after scoring (the features read `found_by`)
         hit.found_by = ["ranker"]
         hit.source_scores = {"ranker": hit.learned_score or 0.0}
-    shown = {id(h) for h in out[: request.n_results]}
-    info = RankerInfo(applied=True, model=name, proposed=sum(id(h) in shown for h in proposed))
+    # `proposed` is counted by the finish stage, after the final cut.
+    info = RankerInfo(applied=True, model=name)
     return out, info, contributions
 
 
