@@ -53,8 +53,10 @@ _STUDENT_LEADS = (
 
 def _wrap(rng: random.Random, text: str) -> str:
     """The text as a worksheet prints it or as a student types it."""
+    # A time that ends a sentence keeps one period ("7:05 a.m. It ...").
+    text = text.replace("m.. ", "m. ")
     if rng.random() < 0.6:
-        return pick(rng, _WORKSHEET_LEADS) + text
+        return pick(rng, _WORKSHEET_LEADS) + text[:1].upper() + text[1:]
     out = pick(rng, _STUDENT_LEADS) + text[:1].lower() + text[1:]
     if rng.random() < 0.5:
         out = out.lower().rstrip("?.!")
@@ -89,6 +91,7 @@ _ONES_WORDS = (
     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
     "nineteen",
 )  # fmt: skip
+_ORDINALS = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth")
 _TENS_WORDS = (
     "_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
 )  # fmt: skip
@@ -128,7 +131,7 @@ def _add_take_story(rng: random.Random, lo: int, hi: int) -> Made:
     forms = pick(rng, THINGS)
     things = forms[1]
     total = rng.randint(lo, hi)
-    part = rng.randint(1, total - 1)
+    part = rng.randint(2, total - 2)
     rest = total - part
     options: list[_Option] = [
         (
@@ -181,7 +184,7 @@ def _together_compare_story(rng: random.Random, lo: int, hi: int) -> Made:
     a_name, b_name = _two_names(rng)
     things = _thing(rng)
     big = rng.randint(lo, hi)
-    small = rng.randint(1, big - 1)
+    small = rng.randint(2, big - 1)
     diff = big - small
     options: list[_Option] = [
         (
@@ -295,7 +298,7 @@ def _k_count_on(rng: random.Random) -> Made:
                 steps,
             ),
             (
-                f"count forward from {start}. what is the {_ONES_WORDS[steps]}th number you say",
+                f"count forward from {start}. what is the {_ORDINALS[steps]} number you say",
                 f"{start} + {steps}",
                 end,
             ),
@@ -328,7 +331,8 @@ def _k_write_numeral(rng: random.Random) -> Made:
 def _k_one_to_one(rng: random.Random) -> Made:
     n = rng.randint(3, 15)
     name = pick(rng, NAMES)
-    things = _thing(rng)
+    forms = pick(rng, THINGS)
+    things = forms[1]
     return _choose(
         rng,
         (
@@ -344,8 +348,7 @@ def _k_one_to_one(rng: random.Random) -> Made:
                 n,
             ),
             (
-                f"{name} puts one {things[:-1] if things.endswith('s') else things} on "
-                f"each of {n} plates. How many plates have one?",
+                f"{name} puts one {forms[0]} on each of {n} plates. How many plates have one?",
                 f"{n}",
                 n,
             ),
@@ -628,8 +631,8 @@ def _k_act_out(rng: random.Random) -> Made:
 def _k_story(rng: random.Random) -> Made:
     name = pick(rng, NAMES)
     things = _thing(rng)
-    total = rng.randint(3, 10)
-    a = rng.randint(1, total - 1)
+    total = rng.randint(4, 10)
+    a = rng.randint(2, total - 2)
     b = total - a
     return _choose(
         rng,
@@ -708,8 +711,8 @@ def _k_decompose(rng: random.Random) -> Made:
 
 @_gen("K.OA.A.3/two-colors", "word")
 def _k_decompose_word(rng: random.Random) -> Made:
-    total = rng.randint(3, 10)
-    a = rng.randint(1, total - 1)
+    total = rng.randint(4, 10)
+    a = rng.randint(2, total - 2)
     name = pick(rng, NAMES)
     things = _thing(rng)
     return _choose(
@@ -822,8 +825,8 @@ def _k_within_5(rng: random.Random) -> Made:
 
 @_gen("K.MD.A.2/taller-longer", "word")
 def _k_compare_lengths(rng: random.Random) -> Made:
-    a = rng.randint(3, 10)
-    b = rng.randint(1, a - 1)
+    a = rng.randint(4, 10)
+    b = rng.randint(2, a - 1)
     a_name, b_name = _two_names(rng)
     return _choose(
         rng,
@@ -1141,8 +1144,8 @@ def _g1_equation(rng: random.Random) -> Made:
 
 @_gen("1.OA.A.2/three-addends-story", "word")
 def _g1_three(rng: random.Random) -> Made:
-    a, b = rng.randint(1, 9), rng.randint(1, 9)
-    c = rng.randint(1, max(1, 20 - a - b))
+    a, b = rng.randint(2, 8), rng.randint(2, 8)
+    c = rng.randint(2, 20 - a - b)
     total = a + b + c
     name = pick(rng, NAMES)
     things = _thing(rng)
@@ -1757,7 +1760,7 @@ def _g1_order(rng: random.Random) -> Made:
 def _g1_units(rng: random.Random) -> Made:
     a, b = rng.randint(2, 9), rng.randint(2, 9)
     unit = pick(rng, ("paper clips", "cubes", "tiles", "erasers"))
-    obj = pick(rng, ("book", "desk", "shoe", "lunch box", "pencil box", "rug"))
+    obj = pick(rng, ("book", "desk", "shoe", "notebook", "tray", "rug"))
     name = pick(rng, NAMES)
     return _choose(
         rng,
@@ -1822,18 +1825,27 @@ def _g1_time(rng: random.Random) -> Made:
     )
 
 
+_TOPICS = (
+    ("fruit", ("apples", "bananas", "grapes", "pears", "oranges")),
+    ("pet", ("cats", "dogs", "fish", "birds", "rabbits")),
+    ("lunch", ("pizza", "tacos", "soup", "pasta", "sandwiches")),
+    ("color", ("red", "blue", "green", "yellow", "purple")),
+    ("sport", ("soccer", "basketball", "tennis", "swimming", "baseball")),
+    ("season", ("spring", "summer", "fall", "winter")),
+)
+
+
 @_gen("1.MD.C.4/three-category-data", "word")
 def _g1_data(rng: random.Random) -> Made:
     a, b, c = rng.randint(2, 12), rng.randint(2, 12), rng.randint(2, 12)
-    x, y, z = rng.sample(
-        ("apples", "bananas", "grapes", "pizza", "tacos", "soup", "cats", "dogs"), 3
-    )
+    topic, choices = pick(rng, _TOPICS)
+    x, y, z = rng.sample(choices, 3)
     intro = pick(
         rng,
         (
-            "A class voted for a favorite",
-            "The tally chart shows kids' favorite",
-            "Our chart shows the favorite",
+            f"A class voted for a favorite {topic}",
+            f"The tally chart shows kids' favorite {topic}",
+            f"Our chart shows each child's favorite {topic}",
         ),
     )
     data = f"{intro}: {x} {a}, {y} {b}, {z} {c}."
@@ -1842,12 +1854,16 @@ def _g1_data(rng: random.Random) -> Made:
         (
             (f"{data} How many kids voted in all?", f"{a} + {b} + {c}", a + b + c),
             (
-                f"{data} How many more chose {x} than {y}? (Find the difference.)",
+                f"{data} How many more chose {x if a >= b else y} than {y if a >= b else x}?",
                 f"abs({a} - {b})",
                 abs(a - b),
             ),
             (f"{data} How many chose {x} or {z}?", f"{a} + {c}", a + c),
-            (f"{data} how many fewer picked {z} than {y}", f"abs({b} - {c})", abs(b - c)),
+            (
+                f"{data} how many fewer picked {z if c <= b else y} than {y if c <= b else z}",
+                f"abs({b} - {c})",
+                abs(b - c),
+            ),
             (f"{data} How many votes did the winner get?", f"max({a}, {b}, {c})", max(a, b, c)),
             (f"{data} How many did not choose {y}?", f"{a} + {c}", a + c),
         ),
@@ -1920,7 +1936,7 @@ def _g1_compose(rng: random.Random) -> Made:
 @_gen("1.G.A.3/halves-and-fourths", "word")
 def _g1_shares(rng: random.Random) -> Made:
     name = pick(rng, NAMES)
-    food = pick(rng, ("pizza", "pancake", "sandwich", "cake", "pie", "tortilla"))
+    food = pick(rng, ("pizza", "pancake", "waffle", "cake", "pie", "tortilla"))
     eaten = rng.randint(1, 3)
     return _choose(
         rng,
@@ -2708,7 +2724,10 @@ def _g2_longer(rng: random.Random) -> Made:
     a = rng.randint(10, 95)
     b = rng.randint(3, a - 2)
     unit = pick(rng, ("centimeters", "inches", "meters", "feet"))
-    x, y = rng.sample(("pencil", "crayon", "rope", "ribbon", "snake", "hallway", "table", "bat"), 2)
+    if unit in ("centimeters", "inches"):
+        x, y = rng.sample(("ribbon", "scarf", "string", "board", "snake", "jump rope"), 2)
+    else:
+        x, y = rng.sample(("hallway", "rope", "fence", "pool", "garden", "track"), 2)
     return _choose(
         rng,
         (
@@ -3015,25 +3034,36 @@ def _g2_line_plot(rng: random.Random) -> Made:
 
 @_gen("2.MD.D.10/bar-graph", "word")
 def _g2_bar_graph(rng: random.Random) -> Made:
-    labels = rng.sample(("red", "blue", "green", "yellow", "purple", "soccer", "art", "music"), 4)
+    topic, choices = pick(rng, _TOPICS)
+    labels = rng.sample(choices, 4)
     counts = [rng.randint(2, 15) for _ in labels]
     data = ", ".join(f"{lab} {c}" for lab, c in zip(labels, counts, strict=True))
     (w, x, y, z), (a, b, c, d) = labels, counts
     intro = pick(
         rng,
         (
-            "A bar graph shows votes",
-            "The picture graph shows choices",
-            "The graph shows how many kids picked each one",
+            f"A bar graph shows votes for favorite {topic}",
+            f"The bar graph shows each kid's favorite {topic}",
+            f"A class made a bar graph of their favorite {topic}",
         ),
     )
     return _choose(
         rng,
         (
-            (f"{intro}: {data}. How many more chose {w} than {x}?", f"abs({a} - {b})", abs(a - b)),
+            (
+                f"{intro}: {data}. How many more chose {w if a >= b else x} than "
+                f"{x if a >= b else w}?",
+                f"abs({a} - {b})",
+                abs(a - b),
+            ),
             (f"{intro}: {data}. How many votes in all?", f"{a} + {b} + {c} + {d}", a + b + c + d),
             (f"{intro}: {data}. How many chose {y} or {z}?", f"{c} + {d}", c + d),
-            (f"{intro}: {data}. how many fewer for {z} than {x}", f"abs({b} - {d})", abs(b - d)),
+            (
+                f"{intro}: {data}. how many fewer for {z if d <= b else x} than "
+                f"{x if d <= b else z}",
+                f"abs({b} - {d})",
+                abs(b - d),
+            ),
             (
                 f"{intro}: {data}. If 3 more kids pick {w}, how many will {w} have?",
                 f"{a} + 3",
@@ -3117,7 +3147,7 @@ def _g2_partition(rng: random.Random) -> Made:
 def _g2_equal_shares(rng: random.Random) -> Made:
     parts = pick(rng, (2, 3, 4))
     word = {2: "halves", 3: "thirds", 4: "fourths"}[parts]
-    food = pick(rng, ("pizza", "pie", "cake", "brownie", "sandwich", "quesadilla"))
+    food = pick(rng, ("pizza", "pie", "cake", "brownie", "waffle", "quesadilla"))
     name = pick(rng, NAMES)
     eaten = rng.randint(1, parts - 1)
     k = rng.randint(2, 4)
