@@ -25,6 +25,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from tutorgraph.errors import ConfigurationError
 
 __all__ = [
+    "BUNDLED_LINKER",
     "BUNDLED_RANKER",
     "BUNDLED_RERANKER",
     "BUNDLED_SCOPE",
@@ -41,6 +42,7 @@ BUNDLED_RERANKER = "tutorgraph/eedi-minilm-reranker"
 # The learned final score shipped inside the package (`tutorgraph train-ranker` on the Eedi
 # development file; design section 10).
 BUNDLED_SCOPE = "tutorgraph/scope"
+BUNDLED_LINKER = "tutorgraph/standards"
 BUNDLED_RANKER = "tutorgraph/eedi-ranker"
 MSMARCO_RERANKER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
 # The cosine at which two hits of a content kind merge when the merge is turned on (per
@@ -121,6 +123,9 @@ class Settings(BaseSettings):
     # The scope model (`confidence/scope.py`: off-topic flag and calibrated confidences):
     # the bundled one, a `scope.json` path, or "" off.
     scope_model: str = BUNDLED_SCOPE
+    # The concept linker's standards model (`tutorgraph train-linker`, issue 48): the
+    # bundled one, a `standards.npz` path, or "" off (the card search alone).
+    linker_model: str = BUNDLED_LINKER
     # Bug rules that reproduce a student's wrong answer (`tutorgraph.diagnosis`).
     diagnosis: bool = True
     openai_api_key: SecretStr | None = Field(

@@ -56,7 +56,12 @@ class RecordingLexical:
 
 
 class BrokenLinker:
-    def link(self, text: str, k: int = 10, vector: Sequence[float] | None = None) -> dict:  # type: ignore[type-arg]
+    def link(  # type: ignore[no-untyped-def]
+        self, text: str, k: int = 10, vector: Sequence[float] | None = None, *, grade=None
+    ) -> dict:  # type: ignore[type-arg]
+        raise RuntimeError("cards damaged")
+
+    def infer_band(self, text: str, vector: Sequence[float] | None = None) -> None:
         raise RuntimeError("cards damaged")
 
 

@@ -44,6 +44,9 @@ def answer_cmd(
     ] = None,
     student_answer: Annotated[str | None, typer.Option(help="The student's answer.")] = None,
     problem: Annotated[str | None, typer.Option(help="The problem the student worked on.")] = None,
+    grade: Annotated[
+        str | None, typer.Option(help="The student's grade: K, 1-8 or HS (a prior, not a filter).")
+    ] = None,
     local_context: Annotated[
         Path | None,
         typer.Option(help="A JSON list of your own documents ({id, text, title?, kind?})."),
@@ -63,6 +66,7 @@ def answer_cmd(
                 "concept_ids": concept or [],
                 "student_answer": student_answer,
                 "problem": problem,
+                "grade": grade,
                 "local_context": read_local_context(local_context) if local_context else [],
                 "stream": not as_json,
             }

@@ -64,6 +64,9 @@ def query_cmd(
         typer.Option(help="The problem the student worked on (stands for the query if none)."),
     ] = None,
     correct_answer: Annotated[str | None, typer.Option(help="The problem's answer.")] = None,
+    grade: Annotated[
+        str | None, typer.Option(help="The student's grade: K, 1-8 or HS (a prior, not a filter).")
+    ] = None,
     rerank: Annotated[
         bool | None, typer.Option("--rerank/--no-rerank", help="Default: the profile's.")
     ] = None,
@@ -108,6 +111,7 @@ def query_cmd(
         "student_answer": student_answer,
         "problem": problem,
         "correct_answer": correct_answer,
+        "grade": grade,
         "use_refinement": refine,
         "max_context_tokens": max_context_tokens,
         "debug": debug,

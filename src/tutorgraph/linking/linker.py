@@ -18,6 +18,7 @@ default, as cross-validation found no gain.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 import numpy as np
@@ -25,7 +26,9 @@ import numpy.typing as npt
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.linking.cards import ConceptCard
+from tutorgraph.linking.standards_model import StandardModel
 from tutorgraph.linking.structure import structure_of
+from tutorgraph.models.grade import BANDS, Band, Grade, band, grade_level, standard_grade
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.protocols import IndexItem, LinkedCard
 
@@ -42,6 +45,12 @@ LEXICAL_WEIGHT = 0.06
 STRUCTURE_WEIGHT = 0.0
 STORY_WEIGHT = 0.0
 STRUCTURED = "common-core"
+# The learned standards model's share (x its log-probability, floored) and the grade
+# prior's (per grade a standard is above the student's; half that per grade below), set by
+# `with_model` (issue 48; chosen by cross-validation, see docs/RESULTS.md).
+MODEL_WEIGHT = 0.02
+MODEL_FLOOR = -12.0
+GRADE_WEIGHT = 0.02
 # BM25 candidates read for a text (over every taxonomy).
 _LEXICAL_DEPTH = 300
 
@@ -87,6 +96,18 @@ class ConceptLinker:
             t: np.array([i for i, c in enumerate(cards) if c.taxonomy == t], dtype=np.int64)
             for t in sorted({c.taxonomy for c in cards})
         }
+        # Each Common Core card's grade level (K = 0 ... HS = 9), for the grade prior.
+        self._standard_levels = np.array(
+            [
+                grade_level(standard_grade(self._cards[i].concept_id) or "HS")
+                for i in self._rows.get(STRUCTURED, [])
+            ],
+            dtype=np.float32,
+        )
+        self._model: StandardModel | None = None
+        self._model_weight = 0.0
+        self._grade_weight = 0.0
+        self._model_order = np.zeros(0, dtype=np.int64)
 
     @classmethod
     def build(
@@ -96,33 +117,57 @@ class ConceptLinker:
         vectors = embedder.embed([c.text for c in cards]) if cards else np.zeros((0, 1), np.float32)
         return cls(cards, vectors, embedder, **kwargs)
 
+    def with_model(
+        self,
+        model: StandardModel,
+        *,
+        weight: float = MODEL_WEIGHT,
+        grade_weight: float = GRADE_WEIGHT,
+    ) -> ConceptLinker:
+        """This linker with a learned standards model fused into its Common Core scores
+        (`weight` x the model's log-probability, floored at `MODEL_FLOOR`) and a grade prior
+        (`grade_weight` per grade between a standard's and the request's, half that below).
+        Shares this linker's arrays."""
+        missing = set(model.classes) ^ {
+            self._cards[i].concept_id for i in self._rows.get(STRUCTURED, [])
+        }
+        if missing:
+            raise ValueError(f"the model's standards are not this linker's ({len(missing)} differ)")
+        linked = copy.copy(self)
+        linked._model = model
+        linked._model_weight = weight
+        linked._grade_weight = grade_weight
+        # The model's classes in the order of the linker's Common Core rows.
+        order = {c: i for i, c in enumerate(model.classes)}
+        linked._model_order = np.array(
+            [order[self._cards[i].concept_id] for i in self._rows[STRUCTURED]], dtype=np.int64
+        )
+        return linked
+
+    @property
+    def model(self) -> StandardModel | None:
+        """The fused standards model, if any."""
+        return self._model
+
     def link(
-        self, text: str, k: int = 10, vector: npt.NDArray[np.float32] | None = None
+        self,
+        text: str,
+        k: int = 10,
+        vector: npt.NDArray[np.float32] | None = None,
+        *,
+        grade: Grade | None = None,
     ) -> dict[str, list[LinkedCard]]:
-        """The `k` best concepts of each taxonomy for `text` (its embedding may be given)."""
-        if vector is None:
-            if self._embedder is None:
-                raise ValueError("this linker has no embedder: pass the query's vector")
-            vector = self._embedder.embed([text])[0]
-        dense = self._vectors @ np.asarray(vector, dtype=np.float32)
-        bm25 = np.zeros(len(self._cards), dtype=np.float32)
-        for hit in self._bm25.search_sync(text, _LEXICAL_DEPTH):
-            bm25[self._row[hit.item.id]] = hit.score
-        shape = np.zeros(len(self._cards), dtype=np.float32)
-        tags = structure_of(text) if self._structure_weight or self._story_weight else frozenset()
-        weight = self._story_weight if "task:word-problem" in tags else self._structure_weight
-        if tags:
-            # The cosine of the two tag sets (`structure_overlap`), for every card at once.
-            known = [self._tags[t] for t in tags if t in self._tags]
-            shared = self._tag_matrix[:, known].sum(axis=1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                shape = np.nan_to_num(shared / (self._tag_norms * np.sqrt(len(tags))))
+        """The `k` best concepts of each taxonomy for `text` (its embedding may be given);
+        `grade`, the student's, is a prior over the standards, never a filter."""
+        vector = self._vector(text, vector)
+        dense, bm25, shape, weight = self._signals(text, vector)
         out: dict[str, list[LinkedCard]] = {}
         for taxonomy, rows in self._rows.items():
             words = bm25[rows]
-            top = float(words.max()) if len(rows) else 0.0
-            score = dense[rows] + (self._lexical_weight * words / top if top > 0 else 0.0)
-            score = score + weight * shape[rows]
+            score = self._card_score(dense, bm25, shape, weight, rows)
+            learned: npt.NDArray[np.float32] | None = None
+            if taxonomy == STRUCTURED:
+                score, learned = self._with_prior(score, vector, text, grade)
             # Ties break by concept id (the rows are in id order): the same input, the same output.
             best = rows[np.lexsort((rows, -score))[:k]]
             out[taxonomy] = [
@@ -137,9 +182,111 @@ class ConceptLinker:
                         "bm25": round(float(bm25[i]), 4) if bm25[i] > 0 else None,
                         "lexical_rank": int((words > bm25[i]).sum()) + 1 if bm25[i] > 0 else None,
                         "structure": round(float(shape[i]), 4) if shape[i] > 0 else None,
+                        **(
+                            {"model": round(float(learned[np.searchsorted(rows, i)]), 4)}
+                            if learned is not None
+                            else {}
+                        ),
                     },
                     self._cards[i].description,
                 )
                 for i in best
             ]
         return out
+
+    def infer_band(
+        self, text: str, vector: npt.NDArray[np.float32] | None = None
+    ) -> tuple[Band, float] | None:
+        """The grade band the standards model reads from `text`, with its probability (the
+        sum over the band's standards); None without a model."""
+        if self._model is None:
+            return None
+        grades = self._model.grade_distribution(
+            self._model.log_proba(self._vector(text, vector), text)
+        )
+        bands: dict[Band, float] = dict.fromkeys(BANDS, 0.0)
+        for grade, p in grades.items():
+            bands[band(grade)] += p
+        best = max(BANDS, key=lambda b: bands[b])
+        return best, round(bands[best], 4)
+
+    @property
+    def standard_ids(self) -> tuple[str, ...]:
+        """The Common Core standards, in the order of `standard_scores`."""
+        return tuple(self._cards[i].concept_id for i in self._rows.get(STRUCTURED, []))
+
+    def standard_scores(
+        self,
+        text: str,
+        vector: npt.NDArray[np.float32] | None = None,
+        *,
+        grade: Grade | None = None,
+        prior: bool = True,
+    ) -> npt.NDArray[np.float32]:
+        """Every standard's score for `text` (`standard_ids` order): the card score, plus
+        the model and the grade prior unless `prior` is false."""
+        vector = self._vector(text, vector)
+        rows = self._rows.get(STRUCTURED, np.zeros(0, dtype=np.int64))
+        score = self._card_score(*self._signals(text, vector), rows)
+        return self._with_prior(score, vector, text, grade)[0] if prior else score
+
+    def _vector(self, text: str, vector: npt.NDArray[np.float32] | None) -> npt.NDArray[np.float32]:
+        if vector is None:
+            if self._embedder is None:
+                raise ValueError("this linker has no embedder: pass the query's vector")
+            vector = self._embedder.embed([text])[0]
+        return np.asarray(vector, dtype=np.float32)
+
+    def _signals(
+        self, text: str, vector: npt.NDArray[np.float32]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32], float]:
+        """Every card's cosine, BM25 and structural overlap, and the overlap's weight."""
+        dense = self._vectors @ vector
+        bm25 = np.zeros(len(self._cards), dtype=np.float32)
+        for hit in self._bm25.search_sync(text, _LEXICAL_DEPTH):
+            bm25[self._row[hit.item.id]] = hit.score
+        shape = np.zeros(len(self._cards), dtype=np.float32)
+        tags = structure_of(text) if self._structure_weight or self._story_weight else frozenset()
+        weight = self._story_weight if "task:word-problem" in tags else self._structure_weight
+        if tags:
+            # The cosine of the two tag sets (`structure_overlap`), for every card at once.
+            known = [self._tags[t] for t in tags if t in self._tags]
+            shared = self._tag_matrix[:, known].sum(axis=1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                shape = np.nan_to_num(shared / (self._tag_norms * np.sqrt(len(tags))))
+        return dense, bm25, shape, weight
+
+    def _card_score(
+        self,
+        dense: npt.NDArray[np.float32],
+        bm25: npt.NDArray[np.float32],
+        shape: npt.NDArray[np.float32],
+        weight: float,
+        rows: npt.NDArray[np.int64],
+    ) -> npt.NDArray[np.float32]:
+        """The cards' scores over one taxonomy's rows: cosine, BM25 share, structure share."""
+        words = bm25[rows]
+        top = float(words.max()) if len(rows) else 0.0
+        score = dense[rows] + (self._lexical_weight * words / top if top > 0 else 0.0)
+        out: npt.NDArray[np.float32] = (score + weight * shape[rows]).astype(np.float32)
+        return out
+
+    def _with_prior(
+        self,
+        score: npt.NDArray[np.float32],
+        vector: npt.NDArray[np.float32],
+        text: str,
+        grade: Grade | None,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
+        """The Common Core scores with the model's log-probabilities and the grade prior
+        added, and those log-probabilities (None without a model)."""
+        learned = None
+        if self._model is not None:
+            log_p = self._model.log_proba(vector, text, grade)[self._model_order]
+            learned = np.maximum(log_p, np.float32(MODEL_FLOOR))
+            score = (score + self._model_weight * learned).astype(np.float32)
+        if grade is not None and self._grade_weight:
+            gap = self._standard_levels - grade_level(grade)
+            penalty = np.where(gap > 0, gap, -0.5 * gap).clip(0, 3)
+            score = (score - self._grade_weight * penalty).astype(np.float32)
+        return score, learned

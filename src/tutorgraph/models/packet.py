@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tutorgraph.models.grade import Band, Grade
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import SourceName
 
@@ -17,6 +18,7 @@ __all__ = [
     "Conflict",
     "Corroboration",
     "DiagnosisFinding",
+    "GradeInfo",
     "GraphContext",
     "Hit",
     "HitKind",
@@ -240,6 +242,23 @@ class ScopeInfo(BaseModel):
     threshold: float | None = None
 
 
+class GradeInfo(BaseModel):
+    """The student's grade as the linker used it: the request's (`source` "request"), or
+    the band the standards model reads from the message (`source` "inferred", with the
+    model's probability for that band); null fields when neither is known.
+
+    >>> GradeInfo(grade="3", band="3-5", source="request").band
+    '3-5'
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    grade: Grade | None = None
+    band: Band | None = None
+    source: Literal["request", "inferred"] | None = None
+    probability: float | None = None
+
+
 SlotScale = Literal["cosine", "learned", "fused", "rerank", "none"]
 
 
@@ -320,6 +339,8 @@ class ReasoningPacket(BaseModel):
     no_match: bool = False
     no_match_reason: str | None = None
     scope: ScopeInfo = Field(default_factory=ScopeInfo)
+    # The grade the concept linker used as its prior (given or inferred, issue 48).
+    grade: GradeInfo = Field(default_factory=GradeInfo)
     debug: dict[str, Any] | None = None
 
 

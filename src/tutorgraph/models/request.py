@@ -15,6 +15,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from tutorgraph.models.grade import Grade, normalize_grade
+
 __all__ = [
     "ALL_SOURCES",
     "MAX_LOCAL_CHARS",
@@ -108,6 +110,9 @@ class RetrievalRequest(BaseModel):
     sources: list[SourceName] = Field(default_factory=lambda: list(STORE_SOURCES), min_length=1)
     concept_ids: list[str] = Field(default_factory=list, max_length=50)
     student_answer: str | None = Field(default=None, max_length=500)
+    # The student's grade when the app knows it ("K", "1"-"8", "HS"; "grade 3", 3 and 10 are
+    # read too): the concept linker's prior, never a filter.
+    grade: Grade | None = None
     use_refinement: StrictBool = True
     rerank: StrictBool | None = None
     graph_scope: StrictBool | None = None
@@ -136,6 +141,11 @@ class RetrievalRequest(BaseModel):
             "String should have at least 1 character (or give a problem)",
             {"min_length": 1},
         )
+
+    @field_validator("grade", mode="before")
+    @classmethod
+    def _normalize_grade(cls, v: object) -> object:
+        return None if v is None or v == "" else normalize_grade(v)
 
     @field_validator("sources")
     @classmethod

@@ -18,13 +18,22 @@ from pathlib import Path
 from typing import Literal
 
 from tutorgraph.confidence.scope import SCOPE_MODEL_FILE, ScopeModel
-from tutorgraph.config import BUNDLED_RANKER, BUNDLED_RERANKER, BUNDLED_SCOPE, Settings
+from tutorgraph.config import (
+    BUNDLED_LINKER,
+    BUNDLED_RANKER,
+    BUNDLED_RERANKER,
+    BUNDLED_SCOPE,
+    Settings,
+)
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder, SentenceTransformerEmbedder
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.embedding.runtime import limit_blas_threads
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.extras import require
+from tutorgraph.linking.linker import ConceptLinker
+from tutorgraph.linking.standards_model import MODEL_FILE as STANDARDS_MODEL_FILE
+from tutorgraph.linking.standards_model import StandardModel
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.refinement.local import LocalRefiner
@@ -33,7 +42,7 @@ from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.retrieval.batching import MicroBatchingEmbedder, MicroBatchingReranker
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, Reranker, RerankerOptions
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
-from tutorgraph.stores.protocols import IndexReader
+from tutorgraph.stores.protocols import ConceptLinks, IndexReader
 
 __all__ = [
     "Models",
@@ -89,6 +98,45 @@ def load_scope(settings: Settings) -> tuple[ScopeModel | None, str]:
         log.warning("the scope model is off: %s", reason)
         return None, reason
     return model, ""
+
+
+def bundled_standards_path() -> Path:
+    """The linker's standards model that ships inside the package (`train-linker`)."""
+    return Path(__file__).resolve().parent.parent / "_weights" / "linker" / STANDARDS_MODEL_FILE
+
+
+def load_standards_model(settings: Settings) -> tuple[StandardModel | None, str]:
+    """Load the concept linker's standards model now (blocking), or say why there is none;
+    one trained over another embedder's vectors is refused."""
+    name = settings.linker_model.strip()
+    if not name:
+        return None, "standards model turned off (TUTORGRAPH_LINKER_MODEL is empty)"
+    path = bundled_standards_path() if name == BUNDLED_LINKER else Path(name)
+    try:
+        model = StandardModel.load(path)
+    except ConfigurationError as exc:
+        log.warning("the standards model is off: %s", exc.message)
+        return None, f"standards model {name!r} could not be loaded: {exc.message}"
+    if model.embedder != settings.embedding_model:
+        reason = (
+            f"standards model {name!r} was trained over {model.embedder!r}, "
+            f"not the configured embedder {settings.embedding_model!r}"
+        )
+        log.warning("the standards model is off: %s", reason)
+        return None, reason
+    return model, ""
+
+
+def _linker(index: IndexReader, models: Models) -> ConceptLinks | None:
+    """The index's linker, with the standards model fused in when both are there and the
+    model's standards are the index's (else the card search alone, and a warning)."""
+    if not isinstance(index.linker, ConceptLinker) or models.standards is None:
+        return index.linker
+    try:
+        return index.linker.with_model(models.standards)
+    except ValueError as exc:
+        log.warning("the standards model is off for this index: %s", exc)
+        return index.linker
 
 
 def load_ranker(settings: Settings) -> tuple[LearnedRanker | None, str]:
@@ -164,6 +212,8 @@ class Models:
     ranker_unavailable: str = "no learned ranker configured"
     scope: ScopeModel | None = None
     scope_unavailable: str = "no scope model configured"
+    standards: StandardModel | None = None
+    standards_unavailable: str = "no standards model configured"
 
 
 def make_embedder(settings: Settings) -> SentenceTransformerEmbedder | OnnxEmbedder:
@@ -188,16 +238,17 @@ def load_models(settings: Settings, *, micro_batch: bool = False) -> Models:
     reranker, why_not = load_reranker(settings)
     ranker, ranker_why_not = load_ranker(settings)
     scope, scope_why_not = load_scope(settings)
-    if not micro_batch:
-        return Models(model, reranker, why_not, ranker, ranker_why_not, scope, scope_why_not)
+    standards, standards_why_not = load_standards_model(settings)
     return Models(
-        MicroBatchingEmbedder(model),
-        MicroBatchingReranker(reranker) if reranker is not None else None,
+        MicroBatchingEmbedder(model) if micro_batch else model,
+        MicroBatchingReranker(reranker) if micro_batch and reranker is not None else reranker,
         why_not,
         ranker,
         ranker_why_not,
         scope,
         scope_why_not,
+        standards,
+        standards_why_not,
     )
 
 
@@ -321,6 +372,6 @@ def build_retriever(
         scope_unavailable=models.scope_unavailable,
         refiner=build_refiner(setup, index, models.embedder),
         diagnoser=Diagnoser.bundled() if setup.diagnosis else None,
-        linker=index.linker,
+        linker=_linker(index, models),
         lessons=index.lessons,
     )

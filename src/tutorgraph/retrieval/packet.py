@@ -62,6 +62,7 @@ def build_packet(state: RequestState) -> ReasoningPacket:
         no_match=no_match is not None,
         no_match_reason=no_match,
         scope=state.scope_info,
+        grade=state.grade_info,
         debug=_debug(state) if request.debug else None,
     )
 

@@ -29,6 +29,7 @@ from tutorgraph.models.packet import (
     AnswerCheck,
     Conflict,
     DiagnosisFinding,
+    GradeInfo,
     Hit,
     LinkedConcept,
     RankerInfo,
@@ -131,6 +132,8 @@ class RequestState:
     diagnosis_skipped: str | None = None
     # The scope stage's verdict: in scope or not, and the calibrated confidences.
     scope_info: ScopeInfo = field(default_factory=ScopeInfo)
+    # The grade the linker used (the request's, else the one it inferred; link stage).
+    grade_info: GradeInfo = field(default_factory=GradeInfo)
     confidence: dict[str, float | None] = field(default_factory=dict)
     context: str = ""
 

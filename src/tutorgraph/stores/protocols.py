@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.models.curriculum import Concept, Document, Misconception
+from tutorgraph.models.grade import Band, Grade
 from tutorgraph.models.packet import HitKind
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.manifest import Manifest
@@ -224,11 +225,21 @@ class LinkedCard:
 
 class ConceptLinks(Protocol):
     """A concept linker: the best concepts of each taxonomy for a text (`vector` is the
-    text's embedding, when the caller has it)."""
+    text's embedding, when the caller has it; `grade`, the student's, is a prior), and the
+    grade band it reads from a text (None when it cannot)."""
 
     def link(
-        self, text: str, k: int = 10, vector: npt.NDArray[np.float32] | None = None
+        self,
+        text: str,
+        k: int = 10,
+        vector: npt.NDArray[np.float32] | None = None,
+        *,
+        grade: Grade | None = None,
     ) -> dict[str, list[LinkedCard]]: ...
+
+    def infer_band(
+        self, text: str, vector: npt.NDArray[np.float32] | None = None
+    ) -> tuple[Band, float] | None: ...
 
 
 class LessonSearch(Protocol):

@@ -21,12 +21,16 @@ import logging
 import time
 from collections.abc import Sequence
 
+import numpy as np
+import numpy.typing as npt
+
 from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.linking import taxonomy_of
-from tutorgraph.models.packet import ChainStep, LinkedConcept
+from tutorgraph.models.grade import band
+from tutorgraph.models.packet import ChainStep, GradeInfo, LinkedConcept
 from tutorgraph.retrieval.pipeline import Linking, RequestState, Stage, elapsed_ms
 from tutorgraph.stores.guard import guarded
-from tutorgraph.stores.protocols import ConceptLinks, GraphStore
+from tutorgraph.stores.protocols import ConceptLinks, GraphStore, LinkedCard
 
 __all__ = ["CHAIN_DEPTH", "LINKED_PER_TAXONOMY", "LinkStage", "await_linking", "with_chains"]
 
@@ -54,6 +58,8 @@ class LinkStage(Stage):
         self._timeout_s = timeout_s
 
     async def run(self, state: RequestState) -> bool:
+        if (grade := state.request.grade) is not None:
+            state.grade_info = GradeInfo(grade=grade, band=band(grade), source="request")
         task = asyncio.create_task(self._link(state))
         # Awaited by the search stage; if the request fails first, its end is not lost noise.
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
@@ -111,7 +117,7 @@ class LinkStage(Stage):
             state.degraded_stages[self.name] = f"{self.name} failed: {exc}"
             return out, None
         waited = elapsed_ms(waiting)
-        found = await asyncio.to_thread(self._linker.link, text, LINKED_PER_TAXONOMY, vector)
+        found = await asyncio.to_thread(self._link_text, state, text, vector)
         out += [
             LinkedConcept(
                 id=c.concept_id,
@@ -126,6 +132,20 @@ class LinkStage(Stage):
             for c in concepts
         ]
         return out, waited
+
+    def _link_text(
+        self, state: RequestState, text: str, vector: npt.NDArray[np.float32]
+    ) -> dict[str, list[LinkedCard]]:
+        """The linker's concepts (in a worker thread), and the grade it used: the request's,
+        else the band it reads from the message (`state.grade_info`)."""
+        assert self._linker is not None
+        grade = state.request.grade
+        found = self._linker.link(text, LINKED_PER_TAXONOMY, vector, grade=grade)
+        if grade is None and (inferred := self._linker.infer_band(text, vector)) is not None:
+            state.grade_info = GradeInfo(
+                band=inferred[0], source="inferred", probability=inferred[1]
+            )
+        return found
 
 
 async def await_linking(state: RequestState, timeout_s: float) -> Linking | None:

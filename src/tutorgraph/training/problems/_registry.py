@@ -46,7 +46,9 @@ class Generator:
 
     def make_one(self, rng: random.Random) -> Problem:
         text, expression, answer = self.make(rng)
-        return Problem(" ".join(text.split()), self.standard, self.name, self.kind, expression, answer)
+        return Problem(
+            " ".join(text.split()), self.standard, self.name, self.kind, expression, answer
+        )
 
 
 def run(generators: Iterable[Generator], per_generator: int, seed: int = 0) -> list[Problem]:

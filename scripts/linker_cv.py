@@ -1,0 +1,203 @@
+"""Cross-validate the linker's standards model and choose its fusion weights (issue 48).
+
+    python scripts/linker_cv.py --index-dir IDX [--mathfish CSV] [--out results/linker_cv.json]
+
+IDX is an index of the shipped bundle. See `tutorgraph_research.tasks.linker_fit` for the
+protocol. Held-out thirds are scored once, with the weights chosen on the rest, and never
+printed item by item. Prints a table and writes every cell (paired intervals) as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tutorgraph.config import Settings
+from tutorgraph.index.local import LocalIndex
+from tutorgraph.ingest.bundle import read_bundle
+from tutorgraph.retrieval.factory import make_embedder
+from tutorgraph.training.linker import bundle_examples, problem_examples
+from tutorgraph.training.problems import generate
+from tutorgraph_research.tasks.linker_fit import (
+    FOLDS,
+    EvalItem,
+    base_scores,
+    cluster_hits,
+    embed_cached,
+    fit_fold,
+    fuse,
+    fused_rank_hits,
+    generator_fold,
+    grade_penalty,
+    item_grade,
+    model_log_p,
+    paired_cell,
+)
+from tutorgraph_research.tasks.standards_data import (
+    cluster_of,
+    read_mathfish,
+    read_messages,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+WEIGHTS = (0.0, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12)
+GRADE_WEIGHTS = (0.0, 0.01, 0.02, 0.04, 0.08)
+
+
+def main(args: argparse.Namespace) -> None:
+    started = time.time()
+    settings = Settings(index_dir=args.index_dir)
+    index = LocalIndex.load(args.index_dir, embedder=settings.embedding_model)
+    linker = index.linker
+    assert linker is not None, "the index has no linker"
+    embedder = make_embedder(settings)
+    classes = linker.standard_ids
+    col = {c: i for i, c in enumerate(classes)}
+    records = read_bundle(ROOT / "data/curriculum")
+    problems = generate(per_generator=args.per_generator, seed=0)
+    generated = problem_examples(problems)
+    bundle = bundle_examples(records)
+    print(f"{len(problems)} generated problems over {len({p.standard for p in problems})} "
+          f"standards, {len(bundle)} bundle examples")
+
+    items: list[EvalItem] = []
+    for name, path in (("word-problems", ROOT / "data/benchmarks/word_problems.jsonl"),
+                       ("tutoring", ROOT / "data/benchmarks/tutoring_messages.jsonl")):
+        if path.exists():
+            for it in read_messages(path, set(classes)).items:
+                items.append(EvalItem(it.id, it.text, it.standards,
+                                      item_grade(it.standards, it.grade), name, it.split))
+    if args.mathfish and args.mathfish.exists():
+        for it in read_mathfish(args.mathfish, set(classes)).items:
+            items.append(EvalItem(it.id, it.text, it.standards, item_grade(it.standards),
+                                  "mathfish", "all"))
+    gen_items = [EvalItem(f"gen:{i}", p.text, (p.standard,), item_grade((p.standard,)),
+                          "generated", f"fold{generator_fold(e)}")
+                 for i, (p, e) in enumerate(zip(problems, generated, strict=True))]
+    # Held-out generators are scored on a sample (at most 8 problems per generator).
+    seen: dict[str, int] = {}
+    sampled = []
+    for it, p in zip(gen_items, problems, strict=True):
+        seen[p.generator] = seen.get(p.generator, 0) + 1
+        if seen[p.generator] <= 8:
+            sampled.append(it)
+    gen_items = sampled
+
+    cache = args.cache
+    all_texts = [e.text for e in generated + bundle] + [it.text for it in items + gen_items]
+    print(f"embedding {len(set(all_texts))} texts (cached in {cache})")
+    vecs = embed_cached(embedder.embed, sorted(set(all_texts)), cache)
+    lookup = {t: vecs[i] for i, t in enumerate(sorted(set(all_texts)))}
+
+    def embed(texts: Any) -> Any:
+        return np.stack([lookup[t] for t in texts])
+
+    eval_items = items + gen_items
+    ev_vecs = embed([it.text for it in eval_items])
+    base = base_scores(linker, [it.text for it in eval_items], ev_vecs)
+    levels = np.array([float(["K","1","2","3","4","5","6","7","8","HS"].index(
+        c.removeprefix("ccss:").split(".")[0] if not c.removeprefix("ccss:").startswith("HS")
+        else "HS")) for c in classes], dtype=np.float32)
+    penalties = np.stack([grade_penalty(levels, it.grade) for it in eval_items])
+
+    # Log-probabilities: the folds' models for generated items, the full model for the rest.
+    log_g = np.zeros_like(base)
+    log_n = np.zeros_like(base)
+    order = np.arange(len(classes))
+    fits: list[tuple[str, list[int], list[Any]]] = [
+        (f"fold{f}", [i for i, it in enumerate(eval_items) if it.split == f"fold{f}"],
+         [e for e in generated if generator_fold(e) != f] + bundle)
+        for f in range(FOLDS)
+    ]
+    fits.append(("full", [i for i, it in enumerate(eval_items) if it.dataset != "generated"],
+                 generated + bundle))
+    for name, rows, train in fits:
+        t0 = time.time()
+        model = fit_fold(train, embed, classes, settings.embedding_model,
+                         epochs=args.epochs, l2=args.l2, learning_rate=args.lr)
+        assert model.classes == classes
+        texts = [eval_items[i].text for i in rows]
+        log_g[rows] = model_log_p(model, ev_vecs[rows], texts,
+                                  [eval_items[i].grade for i in rows], order)
+        log_n[rows] = model_log_p(model, ev_vecs[rows], texts, [None] * len(rows), order)
+        print(f"fit {name}: {len(train)} examples, {time.time() - t0:.0f} s")
+        if name == "full" and args.save:
+            model.save(args.save)
+            print(f"saved {args.save}")
+
+    accepted = [{col[s] for s in it.standards if s in col} for it in eval_items]
+    acc_clusters = [{cluster_of(s) for s in it.standards} for it in eval_items]
+    clusters = [cluster_of(c) for c in classes]
+
+    def scores(weight: float, gw: float, graded: bool) -> Any:
+        lp = log_g if graded else log_n
+        return fuse(base, lp, penalties if graded else np.zeros_like(penalties), weight, gw)
+
+    def metrics(s: Any) -> dict[str, list[float]]:
+        return {**fused_rank_hits(s, accepted), **cluster_hits(s, acc_clusters, clusters)}
+
+    tune = [i for i, it in enumerate(eval_items)
+            if it.dataset == "generated" or (it.dataset != "mathfish" and it.split == "dev")]
+    sets = sorted({it.dataset for it in eval_items})
+
+    def objective(m: dict[str, list[float]]) -> float:
+        # Each tuning data set counts the same, whatever its size.
+        per = [np.mean([m["hit@1"][i] for i in tune if eval_items[i].dataset == d])
+               for d in sets if any(eval_items[i].dataset == d for i in tune)]
+        return float(np.mean(per))
+
+    grid = {w: objective(metrics(scores(w, 0.0, False))) for w in WEIGHTS}
+    weight = max(WEIGHTS, key=lambda w: (grid[w], -w))
+    ggrid = {g: objective(metrics(scores(weight, g, True))) for g in GRADE_WEIGHTS}
+    gweight = max(GRADE_WEIGHTS, key=lambda g: (ggrid[g], -g))
+    print("weight grid (no grade):", {k: round(v, 4) for k, v in grid.items()}, "->", weight)
+    print("grade weight grid:", {k: round(v, 4) for k, v in ggrid.items()}, "->", gweight)
+
+    systems = {
+        "cards": metrics(scores(0.0, 0.0, False)),
+        "cards+grade": metrics(scores(0.0, gweight, True)),
+        "model": metrics(scores(weight, 0.0, False)),
+        "model+grade": metrics(scores(weight, gweight, True)),
+    }
+    report: dict[str, Any] = {"weight": weight, "grade_weight": gweight,
+                              "grid": grid, "grade_grid": ggrid, "cells": {}}
+    groups: dict[str, list[int]] = {}
+    for i, it in enumerate(eval_items):
+        split = "heldout-generators" if it.dataset == "generated" else it.split
+        groups.setdefault(f"{it.dataset}/{split}", []).append(i)
+    print(f"{'set':32} {'system':12} {'n':>5} " + " ".join(f"{m:>22}" for m in
+          ("hit@1", "hit@3", "hit@10", "cluster_hit@1")))
+    for key in sorted(groups):
+        rows = groups[key]
+        for system, pair in (("model", "cards"), ("cards+grade", "cards"),
+                             ("model+grade", "cards")):
+            cell = {m: paired_cell([systems[pair][m][i] for i in rows],
+                                   [systems[system][m][i] for i in rows])
+                    for m in systems["cards"]}
+            report["cells"].setdefault(key, {})[system] = cell
+            print(f"{key:32} {system:12} {len(rows):5d} " + " ".join(
+                f"{cell[m]['before']:.3f}->{cell[m]['after']:.3f} {cell[m]['ci95']}"[:22].rjust(22)
+                for m in ("hit@1", "hit@3", "hit@10", "cluster_hit@1")))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1, default=float))
+    print(f"wrote {args.out} in {time.time() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--index-dir", type=Path, required=True)
+    parser.add_argument("--mathfish", type=Path,
+                        default=ROOT / "../shared/data/mathfish/generated_problems_teacher_annotations.csv")
+    parser.add_argument("--out", type=Path, default=ROOT / "results/linker_cv.json")
+    parser.add_argument("--cache", type=Path, default=ROOT / "results/cache/linker_vectors.npz")
+    parser.add_argument("--save", type=Path, default=None)
+    parser.add_argument("--per-generator", type=int, default=40)
+    parser.add_argument("--epochs", type=int, default=150)
+    parser.add_argument("--l2", type=float, default=1e-4)
+    parser.add_argument("--lr", type=float, default=0.05)
+    main(parser.parse_args())
