@@ -307,6 +307,55 @@ def _k_count_on(rng: random.Random) -> Made:
     )
 
 
+@_gen("K.CC.A.2/count-on-story", "word")
+def _k_count_on_word(rng: random.Random) -> Made:
+    start = rng.randint(4, 60)
+    k = rng.randint(2, 5)
+    name = pick(rng, NAMES)
+    things = _thing(rng)
+    return _choose(
+        rng,
+        (
+            (
+                f"{name} has {start} {things} in a box and counts on as {k} more are "
+                f"added: {start}, ... What number does {name} stop on?",
+                f"{start} + {k}",
+                start + k,
+            ),
+            (
+                f"Hide-and-seek! {name} starts counting at {start} and counts {k} more "
+                f"numbers. What is the last number {name} says?",
+                f"{start} + {k}",
+                start + k,
+            ),
+            (
+                f"The elevator is on floor {start} and goes up {k} floors, one at a time. "
+                "What floor is it on?",
+                f"{start} + {k}",
+                start + k,
+            ),
+            (
+                f"{name} is on page {start} and reads {k} more pages, one by one. what "
+                f"page is {name} on",
+                f"{start} + {k}",
+                start + k,
+            ),
+            (
+                f"{name} counts forward from {start} and stops at {start + k}. How many "
+                f"numbers did {name} say after {start}?",
+                f"{start + k} - {start}",
+                k,
+            ),
+            (
+                f"A jar has {start} {things}. {name} drops in {k} more and counts on. How "
+                f"many {things} now?",
+                f"{start} + {k}",
+                start + k,
+            ),
+        ),
+    )
+
+
 @_gen("K.CC.A.3/write-the-numeral", "bare")
 def _k_write_numeral(rng: random.Random) -> Made:
     n = rng.randint(0, 20)
@@ -472,6 +521,55 @@ def _k_how_many(rng: random.Random) -> Made:
     )
 
 
+@_gen("K.CC.B.5/count-out-story", "word")
+def _k_count_out(rng: random.Random) -> Made:
+    n = rng.randint(3, 20)
+    k = rng.randint(1, min(n - 1, 10))
+    name = pick(rng, NAMES)
+    things = _thing(rng)
+    return _choose(
+        rng,
+        (
+            (
+                f"{name} lines up {things} in a row: {' '.join('o' * n)}. How many "
+                f"{things} are in the row?",
+                f"{n}",
+                n,
+            ),
+            (
+                f"There are {n} {things} in a circle. {name} counts them all. What number "
+                f"does {name} say last?",
+                f"{n}",
+                n,
+            ),
+            (
+                f"The teacher asks {name} to count out {n} {things} from a big pile. "
+                f"{name} has counted {k} so far. How many more to count?",
+                f"{n} - {k}",
+                n - k,
+            ),
+            (
+                f"{name} sets out {n} cups in a line and puts one {pick(rng, THINGS)[0]} "
+                "in each. how many are in the cups",
+                f"{n}",
+                n,
+            ),
+            (
+                f"{name} sees {things} scattered on the rug: "
+                f"{' '.join('x' * min(n, 10))}. How many are there?",
+                f"{min(n, 10)}",
+                min(n, 10),
+            ),
+            (
+                f"Count the {things} in the array: "
+                f"{' / '.join(' '.join('o' * 4) for _ in range(max(1, n // 4)))}",
+                f"4 * {max(1, n // 4)}",
+                4 * max(1, n // 4),
+            ),
+        ),
+    )
+
+
 @_gen("K.CC.C.6/compare-groups", "word")
 def _k_compare_groups(rng: random.Random) -> Made:
     a, b = rng.randint(1, 10), rng.randint(1, 10)
@@ -524,6 +622,45 @@ def _k_compare_numerals(rng: random.Random) -> Made:
     a = rng.randint(1, 10)
     b = rng.choice([n for n in range(1, 11) if n != a])
     return _choose(rng, _comparison(a, b, "number"))
+
+
+@_gen("K.CC.C.7/number-cards", "word")
+def _k_cards(rng: random.Random) -> Made:
+    a = rng.randint(1, 10)
+    b = rng.choice([n for n in range(1, 11) if n != a])
+    a_name, b_name = _two_names(rng)
+    return _choose(
+        rng,
+        (
+            (
+                f"{a_name} draws the card {a} and {b_name} draws {b}. The bigger number "
+                "wins. What number wins?",
+                f"max({a}, {b})",
+                max(a, b),
+            ),
+            (
+                f"Two dice show {a} and {b}. What is the smaller number?",
+                f"min({a}, {b})",
+                min(a, b),
+            ),
+            (
+                f"{a_name}'s card says {a} and {b_name}'s says {b}. which number is greater",
+                f"max({a}, {b})",
+                max(a, b),
+            ),
+            (
+                f"In a game the lowest card wins. The cards are {a} and {b}. Which card wins?",
+                f"min({a}, {b})",
+                min(a, b),
+            ),
+            (
+                f"A sign says {a} and another sign says {b}. Write the greater number.",
+                f"max({a}, {b})",
+                max(a, b),
+            ),
+            (f"Circle the number that is less: {a} or {b}.", f"min({a}, {b})", min(a, b)),
+        ),
+    )
 
 
 @_gen("K.NBT.A.1/ten-and-ones", "bare")
@@ -823,6 +960,50 @@ def _k_within_5(rng: random.Random) -> Made:
     )
 
 
+@_gen("K.OA.A.5/within-5-story", "word")
+def _k_within_5_word(rng: random.Random) -> Made:
+    total = rng.randint(2, 5)
+    a = rng.randint(1, total - 1)
+    b = total - a
+    name = pick(rng, NAMES)
+    animal = pick(rng, ("frogs", "ducks", "bees", "kittens", "ants"))
+    return _choose(
+        rng,
+        (
+            (
+                f"{a} {animal} are on a rock. {b} more {animal} come. How many {animal} now?",
+                f"{a} + {b}",
+                total,
+            ),
+            (
+                f"{total} {animal} are in the grass. {a} run away. How many are left?",
+                f"{total} - {a}",
+                b,
+            ),
+            (
+                f"{name} holds up {a} fingers and then {b} more. How many fingers?",
+                f"{a} + {b}",
+                total,
+            ),
+            (
+                f"{name} had {total} balloons. {b} popped. how many balloons are left",
+                f"{total} - {b}",
+                a,
+            ),
+            (
+                f"There are {a} big {animal} and {b} little {animal}. How many {animal} in all?",
+                f"{a} + {b}",
+                total,
+            ),
+            (
+                f"{name} has {total} grapes and eats {a}. How many grapes are left?",
+                f"{total} - {a}",
+                b,
+            ),
+        ),
+    )
+
+
 @_gen("K.MD.A.2/taller-longer", "word")
 def _k_compare_lengths(rng: random.Random) -> Made:
     a = rng.randint(4, 10)
@@ -999,6 +1180,47 @@ def _k_sides_corners(rng: random.Random) -> Made:
             (f"How many more corners does a hexagon have than a {s1}?", f"6 - {n1}", 6 - n1),
             ("A cube has flat faces. How many faces does a cube have?", "6", 6),
             (f"How many vertices does a {s2} have?", f"{n2}", n2),
+        ),
+    )
+
+
+@_gen("K.G.B.4/compare-shapes-story", "word")
+def _k_shapes_word(rng: random.Random) -> Made:
+    s1, n1 = pick(rng, _SHAPE_SIDES)
+    s2, n2 = pick(rng, [s for s in _SHAPE_SIDES if s[0] != s1])
+    name = pick(rng, NAMES)
+    k = rng.randint(2, 3)
+    return _choose(
+        rng,
+        (
+            (
+                f"{name} draws a {s1} and a {s2}. How many corners do the two shapes have in all?",
+                f"{n1} + {n2}",
+                n1 + n2,
+            ),
+            (
+                f"{name} compares a {s1} and a {s2}. How many more sides does the one "
+                "with more sides have?",
+                f"abs({n1} - {n2})",
+                abs(n1 - n2),
+            ),
+            (
+                f"{name} traces {k} {s1}s. how many sides did {name} trace",
+                " + ".join([str(n1)] * k),
+                n1 * k,
+            ),
+            (
+                f"A big {s1} and a small {s1}: how many corners does the small one have?",
+                f"{n1}",
+                n1,
+            ),
+            (f"{name} puts a sticker on every corner of a {s2}. How many stickers?", f"{n2}", n2),
+            (
+                "A cube and a square: how many more flat faces does the cube have than "
+                "the square's 1 face?",
+                "6 - 1",
+                5,
+            ),
         ),
     )
 
@@ -1192,6 +1414,56 @@ def _g1_three(rng: random.Random) -> Made:
     )
 
 
+@_gen("1.OA.A.2/unknown-third-addend", "word")
+def _g1_three_unknown(rng: random.Random) -> Made:
+    a, b = rng.randint(2, 7), rng.randint(2, 7)
+    c = rng.randint(2, 20 - a - b)
+    total = a + b + c
+    name = pick(rng, NAMES)
+    things = _thing(rng)
+    return _choose(
+        rng,
+        (
+            (
+                f"{name} has {total} {things} in three bags. One bag has {a} and another "
+                f"has {b}. How many are in the third bag?",
+                f"{total} - {a} - {b}",
+                c,
+            ),
+            (
+                f"{a} + {b} + ? = {total}. {name} picked {things} on three days; how many "
+                "on the third day?",
+                f"{total} - {a} - {b}",
+                c,
+            ),
+            (
+                f"Three friends have {total} {things} together. Two of them have {a} and "
+                f"{b}. how many does the third friend have",
+                f"{total} - {a} - {b}",
+                c,
+            ),
+            (
+                f"{name} scored {a}, {b} and {c} points in three games. What is the "
+                "total? Write an equation with a symbol for the unknown.",
+                f"{a} + {b} + {c}",
+                total,
+            ),
+            (
+                f"A bus has {a} kids in front, {b} in the middle and {c} in the back. How "
+                "many kids are on the bus?",
+                f"{a} + {b} + {c}",
+                total,
+            ),
+            (
+                f"{name} needs {total} {things}. {name} has {a} and gets {b} from a "
+                f"friend. How many more does {name} need?",
+                f"{total} - {a} - {b}",
+                c,
+            ),
+        ),
+    )
+
+
 @_gen("1.OA.B.3/properties", "bare")
 def _g1_properties(rng: random.Random) -> Made:
     a, b = rng.randint(2, 9), rng.randint(2, 9)
@@ -1205,6 +1477,55 @@ def _g1_properties(rng: random.Random) -> Made:
             (f"Add {a} + {b} + {c}. Hint: add {b} + {c} first.", f"{a} + {b} + {c}", a + 10),
             (f"if i know {a} + {b} = {a + b} what is {b} + {a}", f"{b} + {a}", a + b),
             (f"Find the missing number: ? + {a} = {a} + {b}", f"{b}", b),
+        ),
+    )
+
+
+@_gen("1.OA.B.3/turnaround-story", "word")
+def _g1_properties_word(rng: random.Random) -> Made:
+    a, b = rng.randint(2, 9), rng.randint(2, 9)
+    c = 10 - a
+    a_name, b_name = _two_names(rng)
+    things = _thing(rng)
+    return _choose(
+        rng,
+        (
+            (
+                f"{a_name} has {a} red and {b} blue {things}. {b_name} has {b} red and "
+                f"{a} blue. {a_name} has {a + b}. How many does {b_name} have?",
+                f"{b} + {a}",
+                a + b,
+            ),
+            (
+                f"{a_name} adds {a} + {b} + {c} by adding {a} + {c} first. What total "
+                f"does {a_name} get?",
+                f"{a} + {c} + {b}",
+                10 + b,
+            ),
+            (
+                f"{a_name} knows {a} + {b} = {a + b}. {b_name} is asked {b} + {a}. what "
+                f"should {b_name} say",
+                f"{b} + {a}",
+                a + b,
+            ),
+            (
+                f"{a_name} buys {a} apples, {b} pears and {c} plums. Add the two that "
+                "make 10 first. How many fruits?",
+                f"{a} + {c} + {b}",
+                10 + b,
+            ),
+            (
+                f"{a_name} puts {b} {things} in a cup and then {a} more. {b_name} puts "
+                f"{a} in first and then {b}. How many does {b_name} have?",
+                f"{a} + {b}",
+                a + b,
+            ),
+            (
+                f"A train has {a} red cars, {b} blue cars and {c} green cars. How many "
+                f"cars? (Hint: {a} + {c} = 10.)",
+                f"{a} + {b} + {c}",
+                10 + b,
+            ),
         ),
     )
 
@@ -1250,6 +1571,50 @@ def _g1_count_on(rng: random.Random) -> Made:
                 f"Put {a} in your head and count on {k}: {a}, ... What is the last number?",
                 f"{a} + {k}",
                 a + k,
+            ),
+        ),
+    )
+
+
+@_gen("1.OA.C.5/number-path-story", "word")
+def _g1_count_on_word(rng: random.Random) -> Made:
+    a = rng.randint(4, 16)
+    k = rng.randint(1, 3)
+    name = pick(rng, NAMES)
+    return _choose(
+        rng,
+        (
+            (
+                f"{name}'s game piece is on {a}. {name} rolls a {k} and counts on. What "
+                "space does it land on?",
+                f"{a} + {k}",
+                a + k,
+            ),
+            (
+                f"{name} is on step {a} and goes down {k} steps, counting back. What step "
+                f"is {name} on?",
+                f"{a} - {k}",
+                a - k,
+            ),
+            (
+                f"{name} has {a} crackers and counts on as {k} more are added. How many crackers?",
+                f"{a} + {k}",
+                a + k,
+            ),
+            (
+                f"on the number path i start at {a} and count back {k} where do i end",
+                f"{a} - {k}",
+                a - k,
+            ),
+            (
+                f"A frog is on {a} and hops forward {k} spaces. Where is the frog?",
+                f"{a} + {k}",
+                a + k,
+            ),
+            (
+                f"{name} counts on from {a} to {a + k}. How many did {name} count on?",
+                f"{a + k} - {a}",
+                k,
             ),
         ),
     )
@@ -1452,6 +1817,50 @@ def _g1_tens_ones(rng: random.Random) -> Made:
     )
 
 
+@_gen("1.NBT.B.2/tens-ones-story", "word")
+def _g1_tens_ones_word(rng: random.Random) -> Made:
+    tens, ones = rng.randint(2, 9), rng.randint(1, 9)
+    n = 10 * tens + ones
+    name = pick(rng, NAMES)
+    things = pick(rng, ("pencils", "crayons", "straws", "cubes", "markers"))
+    return _choose(
+        rng,
+        (
+            (
+                f"{name} has {tens} boxes of 10 {things} and {ones} loose {things}. How "
+                f"many {things}?",
+                f"{tens} * 10 + {ones}",
+                n,
+            ),
+            (
+                f"{name} has {n} {things} and packs them in tens. How many full packs of ten?",
+                f"{n} // 10",
+                tens,
+            ),
+            (
+                f"{name} has {n} {things} and packs them in tens. How many are left over?",
+                f"{n} % 10",
+                ones,
+            ),
+            (
+                f"i have {tens} ten sticks and {ones} cubes how many cubes is that",
+                f"{tens} * 10 + {ones}",
+                n,
+            ),
+            (
+                f"A store has {n} eggs in cartons of ten. How many cartons are full?",
+                f"{n} // 10",
+                tens,
+            ),
+            (
+                f"{name} shows {n} with base-ten blocks. How many rods (tens) does {name} use?",
+                f"{n} // 10",
+                tens,
+            ),
+        ),
+    )
+
+
 @_gen("1.NBT.B.2.a/bundle-of-ten", "word")
 def _g1_bundle(rng: random.Random) -> Made:
     name = pick(rng, NAMES)
@@ -1520,6 +1929,53 @@ def _g1_compare_numbers(rng: random.Random) -> Made:
     b = rng.choice([a + 10, a - 10, a + 1, a - 1, rng.randint(10, 99)])
     b = min(99, max(10, b))
     return _choose(rng, _comparison(a, b, "number"))
+
+
+@_gen("1.NBT.B.3/compare-story", "word")
+def _g1_compare_word(rng: random.Random) -> Made:
+    a, b = rng.sample(range(10, 100), 2)
+    a_name, b_name = _two_names(rng)
+    things = _thing(rng)
+    return _choose(
+        rng,
+        (
+            (
+                f"{a_name} has {a} {things} and {b_name} has {b}. How many {things} does "
+                "the one with more have?",
+                f"max({a}, {b})",
+                max(a, b),
+            ),
+            (
+                f"Class A read {a} books and class B read {b}. What is the smaller number "
+                "of books?",
+                f"min({a}, {b})",
+                min(a, b),
+            ),
+            (
+                f"{a_name} scored {a} and {b_name} scored {b}. who won and what was the "
+                "winning score",
+                f"max({a}, {b})",
+                max(a, b),
+            ),
+            (
+                f"{a_name} has {a} {things}. {b_name} has {b}. Compare with >, < or =: {a} __ {b}",
+                f"cmp({a}, {b})",
+                _cmp(a, b),
+            ),
+            (
+                f"A red jar has {a} beads and a blue jar has {b}. How many beads are in "
+                "the jar with fewer?",
+                f"min({a}, {b})",
+                min(a, b),
+            ),
+            (
+                f"Two teams collected {a} and {b} cans. How many cans did the winning "
+                "team collect?",
+                f"max({a}, {b})",
+                max(a, b),
+            ),
+        ),
+    )
 
 
 @_gen("1.NBT.C.4/add-within-100", "bare")
@@ -1803,6 +2259,16 @@ def _g1_units(rng: random.Random) -> Made:
     )
 
 
+_TOPICS = (
+    ("fruit", ("apples", "bananas", "grapes", "pears", "oranges")),
+    ("pet", ("cats", "dogs", "fish", "birds", "rabbits")),
+    ("lunch", ("pizza", "tacos", "soup", "pasta", "sandwiches")),
+    ("color", ("red", "blue", "green", "yellow", "purple")),
+    ("sport", ("soccer", "basketball", "tennis", "swimming", "baseball")),
+    ("season", ("spring", "summer", "fall", "winter")),
+)
+
+
 @_gen("1.MD.B.3/hours-half-hours", "bare")
 def _g1_time(rng: random.Random) -> Made:
     h = rng.randint(1, 12)
@@ -1825,14 +2291,51 @@ def _g1_time(rng: random.Random) -> Made:
     )
 
 
-_TOPICS = (
-    ("fruit", ("apples", "bananas", "grapes", "pears", "oranges")),
-    ("pet", ("cats", "dogs", "fish", "birds", "rabbits")),
-    ("lunch", ("pizza", "tacos", "soup", "pasta", "sandwiches")),
-    ("color", ("red", "blue", "green", "yellow", "purple")),
-    ("sport", ("soccer", "basketball", "tennis", "swimming", "baseball")),
-    ("season", ("spring", "summer", "fall", "winter")),
-)
+@_gen("1.MD.B.3/clock-story", "word")
+def _g1_time_word(rng: random.Random) -> Made:
+    h = rng.randint(1, 10)
+    d = rng.randint(1, 2)
+    name = pick(rng, NAMES)
+    event = pick(rng, ("soccer practice", "the party", "swimming", "the show", "story time"))
+    return _choose(
+        rng,
+        (
+            (
+                f"{event.capitalize()} starts at {h}:00 and lasts {d} hours. At what hour "
+                "does it end?",
+                f"{h} + {d}",
+                h + d,
+            ),
+            (
+                f"{name} eats lunch at half past {h}. How many minutes after {h}:00 is that?",
+                "30",
+                30,
+            ),
+            (
+                f"{name} goes to bed at {h}:00 and the clock's short hand points at the "
+                f"{h}. where does the long hand point",
+                "12",
+                12,
+            ),
+            (
+                f"{event.capitalize()} starts at {h}:30 and ends at {h + d}:30. How many "
+                "hours long is it?",
+                f"{h + d} - {h}",
+                d,
+            ),
+            (
+                f"{name}'s clock shows {h}:30. Half an hour later, what hour is it?",
+                f"{h} + 1",
+                h + 1,
+            ),
+            (
+                f"{name} started reading at {h}:00 and stopped at {h}:30. How many "
+                f"minutes did {name} read?",
+                "30 - 0",
+                30,
+            ),
+        ),
+    )
 
 
 @_gen("1.MD.C.4/three-category-data", "word")
@@ -1866,6 +2369,47 @@ def _g1_data(rng: random.Random) -> Made:
             ),
             (f"{data} How many votes did the winner get?", f"max({a}, {b}, {c})", max(a, b, c)),
             (f"{data} How many did not choose {y}?", f"{a} + {c}", a + c),
+        ),
+    )
+
+
+@_gen("1.MD.C.4/tally-chart", "word")
+def _g1_tally(rng: random.Random) -> Made:
+    topic, choices = pick(rng, _TOPICS)
+    x, y, z = rng.sample(choices, 3)
+    a, b, c = rng.randint(1, 12), rng.randint(1, 12), rng.randint(1, 12)
+
+    def tally(n: int) -> str:
+        return " ".join(["||||/"] * (n // 5) + (["|" * (n % 5)] if n % 5 else []))
+
+    chart = f"{x}: {tally(a)}; {y}: {tally(b)}; {z}: {tally(c)}"
+    return _choose(
+        rng,
+        (
+            (f"Tally chart of favorite {topic} ({chart}). How many tallies for {x}?", f"{a}", a),
+            (
+                f"Tally chart ({chart}). How many kids answered in all?",
+                f"{a} + {b} + {c}",
+                a + b + c,
+            ),
+            (
+                f"Tally chart of favorite {topic} ({chart}). How many more for "
+                f"{y if b >= c else z} than {z if b >= c else y}?",
+                f"abs({b} - {c})",
+                abs(b - c),
+            ),
+            (
+                f"the tally chart shows {chart} how many for {x} and {z} together",
+                f"{a} + {c}",
+                a + c,
+            ),
+            (f"Count the tallies ({chart}). How many picked {y}?", f"{b}", b),
+            (
+                f"Tally chart ({chart}). How many fewer chose {x if a <= c else z} than "
+                f"{z if a <= c else x}?",
+                f"abs({a} - {c})",
+                abs(a - c),
+            ),
         ),
     )
 
@@ -2041,6 +2585,23 @@ def _g2_facts(rng: random.Random) -> Made:
     )
 
 
+@_gen("2.OA.B.2/doubles-near-doubles", "bare")
+def _g2_doubles(rng: random.Random) -> Made:
+    a = rng.randint(2, 9)
+    b = rng.randint(2, 9)
+    return _choose(
+        rng,
+        (
+            (f"Double {a}: {a} + {a} = ?", f"{a} + {a}", 2 * a),
+            (f"Use a double to add {a} + {a + 1}.", f"{a} + {a} + 1", 2 * a + 1),
+            (f"{2 * a} - {a} = ?", f"{2 * a} - {a}", a),
+            (f"if {a} + {a} = {2 * a} then what is {a} + {a - 1}", f"{a} + {a} - 1", 2 * a - 1),
+            (f"Solve mentally: {a + b} - {b}", f"{a + b} - {b}", a),
+            (f"Near doubles: {b} + {b + 1} = ?", f"{b} + {b} + 1", 2 * b + 1),
+        ),
+    )
+
+
 @_gen("2.OA.C.3/odd-even", "bare")
 def _g2_odd_even(rng: random.Random) -> Made:
     half = rng.randint(2, 10)
@@ -2201,6 +2762,52 @@ def _g2_place(rng: random.Random) -> Made:
     )
 
 
+@_gen("2.NBT.A.1/place-value-story", "word")
+def _g2_place_word(rng: random.Random) -> Made:
+    h, t, o = rng.randint(1, 9), rng.randint(0, 9), rng.randint(0, 9)
+    n = 100 * h + 10 * t + o
+    name = pick(rng, NAMES)
+    return _choose(
+        rng,
+        (
+            (
+                f"{name} has {h} boxes of 100 stickers, {t} packs of 10 and {o} loose "
+                "stickers. How many stickers?",
+                f"{h} * 100 + {t} * 10 + {o}",
+                n,
+            ),
+            (
+                f"A store packs {n} pencils into boxes of 100, packs of 10 and singles. "
+                "How many full boxes of 100?",
+                f"{n} // 100",
+                h,
+            ),
+            (
+                f"{name} shows {n} with base-ten blocks using as few blocks as possible. "
+                "How many rods (tens)?",
+                f"({n} // 10) % 10",
+                t,
+            ),
+            (
+                f"i have {h} flats {t} rods and {o} cubes what number is that",
+                f"{h} * 100 + {t} * 10 + {o}",
+                n,
+            ),
+            (
+                f"{name} has ${n} in $100 bills, $10 bills and $1 bills, as few bills as "
+                "possible. How many $1 bills?",
+                f"{n} % 10",
+                o,
+            ),
+            (
+                f"A school orders {h} crates of 100 apples and {o} single apples. How many apples?",
+                f"{h} * 100 + {o}",
+                100 * h + o,
+            ),
+        ),
+    )
+
+
 @_gen("2.NBT.A.1.a/hundred-is-ten-tens", "bare")
 def _g2_ten_tens(rng: random.Random) -> Made:
     name = pick(rng, NAMES)
@@ -2279,6 +2886,50 @@ def _g2_skip(rng: random.Random) -> Made:
     )
 
 
+@_gen("2.NBT.A.2/skip-count-story", "word")
+def _g2_skip_word(rng: random.Random) -> Made:
+    k = rng.randint(3, 9)
+    name = pick(rng, NAMES)
+    start = rng.randint(1, 6) * 100
+    return _choose(
+        rng,
+        (
+            (
+                f"{name} has {k} nickels. Count by 5s. How many cents is that?",
+                " + ".join(["5"] * k),
+                5 * k,
+            ),
+            (
+                f"{name} has {k} dimes. Skip count by 10s to find how many cents.",
+                " + ".join(["10"] * k),
+                10 * k,
+            ),
+            (
+                f"Each bag has 100 beans. {name} counts {k} bags by 100s. How many beans?",
+                " + ".join(["100"] * k),
+                100 * k,
+            ),
+            (
+                f"there are {k} hands and each has 5 fingers count by 5s how many fingers",
+                " + ".join(["5"] * k),
+                5 * k,
+            ),
+            (
+                f"{name} starts at {start} and counts by 10s {k} times. What number does "
+                f"{name} reach?",
+                f"{start} + {k} * 10",
+                start + 10 * k,
+            ),
+            (
+                f"A ticket roll counts up by 100s from {start}. What is the number after "
+                f"{k} jumps?",
+                f"{start} + {k} * 100",
+                start + 100 * k,
+            ),
+        ),
+    )
+
+
 @_gen("2.NBT.A.3/names-and-expanded", "bare")
 def _g2_names(rng: random.Random) -> Made:
     n = rng.randint(101, 999)
@@ -2294,6 +2945,45 @@ def _g2_names(rng: random.Random) -> Made:
             (f"how do you write {name} in numbers", f"{h} * 100 + {t} * 10 + {o}", n),
             (f"Expanded form of {n} is {100 * h} + {10 * t} + ___", f"{o}", o),
             (f"What number is {parts}?", parts, n),
+        ),
+    )
+
+
+@_gen("2.NBT.A.3/number-words-story", "word")
+def _g2_names_word(rng: random.Random) -> Made:
+    n = rng.randint(101, 999)
+    h, t, o = n // 100, n // 10 % 10, n % 10
+    words = _name_of(n)
+    name = pick(rng, NAMES)
+    return _choose(
+        rng,
+        (
+            (
+                f"{name}'s book has {words} pages. Write the number of pages with digits.",
+                f"{h} * 100 + {t} * 10 + {o}",
+                n,
+            ),
+            (
+                f"A sign says the zoo is {words} steps away. What number is that?",
+                f"{h} * 100 + {t} * 10 + {o}",
+                n,
+            ),
+            (
+                f"{name} wrote {n} as {100 * h} + {10 * t} + ?. What number is missing?",
+                f"{n} - {100 * h} - {10 * t}",
+                o,
+            ),
+            (f"my teacher said {words} what is that in numbers", f"{h} * 100 + {t} * 10 + {o}", n),
+            (
+                f"{name} has {100 * h} + {10 * t} + {o} points. What is the score as one number?",
+                f"{100 * h} + {10 * t} + {o}",
+                n,
+            ),
+            (
+                f"A check is for {words} dollars. How many dollars, in digits?",
+                f"{h} * 100 + {t} * 10 + {o}",
+                n,
+            ),
         ),
     )
 
@@ -2719,6 +3409,53 @@ def _g2_two_units(rng: random.Random) -> Made:
     )
 
 
+@_gen("2.MD.A.3/estimate-with-benchmark", "word")
+def _g2_estimate(rng: random.Random) -> Made:
+    k = rng.randint(2, 9)
+    name = pick(rng, NAMES)
+    obj = pick(rng, ("desk", "bookshelf", "rug", "whiteboard", "table"))
+    return _choose(
+        rng,
+        (
+            (
+                f"A paper clip is about 1 inch long. A pencil is about {k} paper clips "
+                "long. About how many inches long is the pencil?",
+                f"{k} * 1",
+                k,
+            ),
+            (
+                f"{name}'s hand span is about 10 centimeters. The {obj} is about {k} hand "
+                "spans wide. About how many centimeters is that?",
+                " + ".join(["10"] * k),
+                10 * k,
+            ),
+            (
+                f"A big step is about 1 meter. {name} walks {k} big steps across the "
+                "room. About how many meters wide is the room?",
+                f"{k} * 1",
+                k,
+            ),
+            (
+                f"a ruler is about 1 foot long and the {obj} is about {k} rulers long "
+                "about how many feet",
+                f"{k} * 1",
+                k,
+            ),
+            (
+                f"A finger is about 1 centimeter wide. An eraser is about {k} fingers "
+                "long. About how many centimeters?",
+                f"{k} * 1",
+                k,
+            ),
+            (
+                f"A door is about 2 meters tall. About how tall are {k} doors stacked, in meters?",
+                " + ".join(["2"] * k),
+                2 * k,
+            ),
+        ),
+    )
+
+
 @_gen("2.MD.A.4/how-much-longer", "word")
 def _g2_longer(rng: random.Random) -> Made:
     a = rng.randint(10, 95)
@@ -2844,6 +3581,52 @@ def _g2_number_line(rng: random.Random) -> Made:
             (f"How far apart are {a} and {a + b} on a number line?", f"{a + b} - {a}", b),
             (
                 f"A frog on a number line starts at {a + b}, jumps back {a}. Where is the frog?",
+                f"{a + b} - {a}",
+                b,
+            ),
+        ),
+    )
+
+
+@_gen("2.MD.B.6/number-line-story", "word")
+def _g2_number_line_word(rng: random.Random) -> Made:
+    a = rng.randint(10, 60)
+    b = rng.randint(5, 99 - a)
+    name = pick(rng, NAMES)
+    return _choose(
+        rng,
+        (
+            (
+                f"{name} walks along a path marked like a number line. {name} starts at "
+                f"{a} and walks {b} more steps. Where does {name} stop?",
+                f"{a} + {b}",
+                a + b,
+            ),
+            (
+                f"A toy car is at {a + b} on a track marked 0 to 100. It rolls back {b}. "
+                "Where is it now?",
+                f"{a + b} - {b}",
+                a,
+            ),
+            (
+                f"A frog starts at 0 and jumps {a}, then {b} more. What number is the frog on?",
+                f"{a} + {b}",
+                a + b,
+            ),
+            (
+                f"on a number line {name} went from {a} to {a + b} how far did {name} go",
+                f"{a + b} - {a}",
+                b,
+            ),
+            (
+                f"A ruler-shaped number line shows a worm at {a} and a bug at {a + b}. "
+                "How far apart are they?",
+                f"{a + b} - {a}",
+                b,
+            ),
+            (
+                f"{name} draws a jump from {a + b} back to {a} on a number line. How long "
+                "is the jump?",
                 f"{a + b} - {a}",
                 b,
             ),
@@ -2987,6 +3770,41 @@ def _g2_money(rng: random.Random) -> Made:
     )
 
 
+@_gen("2.MD.C.8/coin-sums", "bare")
+def _g2_coins_bare(rng: random.Random) -> Made:
+    q, d, n, p = rng.randint(0, 3), rng.randint(0, 6), rng.randint(0, 5), rng.randint(0, 9)
+    bills = rng.randint(1, 9)
+    total = 25 * q + 10 * d + 5 * n + p
+    return _choose(
+        rng,
+        (
+            (
+                f"{q} quarters + {d} dimes + {p} pennies = ___¢",
+                f"{q} * 25 + {d} * 10 + {p}",
+                25 * q + 10 * d + p,
+            ),
+            (
+                f"How many cents? {d} dimes, {n} nickels, {p} pennies",
+                f"{d} * 10 + {n} * 5 + {p}",
+                10 * d + 5 * n + p,
+            ),
+            (
+                f"Count the money: {q} quarters, {d} dimes, {n} nickels, {p} pennies. "
+                "Write the total in ¢.",
+                f"{q} * 25 + {d} * 10 + {n} * 5 + {p}",
+                total,
+            ),
+            (f"how many cents is {bills} dollars", f"{bills} * 100", 100 * bills),
+            (
+                f"${bills} and {q} quarters = ___¢",
+                f"{bills} * 100 + {q} * 25",
+                100 * bills + 25 * q,
+            ),
+            (f"How many nickels make {5 * (n + 1)}¢?", f"{5 * (n + 1)} / 5", n + 1),
+        ),
+    )
+
+
 @_gen("2.MD.D.9/line-plot", "word")
 def _g2_line_plot(rng: random.Random) -> Made:
     values = [rng.randint(3, 8) for _ in range(rng.randint(6, 10))]
@@ -3074,6 +3892,49 @@ def _g2_bar_graph(rng: random.Random) -> Made:
     )
 
 
+@_gen("2.MD.D.10/picture-graph", "word")
+def _g2_picture_graph(rng: random.Random) -> Made:
+    topic, choices = pick(rng, _TOPICS)
+    labels = rng.sample(choices, 4)
+    counts = [rng.randint(1, 9) for _ in labels]
+    rows = "; ".join(f"{lab}: {'☺' * c}" for lab, c in zip(labels, counts, strict=True))
+    (w, x, y, z), (a, b, c, d) = labels, counts
+    return _choose(
+        rng,
+        (
+            (
+                f"Picture graph of favorite {topic}, each ☺ is 1 child. {rows}. How many "
+                "children in all?",
+                f"{a} + {b} + {c} + {d}",
+                a + b + c + d,
+            ),
+            (
+                f"Picture graph (each ☺ = 1 vote). {rows}. How many more votes did "
+                f"{w if a >= c else y} get than {y if a >= c else w}?",
+                f"abs({a} - {c})",
+                abs(a - c),
+            ),
+            (
+                f"Picture graph: {rows}. How many votes for {x} and {z} together?",
+                f"{b} + {d}",
+                b + d,
+            ),
+            (f"the picture graph shows {rows} how many for {y}", f"{c}", c),
+            (
+                f"Picture graph of favorite {topic}: {rows}. If 2 kids change from {w} to "
+                f"{x}, how many will {x} have?",
+                f"{b} + 2",
+                b + 2,
+            ),
+            (
+                f"Picture graph (1 picture = 1 child): {rows}. How many did not choose {z}?",
+                f"{a} + {b} + {c}",
+                a + b + c,
+            ),
+        ),
+    )
+
+
 @_gen("2.G.A.1/shape-attributes", "bare")
 def _g2_shapes(rng: random.Random) -> Made:
     shapes = (("triangle", 3), ("quadrilateral", 4), ("pentagon", 5), ("hexagon", 6))
@@ -3092,6 +3953,50 @@ def _g2_shapes(rng: random.Random) -> Made:
                 f"How many more angles does a {s2} have than a {s1}?",
                 f"abs({n2} - {n1})",
                 abs(n2 - n1),
+            ),
+        ),
+    )
+
+
+@_gen("2.G.A.1/shape-attributes-story", "word")
+def _g2_shapes_word(rng: random.Random) -> Made:
+    shapes = (("triangle", 3), ("quadrilateral", 4), ("pentagon", 5), ("hexagon", 6))
+    s1, n1 = pick(rng, shapes)
+    s2, n2 = pick(rng, shapes)
+    name = pick(rng, NAMES)
+    k = rng.randint(2, 4)
+    return _choose(
+        rng,
+        (
+            (
+                f"{name} draws a {s1} and a {s2}. How many angles are there in all?",
+                f"{n1} + {n2}",
+                n1 + n2,
+            ),
+            (
+                f"{name} builds a cube out of paper squares, one square per face. How "
+                "many squares?",
+                "6",
+                6,
+            ),
+            (
+                f"{name} makes {k} {s2}s with toothpicks, one toothpick per side. how "
+                "many toothpicks",
+                " + ".join([str(n2)] * k),
+                n2 * k,
+            ),
+            (
+                "A stop sign is an octagon with 8 sides. How many more sides does it "
+                f"have than a {s1}?",
+                f"8 - {n1}",
+                8 - n1,
+            ),
+            (f"{name} puts a dot on every vertex of a {s1}. How many dots?", f"{n1}", n1),
+            (
+                f"A cube has 12 edges. {name} covers {k} of them with tape. How many "
+                "edges are not taped?",
+                f"12 - {k}",
+                12 - k,
             ),
         ),
     )
@@ -3136,6 +4041,42 @@ def _g2_partition(rng: random.Random) -> Made:
             ),
             (
                 f"{name} tiles a floor with {rows} rows of {cols} tiles. How many tiles?",
+                sums,
+                total,
+            ),
+        ),
+    )
+
+
+@_gen("2.G.A.2/rows-and-columns-bare", "bare")
+def _g2_partition_bare(rng: random.Random) -> Made:
+    rows, cols = rng.randint(2, 6), rng.randint(2, 6)
+    sums = " + ".join([str(cols)] * rows)
+    total = rows * cols
+    return _choose(
+        rng,
+        (
+            (
+                f"Partition a rectangle into {rows} rows and {cols} columns of equal "
+                "squares. How many squares?",
+                sums,
+                total,
+            ),
+            (f"{rows} rows × {cols} columns of squares: count the squares.", sums, total),
+            (
+                f"A rectangle has {rows} rows of {cols} squares. Write the total as a sum "
+                "of equal addends.",
+                sums,
+                total,
+            ),
+            (f"how many squares in a {rows} by {cols} grid", sums, total),
+            (
+                f"A rectangle has {total} equal squares in {cols} columns. How many rows?",
+                f"{total} / {cols}",
+                rows,
+            ),
+            (
+                f"Count the squares: {' / '.join(' '.join(['[]'] * cols) for _ in range(rows))}",
                 sums,
                 total,
             ),
