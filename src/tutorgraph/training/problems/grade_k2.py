@@ -976,7 +976,7 @@ def _k_within_5_word(rng: random.Random) -> Made:
                 total,
             ),
             (
-                f"{total} {animal} are in the grass. {a} run away. How many are left?",
+                f"{total} {animal} are in the grass. {a} ran away. How many are left?",
                 f"{total} - {a}",
                 b,
             ),
@@ -1483,7 +1483,7 @@ def _g1_properties(rng: random.Random) -> Made:
 
 @_gen("1.OA.B.3/turnaround-story", "word")
 def _g1_properties_word(rng: random.Random) -> Made:
-    a, b = rng.randint(2, 9), rng.randint(2, 9)
+    a, b = rng.randint(2, 8), rng.randint(2, 9)
     c = 10 - a
     a_name, b_name = _two_names(rng)
     things = _thing(rng)
@@ -1579,7 +1579,7 @@ def _g1_count_on(rng: random.Random) -> Made:
 @_gen("1.OA.C.5/number-path-story", "word")
 def _g1_count_on_word(rng: random.Random) -> Made:
     a = rng.randint(4, 16)
-    k = rng.randint(1, 3)
+    k = rng.randint(2, 3)
     name = pick(rng, NAMES)
     return _choose(
         rng,
@@ -2890,7 +2890,7 @@ def _g2_skip(rng: random.Random) -> Made:
 def _g2_skip_word(rng: random.Random) -> Made:
     k = rng.randint(3, 9)
     name = pick(rng, NAMES)
-    start = rng.randint(1, 6) * 100
+    start = rng.randint(1, 10 - k) * 100
     return _choose(
         rng,
         (
@@ -3724,10 +3724,24 @@ def _g2_time_word(rng: random.Random) -> Made:
     )
 
 
+def _coins(n: int, kind: str) -> str:
+    """ "1 dime", "3 dimes", "2 pennies"."""
+    if n == 1:
+        return f"1 {kind}"
+    return f"{n} " + ("pennies" if kind == "penny" else kind + "s")
+
+
 @_gen("2.MD.C.8/coins-and-bills", "word")
 def _g2_money(rng: random.Random) -> Made:
-    q, d, n, p = rng.randint(0, 3), rng.randint(0, 5), rng.randint(0, 4), rng.randint(0, 9)
+    q, d, n, p = rng.randint(1, 3), rng.randint(1, 5), rng.randint(1, 4), rng.randint(1, 9)
     bills = rng.randint(1, 5)
+    cq, cd, cn, cp = (
+        _coins(q, "quarter"),
+        _coins(d, "dime"),
+        _coins(n, "nickel"),
+        _coins(p, "penny"),
+    )
+    cb = _coins(bills, "dollar bill")
     name = pick(rng, NAMES)
     total = 25 * q + 10 * d + 5 * n + p
     price = rng.randint(10, 95)
@@ -3736,18 +3750,17 @@ def _g2_money(rng: random.Random) -> Made:
         rng,
         (
             (
-                f"{name} has {q} quarters, {d} dimes, {n} nickels and {p} pennies. How "
-                f"many cents does {name} have?",
+                f"{name} has {cq}, {cd}, {cn} and {cp}. How many cents does {name} have?",
                 f"{q} * 25 + {d} * 10 + {n} * 5 + {p}",
                 total,
             ),
             (
-                f"{name} has {d} dimes and {p} pennies. How many cents is that?",
+                f"{name} has {cd} and {cp}. How many cents is that?",
                 f"{d} * 10 + {p}",
                 10 * d + p,
             ),
             (
-                f"{name} has {bills} dollar bills and {q} quarters. How many cents in all?",
+                f"{name} has {cb} and {cq}. How many cents in all?",
                 f"{bills} * 100 + {q} * 25",
                 100 * bills + 25 * q,
             ),
@@ -3757,12 +3770,12 @@ def _g2_money(rng: random.Random) -> Made:
                 pay - price,
             ),
             (
-                f"i have {q} quarters and {n} nickels how many cents",
+                f"i have {cq} and {cn} how many cents",
                 f"{q} * 25 + {n} * 5",
                 25 * q + 5 * n,
             ),
             (
-                f"{name} has ${bills} and {d} dimes. How many cents is that?",
+                f"{name} has ${bills} and {cd}. How many cents is that?",
                 f"{bills} * 100 + {d} * 10",
                 100 * bills + 10 * d,
             ),
@@ -3772,31 +3785,36 @@ def _g2_money(rng: random.Random) -> Made:
 
 @_gen("2.MD.C.8/coin-sums", "bare")
 def _g2_coins_bare(rng: random.Random) -> Made:
-    q, d, n, p = rng.randint(0, 3), rng.randint(0, 6), rng.randint(0, 5), rng.randint(0, 9)
+    q, d, n, p = rng.randint(1, 3), rng.randint(1, 6), rng.randint(0, 5), rng.randint(1, 9)
     bills = rng.randint(1, 9)
+    cq, cd, cn, cp = (
+        _coins(q, "quarter"),
+        _coins(d, "dime"),
+        _coins(n, "nickel"),
+        _coins(p, "penny"),
+    )
     total = 25 * q + 10 * d + 5 * n + p
     return _choose(
         rng,
         (
             (
-                f"{q} quarters + {d} dimes + {p} pennies = ___¢",
+                f"{cq} + {cd} + {cp} = ___¢",
                 f"{q} * 25 + {d} * 10 + {p}",
                 25 * q + 10 * d + p,
             ),
             (
-                f"How many cents? {d} dimes, {n} nickels, {p} pennies",
+                f"How many cents? {cd}, {cn}, {cp}",
                 f"{d} * 10 + {n} * 5 + {p}",
                 10 * d + 5 * n + p,
             ),
             (
-                f"Count the money: {q} quarters, {d} dimes, {n} nickels, {p} pennies. "
-                "Write the total in ¢.",
+                f"Count the money: {cq}, {cd}, {cn}, {cp}. Write the total in ¢.",
                 f"{q} * 25 + {d} * 10 + {n} * 5 + {p}",
                 total,
             ),
             (f"how many cents is {bills} dollars", f"{bills} * 100", 100 * bills),
             (
-                f"${bills} and {q} quarters = ___¢",
+                f"${bills} and {cq} = ___¢",
                 f"{bills} * 100 + {q} * 25",
                 100 * bills + 25 * q,
             ),
