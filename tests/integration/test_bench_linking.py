@@ -3,7 +3,7 @@
 The index holds the bundled curriculum's Common Core concepts (``ccss:`` standards and
 clusters, the ``lc:`` groupings above them) and the progressions between them, nothing else;
 the items are the committed MathFish slice (tests/data/mathfish, Apache-2.0) and six of the
-tutoring messages (data/benchmarks).
+tutoring messages and of the word problems (data/benchmarks).
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
 CURRICULUM = ROOT / "data" / "curriculum"
 MESSAGES = ROOT / "data" / "benchmarks" / "tutoring_messages.jsonl"
+WORD_PROBLEMS = ROOT / "data" / "benchmarks" / "word_problems.jsonl"
 SLICE = ROOT / "tests" / "data" / "mathfish" / "generated_problems_teacher_annotations_slice.csv"
 SYSTEMS = {"packet", "dense-descriptions", "linker"}
-METRICS = {f"{p}hit@{k}" for p in ("", "cluster_") for k in (1, 5, 10)}
+METRICS = {f"{p}hit@{k}" for p in ("", "cluster_") for k in (1, 3, 5, 10)}
 
 
 def _jsonl(path: Path) -> list[dict[str, object]]:
@@ -68,14 +69,17 @@ def test_bench_linking_writes_every_system_data_set_and_split(
     tmp_path: Path,
 ) -> None:
     bundle, index = standards_index
-    records = _jsonl(MESSAGES)
-    few = [r for r in records if r["split"] == "dev"][:3]
-    few += [r for r in records if r["split"] == "heldout"][:3]
-    messages = tmp_path / "messages.jsonl"
-    messages.write_text("".join(json.dumps(r) + "\n" for r in few), encoding="utf-8")
+    few_files = {}
+    for name, source in (("messages", MESSAGES), ("word-problems", WORD_PROBLEMS)):
+        records = _jsonl(source)
+        few = [r for r in records if r["split"] == "dev"][:3]
+        few += [r for r in records if r["split"] == "heldout"][:3]
+        few_files[name] = tmp_path / f"{name}.jsonl"
+        few_files[name].write_text("".join(json.dumps(r) + "\n" for r in few), encoding="utf-8")
     out = tmp_path / "linking.json"
     proc = run_cli(
-        "bench", "linking", "--mathfish", str(SLICE), "--messages", str(messages),
+        "bench", "linking", "--mathfish", str(SLICE), "--messages", str(few_files["messages"]),
+        "--word-problems", str(few_files["word-problems"]),
         "--curriculum", str(bundle), "--index-dir", str(index), "--out", str(out),
         "--limit", "8", timeout=600,
     )  # fmt: skip
@@ -90,9 +94,11 @@ def test_bench_linking_writes_every_system_data_set_and_split(
         for metric in METRICS:
             lo, hi = mathfish[metric]["ci95"]
             assert 0.0 <= lo <= mathfish[metric]["mean"] <= hi <= 1.0
-        splits = report["systems"][system]["tutoring_messages"]
-        assert {"dev", "heldout", "all"} <= set(splits)
-        assert splits["dev"]["n"] == 3 and splits["heldout"]["n"] == 3
+        for name in ("tutoring_messages", "word-problems"):
+            splits = report["systems"][system][name]
+            assert {"dev", "heldout", "all"} <= set(splits)
+            assert splits["dev"]["n"] == 3 and splits["heldout"]["n"] == 3
+            assert set(splits["all"]) >= METRICS
     paired = report["systems"]["packet"]["mathfish"]["all"]["paired"]
     assert paired["versus"] == "dense-descriptions" and paired["n"] == 8
     assert -1.0 <= paired["hit@10"]["mean"] <= 1.0
@@ -101,6 +107,8 @@ def test_bench_linking_writes_every_system_data_set_and_split(
     data = report["datasets"]
     assert data["mathfish"]["read"] == 20 and data["mathfish"]["scored"] == 8
     assert data["tutoring_messages"]["scored"] == 6
+    assert data["word-problems"]["scored"] == 6
+    assert data["word-problems"]["path"] == str(few_files["word-problems"])
     for item in report["items"]["mathfish"]:
         assert len(item["dense-descriptions"]) == 10 and len(item["linker"]) == 10
         assert all(s.startswith("ccss:") for s in item["packet"])
@@ -118,6 +126,7 @@ def test_bench_linking_skips_a_missing_mathfish_with_its_reason(
     missing = tmp_path / "shared" / "mathfish.csv"
     proc = run_cli(
         "bench", "linking", "--mathfish", str(missing), "--messages", str(MESSAGES),
+        "--word-problems", str(WORD_PROBLEMS),
         "--curriculum", str(bundle), "--index-dir", str(index), "--out", str(out),
         "--limit", "2", timeout=600,
     )  # fmt: skip
@@ -127,4 +136,6 @@ def test_bench_linking_skips_a_missing_mathfish_with_its_reason(
     assert str(missing) in report["datasets"]["mathfish"]["reason"]
     assert "mathfish" not in report["systems"]["packet"]
     assert report["systems"]["packet"]["tutoring_messages"]["all"]["n"] == 2
+    assert report["systems"]["packet"]["word-problems"]["all"]["n"] == 2
+    assert report["datasets"]["word-problems"]["items"] >= 120
     assert "skipped mathfish" in proc.stdout

@@ -1,7 +1,9 @@
-"""`bench linking`: its metrics, code -> cluster, the MathFish loader and the message set.
+"""`bench linking`: its metrics, code -> cluster, the MathFish loader, the message set and the
+word problems.
 
 Uses the committed MathFish slice (tests/data/mathfish, Apache-2.0, see its SOURCE.md), the
-tutoring messages of data/benchmarks and the bundled curriculum's concepts.jsonl.
+tutoring messages and word problems of data/benchmarks and the bundled curriculum's
+concepts.jsonl.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from tutorgraph.models.packet import STAGES, GraphContext, Hit, ReasoningPacket
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import RetrievalRequest
 from tutorgraph_research.tasks.standards_data import (
+    WORD_PROBLEMS,
     LinkingItem,
     LinkingSet,
     cluster_of,
@@ -32,6 +35,7 @@ from tutorgraph_research.tasks.standards_data import (
 )
 from tutorgraph_research.tasks.standards_linking import (
     BASELINE,
+    LINKING_KS,
     METRICS,
     DenseStandardSearch,
     hit_scores,
@@ -45,6 +49,8 @@ pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[2]
 CONCEPTS = ROOT / "data" / "curriculum" / "concepts.jsonl"
 MESSAGES = ROOT / "data" / "benchmarks" / "tutoring_messages.jsonl"
+WORD_PROBLEMS_FILE = ROOT / "data" / "benchmarks" / "word_problems.jsonl"
+K8 = ("K", "1", "2", "3", "4", "5", "6", "7", "8")
 SLICE = ROOT / "tests" / "data" / "mathfish" / "generated_problems_teacher_annotations_slice.csv"
 
 
@@ -83,12 +89,23 @@ def test_every_bundle_standard_has_a_cluster_the_bundle_knows(known: set[str]) -
     assert [s for s in content if cluster_of(s) not in groupings] == []
 
 
+def test_the_metrics_are_exact_and_cluster_hits_at_1_3_5_10() -> None:
+    assert LINKING_KS == (1, 3, 5, 10)
+    assert METRICS == (
+        "hit@1", "hit@3", "hit@5", "hit@10",
+        "cluster_hit@1", "cluster_hit@3", "cluster_hit@5", "cluster_hit@10",
+    )  # fmt: skip
+
+
 def test_hit_scores_exact_and_cluster() -> None:
     ranking = ["ccss:6.RP.A.1", "ccss:7.RP.A.3", "ccss:6.EE.A.1", "x", "y", "ccss:6.RP.A.3.c"]
     s = hit_scores(ranking, ["ccss:6.RP.A.3.c"])
     assert list(s) == list(METRICS)
-    assert (s["hit@1"], s["hit@5"], s["hit@10"]) == (0.0, 0.0, 1.0)
-    assert (s["cluster_hit@1"], s["cluster_hit@5"]) == (1.0, 1.0)
+    assert (s["hit@1"], s["hit@3"], s["hit@5"], s["hit@10"]) == (0.0, 0.0, 0.0, 1.0)
+    assert (s["cluster_hit@1"], s["cluster_hit@3"], s["cluster_hit@5"]) == (1.0, 1.0, 1.0)
+    # the third id counts at 3, not at 1
+    third = hit_scores(["x", "ccss:7.RP.A.3", "ccss:6.RP.A.3.c"], ["ccss:6.RP.A.3.c"])
+    assert (third["hit@1"], third["hit@3"], third["cluster_hit@1"]) == (0.0, 1.0, 0.0)
     # any accepted standard counts; an empty ranking scores nothing
     assert hit_scores(["ccss:6.SP.B.5.c"], ["ccss:6.SP.A.3", "ccss:6.SP.B.5.c"])["hit@1"] == 1.0
     assert set(hit_scores([], ["ccss:6.SP.A.3"]).values()) == {0.0}
@@ -313,3 +330,41 @@ def test_a_message_with_a_wrong_split_or_unknown_standard_is_refused(
     path.write_text("{not json\n", encoding="utf-8")
     with pytest.raises(ConfigurationError, match=r"m\.jsonl:1"):
         read_messages(path, known)
+
+
+# -- the word problems ---------------------------------------------------------------------
+
+
+def _word_problem_records() -> list[dict[str, object]]:
+    lines = WORD_PROBLEMS_FILE.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def test_the_word_problems_are_k8_labelled_with_bundle_standards(known: set[str]) -> None:
+    records = _word_problem_records()
+    assert len(records) >= 120
+    assert len({r["id"] for r in records}) == len(records)
+    grade_of = {
+        r["id"]: str(r.get("grade"))
+        for r in map(json.loads, CONCEPTS.read_text(encoding="utf-8").splitlines())
+        if r.get("kind") == "standard"
+    }
+    for r in records:
+        standards = r["standards"]
+        assert isinstance(standards, list) and standards, r["id"]
+        assert [s for s in standards if s not in known] == [], r["id"]
+        assert r["grade"] == grade_of[standards[0]], r["id"]
+        assert r["split"] == message_split(str(r["id"])), r["id"]
+        assert r["kind"] == "word_problem", r["id"]
+    grades = Counter(str(r["grade"]) for r in records)
+    assert set(grades) == set(K8) and min(grades.values()) >= 10
+    share = sum(r["split"] == "heldout" for r in records) / len(records)
+    assert 0.25 <= share <= 0.42
+
+
+def test_the_word_problems_read_as_their_own_data_set(known: set[str]) -> None:
+    data = read_messages(WORD_PROBLEMS_FILE, known, WORD_PROBLEMS)
+    assert data.name == "word-problems" and data.read == len(data.items) >= 120
+    assert {i.split for i in data.items} == {"dev", "heldout"}
+    assert {i.kind for i in data.items} == {"word_problem"}
+    assert read_messages(MESSAGES, known).name == "tutoring_messages"

@@ -135,6 +135,9 @@ def linking_cmd(
     messages: Annotated[
         Path, typer.Option(help="Tutoring messages with their accepted standards (JSON Lines).")
     ] = Path("data/benchmarks/tutoring_messages.jsonl"),
+    word_problems: Annotated[
+        Path, typer.Option(help="K-8 word problems with their accepted standards (JSON Lines).")
+    ] = Path("data/benchmarks/word_problems.jsonl"),
     curriculum: Annotated[
         Path, typer.Option(help="The bundle whose standards the dense baseline searches.")
     ] = Path("data/curriculum"),
@@ -148,13 +151,16 @@ def linking_cmd(
         int | None, typer.Option(min=1, help="At most this many items per data set.")
     ] = None,
 ) -> None:
-    """Concept linking to Common Core: hit@1/5/10 of the accepted standard, exact and per
-    cluster, for the packet, an untrained dense search of the standards' descriptions and the
-    concept linker (cards, dense and lexical), with 95% intervals and paired differences."""
+    """Concept linking to Common Core (MathFish, tutoring messages, word problems): hit@1/3/5/10
+    of the accepted standard, exact and per cluster, for the packet, an untrained dense search
+    of the standards' descriptions and the concept linker (cards, dense and lexical), with 95%
+    intervals and paired differences."""
     from tutorgraph.ingest.bundle import load_trusted
     from tutorgraph.linking import ConceptLinker, build_cards
     from tutorgraph_research.harness.provenance import git_commit, hardware
     from tutorgraph_research.tasks.standards_data import (
+        MESSAGES,
+        WORD_PROBLEMS,
         read_mathfish,
         read_messages,
         read_standards,
@@ -175,12 +181,12 @@ def linking_cmd(
         standards = read_standards(concepts)
         known = {s.id for s in standards}
         sets, skipped = [], {}
-        for name, path, read in (
-            ("mathfish", mathfish, read_mathfish),
-            ("tutoring_messages", messages, read_messages),
-        ):
-            if path.is_file():
-                sets.append(read(path, known))
+        paths = {"mathfish": mathfish, MESSAGES: messages, WORD_PROBLEMS: word_problems}
+        for name, path in paths.items():
+            if path.is_file() and name == "mathfish":
+                sets.append(read_mathfish(path, known))
+            elif path.is_file():
+                sets.append(read_messages(path, known, name))
             else:
                 why = f"{path} is not there" + (
                     " (MathFish comes with ../shared/data/mathfish; name it with --mathfish)"
@@ -190,7 +196,9 @@ def linking_cmd(
                 skipped[name] = {"status": "skipped", "reason": why}
                 console.print(f"[yellow]skipped[/] {name}: {why}", highlight=False)
         if not sets:
-            raise ConfigurationError("nothing to score: neither --mathfish nor --messages exists")
+            raise ConfigurationError(
+                "nothing to score: none of --mathfish, --messages, --word-problems exists"
+            )
         served = open_retriever(settings)
         dense = DenseStandardSearch(served.retriever.embedder, standards)
         records = load_trusted(curriculum, documents=False)
@@ -214,7 +222,7 @@ def linking_cmd(
             report = asyncio.run(run(bars))
     for name, data in report["datasets"].items():
         data["status"] = "ok"
-        data["path"] = str(mathfish if name == "mathfish" else messages)
+        data["path"] = str(paths[name])
     report["datasets"].update(skipped)
     report["bundle_heldout"] = {
         "status": "skipped",

@@ -1,4 +1,4 @@
-"""The data of `tutorgraph bench linking`: Common Core standards, MathFish rows, tutoring messages.
+"""The data of `tutorgraph bench linking`: Common Core standards, MathFish, messages, word problems.
 
 Every item names its accepted standards as bundle ids (``ccss:6.RP.A.3.c``); an accepted
 code the bundle does not know is never guessed at, the item is skipped and counted.
@@ -17,6 +17,9 @@ code the bundle does not know is never guessed at, the item is skipped and count
 * **Tutoring messages** (`read_messages`): ``data/benchmarks/tutoring_messages.jsonl``, one
   ``{"id", "text", "standards", "kind", "split", "grade"}`` per line; ``split`` is
   `message_split` of the id (a third ``heldout``, kept out of all tuning).
+* **Word problems** (`read_messages` named `WORD_PROBLEMS`):
+  ``data/benchmarks/word_problems.jsonl``, K-8 word problems written by hand in the words of
+  worksheets and of students (``WORD_PROBLEMS.md``), in the messages' format and split.
 
 >>> cluster_of("ccss:6.RP.A.3.c"), cluster_of("ccss:HSN-RN.A.1")
 ('ccss:6.RP.A', 'ccss:HSN-RN.A')
@@ -39,6 +42,8 @@ from tutorgraph_research.harness.folds import stable_fold
 __all__ = [
     "ALIGNED",
     "CCSS",
+    "MESSAGES",
+    "WORD_PROBLEMS",
     "LinkingItem",
     "LinkingSet",
     "Standard",
@@ -56,6 +61,9 @@ CCSS = "ccss:"
 ALIGNED = frozenset({"Full-intent Alignment", "Partial Alignment"})
 MESSAGE_KINDS = frozenset({"question", "word_problem", "work_shown"})
 SPLITS = ("dev", "heldout")
+# The names of the hand-written data sets that `read_messages` reads.
+MESSAGES = "tutoring_messages"
+WORD_PROBLEMS = "word-problems"
 # A Common Core code as the MathFish texts write them: 1.OA.A.2, 1.OA.2, 6.RP.A.3c,
 # HSA-APR.B.3, HSA.APR.B.3, optionally after CCSS.MATH.CONTENT. (any case).
 _CODE_RE = re.compile(
@@ -206,8 +214,9 @@ def read_mathfish(path: Path, known: Collection[str]) -> LinkingSet:
     return out
 
 
-def read_messages(path: Path, known: Collection[str]) -> LinkingSet:
-    """The tutoring messages file as linking items; a malformed line is a `ConfigurationError`.
+def read_messages(path: Path, known: Collection[str], name: str = MESSAGES) -> LinkingSet:
+    """A messages file (the tutoring messages, the word problems) as the linking items of the
+    data set `name`; a malformed line is a `ConfigurationError`.
 
     Every standard a message names must be a bundle id, its kind one of `MESSAGE_KINDS` and
     its split the one `message_split` gives its id.
@@ -215,8 +224,11 @@ def read_messages(path: Path, known: Collection[str]) -> LinkingSet:
     >>> s = read_messages(Path("data/benchmarks/tutoring_messages.jsonl"), known)  # doctest: +SKIP
     >>> sorted({i.split for i in s.items})  # doctest: +SKIP
     ['dev', 'heldout']
+    >>> path = Path("data/benchmarks/word_problems.jsonl")
+    >>> read_messages(path, known, WORD_PROBLEMS).name  # doctest: +SKIP
+    'word-problems'
     """
-    out = LinkingSet("tutoring_messages", [])
+    out = LinkingSet(name, [])
     seen: set[str] = set()
     for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():

@@ -1,9 +1,9 @@
 """`tutorgraph bench linking`: does a system name the Common Core standard a text is about?
 
-Each item (a MathFish problem, a tutoring message; `standards_data`) has one or more accepted
-standards. A system ranks standard ids for the item's text; the item scores
+Each item (a MathFish problem, a tutoring message, a word problem; `standards_data`) has one
+or more accepted standards. A system ranks standard ids for the item's text; the item scores
 
-* ``hit@k`` (k = 1, 5, 10): an accepted standard is among the first k ids;
+* ``hit@k`` (k = 1, 3, 5, 10): an accepted standard is among the first k ids;
 * ``cluster_hit@k``: an id among the first k shares its cluster (`cluster_of`, ``6.RP.A``)
   with an accepted standard.
 
@@ -67,7 +67,7 @@ BASELINE = "dense-descriptions"
 LINKER = "linker"
 SYSTEMS = (PACKET, BASELINE, LINKER)
 DEPTH = 10
-LINKING_KS = (1, 5, 10)
+LINKING_KS = (1, 3, 5, 10)
 METRICS = tuple(f"hit@{k}" for k in LINKING_KS) + tuple(f"cluster_hit@{k}" for k in LINKING_KS)
 RESAMPLES = 1000
 SEED = 0
@@ -87,11 +87,11 @@ def query_text(item: LinkingItem) -> str:
 
 
 def hit_scores(ranking: Sequence[str], accepted: Sequence[str]) -> dict[str, float]:
-    """Exact and cluster hit@1/5/10 of one ranking against the accepted standard ids.
+    """Exact and cluster hit@1/3/5/10 of one ranking against the accepted standard ids.
 
     >>> s = hit_scores(["ccss:6.RP.A.1", "x", "ccss:6.RP.A.3.c"], ["ccss:6.RP.A.3.c"])
-    >>> s["hit@1"], s["hit@5"], s["cluster_hit@1"]
-    (0.0, 1.0, 1.0)
+    >>> s["hit@1"], s["hit@3"], s["hit@5"], s["cluster_hit@1"]
+    (0.0, 1.0, 1.0, 1.0)
     """
     wanted, clusters = set(accepted), {cluster_of(a) for a in accepted}
     scores = {}
