@@ -900,6 +900,10 @@ def _rp1_story(rng: random.Random) -> Made:
 def _rp1_bare(rng: random.Random) -> Made:
     a = Fraction(rng.randint(1, 9), pick(rng, (2, 3, 4, 5)))
     b = Fraction(rng.randint(1, 7), pick(rng, (2, 4, 6, 8)))
+    if a.denominator == 1:
+        a += Fraction(1, 2)
+    if b.denominator == 1:
+        b /= 4
     text = _say(
         rng,
         (
@@ -2128,7 +2132,7 @@ def _g4_bare(rng: random.Random) -> Made:
 @_gen("7.G.B.5/angle-relationships", "bare")
 def _g5_bare(rng: random.Random) -> Made:
     kind = pick(rng, ("supplementary", "complementary", "vertical"))
-    a = rng.randint(1, 6)
+    a = rng.randint(2, 6)
     b = rng.randint(-10, 20)
     if kind == "vertical":
         x = rng.randint(5, 30)
@@ -2839,6 +2843,1686 @@ def _spc8c(rng: random.Random) -> Made:
         ),
     )
     return text, f"{hits} / {trials}", _ans(Fraction(hits, trials))
+
+
+# ---- grade 8: expressions and equations
+
+_SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _pow(base: int, exp: int, caret: bool) -> str:
+    b = f"({base})" if base < 0 else str(base)
+    if caret:
+        return f"{b}^{exp}" if exp >= 0 else f"{b}^({exp})"
+    return b + str(exp).translate(_SUP)
+
+
+@_gen("8.EE.A.1/exponent-rules", "bare")
+def _e8a1_rules(rng: random.Random) -> Made:
+    base = pick(rng, (2, 2, 3, 3, 4, 5, 10, -2, -3))
+    caret = rng.random() < 0.6
+    kind = rng.randrange(3)
+    m, n = _nz(rng, -6, 7), _nz(rng, -7, 6)
+    if kind == 0:
+        while abs(m + n) > 5:
+            n = _nz(rng, -5, 5)
+        shown = f"{_pow(base, m, caret)} × {_pow(base, n, caret)}"
+        expr = f"({base})**({m}) * ({base})**({n})"
+        value = Fraction(base) ** (m + n)
+    elif kind == 1:
+        while abs(m - n) > 5:
+            n = _nz(rng, -5, 5)
+        shown = f"{_pow(base, m, caret)} ÷ {_pow(base, n, caret)}"
+        expr = f"({base})**({m}) / ({base})**({n})"
+        value = Fraction(base) ** (m - n)
+    else:
+        m, n = _nz(rng, -3, 3), _nz(rng, -2, 2)
+        if abs(base) > 3:
+            base = pick(rng, (2, 3))
+        inner = _pow(base, m, caret)
+        shown = f"({inner})^{n}" if caret or n < 0 else f"({inner}){str(n).translate(_SUP)}"
+        if caret and n < 0:
+            shown = f"({inner})^({n})"
+        expr = f"(({base})**({m}))**({n})"
+        value = Fraction(base) ** (m * n)
+    text = _say(
+        rng,
+        (
+            "Simplify {s}. Write the answer as a number.",
+            "Evaluate {s}.",
+            "Use the properties of exponents to find the value of {s}.",
+            "What is {s}?",
+            "{s} = ?",
+            "write {s} as a fraction or whole number",
+        ),
+        s=shown,
+    )
+    return text, expr, _ans(value)
+
+
+@_gen("8.EE.A.1/zero-and-negative-exponents", "bare")
+def _e8a1_zero(rng: random.Random) -> Made:
+    a, b = rng.randint(2, 10), rng.randint(2, 6)
+    k = rng.randint(1, 3)
+    kind = rng.randrange(3)
+    if kind == 0:
+        text = _say(
+            rng,
+            (
+                "Evaluate {a}^(-{k}).",
+                "What is {a} to the power of -{k}?",
+                "Write {a}^-{k} as a fraction.",
+            ),
+            a=a,
+            k=k,
+        )
+        return text, f"{a}**(-{k})", _ans(Fraction(1, a**k))
+    if kind == 1:
+        text = _say(
+            rng,
+            ("Evaluate {a}^0 + {b}^(-1).", "What is {a}⁰ + {b}⁻¹?", "find {a}^0 + {b}^-1"),
+            a=a,
+            b=b,
+        )
+        return text, f"{a}**0 + {b}**(-1)", _ans(1 + Fraction(1, b))
+    text = _say(
+        rng,
+        (
+            "Evaluate (1/{b})^(-{k}).",
+            "What is (1/{b}) to the power -{k}?",
+            "Simplify (1/{b})^-{k}.",
+        ),
+        b=b,
+        k=k,
+    )
+    return text, f"(1/{b})**(-{k})", _ans(b**k)
+
+
+@_gen("8.EE.A.2/square-cube-roots", "bare")
+def _e8a2_bare(rng: random.Random) -> Made:
+    kind = rng.randrange(4)
+    if kind == 0:
+        r = rng.randint(2, 15)
+        text = _say(
+            rng,
+            (
+                "Solve x² = {p} for the positive value of x.",
+                "x^2 = {p}. What is the positive solution?",
+                "Evaluate √{p}.",
+                "What is the square root of {p}?",
+                "sqrt({p}) = ?",
+            ),
+            p=r * r,
+        )
+        return text, f"sqrt({r * r})", str(r)
+    if kind == 1:
+        a, b = rng.randint(1, 9), rng.randint(2, 12)
+        if a == b:
+            b += 1
+        text = _say(
+            rng,
+            (
+                "Solve x^2 = {a}/{b} where x > 0.",
+                "Find √({a}/{b}).",
+                "x² = {a}/{b}, x positive. x = ?",
+            ),
+            a=a * a,
+            b=b * b,
+        )
+        return text, f"sqrt({a * a}/{b * b})", _ans(Fraction(a, b))
+    r = rng.randint(1, 10)
+    # No cube root in the answer test: r is the root because c / r**2 == r.
+    text = _say(
+        rng,
+        (
+            "Solve x³ = {c}.",
+            "x^3 = {c}. What is x?",
+            "Evaluate the cube root of {c}.",
+            "What is ∛{c}?",
+            "what number cubed is {c}",
+        ),
+        c=r**3,
+    )
+    return text, f"{r**3} / {r}**2", str(r)
+
+
+@_gen("8.EE.A.2/side-from-area-volume", "word")
+def _e8a2_story(rng: random.Random) -> Made:
+    n = _name(rng)
+    if rng.random() < 0.55:
+        s = rng.randint(3, 25)
+        text = _say(
+            rng,
+            (
+                "A square garden has an area of {a} square feet. How long is each side?",
+                "{n}'s square rug covers {a} square meters. What is the length of one side?",
+                "A square tile has area {a} cm². Find its side length.",
+                "if a square has area {a} how long is a side",
+            ),
+            a=s * s,
+            n=n,
+        )
+        return text, f"sqrt({s * s})", str(s)
+    r = rng.randint(2, 10)
+    text = _say(
+        rng,
+        (
+            "A cube-shaped box has a volume of {v} cubic inches. How long is each edge?",
+            "{n} builds a cube from {v} unit cubes. How many cubes long is each edge?",
+            "A cube has volume {v} cm³. What is its edge length?",
+        ),
+        v=r**3,
+        n=n,
+    )
+    return text, f"{r**3} / {r}**2", str(r)
+
+
+@_gen("8.EE.A.3/power-of-ten-estimate", "word")
+def _e8a3(rng: random.Random) -> Made:
+    if rng.random() < 0.5:
+        a, b = rng.randint(1, 9), rng.randint(1, 9)
+        m = rng.randint(3, 9)
+        n = m + rng.randint(1, 3)
+        things = pick(
+            rng,
+            (
+                ("the population of a country", "the population of the world"),
+                ("the number of ants in a colony", "the number of ants in a forest"),
+                ("the distance to the Moon in meters", "the distance to Mars in meters"),
+                ("a town's yearly water use in liters", "a state's yearly water use in liters"),
+            ),
+        )
+        text = _say(
+            rng,
+            (
+                "Estimate {x} as {a} × 10^{m} and {y} as {b} × 10^{n}. About how many times "
+                "as large is the second? Round to the nearest whole number.",
+                "{a} × 10^{m} and {b} × 10^{n}: the second is about how many times the first "
+                "(nearest whole number)?",
+                "how many times bigger is {b} x 10^{n} than {a} x 10^{m} (round to a whole number)",
+            ),
+            x=things[0],
+            y=things[1],
+            a=a,
+            b=b,
+            m=m,
+            n=n,
+        )
+        return (
+            text,
+            f"round_to({b} * 10**{n} / ({a} * 10**{m}), 1)",
+            _ans(_round_to(Fraction(b * 10**n, a * 10**m), Fraction(1))),
+        )
+    digits = rng.randint(5, 9)
+    value = rng.randint(10 ** (digits - 1), 10**digits - 1)
+    unit = 10 ** (digits - 1)
+    if _round_to(Fraction(value), Fraction(unit)) >= 10**digits:
+        value = 10 ** (digits - 1) * rng.randint(1, 8) + rng.randint(0, unit // 2 - 1)
+    text = _say(
+        rng,
+        (
+            "Estimate {v} as a single digit times a power of 10. Write the estimate in "
+            "standard form.",
+            "Round {v} to one significant digit (a single digit times a power of ten). What "
+            "number is that?",
+            "A city has {v} people. Estimate the population as a single digit times 10 to a "
+            "power. What is the estimate?",
+        ),
+        v=f"{value:,}",
+    )
+    return (
+        text,
+        f"round_to({value}, 10**{digits - 1})",
+        _ans(_round_to(Fraction(value), Fraction(unit))),
+    )
+
+
+@_gen("8.EE.A.4/scientific-notation-operations", "bare")
+def _e8a4_bare(rng: random.Random) -> Made:
+    a = Fraction(rng.randint(11, 95), 10)
+    b = Fraction(rng.randint(1, 9))
+    m, n = rng.randint(-6, 8), rng.randint(-5, 6)
+    kind = rng.randrange(3)
+    left, right = f"({_num(a)} × 10^{m})", f"({_num(b)} × 10^{n})"
+    if kind == 0:
+        shown, expr = f"{left} × {right}", f"{_e(a)} * 10**({m}) * {_e(b)} * 10**({n})"
+        value = a * b * Fraction(10) ** (m + n)
+    elif kind == 1:
+        shown, expr = f"{left} ÷ {right}", f"{_e(a)} * 10**({m}) / ({_e(b)} * 10**({n}))"
+        value = a / b * Fraction(10) ** (m - n)
+        if _decimal(value) is None:
+            b = Fraction(pick(rng, (2, 4, 5)))
+            right = f"({_num(b)} × 10^{n})"
+            shown, expr = f"{left} ÷ {right}", f"{_e(a)} * 10**({m}) / ({_e(b)} * 10**({n}))"
+            value = a / b * Fraction(10) ** (m - n)
+    else:
+        n = m + pick(rng, (-1, 0, 1))
+        right = f"({_num(b)} × 10^{n})"
+        shown, expr = f"{left} + {right}", f"{_e(a)} * 10**({m}) + {_e(b)} * 10**({n})"
+        value = a * Fraction(10) ** m + b * Fraction(10) ** n
+    text = _say(
+        rng,
+        (
+            "Compute {s}. Write the answer in standard form.",
+            "Evaluate {s} and give the result as a decimal number.",
+            "{s} = ? (standard form)",
+            "Find {s}.",
+            "what is {s} written out as a normal number",
+        ),
+        s=shown,
+    )
+    return text, expr, _ans(value)
+
+
+@_gen("8.EE.A.4/scientific-notation-story", "word")
+def _e8a4_story(rng: random.Random) -> Made:
+    kind = rng.randrange(3)
+    if kind == 0:
+        d = pick(rng, (Fraction(15, 10), Fraction(3), Fraction(45, 10), Fraction(6), Fraction(9)))
+        text = _say(
+            rng,
+            (
+                "Light travels about 3 × 10^5 km per second. A star's light travels {d} × 10^8 "
+                "km to reach a planet. How many seconds does it take?",
+                "A signal moves at 3 × 10^5 km/s. How long, in seconds, to cover {d} × 10^8 km?",
+            ),
+            d=_num(d),
+        )
+        return text, f"{_e(d)} * 10**8 / (3 * 10**5)", _ans(d * 10**8 / (3 * 10**5))
+    if kind == 1:
+        a = Fraction(rng.randint(12, 90), 10)
+        count = rng.randint(2, 9) * 1000
+        text = _say(
+            rng,
+            (
+                "One grain of sand has a mass of about {a} × 10^-3 grams. What is the mass of "
+                "{c} grains, in grams?",
+                "A bacterium is {a} × 10^-3 mm long. How long would {c} of them be end to end "
+                "(mm)?",
+            ),
+            a=_num(a),
+            c=f"{count:,}",
+        )
+        return text, f"{_e(a)} * 10**(-3) * {count}", _ans(a * count / 1000)
+    a = Fraction(rng.randint(11, 99), 10)
+    b = Fraction(rng.randint(11, 99), 10)
+    p = rng.randint(5, 9)
+    text = _say(
+        rng,
+        (
+            "Country A has {a} × 10^{p} people and country B has {b} × 10^{p}. How many people "
+            "do they have together? Write the number in standard form.",
+            "Two stores sold {a} × 10^{p} and {b} × 10^{p} items last year. What is the total?",
+        ),
+        a=_num(a),
+        b=_num(b),
+        p=p,
+    )
+    return text, f"({_e(a)} + {_e(b)}) * 10**{p}", _ans((a + b) * 10**p)
+
+
+@_gen("8.EE.B.5/compare-unit-rates", "word")
+def _e8b5_story(rng: random.Random) -> Made:
+    r1, r2 = rng.randint(20, 70), rng.randint(20, 70)
+    if r1 == r2:
+        r2 += 3
+    t = rng.randint(2, 6)
+    pair = pick(
+        rng,
+        (
+            ("Car A", "Car B", "miles", "hours", "d", "t"),
+            ("Pump A", "Pump B", "gallons", "minutes", "g", "m"),
+            ("Printer A", "Printer B", "pages", "minutes", "p", "m"),
+            ("Runner A", "Runner B", "meters", "seconds", "d", "s"),
+        ),
+    )
+    text = _say(
+        rng,
+        (
+            "{a}'s graph of {u} against {v} is a line through (0, 0) and ({t}, {y}). {b} "
+            "follows the equation {ys} = {r2}{xs}. How many more {u} per {v1} does the faster "
+            "one do?",
+            "Compare: {a} goes through the point ({t}, {y}) on a proportional graph; {b} is "
+            "{ys} = {r2}{xs}. What is the difference in their unit rates?",
+            "{a}: graph through ({t}, {y}). {b}: {ys} = {r2}{xs}. which has the greater slope, "
+            "and by how much? give the difference",
+        ),
+        a=pair[0],
+        b=pair[1],
+        u=pair[2],
+        v=pair[3],
+        v1=pair[3].rstrip("s"),
+        t=t,
+        y=r1 * t,
+        r2=r2,
+        ys=pair[4],
+        xs=pair[5],
+    )
+    return text, f"abs({r1 * t} / {t} - {r2})", str(abs(r1 - r2))
+
+
+@_gen("8.EE.B.5/slope-as-unit-rate", "bare")
+def _e8b5_bare(rng: random.Random) -> Made:
+    k = Fraction(rng.randint(1, 40), pick(rng, (1, 2, 4)))
+    x = rng.randint(2, 12)
+    text = _say(
+        rng,
+        (
+            "The graph of a proportional relationship passes through (0, 0) and ({x}, {y}). "
+            "What is the slope?",
+            "A line through the origin passes through ({x}, {y}). What unit rate does the "
+            "slope show?",
+            "Find the slope of the graph of a proportional relationship that contains ({x}, {y}).",
+            "slope of the line from (0,0) to ({x},{y})?",
+        ),
+        x=x,
+        y=_num(k * x),
+    )
+    return text, f"{_e(k * x)} / {x}", _ans(k)
+
+
+@_gen("8.EE.B.6/slope-two-points", "bare")
+def _e8b6_slope(rng: random.Random) -> Made:
+    x1, y1 = rng.randint(-10, 10), rng.randint(-10, 10)
+    x2 = x1 + _nz(rng, -8, 8)
+    y2 = rng.randint(-12, 12)
+    text = _say(
+        rng,
+        (
+            "Find the slope of the line through ({a}, {b}) and ({c}, {d}).",
+            "What is the slope between the points ({a}, {b}) and ({c}, {d})?",
+            "A line passes through ({a}, {b}) and ({c}, {d}). Use rise over run to find m.",
+            "slope of ({a},{b}) and ({c},{d})",
+            "Use similar slope triangles: the line through ({a}, {b}) and ({c}, {d}) has what "
+            "slope?",
+        ),
+        a=x1,
+        b=y1,
+        c=x2,
+        d=y2,
+    )
+    return text, f"({y2} - {_e(y1)}) / ({x2} - {_e(x1)})", _ans(Fraction(y2 - y1, x2 - x1))
+
+
+@_gen("8.EE.B.6/y-intercept-from-point", "bare")
+def _e8b6_b(rng: random.Random) -> Made:
+    m = _nz(rng, -6, 6)
+    x, y = rng.randint(-6, 8), rng.randint(-15, 20)
+    text = _say(
+        rng,
+        (
+            "A line has slope {m} and passes through ({x}, {y}). Write it as y = mx + b. What "
+            "is b?",
+            "Find the y-intercept of the line with slope {m} through the point ({x}, {y}).",
+            "y = {m}x + b goes through ({x}, {y}). Find b.",
+            "what is b if the slope is {m} and the line goes through ({x},{y})",
+        ),
+        m=m,
+        x=x,
+        y=y,
+    )
+    return text, f"{_e(y)} - {_e(m)} * {_e(x)}", str(y - m * x)
+
+
+@_gen("8.EE.C.7.a/no-or-infinite-solutions", "bare")
+def _e8c7a(rng: random.Random) -> Made:
+    a = _nz(rng, -9, 9)
+    b, c = rng.randint(-12, 12), rng.randint(-12, 12)
+    if b == c:
+        c += 1
+    if rng.random() < 0.5:
+        text = _say(
+            rng,
+            (
+                "For what value of k does {a}x + {b} = kx + {c} have no solution?",
+                "Find k so that the equation {a}x + {b} = kx + {c} has no solutions.",
+                "what number k makes {a}x + {b} = kx + {c} have no solution",
+            ),
+            a=a,
+            b=_paren(str(b)),
+            c=_paren(str(c)),
+        )
+        return text, _e(a), str(a)
+    m = rng.randint(2, 6)
+    d = rng.randint(-9, 9)
+    text = _say(
+        rng,
+        (
+            "What value of c makes {m}(x + {d}) = {m}x + c true for every x (infinitely many "
+            "solutions)?",
+            "Find c so that {m}(x + {d}) = {m}x + c has infinitely many solutions.",
+            "{m}(x + {d}) = {m}x + c. For which c is every x a solution?",
+        ),
+        m=m,
+        d=_paren(str(d)),
+    )
+    return text, f"{m} * {_e(d)}", str(m * d)
+
+
+@_gen("8.EE.C.7.b/multi-step-equation", "bare")
+def _e8c7b_bare(rng: random.Random) -> Made:
+    x = Fraction(rng.randint(-12, 12)) if rng.random() < 0.7 else Fraction(_nz(rng, -9, 9), 2)
+    a, c = _nz(rng, -6, 6), _nz(rng, -6, 6)
+    while c == a:
+        c = _nz(rng, -6, 6)
+    b = rng.randint(-9, 9)
+    d = rng.randint(-15, 15)
+    kind = rng.randrange(2)
+    if kind == 0:
+        # a(x + b) + d = c x + e
+        e = a * (x + b) + d - c * x
+        shown = f"{a}(x + {_paren(str(b))}) + {_paren(str(d))} = {c}x + {_paren(_num(e))}"
+        expr = f"({_e(e)} - {_e(a)} * {_e(b)} - {_e(d)}) / ({_e(a)} - {_e(c)})"
+    else:
+        e = a * x + b - c * x
+        shown = f"{a}x + {_paren(str(b))} = {c}x + {_paren(_num(e))}"
+        expr = f"({_e(e)} - {_e(b)}) / ({_e(a)} - {_e(c)})"
+    text = _say(
+        rng,
+        (
+            "Solve {s}.",
+            "Solve for x: {s}",
+            "Find x. {s}",
+            "{s}, solve for x",
+            "What value of x makes {s} true?",
+            "Use the distributive property and collect like terms to solve {s}.",
+        ),
+        s=shown,
+    )
+    return text, expr, _ans(x)
+
+
+@_gen("8.EE.C.7.b/variables-both-sides-story", "word")
+def _e8c7b_story(rng: random.Random) -> Made:
+    n = _name(rng)
+    fee_a, rate_a = rng.randint(10, 40), rng.randint(6, 15)
+    rate_b = rate_a - rng.randint(1, 5)
+    months = rng.randint(2, 15)
+    fee_b = fee_a + (rate_a - rate_b) * months
+    text = _say(
+        rng,
+        (
+            "Gym A charges ${fa} to join plus ${ra} a month. Gym B charges ${fb} to join plus "
+            "${rb} a month. After how many months do they cost the same?",
+            "{n} compares two plans: ${fa} + ${ra} per month, or ${fb} + ${rb} per month. "
+            "When are the totals equal?",
+            "Plan A: {fa} + {ra}x. Plan B: {fb} + {rb}x. Solve {fa} + {ra}x = {fb} + {rb}x.",
+            "two phone plans one is {fa} dollars plus {ra} a month and the other is {fb} "
+            "dollars plus {rb} a month. when do they cost the same",
+        ),
+        fa=fee_a,
+        ra=rate_a,
+        fb=fee_b,
+        rb=rate_b,
+        n=n,
+    )
+    return text, f"({fee_b} - {fee_a}) / ({rate_a} - {rate_b})", str(months)
+
+
+def _line(m: int, b: int) -> str:
+    if b == 0:
+        return f"y = {m}x"
+    return f"y = {m}x + {b}" if b > 0 else f"y = {m}x - {-b}"
+
+
+@_gen("8.EE.C.8.a/intersection-of-lines", "bare")
+def _e8c8a(rng: random.Random) -> Made:
+    x, y = rng.randint(-6, 6), rng.randint(-8, 8)
+    m1 = _nz(rng, -5, 5)
+    m2 = _nz(rng, -5, 5)
+    while m2 == m1:
+        m2 = _nz(rng, -5, 5)
+    b1, b2 = y - m1 * x, y - m2 * x
+    ask = pick(rng, ("x", "y"))
+    text = _say(
+        rng,
+        (
+            "The graphs of {l1} and {l2} intersect at one point. What is its {a}-coordinate?",
+            "Where do the lines {l1} and {l2} cross? Give the {a}-coordinate.",
+            "Graph {l1} and {l2}. What is the {a}-value of the point of intersection?",
+            "at what {a} value do {l1} and {l2} meet",
+        ),
+        l1=_line(m1, b1),
+        l2=_line(m2, b2),
+        a=ask,
+    )
+    xe = f"({_e(b2)} - {_e(b1)}) / ({_e(m1)} - {_e(m2)})"
+    if ask == "x":
+        return text, xe, str(x)
+    return text, f"{_e(m1)} * {xe} + {_e(b1)}", str(y)
+
+
+@_gen("8.EE.C.8.b/solve-system", "bare")
+def _e8c8b(rng: random.Random) -> Made:
+    x, y = rng.randint(-8, 8), rng.randint(-8, 8)
+    a, b = _nz(rng, -5, 5), _nz(rng, -5, 5)
+    c, d = _nz(rng, -5, 5), _nz(rng, -5, 5)
+    while a * d - b * c == 0:
+        d = _nz(rng, -5, 5)
+    e, f = a * x + b * y, c * x + d * y
+
+    def eq(p: int, q: int, r: int) -> str:
+        return f"{p}x {'+' if q > 0 else '-'} {abs(q)}y = {r}"
+
+    ask = pick(rng, ("x", "y", "x + y"))
+    text = _say(
+        rng,
+        (
+            "Solve the system: {e1} and {e2}. What is {a}?",
+            "Solve by elimination or substitution. {e1}; {e2}. Find {a}.",
+            "{e1}, {e2}. solve for {a}",
+            "Find the solution of the system {e1}, {e2}, and give {a}.",
+        ),
+        e1=eq(a, b, e),
+        e2=eq(c, d, f),
+        a=ask,
+    )
+    det = f"({_e(a)} * {_e(d)} - {_e(b)} * {_e(c)})"
+    xe = f"({_e(e)} * {_e(d)} - {_e(b)} * {_e(f)}) / {det}"
+    ye = f"({_e(a)} * {_e(f)} - {_e(e)} * {_e(c)}) / {det}"
+    if ask == "x":
+        return text, xe, str(x)
+    if ask == "y":
+        return text, ye, str(y)
+    return text, f"{xe} + {ye}", str(x + y)
+
+
+@_gen("8.EE.C.8.c/two-unknowns-story", "word")
+def _e8c8c(rng: random.Random) -> Made:
+    n = _name(rng)
+    kind = rng.randrange(3)
+    if kind == 0:
+        pa, pc = rng.randint(8, 20), rng.randint(3, 7)
+        adults, kids = rng.randint(5, 80), rng.randint(5, 80)
+        total, money = adults + kids, adults * pa + kids * pc
+        text = _say(
+            rng,
+            (
+                "Adult tickets cost ${a} and student tickets cost ${c}. {t} tickets were sold "
+                "for ${m}. How many adult tickets were sold?",
+                "A play sold {t} tickets for ${m} in all. Adults paid ${a} and kids paid ${c}. "
+                "How many adults went?",
+                "{t} tickets, ${m} total, adults ${a}, kids ${c}. how many adult tickets",
+            ),
+            a=pa,
+            c=pc,
+            t=total,
+            m=money,
+        )
+        return text, f"({money} - {pc} * {total}) / ({pa} - {pc})", str(adults)
+    if kind == 1:
+        big, small = rng.randint(10, 60), rng.randint(1, 40)
+        if big <= small:
+            big, small = small + 10, big
+        text = _say(
+            rng,
+            (
+                "The sum of two numbers is {s} and their difference is {d}. What is the "
+                "larger number?",
+                "Two numbers add to {s}. One is {d} more than the other. Find the larger one.",
+            ),
+            s=big + small,
+            d=big - small,
+        )
+        return text, f"({big + small} + {big - small}) / 2", str(big)
+    q, d_ = rng.randint(2, 30), rng.randint(2, 30)
+    text = _say(
+        rng,
+        (
+            "{n} has {c} coins, all quarters and dimes, worth ${v}. How many quarters does "
+            "{n} have?",
+            "A jar holds {c} dimes and quarters worth ${v} in all. How many are quarters?",
+        ),
+        n=n,
+        c=q + d_,
+        v=_decimal(Fraction(25 * q + 10 * d_, 100)),
+    )
+    return text, f"({_e(Fraction(25 * q + 10 * d_, 100))} - 0.1 * {q + d_}) / (0.25 - 0.1)", str(q)
+
+
+# ---- grade 8: functions
+
+
+@_gen("8.F.A.1/function-rule-output", "bare")
+def _f1_bare(rng: random.Random) -> Made:
+    m, b = _nz(rng, -6, 6), rng.randint(-10, 10)
+    x = rng.randint(-8, 10)
+    if rng.random() < 0.7:
+        text = _say(
+            rng,
+            (
+                "A function's rule is: multiply the input by {m}, then add {b}. What is the "
+                "output for an input of {x}?",
+                "The rule y = {m}x + {b} assigns one output to each input. What output goes "
+                "with x = {x}?",
+                "Input {x} into the rule output = {m} × input + {b}. What comes out?",
+                "function rule is {m}x + {b}, input is {x}, what is the output",
+            ),
+            m=m,
+            b=_paren(str(b)),
+            x=x,
+        )
+        return text, f"{_e(m)} * {_e(x)} + {_e(b)}", str(m * x + b)
+    text = _say(
+        rng,
+        (
+            "A function squares its input and then adds {b}. What is the output when the "
+            "input is {x}?",
+            "For the rule y = x² + {b}, find the output for x = {x}.",
+        ),
+        b=_paren(str(b)),
+        x=x,
+    )
+    return text, f"{_e(x)}**2 + {_e(b)}", str(x * x + b)
+
+
+@_gen("8.F.A.1/input-output-machine", "word")
+def _f1_story(rng: random.Random) -> Made:
+    n = _name(rng)
+    rate = rng.randint(2, 15)
+    base = rng.randint(0, 20)
+    x = rng.randint(1, 20)
+    text = _say(
+        rng,
+        (
+            "A function machine takes a number of hours worked and outputs pay: ${r} per hour "
+            "plus a ${b} bonus. What is the output for {x} hours?",
+            "{n}'s rule: each number of songs bought is assigned a cost of ${r} per song plus "
+            "${b}. What cost is assigned to {x} songs?",
+            "The number of legs is a function of the number of spiders: 8 per spider plus {b} "
+            "extra legs from a toy. How many legs for {x} spiders?",
+            "For every input x, a machine gives out {r}x + {b}. What does it give for {x}?",
+        ),
+        r=rate,
+        b=base,
+        x=x,
+        n=n,
+    )
+    if "spider" in text:
+        return text, f"8 * {x} + {base}", str(8 * x + base)
+    return text, f"{rate} * {x} + {base}", str(rate * x + base)
+
+
+@_gen("8.F.A.2/compare-two-functions", "bare")
+def _f2_bare(rng: random.Random) -> Made:
+    m1, b1 = _nz(rng, -8, 8), rng.randint(-10, 10)
+    m2, b2 = _nz(rng, -8, 8), rng.randint(-10, 10)
+    xs = [0, 2, 4] if rng.random() < 0.5 else [1, 3, 5]
+    ys = [m2 * x + b2 for x in xs]
+    ask = pick(rng, ("rate", "initial"))
+    table = _table(xs, ys, "x", "y")
+    if ask == "rate":
+        text = _say(
+            rng,
+            (
+                "Function A is y = {m}x + {b}. Function B is given by the table {t}. What is "
+                "the greater rate of change?",
+                "Compare the rates of change: A: y = {m}x + {b}; B: {t}. Give the larger rate.",
+                "which function has the bigger rate of change, y = {m}x + {b} or the table "
+                "{t}? give the rate",
+            ),
+            m=m1,
+            b=_paren(str(b1)),
+            t=table,
+        )
+        rate_b = f"({ys[1]} - {_e(ys[0])}) / ({xs[1]} - {xs[0]})"
+        return text, f"max({_e(m1)}, {rate_b})", str(max(m1, m2))
+    text = _say(
+        rng,
+        (
+            "Function A is y = {m}x + {b}. Function B is the table {t}. By how much is A's "
+            "initial value (y at x = 0) greater than B's?",
+            "Compare the y-intercepts: A: y = {m}x + {b}; B: {t}. Find A's intercept minus B's.",
+        ),
+        m=m1,
+        b=_paren(str(b1)),
+        t=table,
+    )
+    slope = f"({ys[1]} - {_e(ys[0])}) / ({xs[1]} - {xs[0]})"
+    return text, f"{_e(b1)} - ({_e(ys[0])} - {slope} * {xs[0]})", str(b1 - b2)
+
+
+@_gen("8.F.A.2/compare-plans-story", "word")
+def _f2_story(rng: random.Random) -> Made:
+    r1 = rng.randint(5, 40)
+    r2 = rng.randint(5, 40)
+    if r1 == r2:
+        r2 += 2
+    f1, f2 = rng.randint(0, 50), rng.randint(0, 50)
+    xs = [1, 2, 3]
+    text = _say(
+        rng,
+        (
+            "Plan A costs ${f} plus ${r} per month. Plan B's costs are shown in a table: "
+            "{t}. How much more per month does the plan with the greater rate of change cost?",
+            "{n} compares two savings plans. Plan A: starts with ${f} and adds ${r} a week. "
+            "Plan B: {t}. What is the difference between their weekly rates?",
+            "job A pays {r} an hour plus a {f} bonus. job B table: {t}. how much more per hour "
+            "does the better-paying rate give",
+        ),
+        f=f1,
+        r=r1,
+        t=_table(xs, [f2 + r2 * x for x in xs], "months", "cost ($)"),
+        n=_name(rng),
+    )
+    return text, f"abs({r1} - ({f2 + 2 * r2} - {f2 + r2}) / (2 - 1))", str(abs(r1 - r2))
+
+
+@_gen("8.F.A.3/linear-function-change", "bare")
+def _f3_bare(rng: random.Random) -> Made:
+    m = Fraction(_nz(rng, -8, 8), pick(rng, (1, 1, 2)))
+    b = rng.randint(-10, 10)
+    x1 = rng.randint(-5, 5)
+    x2 = x1 + rng.randint(1, 8)
+    if rng.random() < 0.6:
+        text = _say(
+            rng,
+            (
+                "For the linear function y = {m}x + {b}, how much does y change when x goes "
+                "from {a} to {c}?",
+                "y = {m}x + {b} is linear. If x increases from {a} to {c}, by how much does y "
+                "change?",
+                "how much does y go up or down from x = {a} to x = {c} for y = {m}x + {b}",
+            ),
+            m=_num(m),
+            b=_paren(str(b)),
+            a=x1,
+            c=x2,
+        )
+        return text, f"{_e(m)} * ({x2} - {_e(x1)})", _ans(m * (x2 - x1))
+    s = rng.randint(1, 6)
+    text = _say(
+        rng,
+        (
+            "The area of a square A = s² is not linear. How much does A increase from s = {s} "
+            "to s = {t}, compared with from s = {t} to s = {u}? Give the difference of the two "
+            "increases.",
+            "Show A = s^2 is not a linear function: find (increase from {t} to {u}) minus "
+            "(increase from {s} to {t}).",
+        ),
+        s=s,
+        t=s + 1,
+        u=s + 2,
+    )
+    return text, f"({s + 2}**2 - {s + 1}**2) - ({s + 1}**2 - {s}**2)", "2"
+
+
+@_gen("8.F.A.3/evaluate-linear-story", "word")
+def _f3_story(rng: random.Random) -> Made:
+    m = Fraction(rng.randint(5, 40), 2)
+    b = rng.randint(2, 15)
+    x = rng.randint(1, 20)
+    text = _say(
+        rng,
+        (
+            "A taxi fare is y = {m}x + {b}, where x is miles. What is the fare for {x} miles?",
+            "A plant's height in cm is y = {m}x + {b} after x weeks. How tall is it after {x} "
+            "weeks?",
+            "The linear function y = {m}x + {b} gives the cost of x pounds of fruit plus a bag. "
+            "Find y when x = {x}.",
+            "y = {m}x + {b} for the number of points after x games. how many points after {x} "
+            "games",
+        ),
+        m=_num(m),
+        b=b,
+        x=x,
+    )
+    return text, f"{_e(m)} * {x} + {b}", _ans(m * x + b)
+
+
+@_gen("8.F.B.4/model-from-description", "word")
+def _f4_story(rng: random.Random) -> Made:
+    n = _name(rng)
+    start = rng.randint(10, 90)
+    rate = rng.randint(2, 40)
+    x1 = rng.randint(1, 5)
+    x2 = x1 + rng.randint(1, 6)
+    y1, y2 = start + rate * x1, start + rate * x2
+    kind = rng.randrange(3)
+    if kind == 0:
+        text = _say(
+            rng,
+            (
+                "A plumber charged ${a} for {p} hours and ${b} for {q} hours. The cost is a "
+                "linear function of time. What is the rate of change in dollars per hour?",
+                "{n}'s savings were ${a} after {p} weeks and ${b} after {q} weeks, growing "
+                "steadily. How much is saved each week?",
+                "after {p} days the plant was {a} mm and after {q} days it was {b} mm. whats "
+                "the rate of change",
+            ),
+            a=y1,
+            b=y2,
+            p=x1,
+            q=x2,
+            n=n,
+        )
+        return text, f"({y2} - {y1}) / ({x2} - {x1})", str(rate)
+    if kind == 1:
+        text = _say(
+            rng,
+            (
+                "A phone plan cost ${a} after {p} months and ${b} after {q} months, with a "
+                "one-time fee at the start. What was the initial fee?",
+                "A candle's height changes at a constant rate. Find the initial value if it "
+                "was {a} mm tall... wait, {n} recorded ${a} at {p} hours and ${b} at {q} hours "
+                "for a rental. What is the starting charge?",
+                "a linear function has value {a} at x = {p} and {b} at x = {q}. What is its "
+                "initial value?",
+            ),
+            a=y1,
+            b=y2,
+            p=x1,
+            q=x2,
+            n=n,
+        )
+        return text, f"{y1} - ({y2} - {y1}) / ({x2} - {x1}) * {x1}", str(start)
+    x3 = rng.randint(1, 30)
+    text = _say(
+        rng,
+        (
+            "A gym charges a ${s} fee plus ${r} per visit. Write a function for the cost of x "
+            "visits and find the cost of {x} visits.",
+            "{n} starts with {s} stickers and gets {r} more each day. Model this with a linear "
+            "function. How many stickers after {x} days?",
+            "A pool has {s} gallons and fills at {r} gallons per minute. How many gallons "
+            "after {x} minutes?",
+        ),
+        s=start,
+        r=rate,
+        x=x3,
+        n=n,
+    )
+    return text, f"{start} + {rate} * {x3}", str(start + rate * x3)
+
+
+@_gen("8.F.B.4/rate-and-initial-value", "bare")
+def _f4_bare(rng: random.Random) -> Made:
+    m = _nz(rng, -7, 7)
+    b = rng.randint(-12, 12)
+    x1 = rng.randint(-3, 4)
+    x2 = x1 + rng.randint(1, 5)
+    y1, y2 = m * x1 + b, m * x2 + b
+    ask = pick(rng, ("rate of change", "initial value"))
+    text = _say(
+        rng,
+        (
+            "A linear function passes through ({a}, {c}) and ({p}, {q}). What is its {k}?",
+            "The table shows a linear function: x: {a}, {p}; y: {c}, {q}. Find the {k}.",
+            "Find the {k} of the line through ({a}, {c}) and ({p}, {q}).",
+            "line through ({a},{c}) and ({p},{q}), {k}?",
+        ),
+        a=x1,
+        c=y1,
+        p=x2,
+        q=y2,
+        k=ask,
+    )
+    slope = f"({_e(y2)} - {_e(y1)}) / ({x2} - {_e(x1)})"
+    if ask == "rate of change":
+        return text, slope, str(m)
+    return text, f"{_e(y1)} - {slope} * {_e(x1)}", str(b)
+
+
+# ---- grade 8: geometry
+
+
+@_gen("8.G.A.1.a/segment-length-kept", "bare")
+def _g8a1a(rng: random.Random) -> Made:
+    x1, y = rng.randint(-8, 3), rng.randint(-6, 6)
+    x2 = x1 + rng.randint(2, 10)
+    move = pick(
+        rng,
+        (
+            "translated 3 units up",
+            "reflected across the y-axis",
+            "rotated 90° about the origin",
+            "reflected across the x-axis",
+            "translated 4 left and 2 down",
+            "rotated 180° about the origin",
+        ),
+    )
+    text = _say(
+        rng,
+        (
+            "Segment AB goes from ({a}, {y}) to ({b}, {y}). It is {m}. How long is the image "
+            "segment A'B'?",
+            "A segment with endpoints ({a}, {y}) and ({b}, {y}) is {m}. What is the length of "
+            "its image?",
+            "if the segment from ({a},{y}) to ({b},{y}) gets {m}, how long is the new segment",
+        ),
+        a=x1,
+        b=x2,
+        y=y,
+        m=move,
+    )
+    return text, f"abs({x2} - {_e(x1)})", str(x2 - x1)
+
+
+@_gen("8.G.A.1.b/angle-measure-kept", "bare")
+def _g8a1b(rng: random.Random) -> Made:
+    a, b = rng.randint(20, 90), rng.randint(20, 70)
+    move = pick(
+        rng, ("rotated 90°", "reflected over a line", "translated 5 units right", "rotated 180°")
+    )
+    text = _say(
+        rng,
+        (
+            "Triangle ABC has angle A = {a}° and angle B = {b}°. It is {m} to make triangle "
+            "A'B'C'. What is the measure of angle C'?",
+            "A triangle with angles {a}° and {b}° is {m}. What is the third angle of the image?",
+            "triangle angles {a} and {b}, then it gets {m}. what is angle C' in the image",
+        ),
+        a=a,
+        b=b,
+        m=move,
+    )
+    return text, f"180 - {a} - {b}", str(180 - a - b)
+
+
+@_gen("8.G.A.3/transform-coordinates", "bare")
+def _g8a3_bare(rng: random.Random) -> Made:
+    x, y = _nz(rng, -9, 9), _nz(rng, -9, 9)
+    kind = rng.randrange(5)
+    ask = pick(rng, ("x", "y"))
+    if kind == 0:
+        dx, dy = _nz(rng, -6, 6), _nz(rng, -6, 6)
+        how = f"translated by (x + {dx}, y + {dy})".replace("+ -", "- ")
+        nx, ny, ex, ey = x + dx, y + dy, f"{_e(x)} + {_e(dx)}", f"{_e(y)} + {_e(dy)}"
+    elif kind == 1:
+        how = "reflected across the x-axis"
+        nx, ny, ex, ey = x, -y, _e(x), f"-{_e(y)}"
+    elif kind == 2:
+        how = "reflected across the y-axis"
+        nx, ny, ex, ey = -x, y, f"-{_e(x)}", _e(y)
+    elif kind == 3:
+        how = "rotated 90° counterclockwise about the origin"
+        nx, ny, ex, ey = -y, x, f"-{_e(y)}", _e(x)
+    else:
+        k = pick(rng, (Fraction(2), Fraction(3), Fraction(4), Fraction(1, 2)))
+        if k == Fraction(1, 2):
+            x, y = 2 * x, 2 * y
+        how = f"dilated by a scale factor of {_num(k)} centered at the origin"
+        nx, ny = int(k * x), int(k * y)
+        ex, ey = f"{_e(k)} * {_e(x)}", f"{_e(k)} * {_e(y)}"
+    text = _say(
+        rng,
+        (
+            "The point ({x}, {y}) is {h}. What is the {a}-coordinate of its image?",
+            "Point P({x}, {y}) is {h}. Give the {a}-coordinate of P'.",
+            "A vertex of a triangle at ({x}, {y}) is {h}. What is the new {a}-coordinate?",
+            "({x}, {y}) {h}, what's the {a} coordinate after",
+        ),
+        x=x,
+        y=y,
+        h=how,
+        a=ask,
+    )
+    return (text, ex, str(nx)) if ask == "x" else (text, ey, str(ny))
+
+
+@_gen("8.G.A.3/transform-drawing-story", "word")
+def _g8a3_story(rng: random.Random) -> Made:
+    n = _name(rng)
+    x, y = rng.randint(-8, 8), rng.randint(-8, 8)
+    dx, dy = rng.randint(1, 7), rng.randint(1, 7)
+    left, down = rng.random() < 0.5, rng.random() < 0.5
+    sx, sy = -dx if left else dx, -dy if down else dy
+    ask = pick(rng, ("x", "y"))
+    text = _say(
+        rng,
+        (
+            "{n} is designing a video game. A character at ({x}, {y}) moves {dx} units {lr} "
+            "and {dy} units {ud}. What is its new {a}-coordinate?",
+            "On a map grid, a boat at ({x}, {y}) sails {dx} units {lr} and {dy} units {ud}. "
+            "What is the {a}-coordinate of its new position?",
+            "{n} slides a shape so the corner at ({x}, {y}) moves {dx} {lr} and {dy} {ud}. "
+            "what is the new {a}",
+        ),
+        n=n,
+        x=x,
+        y=y,
+        dx=dx,
+        dy=dy,
+        lr="left" if left else "right",
+        ud="down" if down else "up",
+        a=ask,
+    )
+    if ask == "x":
+        return text, f"{_e(x)} + {_e(sx)}", str(x + sx)
+    return text, f"{_e(y)} + {_e(sy)}", str(y + sy)
+
+
+@_gen("8.G.A.4/similar-figures", "bare")
+def _g8a4(rng: random.Random) -> Made:
+    sides = sorted(rng.sample(range(2, 13), 3))
+    k = pick(rng, tuple(Fraction(v, 2) for v in (4, 6, 8, 10, 1, 3)))
+    if k.denominator != 1:
+        sides = [2 * s for s in sides]
+    image = [k * s for s in sides]
+    if rng.random() < 0.5:
+        text = _say(
+            rng,
+            (
+                "Triangle ABC has sides {a}. It is dilated, then rotated, to get a similar "
+                "triangle with sides {b}. What is the scale factor of the dilation?",
+                "Two similar triangles have sides {a} and {b}. What scale factor takes the "
+                "first to the second?",
+                "a triangle with sides {a} becomes one with sides {b}. whats the scale factor",
+            ),
+            a=", ".join(map(str, sides)),
+            b=", ".join(_num(s) for s in image),
+        )
+        return text, f"{_e(image[0])} / {sides[0]}", _ans(k)
+    text = _say(
+        rng,
+        (
+            "Triangle ABC with sides {a} is similar to triangle DEF. The side matching {s0} is "
+            "{t0}. How long is the side of DEF matching {s2}?",
+            "A figure with sides {a} is dilated and reflected. The side that was {s0} is now "
+            "{t0}. What is the image of the side that was {s2}?",
+        ),
+        a=", ".join(map(str, sides)),
+        s0=sides[0],
+        t0=_num(image[0]),
+        s2=sides[2],
+    )
+    return text, f"{_e(image[0])} / {sides[0]} * {sides[2]}", _ans(image[2])
+
+
+@_gen("8.G.A.4/enlarge-photo-story", "word")
+def _g8a4_story(rng: random.Random) -> Made:
+    w, h = rng.randint(2, 8), rng.randint(3, 10)
+    k = rng.randint(2, 5)
+    text = _say(
+        rng,
+        (
+            "A photo is {w} in wide and {h} in tall. It is enlarged to a similar photo {W} in "
+            "wide. How tall is the enlargement?",
+            "{n} scales a drawing {w} cm by {h} cm up so the width becomes {W} cm. Keeping it "
+            "similar, what is the new height?",
+            "a {w} by {h} picture gets blown up so the {w} side is {W}. how long is the {h} "
+            "side now",
+        ),
+        w=w,
+        h=h,
+        W=w * k,
+        n=_name(rng),
+    )
+    return text, f"{w * k} / {w} * {h}", str(h * k)
+
+
+@_gen("8.G.A.5/triangle-angles", "bare")
+def _g8a5_tri(rng: random.Random) -> Made:
+    a, b = rng.randint(15, 100), rng.randint(15, 60)
+    if rng.random() < 0.5:
+        text = _say(
+            rng,
+            (
+                "Two angles of a triangle measure {a}° and {b}°. What is the third angle?",
+                "A triangle has angles of {a}° and {b}°. Find the missing angle.",
+                "triangle angles {a} and {b}, what's the third",
+                "In triangle PQR, angle P = {a}° and angle Q = {b}°. Find angle R.",
+            ),
+            a=a,
+            b=b,
+        )
+        return text, f"180 - {a} - {b}", str(180 - a - b)
+    text = _say(
+        rng,
+        (
+            "The two remote interior angles of a triangle are {a}° and {b}°. What is the "
+            "exterior angle?",
+            "An exterior angle of a triangle is formed at C. Angles A and B are {a}° and {b}°. "
+            "Find the exterior angle at C.",
+            "exterior angle of a triangle when the other two inside angles are {a} and {b}?",
+        ),
+        a=a,
+        b=b,
+    )
+    return text, f"{a} + {b}", str(a + b)
+
+
+@_gen("8.G.A.5/parallel-lines-transversal", "bare")
+def _g8a5_par(rng: random.Random) -> Made:
+    ang = rng.randint(25, 155)
+    kind = pick(
+        rng, ("alternate interior", "corresponding", "same-side interior", "alternate exterior")
+    )
+    if rng.random() < 0.5:
+        text = _say(
+            rng,
+            (
+                "Two parallel lines are cut by a transversal. One angle is {a}°. What is the "
+                "measure of its {k} angle?",
+                "Lines m and n are parallel. An angle of {a}° and its {k} angle are formed by "
+                "a transversal. Find the {k} angle.",
+                "parallel lines, transversal, angle is {a}. whats the {k} angle",
+            ),
+            a=ang,
+            k=kind,
+        )
+        if kind == "same-side interior":
+            return text, f"180 - {ang}", str(180 - ang)
+        return text, f"{ang}", str(ang)
+    m = rng.randint(2, 5)
+    x = rng.randint(5, 30)
+    c = rng.randint(-10, 20)
+    value = m * x + c
+    if not 0 < value < 180:
+        c = 10
+        value = m * x + c
+    equal = kind != "same-side interior"
+    other = value if equal else 180 - value
+    text = _say(
+        rng,
+        (
+            "Parallel lines are cut by a transversal. Two {k} angles measure ({m}x + {c})° "
+            "and {o}°. Find x.",
+            "The {k} angles are ({m}x + {c})° and {o}° (the lines are parallel). What is x?",
+        ),
+        k=kind,
+        m=m,
+        c=c,
+        o=other,
+    )
+    expr = f"({other} - {_e(c)}) / {m}" if equal else f"(180 - {other} - {_e(c)}) / {m}"
+    return text, expr, str(x)
+
+
+_TRIPLES = ((3, 4, 5), (5, 12, 13), (8, 15, 17), (7, 24, 25), (6, 8, 10), (9, 12, 15), (20, 21, 29))
+
+
+@_gen("8.G.B.7/pythagorean-story", "word")
+def _g8b7_story(rng: random.Random) -> Made:
+    a, b, c = pick(rng, _TRIPLES)
+    k = pick(rng, (1, 1, 2, 3))
+    a, b, c = a * k, b * k, c * k
+    n = _name(rng)
+    kind = rng.randrange(4)
+    if kind == 0:
+        text = _say(
+            rng,
+            (
+                "A {c}-foot ladder leans against a wall. Its foot is {a} feet from the wall. "
+                "How high up the wall does it reach?",
+                "{n} leans a {c} m ladder on a house with the bottom {a} m away. How high is "
+                "the top?",
+            ),
+            a=a,
+            c=c,
+            n=n,
+        )
+        return text, f"sqrt({c}**2 - {a}**2)", str(b)
+    if kind == 1:
+        text = _say(
+            rng,
+            (
+                "A TV screen is {a} in wide and {b} in tall. How long is its diagonal?",
+                "A rectangular park is {a} m by {b} m. How long is the path straight across "
+                "from corner to corner?",
+                "{n} walks {a} blocks east and {b} blocks north. How far is {n} from the start "
+                "in a straight line?",
+                "how long is the diagonal of a {a} by {b} rectangle",
+            ),
+            a=a,
+            b=b,
+            n=n,
+        )
+        return text, f"sqrt({a}**2 + {b}**2)", str(c)
+    if kind == 2:
+        text = _say(
+            rng,
+            (
+                "A kite string is {c} m long and the kite is directly above a point {a} m "
+                "from {n}. How high is the kite?",
+                "A ramp is {c} ft long and covers {a} ft along the ground. How tall is it?",
+            ),
+            a=a,
+            c=c,
+            n=n,
+        )
+        return text, f"sqrt({c}**2 - {a}**2)", str(b)
+    l3, w3, h3, d3 = pick(
+        rng,
+        (
+            (1, 2, 2, 3),
+            (2, 3, 6, 7),
+            (1, 4, 8, 9),
+            (2, 6, 9, 11),
+            (4, 4, 7, 9),
+            (3, 4, 12, 13),
+            (2, 10, 11, 15),
+        ),
+    )
+    text = _say(
+        rng,
+        (
+            "A box is {l} ft by {w} ft by {h} ft. What is the length of the longest pole that "
+            "fits diagonally from one bottom corner to the opposite top corner?",
+            "Find the length of the space diagonal of a rectangular prism {l} by {w} by {h}.",
+        ),
+        l=l3 * k,
+        w=w3 * k,
+        h=h3 * k,
+    )
+    return text, f"sqrt({l3 * k}**2 + {w3 * k}**2 + {h3 * k}**2)", str(d3 * k)
+
+
+@_gen("8.G.B.7/missing-side", "bare")
+def _g8b7_bare(rng: random.Random) -> Made:
+    a, b, c = pick(rng, _TRIPLES)
+    k = pick(rng, (1, 2, 3, 4))
+    a, b, c = a * k, b * k, c * k
+    if rng.random() < 0.5:
+        text = _say(
+            rng,
+            (
+                "A right triangle has legs {a} and {b}. Find the hypotenuse.",
+                "The legs of a right triangle are {a} cm and {b} cm. How long is the hypotenuse?",
+                "legs {a} and {b}, hypotenuse = ?",
+                "Use the Pythagorean Theorem: a = {a}, b = {b}. Find c.",
+            ),
+            a=a,
+            b=b,
+        )
+        return text, f"sqrt({a}**2 + {b}**2)", str(c)
+    text = _say(
+        rng,
+        (
+            "A right triangle has hypotenuse {c} and one leg {a}. Find the other leg.",
+            "c = {c}, a = {a}. Find b in a right triangle.",
+            "hypotenuse is {c} and a leg is {a}. how long is the other leg",
+        ),
+        a=a,
+        c=c,
+    )
+    return text, f"sqrt({c}**2 - {a}**2)", str(b)
+
+
+@_gen("8.G.B.8/distance-between-points", "bare")
+def _g8b8(rng: random.Random) -> Made:
+    a, b, c = pick(rng, _TRIPLES[:5])
+    if rng.random() < 0.5:
+        a, b = b, a
+    x1, y1 = rng.randint(-8, 8), rng.randint(-8, 8)
+    x2, y2 = x1 + pick(rng, (1, -1)) * a, y1 + pick(rng, (1, -1)) * b
+    text = _say(
+        rng,
+        (
+            "Find the distance between ({a}, {b}) and ({c}, {d}).",
+            "How far apart are the points ({a}, {b}) and ({c}, {d})?",
+            "Use the Pythagorean Theorem to find the length of the segment from ({a}, {b}) to "
+            "({c}, {d}).",
+            "distance from ({a},{b}) to ({c},{d})",
+        ),
+        a=x1,
+        b=y1,
+        c=x2,
+        d=y2,
+    )
+    return text, f"sqrt(({x2} - {_e(x1)})**2 + ({y2} - {_e(y1)})**2)", str(c)
+
+
+@_gen("8.G.B.8/grid-map-story", "word")
+def _g8b8_story(rng: random.Random) -> Made:
+    a, b, c = pick(rng, _TRIPLES[:5])
+    x1, y1 = rng.randint(0, 6), rng.randint(0, 6)
+    x2, y2 = x1 + a, y1 + b
+    n = _name(rng)
+    text = _say(
+        rng,
+        (
+            "On a town map, {n}'s house is at ({a}, {b}) and the school is at ({c}, {d}). Each "
+            "unit is 1 block. How far is it in a straight line?",
+            "A drone flies straight from ({a}, {b}) to ({c}, {d}) on a grid measured in miles. "
+            "How far does it fly?",
+            "the library is at ({a},{b}) and the park is at ({c},{d}) on the grid. how far "
+            "apart are they",
+        ),
+        n=n,
+        a=x1,
+        b=y1,
+        c=x2,
+        d=y2,
+    )
+    return text, f"sqrt(({x2} - {x1})**2 + ({y2} - {y1})**2)", str(c)
+
+
+@_gen("8.G.C.9/cylinder-cone-sphere", "bare")
+def _g8c9_bare(rng: random.Random) -> Made:
+    r, h = rng.randint(1, 10), rng.randint(2, 15)
+    shape = pick(rng, ("cylinder", "cone", "sphere"))
+    if shape == "cylinder":
+        expr, value = f"3.14 * {r}**2 * {h}", Fraction(314, 100) * r * r * h
+        desc = f"a cylinder with radius {r} and height {h}"
+    elif shape == "cone":
+        expr, value = f"1/3 * 3.14 * {r}**2 * {h}", Fraction(314, 300) * r * r * h
+        desc = f"a cone with radius {r} and height {h}"
+    else:
+        expr, value = f"4/3 * 3.14 * {r}**3", Fraction(4 * 314, 300) * r**3
+        desc = f"a sphere with radius {r}"
+    if value * 100 != int(value * 100):
+        expr, value = f"round_to({expr}, 0.01)", _round_to(value, Fraction(1, 100))
+        tail = " Round to the nearest hundredth."
+    else:
+        tail = ""
+    text = _say(
+        rng,
+        (
+            "Find the volume of {d}. Use 3.14 for pi.{t}",
+            "What is the volume of {d}? (pi ≈ 3.14){t}",
+            "Volume of {d}, using 3.14.{t}",
+        ),
+        d=desc,
+        t=tail,
+    )
+    return text, expr, _ans(value)
+
+
+@_gen("8.G.C.9/volume-story", "word")
+def _g8c9_story(rng: random.Random) -> Made:
+    r = rng.randint(1, 8)
+    h = rng.randint(2, 12) * 3
+    n = _name(rng)
+    kind = rng.randrange(3)
+    if kind == 0:
+        text = _say(
+            rng,
+            (
+                "A can of soup is a cylinder with radius {r} cm and height {h} cm. How much "
+                "soup does it hold? Use 3.14 for pi.",
+                "{n}'s water tank is a cylinder {h} ft tall with a radius of {r} ft. What is "
+                "its volume? Use 3.14.",
+            ),
+            r=r,
+            h=h,
+            n=n,
+        )
+        return text, f"3.14 * {r}**2 * {h}", _ans(Fraction(314, 100) * r * r * h)
+    if kind == 1:
+        text = _say(
+            rng,
+            (
+                "An ice cream cone is {h} cm tall with a radius of {r} cm. What is its volume? "
+                "Use 3.14 for pi.",
+                "A pile of sand is a cone with radius {r} m and height {h} m. How many cubic "
+                "meters of sand? Use 3.14.",
+            ),
+            r=r,
+            h=h,
+        )
+        return text, f"1/3 * 3.14 * {r}**2 * {h}", _ans(Fraction(314, 300) * r * r * h)
+    r = rng.randint(1, 4) * 3
+    text = _say(
+        rng,
+        (
+            "A ball has a radius of {r} in. How much air fits inside? Use 3.14 for pi.",
+            "A spherical water balloon has radius {r} cm. Find its volume using 3.14.",
+            "how much space is in a ball with radius {r} (use 3.14)",
+        ),
+        r=r,
+    )
+    return text, f"4/3 * 3.14 * {r}**3", _ans(Fraction(4 * 314, 300) * r**3)
+
+
+# ---- grade 8: the number system
+
+
+@_gen("8.NS.A.1/repeating-to-fraction", "bare")
+def _ns8a1(rng: random.Random) -> Made:
+    kind = rng.randrange(3)
+    if kind == 0:
+        d = rng.randint(1, 8)
+        shown, dots = f"0.{d}{d}{d}{d}...", f"0.{d} repeating"
+        expr, value = f"{d}/9", Fraction(d, 9)
+    elif kind == 1:
+        ab = rng.randint(1, 98)
+        if ab % 11 == 0:
+            ab += 1
+        s2 = f"{ab:02d}"
+        shown, dots = f"0.{s2 * 3}...", f"0.{s2} repeating (the {s2} repeats)"
+        expr, value = f"{ab}/99", Fraction(ab, 99)
+    else:
+        a, b = rng.randint(1, 9), rng.randint(1, 9)
+        if a == b:
+            b = (b % 9) + 1
+        shown, dots = f"0.{a}{b}{b}{b}...", f"0.{a} with the {b} repeating"
+        expr, value = f"({a}{b} - {a}) / 90", Fraction(10 * a + b - a, 90)
+    whole = rng.randint(0, 3) if rng.random() < 0.3 else 0
+    if whole:
+        shown, dots = f"{whole}{shown[1:]}", f"{whole}{dots[1:]}"
+        expr, value = f"{whole} + {expr}", whole + value
+    text = _say(
+        rng,
+        (
+            "Write {s} as a fraction in simplest form.",
+            "Convert the repeating decimal {s} to a fraction.",
+            "Express {r} as a fraction.",
+            "how do you turn {s} into a fraction",
+            "{r} = ? (fraction)",
+        ),
+        s=shown,
+        r=dots,
+    )
+    return text, expr, fraction_text(value)
+
+
+@_gen("8.NS.A.1/calculator-decimal-story", "word")
+def _ns8a1_story(rng: random.Random) -> Made:
+    d = pick(rng, (3, 9, 11, 33, 99))
+    n = rng.randint(1, d - 1)
+    while math.gcd(n, d) != 1 and d != 9:
+        n = rng.randint(1, d - 1)
+    value = Fraction(n, d)
+    digits = str(n * 10**12 // d).rjust(12, "0")
+    who = _name(rng)
+    text = _say(
+        rng,
+        (
+            "{w}'s calculator shows 0.{g}... and the digits keep repeating. What fraction in "
+            "simplest form is it?",
+            "A recipe scale reads 0.{g}... (repeating). Which fraction is that?",
+            "i got 0.{g}... on my calculator and it keeps going. what fraction is this",
+        ),
+        w=who,
+        g=digits[:8],
+    )
+    period = 1 if d in (3, 9) else 2
+    rep = int(digits[:period])
+    return text, f"{rep} / {10**period - 1}", fraction_text(value)
+
+
+@_gen("8.NS.A.2/estimate-irrationals", "bare")
+def _ns8a2(rng: random.Random) -> Made:
+    kind = rng.randrange(3)
+    if kind == 0:
+        k = rng.randint(2, 12)
+        n = rng.randint(k * k + 1, (k + 1) ** 2 - 1)
+        text = _say(
+            rng,
+            (
+                "√{n} lies between which two consecutive whole numbers? Give the smaller one.",
+                "Between what two integers is the square root of {n}? Give the lower one.",
+                "sqrt({n}) is between what two whole numbers (the smaller)",
+            ),
+            n=n,
+        )
+        return text, f"sqrt({k * k})", str(k)
+    if kind == 1:
+        c = rng.randint(2, 6)
+        root = pick(rng, ((2, "1.41"), (3, "1.73"), (5, "2.24")))
+        text = _say(
+            rng,
+            (
+                "Use √{r} ≈ {v} to estimate {c}√{r}.",
+                "Estimate {c} × sqrt({r}) using sqrt({r}) ≈ {v}.",
+                "If √{r} is about {v}, about what is {c}√{r}?",
+            ),
+            r=root[0],
+            v=root[1],
+            c=c,
+        )
+        return text, f"{c} * {root[1]}", _ans(c * Fraction(root[1]))
+    which = pick(rng, ("π²", "2π", "π + √2"))
+    text = _say(
+        rng,
+        (
+            "Using π ≈ 3.14 and √2 ≈ 1.41, estimate {w} to the nearest tenth.",
+            "Estimate the value of {w} to one decimal place (π ≈ 3.14, √2 ≈ 1.41).",
+        ),
+        w=which,
+    )
+    inner = {"π²": "3.14**2", "2π": "2 * 3.14", "π + √2": "3.14 + 1.41"}[which]
+    value = {
+        "π²": Fraction(314, 100) ** 2,
+        "2π": 2 * Fraction(314, 100),
+        "π + √2": Fraction(314, 100) + Fraction(141, 100),
+    }[which]
+    return text, f"round_to({inner}, 0.1)", _ans(_round_to(value, Fraction(1, 10)))
+
+
+# ---- grade 8: statistics
+
+
+@_gen("8.SP.A.3/linear-model-predict", "word")
+def _sp8a3(rng: random.Random) -> Made:
+    m = Fraction(rng.randint(2, 40), pick(rng, (1, 2, 10)))
+    b = rng.randint(0, 60)
+    x = rng.randint(1, 20)
+    ctx = pick(
+        rng,
+        (
+            ("plant height (cm)", "hours of sunlight per day"),
+            ("test score", "hours studied"),
+            ("sales ($)", "ads run"),
+            ("weight of a puppy (lb)", "age in months"),
+            ("ice cream cones sold", "temperature above 60°F"),
+        ),
+    )
+    if rng.random() < 0.6:
+        text = _say(
+            rng,
+            (
+                "A line of fit for {y} against {x} is y = {m}x + {b}. Predict y when x = {v}.",
+                "The linear model y = {m}x + {b} relates {y} to {x}. What does the model "
+                "predict for x = {v}?",
+                "scatter plot line is y = {m}x + {b} ({y} vs {x}). what is the prediction at {v}",
+            ),
+            y=ctx[0],
+            x=ctx[1],
+            m=_num(m),
+            b=b,
+            v=x,
+        )
+        return text, f"{_e(m)} * {x} + {b}", _ans(m * x + b)
+    dx = rng.randint(2, 6)
+    text = _say(
+        rng,
+        (
+            "A model for {y} is y = {m}x + {b}, where x is {x}. According to the slope, how "
+            "much does y change when x increases by {d}?",
+            "In the model y = {m}x + {b} for {y} vs {x}, what is the predicted increase in y "
+            "for {d} more units of x?",
+        ),
+        y=ctx[0],
+        x=ctx[1],
+        m=_num(m),
+        b=b,
+        d=dx,
+    )
+    return text, f"{_e(m)} * {dx}", _ans(m * dx)
+
+
+@_gen("8.SP.A.3/interpret-intercept-slope", "word")
+def _sp8a3_b(rng: random.Random) -> Made:
+    m = Fraction(rng.randint(5, 50), 10)
+    b = rng.randint(2, 40)
+    ask = pick(rng, ("slope", "intercept"))
+    text = _say(
+        rng,
+        (
+            "In a biology experiment, plant height (cm) = {m} × (hours of sunlight) + {b}. "
+            "What is the {a} of the model, the number that tells {what}?",
+            "A trend line for savings is y = {m}x + {b}, with x in weeks. What is the {a}, "
+            "the value that tells {what}?",
+            "model y = {m}x + {b}. whats the {a} ({what})",
+        ),
+        m=_num(m),
+        b=b,
+        a=ask,
+        what="the change per unit of x" if ask == "slope" else "the value when x = 0",
+    )
+    return (text, _e(m), _ans(m)) if ask == "slope" else (text, str(b), str(b))
+
+
+@_gen("8.SP.A.4/two-way-table", "word")
+def _sp8a4(rng: random.Random) -> Made:
+    a, b = rng.randint(5, 40), rng.randint(5, 40)
+    c, d = rng.randint(5, 40), rng.randint(5, 40)
+    rows = pick(
+        rng,
+        (
+            ("curfew", "no curfew", "chores", "no chores"),
+            ("plays a sport", "no sport", "has a pet", "no pet"),
+            ("7th grade", "8th grade", "likes math", "does not like math"),
+        ),
+    )
+    table = f"{rows[0]}: {a} {rows[2]}, {b} {rows[3]}; {rows[1]}: {c} {rows[2]}, {d} {rows[3]}"
+    kind = rng.randrange(3)
+    if kind == 0:
+        text = _say(
+            rng,
+            (
+                "A survey two-way table: {t}. What fraction of the students with {r} also "
+                "have {c}? (relative frequency for the row)",
+                "Use the table ({t}). Among those with {r}, what is the relative frequency of {c}?",
+            ),
+            t=table,
+            r=rows[0],
+            c=rows[2],
+        )
+        return text, f"{a} / ({a} + {b})", _ans(Fraction(a, a + b))
+    if kind == 1:
+        text = _say(
+            rng,
+            (
+                "Two-way table: {t}. How many students were surveyed in all?",
+                "From this table, find the total number of students: {t}.",
+                "how many people total in this two way table {t}",
+            ),
+            t=table,
+        )
+        return text, f"{a} + {b} + {c} + {d}", str(a + b + c + d)
+    text = _say(
+        rng,
+        (
+            "Two-way table: {t}. What fraction of all students have {c}?",
+            "In the table {t}, what is the relative frequency of {c} for the whole group?",
+        ),
+        t=table,
+        c=rows[2],
+    )
+    return text, f"({a} + {c}) / ({a} + {b} + {c} + {d})", _ans(Fraction(a + c, a + b + c + d))
+
+
+@_gen("8.SP.A.4/missing-cell", "bare")
+def _sp8a4_b(rng: random.Random) -> Made:
+    a, b = rng.randint(5, 60), rng.randint(5, 60)
+    total = a + b
+    text = _say(
+        rng,
+        (
+            "In a two-way table, the row total is {t}. One cell in the row is {a}. What is the "
+            "other cell?",
+            "A two-way table row reads: yes {a}, no ?, total {t}. Find the missing number.",
+            "two way table: {a} and blank with total {t}, whats the blank",
+            "Complete the table: a column has {a} in the top cell and a total of {t}. What is "
+            "the bottom cell?",
+        ),
+        a=a,
+        t=total,
+    )
+    return text, f"{total} - {a}", str(b)
 
 
 GENERATORS: tuple[Generator, ...] = tuple(_ALL)
