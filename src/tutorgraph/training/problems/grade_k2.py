@@ -512,9 +512,10 @@ def _k_how_many(rng: random.Random) -> Made:
                 n,
             ),
             (
-                f"Count out {k} {things} from a pile of 20. How many are left in the pile?",
-                f"20 - {k}",
-                20 - k,
+                f"{name} is asked to count out {k} {things} and puts them in a row. How "
+                f"many {things} are in the row?",
+                f"{k}",
+                k,
             ),
             (f"How many {symbol}'s do you see? {line}", f"{n}", n),
         ),
@@ -3401,9 +3402,10 @@ def _g2_two_units(rng: random.Random) -> Made:
                 100 * meters,
             ),
             (
-                f"A {obj} is {12 * feet} inches long. How many feet is that?",
-                f"{12 * feet} / 12",
-                feet,
+                f"{name} measures a {obj} in feet and then in inches. One count is {feet} "
+                f"and the other is {12 * feet}. Which count uses the smaller unit?",
+                f"max({feet}, {12 * feet})",
+                12 * feet,
             ),
         ),
     )
@@ -3649,9 +3651,10 @@ def _g2_time(rng: random.Random) -> Made:
                 m,
             ),
             (
-                f"It is {h}:{m:02d} {half}. How many minutes until the next hour?",
-                f"60 - {m}",
-                60 - m,
+                f"The hour hand is just past the {h} and the minute hand is on the {k}. "
+                f"The time is {h}:__ {half}. What goes in the blank?",
+                f"{k} * 5",
+                m,
             ),
             (
                 f"The clock says {h}:{m:02d}. What number does the minute hand point to?",
@@ -3686,27 +3689,22 @@ def _g2_time_word(rng: random.Random) -> Made:
         rng,
         (
             (
-                f"{event.capitalize()} starts at {h}:{m:02d} {half}. {name} arrives at "
-                f"{h}:{m + extra:02d} {half}. How many minutes late is {name}?",
-                f"{m + extra} - {m}",
-                extra,
+                f"{name}'s digital clock says {h}:{m:02d} {half}. On a clock with hands, "
+                "what number does the minute hand point to?",
+                f"{m} / 5",
+                k,
             ),
             (
-                f"{name} starts reading at {h}:{m:02d} {half} and reads for {extra} "
-                f"minutes. How many minutes past {h} is it then?",
-                f"{m} + {extra}",
-                m + extra,
+                f"{event.capitalize()} starts at quarter past {h} {half}. How many minutes "
+                f"after {h}:00 is that?",
+                "3 * 5",
+                15,
             ),
             (
-                f"{name} wakes up at {h}:{m:02d} a.m. How many minutes until {h + 1}:00 a.m.?",
-                f"60 - {m}",
-                60 - m,
-            ),
-            (
-                f"{event} ends at {h}:{m + extra:02d} {half} and started at {h}:{m:02d} "
-                "how long was it in minutes",
-                f"{m + extra} - {m}",
-                extra,
+                f"{name} looks at the clock for {event}: the long hand is on the {k}. "
+                f"{name} writes the time as {h}:__ {half}. what number goes in the blank",
+                f"{k} * 5",
+                m,
             ),
             (
                 f"The minute hand on the kitchen clock points to {k}. How many minutes "
