@@ -13,6 +13,7 @@ problem's numbers, and the answer.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
@@ -74,7 +75,7 @@ _EQ = (
 def _casual(rng: random.Random, text: str) -> str:
     text = text.lower()
     if rng.random() < 0.5:
-        text = text.replace("?", "").replace(". ", " ").rstrip(".")
+        text = re.sub(r"(?<=[a-z])\?(?=\s|$)", "", text).replace(". ", " ").rstrip(".")
     return text
 
 
@@ -128,6 +129,20 @@ def _dec(x: Fraction) -> str:
     assert h.denominator == 1
     n = h.numerator
     return f"{n // 100}.{n % 100:02d}".rstrip("0").rstrip(".")
+
+
+def _an(noun: str) -> str:
+    return ("an " if noun[0] in "aeiou" else "a ") + noun
+
+
+def _cmp_text(rng: random.Random, a: str, b: str) -> str:
+    return pick(rng, (
+        f"Compare: {a} ___ {b}. Write >, < or =.",
+        f"Write >, <, or = to compare {a} and {b}.",
+        f"which sign goes between {a} and {b}, > or <",
+        f"{a} ? {b} (use >, < or =)",
+        f"is {a} bigger or smaller than {b}? write > or <",
+    ))  # fmt: skip
 
 
 def _ordinal(n: int) -> str:
@@ -385,6 +400,7 @@ def _g3oa3_measure(rng: random.Random) -> Made:
     lit = pick(rng, ("liters", "kilograms"))
     mode = rng.randrange(4)
     kw = {"n": n, "k": k, "total": total, "name": name, "u": unit, "l": lit}
+    kw["u1"] = {"inches": "inch", "feet": "foot"}.get(unit, unit[:-1])
     if mode == 0:
         text = _say(
             rng,
@@ -404,7 +420,7 @@ def _g3oa3_measure(rng: random.Random) -> Made:
             (
                 "A rope is {total} {u} long. {name} cuts it into pieces that are {k} {u} long. How "
                 "many pieces?",
-                "How many {k}-{u} pieces can be cut from a {total}-{u} board?",
+                "How many {k}-{u1} pieces can be cut from a {total}-{u1} board?",
                 "a {total} {u} ribbon is cut into {n} equal pieces how long is each piece",
             ),
             **kw,
@@ -834,9 +850,11 @@ _FOODS = (
     "chocolate bar",
     "sandwich",
     "pan of brownies",
-    "garden",
-    "ribbon",
 )
+_DEN_WORD = {2: "halves", 3: "thirds", 4: "fourths", 5: "fifths", 6: "sixths", 8: "eighths"}
+_DEN_WORD |= {10: "tenths", 12: "twelfths", 15: "fifteenths", 20: "twentieths"}
+# (denominator, multiplier) pairs whose products stay within grade 3's 2, 3, 4, 6, 8.
+_EQUIV3 = ((2, 2), (2, 3), (2, 4), (3, 2), (4, 2))
 
 
 def _g3nf1_story(rng: random.Random) -> Made:
@@ -931,7 +949,8 @@ def _g3nf2b(rng: random.Random) -> Made:
             f"{_ordinal(a)} tick mark after 0. What fraction is P?",
             f"how many is {a} jumps of 1/{b} from 0 on the number line",
             f"What fraction is {a} parts of size 1/{b} from 0 on a number line?",
-            f"On a number line marked in {b}ths... the dot is {a} marks right of 0. Write the "
+            f"On a number line marked in {_DEN_WORD[b]}, the dot is {a} marks right of 0. Write "
+            "the "
             "fraction.",
         ),
     )
@@ -956,26 +975,26 @@ def _g3nf2b_story(rng: random.Random) -> Made:
 
 
 def _g3nf3a(rng: random.Random) -> Made:
-    b = pick(rng, (2, 3, 4))
-    m = pick(rng, (2, 3, 4) if b < 4 else (2,))
+    b, m = pick(rng, _EQUIV3)
     a = rng.randint(1, b - 1)
     text = pick(
         rng,
         (
-            f"On a number line marked in {b * m}ths, which mark is at the same point as {a}/{b}? "
-            f"Give the number of {b * m}ths.",
+            f"On a number line marked in {_DEN_WORD[b * m]}, which mark is at the same point as "
+            f"{a}/{b}? "
+            f"Give the number of {_DEN_WORD[b * m]}.",
             f"{a}/{b} and ?/{b * m} are the same point on a number line. What is ?",
-            f"how many {b * m}ths are at the same spot as {a}/{b} on the number line",
-            f"Two number lines are the same length. One is marked in {b}ths, one in {b * m}ths. "
-            f"{a}/{b} lines up with how many {b * m}ths?",
+            f"how many {_DEN_WORD[b * m]} are at the same spot as {a}/{b} on the number line",
+            f"Two number lines are the same length. One is marked in {_DEN_WORD[b]}, one in "
+            f"{_DEN_WORD[b * m]}. "
+            f"{a}/{b} lines up with how many {_DEN_WORD[b * m]}?",
         ),
     )
     return text, f"{b * m} * {a}/{b}", str(a * m)
 
 
 def _g3nf3b(rng: random.Random) -> Made:
-    b = pick(rng, (2, 3, 4))
-    m = pick(rng, (2, 3, 4) if b < 4 else (2,))
+    b, m = pick(rng, _EQUIV3)
     a = rng.randint(1, b - 1)
     mode = rng.randrange(3)
     if mode == 0:
@@ -986,18 +1005,17 @@ def _g3nf3b(rng: random.Random) -> Made:
 
 
 def _g3nf3b_story(rng: random.Random) -> Made:
-    b = pick(rng, (2, 3, 4))
-    m = pick(rng, (2, 3, 4) if b < 4 else (2,))
+    b, m = pick(rng, _EQUIV3)
     a = rng.randint(1, b - 1)
     name, other = _two(rng)
-    food = pick(rng, _FOODS[:6])
+    food = pick(rng, _FOODS)
     text = _say(rng, (
         "{name} ate {a}/{b} of a {food}. {o} ate the same amount of a same-size {food} cut into "
         "{n} equal pieces. How many pieces did {o} eat?",
-        "{name} says {a}/{b} of a {food} is the same as ?/{n}. What number goes in the blank?",
+        "{name} says {a}/{b} of a {food} is the same as ___/{n}. What number goes in the blank?",
         "A {food} is cut into {n} equal parts. How many parts make {a}/{b} of the {food}?",
-        "i need to find how many {n}ths equal {a}/{b} for my {food} picture",
-    ), a=a, b=b, n=b * m, name=name, o=other, food=food)  # fmt: skip
+        "i need to find how many {nw} equal {a}/{b} for my {food} picture",
+    ), a=a, b=b, n=b * m, nw=_DEN_WORD[b * m], name=name, o=other, food=food)  # fmt: skip
     return text, f"{b * m} * {a}/{b}", str(a * m)
 
 
@@ -1035,7 +1053,7 @@ def _g3nf3d(rng: random.Random) -> Made:
     mode = rng.randrange(5)
     if mode == 0:
         return (
-            _eq(rng, f"{f1} ___ {f2}. Write >, < or =."),
+            _cmp_text(rng, f1, f2),
             f"cmp({f1}, {f2})",
             "<" if v1 < v2 else ">",
         )
@@ -1062,7 +1080,7 @@ def _g3nf3d(rng: random.Random) -> Made:
 
 def _g3nf3d_story(rng: random.Random) -> Made:
     name, other = _two(rng)
-    food = pick(rng, _FOODS[:6])
+    food = pick(rng, _FOODS)
     if rng.random() < 0.5:
         b = pick(rng, (3, 4, 6, 8))
         a1, a2 = rng.sample(range(1, b), 2)
@@ -1075,7 +1093,8 @@ def _g3nf3d_story(rng: random.Random) -> Made:
     text = _say(rng, (
         "{name} ate {f1} of a {food} and {o} ate {f2} of a same-size {food}. What fraction did the "
         "one who ate more eat?",
-        "Two same-size {food}s: {name} has {f1} left and {o} has {f2} left. Which amount is "
+        "{name} and {o} each have a {food} of the same size. {name} has {f1} left and {o} has "
+        "{f2} left. Which amount is "
         "greater?",
         "{name} ran {f1} mile and {o} ran {f2} mile. How far did the one who ran farther go?",
         "who drank more, {name} with {f1} of a bottle or {o} with {f2} of the same bottle? how "
@@ -1225,23 +1244,18 @@ def _g3md2_story(rng: random.Random) -> Made:
     return text, f"{a * m} / {m}", str(a)
 
 
+_GRAPH_TOPICS = (
+    ("favorite pet", ("cats", "dogs", "fish", "birds", "hamsters", "rabbits")),
+    ("favorite fruit", ("apples", "bananas", "grapes", "pears", "oranges", "peaches")),
+    ("favorite sport", ("soccer", "basketball", "swimming", "tennis", "baseball")),
+    ("favorite color", ("red", "blue", "green", "purple", "yellow")),
+)
+
+
 def _g3md3(rng: random.Random) -> Made:
     scale = pick(rng, (2, 5, 10))
-    cats = rng.sample(
-        (
-            "cats",
-            "dogs",
-            "fish",
-            "birds",
-            "hamsters",
-            "rabbits",
-            "apples",
-            "bananas",
-            "grapes",
-            "pears",
-        ),
-        3,
-    )
+    topic, options = pick(rng, _GRAPH_TOPICS)
+    cats = rng.sample(options, 3)
     counts = rng.sample(range(1, 10), 3)
     kind = pick(rng, ("bar graph", "picture graph"))
     key = (
@@ -1250,19 +1264,26 @@ def _g3md3(rng: random.Random) -> Made:
         else f"each picture stands for {scale}"
     )
     unit_word = "squares" if kind == "bar graph" else "pictures"
-    parts = ", ".join(f"{c}: {n} {unit_word}" for c, n in zip(cats, counts, strict=True))
-    lead = f"In a {kind}, {key}. {parts}."
+    parts = ", ".join(
+        f"{c}: {n} {unit_word if n > 1 else unit_word[:-1]}"
+        for c, n in zip(cats, counts, strict=True)
+    )
+    lead = f"A {kind} shows a class's {topic} votes; {key} votes. {parts}."
     (c0, c1, c2), (n0, n1, n2) = cats, counts
     mode = rng.randrange(4)
     if mode == 0:
         hi, lo, nh, nl = (c0, c1, n0, n1) if n0 > n1 else (c1, c0, n1, n0)
         q = pick(
-            rng, (f"How many more {hi} than {lo}?", f"how many more votes for {hi} than for {lo}")
+            rng,
+            (
+                f"How many more votes did {hi} get than {lo}?",
+                f"how many more for {hi} than for {lo}",
+            ),
         )
         return _voice(rng, f"{lead} {q}"), f"({nh} - {nl}) * {scale}", str((nh - nl) * scale)
     if mode == 1:
         hi, lo, nh, nl = (c0, c2, n0, n2) if n0 > n2 else (c2, c0, n2, n0)
-        q = f"How many fewer {lo} than {hi}?"
+        q = f"How many fewer votes did {lo} get than {hi}?"
         return (
             _voice(rng, f"{lead} {q}"),
             f"{nh} * {scale} - {nl} * {scale}",
@@ -1270,16 +1291,20 @@ def _g3md3(rng: random.Random) -> Made:
         )
     if mode == 2:
         q = pick(
-            rng, (f"How many {c0}, {c1} and {c2} in all?", "What is the total shown on the graph?")
+            rng,
+            (
+                f"How many votes in all for {c0}, {c1} and {c2}?",
+                "What is the total shown on the graph?",
+            ),
         )
         return (
             _voice(rng, f"{lead} {q}"),
             f"({n0} + {n1} + {n2}) * {scale}",
             str((n0 + n1 + n2) * scale),
         )
-    q = f"How many more {c2} would there need to be to equal {c0} and {c1} together?"
+    q = f"How many more votes would {c2} need to equal {c0} and {c1} together?"
     if n2 >= n0 + n1:
-        q = f"How many more {c2} are there than {c0} and {c1} together?"
+        q = f"How many more votes did {c2} get than {c0} and {c1} together?"
         return (
             _voice(rng, f"{lead} {q}"),
             f"({n2} - {n0} - {n1}) * {scale}",
@@ -1339,17 +1364,19 @@ def _g3md5b(rng: random.Random) -> Made:
 
 def _g3md6(rng: random.Random) -> Made:
     rows = [rng.randint(2, 8) for _ in range(rng.randint(2, 4))]
-    unit = pick(
-        rng, ("square centimeters", "square inches", "square meters", "square feet", "sticky notes")
-    )
+    unit, one = pick(rng, (
+        ("square centimeters", "1 square centimeter"), ("square inches", "1 square inch"),
+        ("square meters", "1 square meter"), ("square feet", "1 square foot"),
+        ("sticky notes", "1 sticky note, our own square unit"),
+    ))  # fmt: skip
     desc = ", ".join(f"row {i + 1} has {n}" for i, n in enumerate(rows))
     text = _say(rng, (
-        "A shape on grid paper has shaded unit squares: {d}. Each square is 1 of our units ({u}). "
+        "A shape on grid paper has shaded unit squares: {d}. Each square is {one}. "
         "What is the area?",
         "Count the squares: {d}. What is the area in {u}?",
         "{name} covers a table top with {u}: {d}. How many {u} cover it?",
-        "the shaded part has {d} squares what is the area in {u}",
-    ), d=desc, u=unit, name=pick(rng, NAMES))  # fmt: skip
+        "the shaded squares go {d}, what is the area in {u}",
+    ), d=desc, u=unit, one=one, name=pick(rng, NAMES))  # fmt: skip
     return text, " + ".join(map(str, rows)), str(sum(rows))
 
 
@@ -1371,11 +1398,12 @@ def _g3md7a(rng: random.Random) -> Made:
 
 def _g3md7b_story(rng: random.Random) -> Made:
     a, b = rng.randint(2, 10), rng.randint(2, 10)
-    unit = pick(rng, ("feet", "meters", "inches", "yards", "centimeters"))
+    thing, unit = pick(rng, (
+        ("garden", "meters"), ("garden", "feet"), ("rug", "feet"), ("poster", "inches"),
+        ("patio", "yards"), ("classroom floor", "meters"), ("table top", "feet"),
+        ("sandbox", "feet"), ("photo", "centimeters"), ("placemat", "inches"),
+    ))  # fmt: skip
     name = pick(rng, NAMES)
-    thing = pick(
-        rng, ("garden", "rug", "poster", "patio", "classroom floor", "table top", "sandbox")
-    )
     text = _say(rng, (
         "{name}'s {t} is a rectangle {a} {u} long and {b} {u} wide. What is its area in square "
         "{u}?",
@@ -1964,7 +1992,7 @@ def _g4nbt2(rng: random.Random) -> Made:
         m = n + 1
     a, b = number_text(n), number_text(m)
     if rng.random() < 0.25:
-        return _eq(rng, f"{a} ___ {b}. Write >, < or =."), f"cmp({n}, {m})", "<" if n < m else ">"
+        return _cmp_text(rng, a, b), f"cmp({n}, {m})", "<" if n < m else ">"
     text = pick(
         rng,
         (
@@ -2142,15 +2170,15 @@ def _g4nf1_story(rng: random.Random) -> Made:
     a, b = _proper(rng, (2, 3, 4, 5, 6))
     n = rng.randint(2, 4)
     name, other = _two(rng)
-    food = pick(rng, _FOODS[:6])
+    food = pick(rng, _FOODS)
     text = _say(rng, (
         "{name} ate {a}/{b} of a {food}. {o} cut the same size {food} into {nb} equal pieces and "
         "ate the same amount. How many pieces did {o} eat?",
         "A {food} is cut into {b} pieces and {name} takes {a}. If each piece is cut into {n} "
         "smaller equal pieces, how many small pieces does {name} have?",
-        "{name} colored {a}/{b} of a strip. {o} split each part into {n} and says it's ?/{nb}. "
+        "{name} colored {a}/{b} of a strip. {o} split each part into {n} and says it's ___/{nb}. "
         "What number goes in the blank?",
-        "how many {nb}ths is the same as {a}/{b}",
+        "how many pieces of size 1/{nb} make {a}/{b}",
     ), name=name, o=other, a=a, b=b, n=n, nb=b * n, food=food)  # fmt: skip
     return text, f"{b * n} * {a}/{b}", str(a * n)
 
@@ -2169,7 +2197,7 @@ def _g4nf2(rng: random.Random) -> Made:
     mode = rng.randrange(5)
     if mode == 0:
         return (
-            _eq(rng, f"{f1} ___ {f2}. Use >, < or =."),
+            _cmp_text(rng, f1, f2),
             f"cmp({f1}, {f2})",
             "<" if v1 < v2 else ">",
         )
@@ -2450,7 +2478,7 @@ def _g4nf7(rng: random.Random) -> Made:
     mode = rng.randrange(5)
     if mode == 0:
         return (
-            _eq(rng, f"{d1} ___ {d2}. Write >, < or =."),
+            _cmp_text(rng, d1, d2),
             f"cmp({d1}, {d2})",
             "<" if x1 < x2 else ">",
         )
@@ -2499,49 +2527,56 @@ _CONV = (
 )  # fmt: skip
 
 
+_LONG = {
+    "km": "kilometers", "m": "meters", "cm": "centimeters", "kg": "kilograms", "g": "grams",
+    "lb": "pounds", "oz": "ounces", "L": "liters", "mL": "milliliters", "hr": "hours",
+    "min": "minutes", "sec": "seconds", "ft": "feet", "in": "inches", "yd": "yards",
+    "day": "days", "week": "weeks",
+}  # fmt: skip
+
+
 def _g4md1(rng: random.Random) -> Made:
-    big, small, k = pick(rng, _CONV)
+    ab_big, ab_small, k = pick(rng, _CONV)
+    big, small = ab_big, ab_small
+    if rng.random() < 0.5:
+        big, small = _LONG[big], _LONG[small]
+    elif big in ("day", "week"):
+        big = big + "s"
     n = rng.randint(2, 12)
     mode = rng.randrange(4)
     if mode == 0:
-        text = pick(
-            rng,
-            (
-                f"{n} {big} = ? {small}",
-                f"How many {small} are in {n} {big}?",
-                f"convert {n} {big} to {small}",
-                f"Express {n} {big} in {small}.",
-            ),
-        )
+        text = pick(rng, (
+            f"{n} {big} = ? {small}",
+            f"How many {small} are in {n} {big}?",
+            f"convert {n} {big} to {small}",
+            f"Express {n} {big} in {_LONG[ab_small]}.",
+            f"a snake is {n} {big} long, how long is it in {_LONG[ab_small]}",
+        ))  # fmt: skip
+        if "snake" in text and ab_big not in ("ft", "yd", "m"):
+            text = f"How many {_LONG[ab_small]} are in {n} {_LONG[ab_big]}?"
         return text, f"{n} * {k}", number_text(n * k)
     if mode == 1:
         r = rng.randint(1, k - 1)
-        text = pick(
-            rng,
-            (
-                f"{n} {big} {r} {small} = ? {small}",
-                f"how many {small} is {n} {big} and {r} {small}",
-            ),
-        )
+        text = pick(rng, (
+            f"{n} {big} {r} {small} = ? {small}",
+            f"how many {small} is {n} {big} and {r} {small}",
+        ))  # fmt: skip
         return text, f"{n} * {k} + {r}", number_text(n * k + r)
     if mode == 2:
         rows = ", ".join(f"({i}, {i * k})" for i in range(1, 4))
         text = pick(rng, (
-            f"A conversion table for {big} and {small} lists {rows}, ... What goes next to {n} "
-            f"{big}?",
+            f"A conversion table for {_LONG[ab_big]} and {_LONG[ab_small]} lists {rows}, ... "
+            f"What goes next to {n}?",
             f"finish the table {big} to {small}: {rows} ... what is the pair for {n}",
         ))  # fmt: skip
         return text, f"{n} * {k}", number_text(n * k)
-    text = pick(
-        rng,
-        (
-            f"1 {big} is how many times as long as 1 {small}?",
-            f"How many {small} make 1 {big}?",
-            f"1 {big} = ? {small}",
-        ),
-    )
-    if big in ("kg", "lb", "L", "hr", "min", "day", "week"):
-        text = pick(rng, (f"How many {small} make 1 {big}?", f"1 {big} = ? {small}"))
+    one = {"ft": "foot", "in": "inch", "yd": "yard", "km": "kilometer", "m": "meter"}
+    if (ab_big in one and ab_small in one) or ab_small == "cm":
+        text = f"1 {one[ab_big]} is how many times as long as 1 {one.get(ab_small, 'centimeter')}?"
+    else:
+        text = pick(
+            rng, (f"How many {_LONG[ab_small]} make 1 {ab_big}?", f"1 {ab_big} = ? {ab_small}")
+        )
     return text, str(k), number_text(k)
 
 
@@ -2558,7 +2593,7 @@ def _g4md2(rng: random.Random) -> Made:
             return text, f"{km} * 1000 - {m}", number_text(km * 1000 - m)
         return text, f"{km} * 1000 + {m}", number_text(km * 1000 + m)
     if mode == 1:
-        h, a, b = rng.randint(1, 3), rng.randint(10, 50), rng.randint(5, 40)
+        h, a, b = rng.randint(2, 4), rng.randint(10, 50), rng.randint(5, 40)
         text = _say(rng, (
             "A movie is {h} hours and {a} minutes long. How many minutes is that?",
             "{name} practiced for {h} hours on Saturday and {b} minutes on Sunday. How many "
@@ -2949,9 +2984,9 @@ def _g4g3(rng: random.Random) -> Made:
         text = pick(
             rng,
             (
-                f"How many lines of symmetry does a {shape} have?",
-                f"how many lines of symmetry in a {shape}",
-                f"Draw all the lines of symmetry of a {shape}. How many are there?",
+                f"How many lines of symmetry does {_an(shape)} have?",
+                f"how many lines of symmetry in {_an(shape)}",
+                f"Draw all the lines of symmetry of {_an(shape)}. How many are there?",
             ),
         )
         return text, str(_SYMMETRY[shape]), str(_SYMMETRY[shape])
@@ -2959,8 +2994,8 @@ def _g4g3(rng: random.Random) -> Made:
     text = pick(
         rng,
         (
-            f"How many lines of symmetry do a {a} and a {b} have altogether?",
-            f"add the lines of symmetry of a {a} and a {b}",
+            f"How many lines of symmetry do {_an(a)} and {_an(b)} have altogether?",
+            f"add the lines of symmetry of {_an(a)} and {_an(b)}",
         ),
     )
     return text, f"{_SYMMETRY[a]} + {_SYMMETRY[b]}", str(_SYMMETRY[a] + _SYMMETRY[b])
