@@ -1707,7 +1707,7 @@ def _ee4a_bare(rng: random.Random) -> Made:
                 "{p}x + {q} = {r}, what is x",
                 "What value of x makes {p}x + {q} = {r} true?",
             ),
-            p=_show(p, style) if p != 1 else "",
+            p="" if p == 1 else "-" if p == -1 else _show(p, style),
             q=_paren(_show(q, style)),
             r=_show(r, style),
         )
@@ -1796,7 +1796,7 @@ def _ee4b_bare(rng: random.Random) -> Made:
     sym = pick(rng, (">", "<"))
     bound = Fraction(r - q, p)
     ask = rng.randrange(2)
-    lhs = f"{p}x + {q}" if q >= 0 else f"{p}x - {-q}"
+    lhs = _lin(p, q)
     if ask == 0:
         text = _say(
             rng,
@@ -3311,11 +3311,13 @@ def _e8c7b_bare(rng: random.Random) -> Made:
     if kind == 0:
         # a(x + b) + d = c x + e
         e = a * (x + b) + d - c * x
-        shown = f"{a}(x + {_paren(str(b))}) + {_paren(str(d))} = {c}x + {_paren(_num(e))}"
+        inside = f"x + {b}" if b >= 0 else f"x - {-b}"
+        left = f"{a}({inside}) + {d}" if d >= 0 else f"{a}({inside}) - {-d}"
+        shown = f"{left} = {_lin(c, 0)} + {_paren(_num(e))}"
         expr = f"({_e(e)} - {_e(a)} * {_e(b)} - {_e(d)}) / ({_e(a)} - {_e(c)})"
     else:
         e = a * x + b - c * x
-        shown = f"{a}x + {_paren(str(b))} = {c}x + {_paren(_num(e))}"
+        shown = f"{_lin(a, b)} = {_lin(c, 0)} + {_paren(_num(e))}"
         expr = f"({_e(e)} - {_e(b)}) / ({_e(a)} - {_e(c)})"
     text = _say(
         rng,
@@ -3359,10 +3361,16 @@ def _e8c7b_story(rng: random.Random) -> Made:
     return text, f"({fee_b} - {fee_a}) / ({rate_a} - {rate_b})", str(months)
 
 
-def _line(m: int, b: int) -> str:
+def _lin(m: int, b: int) -> str:
+    """mx + b as written by hand: "x", "-x", "3x - 7"."""
+    head = "x" if m == 1 else "-x" if m == -1 else f"{m}x"
     if b == 0:
-        return f"y = {m}x"
-    return f"y = {m}x + {b}" if b > 0 else f"y = {m}x - {-b}"
+        return head
+    return f"{head} + {b}" if b > 0 else f"{head} - {-b}"
+
+
+def _line(m: int, b: int) -> str:
+    return f"y = {_lin(m, b)}"
 
 
 @_gen("8.EE.C.8.a/intersection-of-lines", "bare")
@@ -3402,7 +3410,7 @@ def _e8c8b(rng: random.Random) -> Made:
     e, f = a * x + b * y, c * x + d * y
 
     def eq(p: int, q: int, r: int) -> str:
-        return f"{p}x {'+' if q > 0 else '-'} {abs(q)}y = {r}"
+        return f"{_lin(p, 0)} {'+' if q > 0 else '-'} {'' if abs(q) == 1 else abs(q)}y = {r}"
 
     ask = pick(rng, ("x", "y", "x + y"))
     text = _say(
@@ -3590,20 +3598,40 @@ def _f2_story(rng: random.Random) -> Made:
         r2 += 2
     f1, f2 = rng.randint(0, 50), rng.randint(0, 50)
     xs = [1, 2, 3]
-    text = _say(
+    ctx = pick(
         rng,
         (
-            "Plan A costs ${f} plus ${r} per month. Plan B's costs are shown in a table: "
-            "{t}. How much more per month does the plan with the greater rate of change cost?",
-            "{n} compares two savings plans. Plan A: starts with ${f} and adds ${r} a week. "
-            "Plan B: {t}. What is the difference between their weekly rates?",
-            "job A pays {r} an hour plus a {f} bonus. job B table: {t}. how much more per hour "
-            "does the better-paying rate give",
+            (
+                "Plan A costs ${f} plus ${r} per month. Plan B's costs are shown in a table: {t}. "
+                "How much more per month does the plan with the greater rate of change cost?",
+                "months",
+                "cost ($)",
+            ),
+            (
+                "{n} compares two savings plans. Plan A: starts with ${f} and adds ${r} a week. "
+                "Plan B: {t}. What is the difference between their weekly rates?",
+                "weeks",
+                "savings ($)",
+            ),
+            (
+                "job A pays {r} an hour plus a {f} bonus. job B table: {t}. how much more per "
+                "hour does the better-paying job give",
+                "hours",
+                "pay ($)",
+            ),
+            (
+                "Tank A starts with {f} liters and fills at {r} liters per minute. Tank B: {t}. "
+                "What is the difference in their rates of change?",
+                "minutes",
+                "liters",
+            ),
         ),
-        f=f1,
-        r=r1,
-        t=_table(xs, [f2 + r2 * x for x in xs], "months", "cost ($)"),
-        n=_name(rng),
+    )
+    text = _voice(
+        rng,
+        ctx[0].format(
+            f=f1, r=r1, t=_table(xs, [f2 + r2 * x for x in xs], ctx[1], ctx[2]), n=_name(rng)
+        ),
     )
     return text, f"abs({r1} - ({f2 + 2 * r2} - {f2 + r2}) / (2 - 1))", str(abs(r1 - r2))
 
@@ -3703,9 +3731,6 @@ def _f4_story(rng: random.Random) -> Made:
             (
                 "A phone plan cost ${a} after {p} months and ${b} after {q} months, with a "
                 "one-time fee at the start. What was the initial fee?",
-                "A candle's height changes at a constant rate. Find the initial value if it "
-                "was {a} mm tall... wait, {n} recorded ${a} at {p} hours and ${b} at {q} hours "
-                "for a rental. What is the starting charge?",
                 "a linear function has value {a} at x = {p} and {b} at x = {q}. What is its "
                 "initial value?",
             ),
