@@ -9,12 +9,22 @@ then the refiner (an LLM refiner may read what the reader's rules do not; the lo
 refiner's answer is the reader's). A request's `problem` is read by the same reader as a
 message: `problem="9 squared"` is the problem `9^2`, as in "what is 9 squared? I got 18".
 
+A word problem states no calculation for the reader to find: when the reader finds no
+problem, the story reader (`refinement/story.py`) reads the story's mathematics, and the
+problem is the calculation that finds its unknown ("had 24 and gave away 9" is `24 - 9`),
+which the diagnosis then reads (`problem_text`). A number of the story is not the student's
+answer ("how many more to make 15?" states no answer).
+
 >>> facts = request_facts(RetrievalRequest(query="what is 9 squared? I got 18"), None)
 >>> facts.problem, facts.student_answer, facts.answer_source, facts.numbers
 ('9^2', '18', 'reader', ('9', '18'))
 >>> facts = request_facts(RetrievalRequest(problem="9 squared", student_answer="18"), None)
 >>> facts.problem, facts.student_answer, facts.answer_source
 ('9^2', '18', 'request')
+>>> message = "Sam had 24 stickers and gave away 9. How many are left? I got 25"
+>>> facts = request_facts(RetrievalRequest(query=message), None)
+>>> facts.problem, facts.problem_text, facts.student_answer, facts.story.unknown
+('24 - 9', '24 - 9', '25', 'result')
 """
 
 from __future__ import annotations
@@ -32,6 +42,7 @@ from tutorgraph.refinement.reader import (
     answer_in,
     read_message,
 )
+from tutorgraph.refinement.story import Story, read_story
 
 __all__ = ["AnswerSource", "RequestFacts", "request_facts"]
 
@@ -45,12 +56,15 @@ class RequestFacts:
     """What the request states, read once (see the module's docstring).
 
     `problem`: the problem as the reader writes it (`9^2`), else the request's `problem` as
-    given, else None; `problem_text`: the text the diagnosis reads it from (the request's
-    `problem`, else the message); `student_answer` and `answer_source`: the student's answer
-    and who gave it; `correct_answer`: the request's, else the one the message says is right
-    ("the teacher got 18"); `numbers`: the numbers of the message as written, in order;
-    `reading`: the reader's reading of `problem_text` (None for a text over
-    `MAX_READ_CHARS`, which is not read)."""
+    given, else None; where the reader reads none and the text tells a word problem, the
+    story's calculation (`story.expression`); `problem_text`: the text the diagnosis reads it
+    from (the request's `problem`, else the message, else the story's calculation);
+    `student_answer` and `answer_source`: the student's answer and who gave it;
+    `correct_answer`: the request's, else the one the message says is right ("the teacher
+    got 18"); `numbers`: the numbers of the message as written, in order; `reading`: the
+    reader's reading of the request's `problem`, else the message (None for a text over
+    `MAX_READ_CHARS`, which is not read); `story`: the word problem's mathematics
+    (`refinement/story.py`)."""
 
     problem: str | None = None
     problem_text: str = ""
@@ -59,6 +73,7 @@ class RequestFacts:
     correct_answer: str | None = None
     numbers: tuple[str, ...] = ()
     reading: MessageReading | None = None
+    story: Story | None = None
 
     @classmethod
     def given(cls, request: RetrievalRequest) -> RequestFacts:
@@ -72,6 +87,16 @@ class RequestFacts:
         )
 
 
+def _not_the_storys(
+    answer: str | None, story: Story | None, numbers: tuple[str, ...]
+) -> str | None:
+    """The answer read from the message, unless it is a number of the story said once ("how
+    many more to make 15" states no answer; "gave away 9 ... I got 9" does)."""
+    if story is not None and answer in story.numbers and numbers.count(answer) < 2:
+        return None
+    return answer
+
+
 def request_facts(request: RetrievalRequest, refined: RefinedQuery | None) -> RequestFacts:
     """The request's facts (see the module's docstring). Pure and linear in the text; run it
     off the event loop for long texts (the reader is cached, so a second read is free)."""
@@ -79,25 +104,32 @@ def request_facts(request: RetrievalRequest, refined: RefinedQuery | None) -> Re
     if len(text) > MAX_READ_CHARS:
         return RequestFacts.given(request)
     reading = read_message(text)
+    # A word problem ("had 24 and gave away 9") where the reader finds no calculation.
+    story = read_story(text) if reading.problem is None else None
+    # A number of the story is no answer; a story the caller states as `problem` has no
+    # numbers in the message, which the answer is read from.
+    told = story if request.problem is None else None
+    numbers = tuple(t.text for t in tokens(plain_text(request.query)) if t.kind == "num")
     answer: str | None = request.student_answer
     source: AnswerSource | None = "request" if answer else None
     if not answer and request.query != request.problem:
         # The message, never the stated problem: a number in the problem is not the answer.
-        answer, source = answer_in(request.query), "reader"
+        answer, source = _not_the_storys(answer_in(request.query), told, numbers), "reader"
     if not answer and refined is not None and refined.student_answer:
-        answer, source = refined.student_answer, "refiner"
+        answer, source = _not_the_storys(refined.student_answer, told, numbers), "refiner"
     right = reading.claimed_right
     # A worksheet's labelled layout is read as a stated problem is (`read_and_diagnose`).
     claimed = right.value if right is not None and not reading.labelled else None
     problem = reading.problem.value if reading.problem is not None else request.problem
+    if story is not None:
+        problem = text = story.expression
     return RequestFacts(
         problem=problem,
         problem_text=text,
         student_answer=answer or None,
         answer_source=source if answer else None,
         correct_answer=request.correct_answer or claimed,
-        numbers=tuple(t.text for t in tokens(plain_text(request.query)) if t.kind == "num")[
-            :MAX_NUMBERS
-        ],
+        numbers=numbers[:MAX_NUMBERS],
         reading=reading,
+        story=story,
     )

@@ -1,0 +1,74 @@
+"""A word problem in the request's facts (`retrieval/facts.py`): the story reader reads its
+mathematics once, where the message reader finds no calculation, and the diagnosis reads
+the story's calculation."""
+
+from __future__ import annotations
+
+from tutorgraph.diagnosis.diagnose import Diagnoser
+from tutorgraph.models.refined_query import RefinedQuery
+from tutorgraph.models.request import RetrievalRequest
+from tutorgraph.retrieval.facts import RequestFacts, request_facts
+from tutorgraph.retrieval.stages.diagnose import read_and_diagnose
+
+STORY = "Sam had 24 stickers and gave away 9. How many are left? I got 25"
+
+
+def test_a_story_gives_the_problem_and_the_diagnosis_reads_it() -> None:
+    facts = request_facts(RetrievalRequest(query=STORY), None)
+    assert facts.story is not None
+    assert (facts.story.operation, facts.story.unknown) == ("subtract", "result")
+    assert (facts.problem, facts.problem_text) == ("24 - 9", "24 - 9")
+    assert (facts.student_answer, facts.answer_source) == ("25", "reader")
+    assert facts.numbers == ("24", "9", "25")
+    # The message reader's reading is of the message, as before.
+    assert facts.reading is not None and facts.reading.problem is None
+    read = read_and_diagnose(
+        Diagnoser.bundled(), facts.problem_text, "25", facts.correct_answer, message=True
+    )
+    assert read is not None
+    problem, diagnosis = read
+    assert (problem, diagnosis.correct, diagnosis.correct_answer) == ("24 - 9", False, "15")
+    assert "column_subtraction_smaller_from_larger" in {f.rule for f in diagnosis.findings}
+
+
+def test_a_stated_story_with_the_requests_answer() -> None:
+    request = RetrievalRequest(
+        query="help",
+        problem="There are 6 boxes of 7 pencils. How many pencils?",
+        student_answer="13",
+    )
+    facts = request_facts(request, None)
+    assert facts.story is not None and facts.story.operation == "multiply"
+    assert (facts.problem, facts.student_answer, facts.answer_source) == ("6 × 7", "13", "request")
+
+
+def test_a_number_of_the_story_is_not_the_students_answer() -> None:
+    facts = request_facts(
+        RetrievalRequest(query="Tom has 8 marbles. How many more does he need to make 15?"), None
+    )
+    assert facts.story is not None and facts.story.equation == "8 + ? = 15"
+    assert (facts.problem, facts.student_answer, facts.answer_source) == ("15 - 8", None, None)
+    # Nor is the refiner's, when it reads the same number.
+    tom = "Tom has 8 marbles. How many more does he need to make 15?"
+    refined = RefinedQuery(
+        original_query=tom, optimized_query=tom, student_answer="15", refiner="local"
+    )
+    assert request_facts(RetrievalRequest(query=tom), refined).student_answer is None
+    # Said again, it is the answer.
+    facts = request_facts(
+        RetrievalRequest(query="Sam had 24 stickers and gave away 9. How many are left? I got 9"),
+        None,
+    )
+    assert (facts.problem, facts.student_answer) == ("24 - 9", "9")
+
+
+def test_a_calculation_the_reader_finds_comes_first() -> None:
+    facts = request_facts(RetrievalRequest(query="for 7 - 2 x 3 I put 15"), None)
+    assert facts.story is None and facts.problem == "7 - 2 × 3"
+    assert facts.problem_text == "for 7 - 2 x 3 I put 15"
+    facts = request_facts(RetrievalRequest(query="what is a fraction?"), None)
+    assert facts.story is None and facts.problem is None
+
+
+def test_the_given_facts_read_no_story() -> None:
+    assert RequestFacts.given(RetrievalRequest(query=STORY)).story is None
