@@ -24,7 +24,6 @@ from tutorgraph.training.problems._words import (
     fraction_text,
     number_text,
     pick,
-    plural,
 )
 
 __all__ = ["GENERATORS"]
@@ -287,7 +286,10 @@ def _oa_patterns(rng: random.Random) -> Made:
     b = a * m
     n = rng.randint(4, 8)
     kind = rng.randrange(3)
-    rules = f'Pattern A starts at 0 and uses the rule "add {a}". Pattern B starts at 0 and uses the rule "add {b}".'
+    rules = (
+        f'Pattern A starts at 0 and uses the rule "add {a}". '
+        f'Pattern B starts at 0 and uses the rule "add {b}".'
+    )
     if kind == 0:
         q, expr, ans = (
             f"What is term {n} of pattern B (counting the 0 as term 1)?",
@@ -377,9 +379,12 @@ def _nbt_times_as_much(rng: random.Random) -> Made:
         q = pick(
             rng,
             (
-                f"In {number}, the {digit} in the {hi[1]} place is how many times the {digit} in the {lo[1]} place?",
-                f"How many times as much is the {digit} in the {hi[1]} place worth as the {digit} in the {lo[1]} place in {number}?",
-                f"in {number} why is the {hi[1]} {digit} bigger than the {lo[1]} {digit}, how many times bigger",
+                f"In {number}, the {digit} in the {hi[1]} place is how many times the {digit} in "
+                f"the {lo[1]} place?",
+                f"How many times as much is the {digit} in the {hi[1]} place worth as the {digit} "
+                f"in the {lo[1]} place in {number}?",
+                f"in {number} why is the {hi[1]} {digit} bigger than the {lo[1]} {digit}, how many "
+                "times bigger",
             ),
         )
         expr, ans = f"{digit} * {_fe(hi[0])} / ({digit} * {_fe(lo[0])})", _d(F(hi[0]) / lo[0])
@@ -387,8 +392,10 @@ def _nbt_times_as_much(rng: random.Random) -> Made:
         q = pick(
             rng,
             (
-                f"In {number}, the value of the {digit} in the {lo[1]} place is what fraction of the value of the {digit} in the {hi[1]} place?",
-                f"The {digit} in the {lo[1]} place of {number} is worth what fraction of the {digit} in the {hi[1]} place?",
+                f"In {number}, the value of the {digit} in the {lo[1]} place is what fraction of "
+                f"the value of the {digit} in the {hi[1]} place?",
+                f"The {digit} in the {lo[1]} place of {number} is worth what fraction of the "
+                f"{digit} in the {hi[1]} place?",
             ),
         )
         expr, ans = f"{digit} * {_fe(lo[0])} / ({digit} * {_fe(hi[0])})", _f(F(lo[0]) / hi[0])
@@ -450,7 +457,10 @@ def _nbt_powers_story(rng: random.Random) -> Made:
         expr, ans = f"{_d(price)} * 10 ** {e}", _d(price * n)
     elif kind == 1:
         total = F(rng.randint(100, 9999))
-        q = f"A box of {n} paper clips weighs {_d(total)} grams. How many grams does one clip weigh?"
+        q = (
+            f"A box of {n} paper clips weighs {_d(total)} grams. How many grams does one clip "
+            "weigh?"
+        )
         expr, ans = f"{_d(total)} / 10 ** {e}", _d(total / n)
     elif kind == 2:
         step = _dec(rng, 0, 3, 2)
@@ -463,8 +473,23 @@ def _nbt_powers_story(rng: random.Random) -> Made:
     return _ask(rng, q), expr, ans
 
 
-_ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
-_TENS = "zero ten twenty thirty forty fifty sixty seventy eighty ninety".split()
+_ONES = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen",
+)  # fmt: skip
+_TENS = (
+    "zero",
+    "ten",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
+)
 
 
 def _words(n: int) -> str:
@@ -572,7 +597,10 @@ def _nbt_compare_story(rng: random.Random) -> Made:
         ),
     )
     if rng.random() < 0.6:
-        q = f"{p} {verb} {_d(a)} {unit} and {r} {verb} {_d(b)} {unit}. Who {verb} {more}? Give that amount."
+        q = (
+            f"{p} {verb} {_d(a)} {unit} and {r} {verb} {_d(b)} {unit}. Who {verb} {more}? Give "
+            "that amount."
+        )
         return _ask(rng, q), f"max({_d(a)}, {_d(b)})", _d(max(a, b))
     q = f"{p} {verb} {_d(a)} {unit} and {r} {verb} {_d(b)} {unit}. Which amount is less?"
     return _ask(rng, q), f"min({_d(a)}, {_d(b)})", _d(min(a, b))
@@ -640,12 +668,11 @@ def _nbt_multiply_story(rng: random.Random) -> Made:
     who = _name(rng)
     kind = rng.randrange(5)
     a, b = rng.randint(12, 99), rng.randint(100, 999)
-    box, boxes = pick(rng, CONTAINERS)
+    _, boxes = pick(rng, CONTAINERS)
     thing = pick(rng, THINGS)
     if kind == 0:
         q = f"A store gets {a} {boxes} with {b} {thing[1]} in each. How many {thing[1]} in all?"
     elif kind == 1:
-        q = f"{who} reads {a} pages a day. How many pages does {who} read in {b} days?"
         a, b = b, a
         q = f"{who}'s school prints {a} copies of a {b}-page booklet. How many pages are printed?"
     elif kind == 2:
@@ -694,18 +721,30 @@ def _nbt_divide_story(rng: random.Random) -> Made:
     box, boxes = pick(rng, CONTAINERS)
     kind = rng.randrange(4)
     if kind == 0:
-        q = f"There are {n} {thing[1]} packed equally into {d} {boxes}. How many {thing[1]} are in each {box}?"
+        q = (
+            f"There are {n} {thing[1]} packed equally into {d} {boxes}. How many {thing[1]} are in "
+            f"each {box}?"
+        )
         return _ask(rng, q), f"{n} / {d}", str(qt)
     if kind == 1:
-        q = f"A factory puts {d} {thing[1]} in each {box}. How many {boxes} does it fill with {n} {thing[1]}?"
+        q = (
+            f"A factory puts {d} {thing[1]} in each {box}. How many {boxes} does it fill with {n} "
+            f"{thing[1]}?"
+        )
         return _ask(rng, q), f"{n} / {d}", str(qt)
     n2 = n + rng.randint(1, d - 1)
     if n2 > 9999:
         n2 = n - rng.randint(1, d - 1)
     if kind == 2:
-        q = f"{n2} students are going on a trip. Each bus holds {d} students. How many buses are needed?"
+        q = (
+            f"{n2} students are going on a trip. Each bus holds {d} students. How many buses are "
+            "needed?"
+        )
         return _ask(rng, q), f"ceil({n2} / {d})", str(-(-n2 // d))
-    q = f"{_name(rng)} has {n2} {thing[1]} and fills {boxes} of {d}. How many {boxes} can be filled completely?"
+    q = (
+        f"{_name(rng)} has {n2} {thing[1]} and fills {boxes} of {d}. How many {boxes} can be "
+        "filled completely?"
+    )
     return _ask(rng, q), f"{n2} // {d}", str(n2 // d)
 
 
@@ -756,7 +795,10 @@ def _nbt_decimal_story(rng: random.Random) -> Made:
         return _ask(rng, q), f"{_d(have)} - {_d(cost)}", _d(have - cost)
     if kind == 2:
         a, b = _dec(rng, 1, 5, 2), _dec(rng, 1, 5, 2)
-        q = f"{who} ran {_d(a)} km on Monday and {_d(b)} km on Tuesday. How far did {who} run in all?"
+        q = (
+            f"{who} ran {_d(a)} km on Monday and {_d(b)} km on Tuesday. How far did {who} run in "
+            "all?"
+        )
         return _ask(rng, q), f"{_d(a)} + {_d(b)}", _d(a + b)
     if kind == 3:
         n = rng.randint(2, 8)
@@ -764,9 +806,9 @@ def _nbt_decimal_story(rng: random.Random) -> Made:
         total = each * n
         q = f"A {_d(total)} m ribbon is cut into {n} equal pieces. How long is each piece?"
         return _ask(rng, q), f"{_d(total)} / {n}", _d(each)
-    w, l = _dec(rng, 1, 9, 1), _dec(rng, 1, 9, 1)
-    q = f"A rug is {_d(l)} m long and {_d(w)} m wide. What is its area in square meters?"
-    return _ask(rng, q), f"{_d(l)} * {_d(w)}", _d(l * w)
+    w, ln = _dec(rng, 1, 9, 1), _dec(rng, 1, 9, 1)
+    q = f"A rug is {_d(ln)} m long and {_d(w)} m wide. What is its area in square meters?"
+    return _ask(rng, q), f"{_d(ln)} * {_d(w)}", _d(ln * w)
 
 
 # ---------------------------------------------------------------- 5.NF
@@ -774,7 +816,7 @@ def _nbt_decimal_story(rng: random.Random) -> Made:
 _DENS5 = (2, 3, 4, 5, 6, 8, 10, 12)
 
 
-def _unlike(rng: random.Random, proper: bool = True) -> tuple[Fraction, Fraction]:
+def _unlike(rng: random.Random) -> tuple[Fraction, Fraction]:
     while True:
         a, b = _frac(rng, _DENS5), _frac(rng, _DENS5)
         if a.denominator != b.denominator and a != b:
@@ -836,20 +878,32 @@ def _nf_add_story(rng: random.Random) -> Made:
     a, b = _unlike(rng)
     kind = rng.randrange(5)
     if kind == 0:
-        q = f"{who} walked {_f(a)} mile to the park and then {_f(b)} mile to the store. How far did {who} walk in all?"
+        q = (
+            f"{who} walked {_f(a)} mile to the park and then {_f(b)} mile to the store. How far "
+            f"did {who} walk in all?"
+        )
         return _ask(rng, q), f"{_fe(a)} + {_fe(b)}", _fa(rng, a + b)
     if kind == 1:
-        q = f"{who} used {_f(a)} cup of flour and {_f(b)} cup of sugar. How many cups is that altogether?"
+        q = (
+            f"{who} used {_f(a)} cup of flour and {_f(b)} cup of sugar. How many cups is that "
+            "altogether?"
+        )
         return _ask(rng, q), f"{_fe(a)} + {_fe(b)}", _fa(rng, a + b)
     a, b = max(a, b), min(a, b)
     if kind == 2:
         q = f"A ribbon is {_f(a)} yard long. {who} cuts off {_f(b)} yard. How much ribbon is left?"
         return _ask(rng, q), f"{_fe(a)} - {_fe(b)}", _f(a - b)
     if kind == 3:
-        q = f"{who} painted {_f(b)} of a fence in the morning. By evening {_f(a)} of the fence was painted. What fraction was painted in the afternoon?"
+        q = (
+            f"{who} painted {_f(b)} of a fence in the morning. By evening {_f(a)} of the fence was "
+            "painted. What fraction was painted in the afternoon?"
+        )
         return _ask(rng, q), f"{_fe(a)} - {_fe(b)}", _f(a - b)
     p = _name(rng)
-    q = f"{who} ate {_f(b)} of a pizza and {p} ate {_f(a)} of the same pizza. How much more did {p} eat?"
+    q = (
+        f"{who} ate {_f(b)} of a pizza and {p} ate {_f(a)} of the same pizza. How much more did "
+        f"{p} eat?"
+    )
     return _ask(rng, q), f"{_fe(a)} - {_fe(b)}", _f(a - b)
 
 
@@ -865,10 +919,13 @@ def _nf_left_story(rng: random.Random) -> Made:
     q = pick(
         rng,
         (
-            f"{p} ate {_f(a)} of {what} and {r} ate {_f(b)} of it. What fraction of {what} is left?",
+            f"{p} ate {_f(a)} of {what} and {r} ate {_f(b)} of it. What fraction of {what} is "
+            "left?",
             f"{p} used {_f(a)} of {what} and {r} used {_f(b)}. How much of {what} is left over?",
-            f"{what} is shared: {p} gets {_f(a)}, {r} gets {_f(b)}, the rest is saved. what fraction is saved",
-            f"{_f(a)} of {what} went to {p} and {_f(b)} went to {r}. Write an equation and find how much is left.",
+            f"{what} is shared: {p} gets {_f(a)}, {r} gets {_f(b)}, the rest is saved. what "
+            "fraction is saved",
+            f"{_f(a)} of {what} went to {p} and {_f(b)} went to {r}. Write an equation and find "
+            "how much is left.",
         ),
     )
     return _ask(rng, q), f"1 - {_fe(a)} - {_fe(b)}", _f(1 - a - b)
@@ -894,13 +951,18 @@ def _nf_share_story(rng: random.Random) -> Made:
         q = pick(
             rng,
             (
-                f"{people} people share {stuff} of {total} {unit} equally. How many {unit} does each person get?",
-                f"{_name(rng)} splits {total} {unit} of {stuff[2:]} evenly into {people} parts. How much is in each part?",
+                f"{people} people share {stuff} of {total} {unit} equally. How many {unit} does "
+                "each person get?",
+                f"{_name(rng)} has {stuff} of {total} {unit} and splits it evenly into {people} "
+                "parts. How much is in each part?",
                 f"if {total} {unit} is shared by {people} friends, how much does each one get",
             ),
         )
         return _ask(rng, q), f"{total} / {people}", _fa(rng, share)
-    q = f"{people} people share {stuff} of {total} {unit} equally. Each share is between which whole numbers? Give the smaller one."
+    q = (
+        f"{people} people share {stuff} of {total} {unit} equally. Each share is between which "
+        "whole numbers? Give the smaller one."
+    )
     return _ask(rng, q), f"floor({total} / {people})", str(total // people)
 
 
@@ -995,8 +1057,10 @@ def _nf_area_story(rng: random.Random) -> Made:
         rng,
         (
             f"{who}'s {what} is {_m(a)} {units} long and {_f(b)} {unit} wide. What is its area?",
-            f"A rectangular {what} measures {_m(a)} {units} by {_f(b)} {unit}. How many square {units} does it cover?",
-            f"{who} wants to cover a {what} that is {_f(b)} {unit} by {_m(a)} {units}. find the area",
+            f"A rectangular {what} measures {_m(a)} {units} by {_f(b)} {unit}. How many square "
+            f"{units} does it cover?",
+            f"{who} wants to cover a {what} that is {_f(b)} {unit} by {_m(a)} {units}. find the "
+            "area",
         ),
     )
     return _ask(rng, q), f"{_fe(a)} * {_fe(b)}", _fa(rng, a * b)
@@ -1010,13 +1074,17 @@ def _nf_scaling_compare(rng: random.Random) -> Made:
         q = pick(
             rng,
             (
-                f"Without multiplying, which is greater: {_f(f)} × {n} or {n}? Give the greater value.",
+                f"Without multiplying, which is greater: {_f(f)} × {n} or {n}? Give the greater "
+                "value.",
                 f"Which is larger, {n} × {_f(f)} or {n}? dont multiply, then find it",
             ),
         )
         return _ask(rng, q), f"max({_fe(f)} * {n}, {n})", _fa(rng, max(f * n, F(n)))
     if kind == 1:
-        q = f"Which is smaller, {n} or {n} × {_f(f)}? Decide by looking at the fraction, then give the smaller value."
+        q = (
+            f"Which is smaller, {n} or {n} × {_f(f)}? Decide by looking at the fraction, then give "
+            "the smaller value."
+        )
         return _ask(rng, q), f"min({n} * {_fe(f)}, {n})", _fa(rng, min(f * n, F(n)))
     k, j = rng.randint(2, 9), rng.randint(2, 5)
     q = f"How many times as large is {n} × {k * j} as {n} × {k}? Do not multiply."
@@ -1029,9 +1097,15 @@ def _nf_scaling_story(rng: random.Random) -> Made:
     f = pick(rng, (F(1, 2), F(2, 3), F(3, 4), F(3, 2), F(5, 4), F(2, 1), F(5, 2)))
     what = pick(rng, ("photo", "drawing", "model car", "map"))
     if rng.random() < 0.5:
-        q = f"{who} resizes a {what} that is {n} cm wide by a factor of {_m(f)}. Is the new {what} wider or narrower? How wide is it?"
+        q = (
+            f"{who} resizes a {what} that is {n} cm wide by a factor of {_m(f)}. Is the new {what} "
+            "wider or narrower? How wide is it?"
+        )
         return _ask(rng, q), f"{n} * {_fe(f)}", _fa(rng, n * f)
-    q = f"{who}'s {what} is {n} inches long. A copy is {_m(f)} times as long. Which is longer, the copy or the original? Give its length."
+    q = (
+        f"{who}'s {what} is {n} inches long. A copy is {_m(f)} times as long. Which is longer, the "
+        "copy or the original? Give its length."
+    )
     return _ask(rng, q), f"max({n} * {_fe(f)}, {n})", _fa(rng, max(n * f, F(n)))
 
 
@@ -1047,8 +1121,10 @@ def _nf_times_one(rng: random.Random) -> Made:
         q = pick(
             rng,
             (
-                f"{_f(f)} is multiplied by n/n to get {f.numerator * k}/{f.denominator * k}. What is n?",
-                f"what number over itself do you multiply {_f(f)} by to get {f.numerator * k}/{f.denominator * k}",
+                f"{_f(f)} is multiplied by n/n to get {f.numerator * k}/{f.denominator * k}. What "
+                "is n?",
+                f"what number over itself do you multiply {_f(f)} by to get "
+                f"{f.numerator * k}/{f.denominator * k}",
             ),
         )
         return _ask(rng, q), f"{f.denominator * k} / {f.denominator}", str(k)
@@ -1056,7 +1132,8 @@ def _nf_times_one(rng: random.Random) -> Made:
     q = pick(
         rng,
         (
-            f"Multiplying by a fraction greater than 1 makes a number bigger. Find {n} × {_m(g + 1)}.",
+            f"Multiplying by a fraction greater than 1 makes a number bigger. "
+            f"Find {n} × {_m(g + 1)}.",
             f"Will {n} × {_m(g + 1)} be more or less than {n}? Find the product.",
         ),
     )
@@ -1069,16 +1146,25 @@ def _nf_multiply_story(rng: random.Random) -> Made:
     a = _frac(rng, (2, 3, 4, 5, 6, 8))
     b = _frac(rng, (2, 3, 4, 5, 6, 8))
     if kind == 0:
-        q = f"{who} had {_f(a)} of a pan of lasagna and ate {_f(b)} of it. What fraction of the whole pan did {who} eat?"
+        q = (
+            f"{who} had {_f(a)} of a pan of lasagna and ate {_f(b)} of it. What fraction of the "
+            f"whole pan did {who} eat?"
+        )
         return _ask(rng, q), f"{_fe(b)} * {_fe(a)}", _f(a * b)
     if kind == 1:
         m = rng.randint(1, 4) + a
         n = rng.randint(2, 6)
-        q = f"A recipe uses {_m(m)} cups of milk. {who} makes {n} batches. How many cups of milk is that?"
+        q = (
+            f"A recipe uses {_m(m)} cups of milk. {who} makes {n} batches. How many cups of milk "
+            "is that?"
+        )
         return _ask(rng, q), f"{_fe(m)} * {n}", _fa(rng, m * n)
     if kind == 2:
         m = rng.randint(2, 8) + a
-        q = f"A board is {_m(m)} feet long. A shelf is {_f(b)} as long as the board. How long is the shelf?"
+        q = (
+            f"A board is {_m(m)} feet long. A shelf is {_f(b)} as long as the board. How long is "
+            "the shelf?"
+        )
         return _ask(rng, q), f"{_fe(b)} * {_fe(m)}", _fa(rng, m * b)
     if kind == 3:
         m = rng.randint(1, 5) + a
@@ -1086,7 +1172,10 @@ def _nf_multiply_story(rng: random.Random) -> Made:
         q = f"{who} walks {speed} miles each hour. How far does {who} walk in {_m(m)} hours?"
         return _ask(rng, q), f"{speed} * {_fe(m)}", _fa(rng, m * speed)
     n = b.denominator * rng.randint(2, 8)
-    q = f"There are {n} students in the class and {_f(b)} of them ride the bus. How many students ride the bus?"
+    q = (
+        f"There are {n} students in the class and {_f(b)} of them ride the bus. How many students "
+        "ride the bus?"
+    )
     return _ask(rng, q), f"{_fe(b)} * {n}", str(b * n)
 
 
@@ -1142,7 +1231,8 @@ def _nf_share_unit_story(rng: random.Random) -> Made:
         rng,
         (
             f"{n} people share 1/{b} {unit} of {stuff} equally. How much does each person get?",
-            f"{who} has 1/{b} {unit} of {stuff} to split evenly among {n} friends. How much does each friend get?",
+            f"{who} has 1/{b} {unit} of {stuff} to split evenly among {n} friends. How much does "
+            "each friend get?",
             f"if {n} kids split 1/{b} {unit} of {stuff} how much does each kid get",
         ),
     )
@@ -1166,8 +1256,10 @@ def _nf_servings_story(rng: random.Random) -> Made:
         rng,
         (
             f"How many 1/{b}-{unit} servings are in {n} {unit}s of {food}?",
-            f"{who} has {n} {unit}s of {food} and uses 1/{b} {unit} at a time. How many times can {who} do this?",
-            f"{who} cuts {n} {unit}s of {food} into pieces 1/{b} {unit} each. How many pieces are there?",
+            f"{who} has {n} {unit}s of {food} and uses 1/{b} {unit} at a time. How many times can "
+            f"{who} do this?",
+            f"{who} cuts {n} {unit}s of {food} into pieces 1/{b} {unit} each. How many pieces are "
+            "there?",
             f"how many 1/{b} {unit} scoops fit in {n} {unit}s",
         ),
     )
@@ -1231,7 +1323,10 @@ def _md_convert_story(rng: random.Random) -> Made:
     kind = rng.randrange(5)
     if kind == 0:
         m, piece = rng.randint(2, 9), pick(rng, (20, 25, 50))
-        q = f"{who} has a {m} m ribbon and cuts it into pieces {piece} cm long. How many pieces are there?"
+        q = (
+            f"{who} has a {m} m ribbon and cuts it into pieces {piece} cm long. How many pieces "
+            "are there?"
+        )
         return _ask(rng, q), f"{m} * 100 / {piece}", str(m * 100 // piece)
     if kind == 1:
         liters, glasses, ml = (
@@ -1239,7 +1334,10 @@ def _md_convert_story(rng: random.Random) -> Made:
             rng.randint(2, 5),
             pick(rng, (150, 200, 250, 300, 350)),
         )
-        q = f"A bottle holds {liters} L of water. {who} pours {glasses} glasses of {ml} mL. How many mL are left?"
+        q = (
+            f"A bottle holds {liters} L of water. {who} pours {glasses} glasses of {ml} mL. How "
+            "many mL are left?"
+        )
         return (
             _ask(rng, q),
             f"{liters} * 1000 - {glasses} * {ml}",
@@ -1277,7 +1375,10 @@ def _md_line_plot(rng: random.Random) -> Made:
     kind = rng.randrange(3)
     lead = f"A line plot shows the amounts in {len(values)} {what}, in {unit}s: {shown}."
     if kind == 0:
-        q = f"{lead} If the total were shared equally among all the {what}, how much would each have?"
+        q = (
+            f"{lead} If the total were shared equally among all the {what}, how much would each "
+            "have?"
+        )
         return (
             _ask(rng, q),
             f"mean({', '.join(_fe(v) for v in values)})",
@@ -1299,7 +1400,10 @@ def _md_cubes_packed(rng: random.Random) -> Made:
     layer = rows * per
     kind = rng.randrange(3)
     if kind == 0:
-        q = f"A box is packed with unit cubes, with no gaps or overlaps. Each layer has {layer} cubes and there are {layers} layers. What is the volume in cubic units?"
+        q = (
+            f"A box is packed with unit cubes, with no gaps or overlaps. Each layer has {layer} "
+            f"cubes and there are {layers} layers. What is the volume in cubic units?"
+        )
         return _ask(rng, q), f"{layer} * {layers}", str(layer * layers)
     if kind == 1:
         n = layer * layers
@@ -1312,61 +1416,84 @@ def _md_cubes_packed(rng: random.Random) -> Made:
         )
         return _ask(rng, q), str(n), str(n)
     a, b = layer * layers, rng.randint(4, 30)
-    q = f"Two solids are packed with {a} and {b} unit cubes. What is their total volume in cubic units?"
+    q = (
+        f"Two solids are packed with {a} and {b} unit cubes. What is their total volume in cubic "
+        "units?"
+    )
     return _ask(rng, q), f"{a} + {b}", str(a + b)
 
 
 def _md_count_cubes(rng: random.Random) -> Made:
-    l, w, h = rng.randint(2, 6), rng.randint(2, 5), rng.randint(2, 5)
+    ln, w, h = rng.randint(2, 6), rng.randint(2, 5), rng.randint(2, 5)
     unit = pick(rng, ("cubic centimeters", "cubic inches", "cubic feet", "sugar cubes", "dice"))
     q = pick(
         rng,
         (
-            f"A figure is built from cubes: {h} layers, each {l} cubes long and {w} cubes wide. Each cube is 1 of the {unit}. Count the volume in {unit}.",
-            f"{_name(rng)} stacks {unit} into a box shape {l} by {w} by {h}. How many {unit} is the volume?",
-            f"Count the unit cubes: the bottom layer is {l} rows of {w} and there are {h} layers. What is the volume in {unit}?",
-            f"how many {unit} are in a stack {l} long {w} wide {h} tall",
+            f"A figure is built from cubes: {h} layers, each {ln} cubes long and {w} cubes wide. "
+            f"Each cube is 1 of the {unit}. Count the volume in {unit}.",
+            f"{_name(rng)} stacks {unit} into a box shape {ln} by {w} by {h}. How many {unit} is "
+            "the volume?",
+            f"Count the unit cubes: the bottom layer is {ln} rows of {w} and there are {h} layers. "
+            f"What is the volume in {unit}?",
+            f"how many {unit} are in a stack {ln} long {w} wide {h} tall",
         ),
     )
-    return _ask(rng, q), f"{l} * {w} * {h}", str(l * w * h)
+    return _ask(rng, q), f"{ln} * {w} * {h}", str(ln * w * h)
 
 
 def _md_volume_pack(rng: random.Random) -> Made:
-    l, w, h = rng.randint(2, 9), rng.randint(2, 9), rng.randint(2, 9)
+    ln, w, h = rng.randint(2, 9), rng.randint(2, 9), rng.randint(2, 9)
     kind = rng.randrange(3)
     if kind == 0:
-        q = f"A prism is packed with unit cubes: {l} cubes along the length, {w} along the width and {h} layers high. How many cubes fill it?"
-        return _ask(rng, q), f"{l} * {w} * {h}", str(l * w * h)
+        q = (
+            f"A prism is packed with unit cubes: {ln} cubes along the length, {w} along the width "
+            f"and {h} layers high. How many cubes fill it?"
+        )
+        return _ask(rng, q), f"{ln} * {w} * {h}", str(ln * w * h)
     if kind == 1:
-        q = f"({l} × {w}) × {h} and {l} × ({w} × {h}) both give the volume of a {l} by {w} by {h} prism. What is that volume?"
-        return _ask(rng, q), f"({l} * {w}) * {h}", str(l * w * h)
-    q = f"The base layer of a box holds {l * w} unit cubes. The box is {h} cubes tall. How many unit cubes fill the box?"
-    return _ask(rng, q), f"{l * w} * {h}", str(l * w * h)
+        q = (
+            f"({ln} × {w}) × {h} and {ln} × ({w} × {h}) both give the volume of a {ln} by {w} by "
+            f"{h} "
+            "prism. What is that volume?"
+        )
+        return _ask(rng, q), f"({ln} * {w}) * {h}", str(ln * w * h)
+    q = (
+        f"The base layer of a box holds {ln * w} unit cubes. The box is {h} cubes tall. How many "
+        "unit cubes fill the box?"
+    )
+    return _ask(rng, q), f"{ln * w} * {h}", str(ln * w * h)
 
 
 def _md_volume_formula_bare(rng: random.Random) -> Made:
-    l, w, h = rng.randint(2, 15), rng.randint(2, 12), rng.randint(2, 12)
+    ln, w, h = rng.randint(2, 15), rng.randint(2, 12), rng.randint(2, 12)
     kind = rng.randrange(3)
     if kind == 0:
         q = pick(
             rng,
             (
-                f"Find the volume of a rectangular prism with l = {l}, w = {w}, h = {h}.",
-                f"V = l × w × h. l = {l} cm, w = {w} cm, h = {h} cm. Find V.",
-                f"volume of a box {l} by {w} by {h}",
+                f"Find the volume of a rectangular prism with l = {ln}, w = {w}, h = {h}.",
+                f"V = l × w × h. l = {ln} cm, w = {w} cm, h = {h} cm. Find V.",
+                f"volume of a box {ln} by {w} by {h}",
             ),
         )
-        return _ask(rng, q), f"{l} * {w} * {h}", str(l * w * h)
+        return _ask(rng, q), f"{ln} * {w} * {h}", str(ln * w * h)
     if kind == 1:
-        q = f"A prism has a base area of {l * w} square units and a height of {h} units. Use V = b × h to find its volume."
-        return _ask(rng, q), f"{l * w} * {h}", str(l * w * h)
-    q = f"A rectangular prism has volume {l * w * h} cubic units, length {l} and width {w}. What is its height?"
-    return _ask(rng, q), f"{l * w * h} / ({l} * {w})", str(h)
+        q = (
+            f"A prism has a base area of {ln * w} square units and a height of {h} units. Use V = "
+            "b "
+            "× h to find its volume."
+        )
+        return _ask(rng, q), f"{ln * w} * {h}", str(ln * w * h)
+    q = (
+        f"A rectangular prism has volume {ln * w * h} cubic units, length {ln} and width {w}. What "
+        "is its height?"
+    )
+    return _ask(rng, q), f"{ln * w * h} / ({ln} * {w})", str(h)
 
 
 def _md_volume_story(rng: random.Random) -> Made:
     who = _name(rng)
-    l, w, h = rng.randint(3, 20), rng.randint(2, 12), rng.randint(2, 10)
+    ln, w, h = rng.randint(3, 20), rng.randint(2, 12), rng.randint(2, 10)
     what, unit = pick(
         rng,
         (
@@ -1381,14 +1508,21 @@ def _md_volume_story(rng: random.Random) -> Made:
         q = pick(
             rng,
             (
-                f"{who}'s {what} is {l} {unit} long, {w} {unit} wide and {h} {unit} high. What is its volume?",
-                f"How much space is inside a {what} that measures {l} {unit} by {w} {unit} by {h} {unit}?",
-                f"{who} fills a {what} {l} {unit} long, {w} wide and {h} deep. how many cubic {unit} does it hold",
+                f"{who}'s {what} is {ln} {unit} long, {w} {unit} wide and {h} {unit} high. What is "
+                "its volume?",
+                f"How much space is inside a {what} that measures {ln} {unit} by {w} {unit} by {h} "
+                f"{unit}?",
+                f"{who} fills a {what} {ln} {unit} long, {w} wide and {h} deep. how many cubic "
+                f"{unit} does it hold",
             ),
         )
-        return _ask(rng, q), f"{l} * {w} * {h}", str(l * w * h)
-    q = f"A {what} holds {l * w * h} cubic {unit}. It is {l} {unit} long and {w} {unit} wide. How tall is it?"
-    return _ask(rng, q), f"{l * w * h} / ({l} * {w})", str(h)
+        return _ask(rng, q), f"{ln} * {w} * {h}", str(ln * w * h)
+    q = (
+        f"A {what} holds {ln * w * h} cubic {unit}. It is {ln} {unit} long and {w} {unit} wide. "
+        "How "
+        "tall is it?"
+    )
+    return _ask(rng, q), f"{ln * w * h} / ({ln} * {w})", str(h)
 
 
 def _md_composite(rng: random.Random) -> Made:
@@ -1399,10 +1533,14 @@ def _md_composite(rng: random.Random) -> Made:
     q = pick(
         rng,
         (
-            f"A solid is made of two rectangular prisms that do not overlap: one is {a[0]} × {a[1]} × {a[2]} and the other is {b[0]} × {b[1]} × {b[2]}. What is the total volume?",
-            f"{who} builds an L-shaped planter from two boxes, {a[0]} ft by {a[1]} ft by {a[2]} ft and {b[0]} ft by {b[1]} ft by {b[2]} ft. How many cubic feet of soil fill it?",
-            f"A building has two parts: {a[0]} m by {a[1]} m by {a[2]} m and {b[0]} m by {b[1]} m by {b[2]} m. Find its volume.",
-            f"find the volume of the shape made from a {a[0]} by {a[1]} by {a[2]} prism and a {b[0]} by {b[1]} by {b[2]} prism",
+            f"A solid is made of two rectangular prisms that do not overlap: one is {a[0]} × "
+            f"{a[1]} × {a[2]} and the other is {b[0]} × {b[1]} × {b[2]}. What is the total volume?",
+            f"{who} builds an L-shaped planter from two boxes, {a[0]} ft by {a[1]} ft by {a[2]} ft "
+            f"and {b[0]} ft by {b[1]} ft by {b[2]} ft. How many cubic feet of soil fill it?",
+            f"A building has two parts: {a[0]} m by {a[1]} m by {a[2]} m and {b[0]} m by {b[1]} m "
+            f"by {b[2]} m. Find its volume.",
+            f"find the volume of the shape made from a {a[0]} by {a[1]} by {a[2]} prism and a "
+            f"{b[0]} by {b[1]} by {b[2]} prism",
         ),
     )
     return _ask(rng, q), f"{a[0]} * {a[1]} * {a[2]} + {b[0]} * {b[1]} * {b[2]}", str(va + vb)
@@ -1424,13 +1562,19 @@ def _g_coordinates(rng: random.Random) -> Made:
         )
         return _ask(rng, q), str(x), str(x)
     if kind == 1:
-        q = f"Start at the origin. Move {x} units right and {y} units up. What is the y-coordinate of the point?"
+        q = (
+            f"Start at the origin. Move {x} units right and {y} units up. What is the y-coordinate "
+            "of the point?"
+        )
         return _ask(rng, q), str(y), str(y)
     dx = rng.randint(1, 6)
     if kind == 2:
         q = f"Point P is at ({x}, {y}). It moves {dx} units up. What is its new y-coordinate?"
         return _ask(rng, q), f"{y} + {dx}", str(y + dx)
-    q = f"Point Q is at ({x}, {y}). Point R is {dx} units to the right of Q. What is the x-coordinate of R?"
+    q = (
+        f"Point Q is at ({x}, {y}). Point R is {dx} units to the right of Q. What is the "
+        "x-coordinate of R?"
+    )
     return _ask(rng, q), f"{x} + {dx}", str(x + dx)
 
 
@@ -1442,15 +1586,24 @@ def _g_graph_story(rng: random.Random) -> Made:
         a, b = pick(
             rng, (("the school", "the library"), ("home", "the park"), ("the pool", "the gym"))
         )
-        q = f"On a town map, {a} is at ({x}, {y1}) and {b} is at ({x}, {y2}). Each unit is one block. How many blocks apart are they?"
+        q = (
+            f"On a town map, {a} is at ({x}, {y1}) and {b} is at ({x}, {y2}). Each unit is one "
+            "block. How many blocks apart are they?"
+        )
         return _ask(rng, q), f"{y2} - {y1}", str(y2 - y1)
     if kind == 1:
         rate, h = rng.randint(5, 15), rng.randint(2, 8)
-        q = f"{who} graphs (hours worked, dollars earned). One point is ({h}, {rate * h}). How many dollars does {who} earn per hour?"
+        q = (
+            f"{who} graphs (hours worked, dollars earned). One point is ({h}, {rate * h}). How "
+            f"many dollars does {who} earn per hour?"
+        )
         return _ask(rng, q), f"{rate * h} / {h}", str(rate)
     d1, d2 = rng.randint(1, 5), rng.randint(6, 12)
     h1, h2 = rng.randint(2, 10), rng.randint(11, 30)
-    q = f"A plant's growth is graphed as (day, height in cm). The points ({d1}, {h1}) and ({d2}, {h2}) are on the graph. How many cm did it grow from day {d1} to day {d2}?"
+    q = (
+        f"A plant's growth is graphed as (day, height in cm). The points ({d1}, {h1}) and ({d2}, "
+        f"{h2}) are on the graph. How many cm did it grow from day {d1} to day {d2}?"
+    )
     return _ask(rng, q), f"{h2} - {h1}", str(h2 - h1)
 
 
@@ -1459,17 +1612,29 @@ def _g_attributes(rng: random.Random) -> Made:
     t = rng.randint(2, 20)
     kind = rng.randrange(4)
     if kind == 0:
-        q = f"All rhombuses have four equal sides, and every square is a rhombus. A square has a side of {s} cm. What is its perimeter?"
+        q = (
+            "All rhombuses have four equal sides, and every square is a rhombus. A square has a "
+            f"side of {s} cm. What is its perimeter?"
+        )
         return _ask(rng, q), f"4 * {s}", str(4 * s)
     if kind == 1:
-        q = f"Opposite sides of a parallelogram are equal, and a rectangle is a parallelogram. A rectangle has sides {s} and {t}. What is its perimeter?"
+        q = (
+            "Opposite sides of a parallelogram are equal, and a rectangle is a parallelogram. A "
+            f"rectangle has sides {s} and {t}. What is its perimeter?"
+        )
         return _ask(rng, q), f"2 * ({s} + {t})", str(2 * (s + t))
     if kind == 2:
         ang = rng.randint(40, 140)
-        q = f"Opposite angles of a parallelogram are equal, and a rhombus is a parallelogram. One angle of a rhombus is {ang} degrees. What is the angle opposite it?"
+        q = (
+            "Opposite angles of a parallelogram are equal, and a rhombus is a parallelogram. One "
+            f"angle of a rhombus is {ang} degrees. What is the angle opposite it?"
+        )
         return _ask(rng, q), str(ang), str(ang)
     shape = pick(rng, ("square", "rectangle"))
-    q = f"All rectangles have four right angles, so every {shape} does too. How many degrees do the four angles of a {shape} add up to?"
+    q = (
+        f"All rectangles have four right angles, so every {shape} does too. How many degrees do "
+        f"the four angles of a {shape} add up to?"
+    )
     return _ask(rng, q), "4 * 90", "360"
 
 
@@ -1481,7 +1646,8 @@ def _g_classify(rng: random.Random) -> Made:
             ("exactly one pair of parallel sides", "trapezoid"),
             ("four equal sides but no right angles", "rhombus"),
             (
-                "two pairs of parallel sides and four right angles, with sides that are not all equal",
+                "two pairs of parallel sides and four right angles, with sides that are not all "
+                "equal",
                 "rectangle",
             ),
             (
@@ -1540,7 +1706,8 @@ def _rp_simplify(rng: random.Random) -> Made:
     q = pick(
         rng,
         (
-            f"Write the ratio {a * k}:{b * k} in simplest form as {a}:?. What is the missing number?",
+            f"Write the ratio {a * k}:{b * k} in simplest form as {a}:?. What is the missing "
+            "number?",
             f"{a * k} to {b * k} is the same ratio as {a} to what?",
             f"simplify the ratio {a * k}:{b * k}, what is the second number",
             f"Find the missing value: {a * k}:{b * k} = {a}:?",
@@ -1554,14 +1721,23 @@ def _rp_unit_rate_story(rng: random.Random) -> Made:
     kind = rng.randrange(4)
     if kind == 0:
         a, b = rng.randint(1, 9), rng.randint(2, 9)
-        q = f"A recipe uses {a} cups of flour for every {b} cups of sugar. How many cups of flour is that per cup of sugar?"
+        q = (
+            f"A recipe uses {a} cups of flour for every {b} cups of sugar. How many cups of flour "
+            "is that per cup of sugar?"
+        )
         return _ask(rng, q), f"{a} / {b}", _fa(rng, F(a, b))
     n, r = rng.randint(2, 12), rng.randint(2, 15)
     if kind == 1:
-        q = f"{who} pays ${n * r} for {n} pounds of apples. What is the price per pound, in dollars?"
+        q = (
+            f"{who} pays ${n * r} for {n} pounds of apples. What is the price per pound, in "
+            "dollars?"
+        )
         return _ask(rng, q), f"{n * r} / {n}", str(r)
     if kind == 2:
-        q = f"A car goes {n * r * 5} miles on {n} gallons of gas. How many miles per gallon is that?"
+        q = (
+            f"A car goes {n * r * 5} miles on {n} gallons of gas. How many miles per gallon is "
+            "that?"
+        )
         return _ask(rng, q), f"{n * r * 5} / {n}", str(r * 5)
     q = f"{who} types {n * r * 3} words in {n} minutes. What is the rate in words per minute?"
     return _ask(rng, q), f"{n * r * 3} / {n}", str(r * 3)
@@ -1629,16 +1805,17 @@ def _rp_table_story(rng: random.Random) -> Made:
             ("tickets", "dollars"),
         ),
     )
-    q = pick(
-        rng,
-        (
-            f"A table shows {a} {x} for {b} {y}, {2 * a} {x} for {2 * b} {y}, and so on. How many {y} go with {a * k} {x}?",
-            f"{_name(rng)} makes a table of equivalent ratios: {a} {x} to {b} {y}. How many {x} are needed for {b * k} {y}?",
-        ),
+    if rng.random() < 0.5:
+        q = (
+            f"A table shows {a} {x} for {b} {y}, {2 * a} {x} for {2 * b} {y}, and so on. "
+            f"How many {y} go with {a * k} {x}?"
+        )
+        return _ask(rng, q), f"{a * k} / {a} * {b}", str(b * k)
+    q = (
+        f"{_name(rng)} makes a table of equivalent ratios: {a} {x} to {b} {y}. "
+        f"How many {x} are needed for {b * k} {y}?"
     )
-    if x in q.split("How many ")[-1][:20]:
-        return _ask(rng, q), f"{b * k} / {b} * {a}", str(a * k)
-    return _ask(rng, q), f"{a * k} / {a} * {b}", str(b * k)
+    return _ask(rng, q), f"{b * k} / {b} * {a}", str(a * k)
 
 
 def _rp_unit_price_story(rng: random.Random) -> Made:
@@ -1651,11 +1828,17 @@ def _rp_unit_price_story(rng: random.Random) -> Made:
         ("pounds of grapes", "notebooks", "bottles of water", "yards of fabric", "movie tickets"),
     )
     if rng.random() < 0.6:
-        q = f"{n} {item} cost {_money(each * n)}. At the same rate, how much do {m} {item} cost, in dollars?"
+        q = (
+            f"{n} {item} cost {_money(each * n)}. At the same rate, how much does {who} pay "
+            f"for {m} {item}, in dollars?"
+        )
         return _ask(rng, q), f"{_d(each * n)} / {n} * {m}", _d(each * m)
     other = each + pick(rng, (F(1, 4), F(1, 2), F(-1, 4)))
     m2 = rng.randint(2, 8)
-    q = f"Store A sells {n} {item} for {_money(each * n)}. Store B sells {m2} for {_money(other * m2)}. What is the lower price for one, in dollars?"
+    q = (
+        f"Store A sells {n} {item} for {_money(each * n)}. "
+        f"Store B sells {m2} for {_money(other * m2)}. What is the lower price for one, in dollars?"
+    )
     return _ask(rng, q), f"min({_d(each * n)} / {n}, {_d(other * m2)} / {m2})", _d(min(each, other))
 
 
@@ -1665,7 +1848,10 @@ def _rp_speed_story(rng: random.Random) -> Made:
     t2 = rng.randint(2, 12)
     kind = rng.randrange(3)
     if kind == 0:
-        q = f"{who} drives {r * t} miles in {t} hours. At that speed, how far does {who} drive in {t2} hours?"
+        q = (
+            f"{who} drives {r * t} miles in {t} hours. At that speed, how far does {who} drive in "
+            f"{t2} hours?"
+        )
         return _ask(rng, q), f"{r * t} / {t} * {t2}", str(r * t2)
     if kind == 1:
         lawns, m = rng.randint(2, 8), rng.randint(2, 6)
@@ -1674,7 +1860,10 @@ def _rp_speed_story(rng: random.Random) -> Made:
             f"can {who} mow in {t * m} hours?"
         )
         return _ask(rng, q), f"{lawns} / {t} * {t * m}", str(lawns * m)
-    q = f"A train goes {r * t} km in {t} hours. How long does it take to go {r * t2} km at the same speed, in hours?"
+    q = (
+        f"A train goes {r * t} km in {t} hours. How long does it take to go {r * t2} km at the "
+        "same speed, in hours?"
+    )
     return _ask(rng, q), f"{r * t2} / ({r * t} / {t})", str(t2)
 
 
@@ -1712,10 +1901,16 @@ def _rp_percent_story(rng: random.Random) -> Made:
     part = p * whole // 100
     kind = rng.randrange(4)
     if kind == 0:
-        q = f"A jacket costs ${whole}. It is on sale for {p}% off. How many dollars is the discount?"
+        q = (
+            f"A jacket costs ${whole}. It is on sale for {p}% off. How many dollars is the "
+            "discount?"
+        )
         return _ask(rng, q), f"{p} / 100 * {whole}", str(part)
     if kind == 1:
-        q = f"{who} has read {part} pages, which is {p}% of the book. How many pages are in the book?"
+        q = (
+            f"{who} has read {part} pages, which is {p}% of the book. How many pages are in the "
+            "book?"
+        )
         return _ask(rng, q), f"{part} / ({p} / 100)", str(whole)
     if kind == 2:
         q = f"{who} got {part} out of {whole} questions right. What percent is that?"
@@ -1781,9 +1976,15 @@ def _ns_fraction_div_story(rng: random.Random) -> Made:
     if kind == 0:
         q = f"How many {_f(b)}-cup servings are in {_m(a)} cup of yogurt?"
     elif kind == 1:
-        q = f"A rectangular strip of land has an area of {_m(a)} square mile and a length of {_f(b)} mile. How wide is it?"
+        q = (
+            f"A rectangular strip of land has an area of {_m(a)} square mile and a length of "
+            f"{_f(b)} mile. How wide is it?"
+        )
     elif kind == 2:
-        q = f"{who} has {_m(a)} yards of ribbon and cuts pieces {_f(b)} yard long. How many pieces can {who} make?"
+        q = (
+            f"{who} has {_m(a)} yards of ribbon and cuts pieces {_f(b)} yard long. How many pieces "
+            f"can {who} make?"
+        )
     else:
         q = f"{who} walks {_m(a)} mile in {_f(b)} hour. How many miles is that per hour?"
     return _ask(rng, q), f"{_fe(a)} / {_fe(b)}", _fa(rng, a / b)
@@ -1815,10 +2016,13 @@ def _ns_long_div_story(rng: random.Random) -> Made:
     q = pick(
         rng,
         (
-            f"A factory packs {_d(n)} {thing[1]} into {boxes} of {d}. How many {boxes} does it fill?",
+            f"A factory packs {_d(n)} {thing[1]} into {boxes} of {d}. How many {boxes} does it "
+            "fill?",
             f"{_d(n)} {thing[1]} are shared equally among {d} {boxes}. How many go in each {box}?",
-            f"A school raised ${_d(n)} for {d} classes, split equally. How many dollars does each class get?",
-            f"{_d(n)} people are seated at {d} equal sections in a stadium. how many people per section",
+            f"A school raised ${_d(n)} for {d} classes, split equally. How many dollars does each "
+            "class get?",
+            f"{_d(n)} people are seated at {d} equal sections in a stadium. how many people per "
+            "section",
         ),
     )
     return _ask(rng, q), f"{n} / {d}", str(qt)
@@ -1858,16 +2062,25 @@ def _ns_decimal_story(rng: random.Random) -> Made:
     kind = rng.randrange(4)
     if kind == 0:
         price, lbs = _dec(rng, 1, 9, 2), _dec(rng, 1, 5, 1)
-        q = f"Cheese costs {_money(price)} per pound. {who} buys {_d(lbs)} pounds. How much does it cost, in dollars?"
+        q = (
+            f"Cheese costs {_money(price)} per pound. {who} buys {_d(lbs)} pounds. How much does "
+            "it cost, in dollars?"
+        )
         return _ask(rng, q), f"{_d(price)} * {_d(lbs)}", _d(price * lbs)
     if kind == 1:
         each = _dec(rng, 1, 30, 2)
         n = rng.randint(3, 12)
-        q = f"{n} friends split a bill of {_money(each * n)} equally. How much does each pay, in dollars?"
+        q = (
+            f"{n} friends split a bill of {_money(each * n)} equally. How much does each pay, in "
+            "dollars?"
+        )
         return _ask(rng, q), f"{_d(each * n)} / {n}", _d(each)
     if kind == 2:
         a, b, c = _dec(rng, 10, 99, 2), _dec(rng, 10, 99, 2), _dec(rng, 1, 9, 2)
-        q = f"{who} buys groceries for {_money(a)}, a shirt for {_money(b)} and a card for {_money(c)}. What is the total, in dollars?"
+        q = (
+            f"{who} buys groceries for {_money(a)}, a shirt for {_money(b)} and a card for "
+            f"{_money(c)}. What is the total, in dollars?"
+        )
         return _ask(rng, q), f"{_d(a)} + {_d(b)} + {_d(c)}", _d(a + b + c)
     g = _dec(rng, 5, 15, 1)
     per = _dec(rng, 20, 40, 1)
@@ -1922,11 +2135,17 @@ def _ns_gcf_lcm_story(rng: random.Random) -> Made:
                 ("boys", "girls"),
             ),
         )
-        q = f"{who} has {a} {x} and {b} {y} and makes identical groups with none left over. What is the greatest number of groups?"
+        q = (
+            f"{who} has {a} {x} and {b} {y} and makes identical groups with none left over. What "
+            "is the greatest number of groups?"
+        )
         return _ask(rng, q), f"gcd({a}, {b})", str(gcd(a, b))
     a, b = rng.sample(range(2, 13), 2)
     x, y = pick(rng, (("hot dogs", "buns"), ("plates", "cups"), ("juice boxes", "granola bars")))
-    q = f"{x.capitalize()} come in packs of {a} and {y} in packs of {b}. What is the least number of each {who} can buy to have the same amount?"
+    q = (
+        f"{x.capitalize()} come in packs of {a} and {y} in packs of {b}. What is the least number "
+        f"of each {who} can buy to have the same amount?"
+    )
     return _ask(rng, q), f"lcm({a}, {b})", str(a * b // gcd(a, b))
 
 
@@ -1957,23 +2176,19 @@ def _ns_distributive(rng: random.Random) -> Made:
 
 
 def _ns_signed_story(rng: random.Random) -> Made:
-    n = rng.randint(2, 500)
-    phrase, sign = pick(
+    n, small = rng.randint(2, 500), rng.randint(1, 40)
+    phrase, value = pick(
         rng,
         (
-            (f"a temperature of {n % 40 + 1} degrees below zero", -1),
-            (f"{n} feet below sea level", -1),
-            (f"a withdrawal of ${n}", -1),
-            (f"a deposit of ${n}", 1),
-            (f"{n} feet above sea level", 1),
-            (f"a loss of {n % 30 + 1} yards in a football play", -1),
-            (f"a gain of {n % 30 + 1} yards", 1),
+            (f"a temperature of {small} degrees below zero", -small),
+            (f"{n} feet below sea level", -n),
+            (f"a withdrawal of ${n}", -n),
+            (f"a deposit of ${n}", n),
+            (f"{n} feet above sea level", n),
+            (f"a loss of {small} yards in a football play", -small),
+            (f"a gain of {small} yards", small),
+            (f"a temperature of {small} degrees above zero", small),
         ),
-    )
-    value = (
-        int(phrase.split("$")[-1].split()[0])
-        if "$" in phrase
-        else int([w for w in phrase.split() if w.isdigit()][0])
     )
     q = pick(
         rng,
@@ -1984,7 +2199,7 @@ def _ns_signed_story(rng: random.Random) -> Made:
             f"Zero is the starting point. Which integer shows {phrase}?",
         ),
     )
-    return _ask(rng, q), f"{'-' if sign < 0 else ''}{value}", str(sign * value)
+    return _ask(rng, q), str(value), str(value)
 
 
 def _ns_opposite(rng: random.Random) -> Made:
@@ -2010,7 +2225,10 @@ def _ns_opposite(rng: random.Random) -> Made:
             ),
         )
         return _ask(rng, q), f"-(-{abs(n)})", str(abs(n))
-    q = f"A number is {abs(n)} units from 0 on the left side of the number line. What is its opposite?"
+    q = (
+        f"A number is {abs(n)} units from 0 on the left side of the number line. What is its "
+        "opposite?"
+    )
     return _ask(rng, q), f"-(-{abs(n)})", str(abs(n))
 
 
@@ -2018,7 +2236,10 @@ def _ns_reflect(rng: random.Random) -> Made:
     x, y = rng.choice([-1, 1]) * rng.randint(1, 10), rng.choice([-1, 1]) * rng.randint(1, 10)
     kind = rng.randrange(4)
     if kind == 0:
-        q = f"The point ({x}, {y}) is reflected across the x-axis. What is the y-coordinate of the new point?"
+        q = (
+            f"The point ({x}, {y}) is reflected across the x-axis. What is the y-coordinate of the "
+            "new point?"
+        )
         return _ask(rng, q), f"-({y})", str(-y)
     if kind == 1:
         q = f"Reflect ({x}, {y}) across the y-axis. What is the new x-coordinate?"
@@ -2045,10 +2266,16 @@ def _ns_number_line(rng: random.Random) -> Made:
     if kind == 2:
         start, den = rng.randint(-3, -1), pick(rng, (2, 4, 5))
         k = rng.randint(1, 2 * den)
-        q = f"A number line starts at {start} and has tick marks every 1/{den}. What number is at the tick {k} steps to the right of {start}?"
+        q = (
+            f"A number line starts at {start} and has tick marks every 1/{den}. What number is at "
+            f"the tick {k} steps to the right of {start}?"
+        )
         return _ask(rng, q), f"{start} + {k}/{den}", _f(start + F(k, den))
     x, y = rng.randint(1, 9), rng.randint(1, 9)
-    q = f"From the origin, move {x} units left and {y} units down. What is the x-coordinate of the point?"
+    q = (
+        f"From the origin, move {x} units left and {y} units down. What is the x-coordinate of the "
+        "point?"
+    )
     return _ask(rng, q), f"-{x}", str(-x)
 
 
@@ -2085,15 +2312,24 @@ def _ns_order_story(rng: random.Random) -> Made:
     a, b = rng.sample(range(-30, 10), 2)
     kind = rng.randrange(3)
     if kind == 0:
-        q = f"At 6 a.m. it was {a}°C in {p}'s town and {b}°C in {r}'s town. Which temperature is colder?"
+        q = (
+            f"At 6 a.m. it was {a}°C in {p}'s town and {b}°C in {r}'s town. Which temperature is "
+            "colder?"
+        )
         return _ask(rng, q), f"min({a}, {b})", str(min(a, b))
     if kind == 1:
         a, b = -abs(a) - 1, -abs(b) - 1
         if a == b:
             b -= 1
-        q = f"{p}'s account balance is -${abs(a)} and {r}'s is -${abs(b)}. Which balance is greater?"
+        q = (
+            f"{p}'s account balance is -${abs(a)} and {r}'s is -${abs(b)}. Which balance is "
+            "greater?"
+        )
         return _ask(rng, q), f"max({a}, {b})", str(max(a, b))
-    q = f"A fish swims at {a * 3} feet and a diver is at {b * 3} feet (sea level is 0). Which is higher? Give its elevation."
+    q = (
+        f"A fish swims at {a * 3} feet and a diver is at {b * 3} feet (sea level is 0). Which is "
+        "higher? Give its elevation."
+    )
     return _ask(rng, q), f"max({a * 3}, {b * 3})", str(3 * max(a, b))
 
 
@@ -2141,7 +2377,10 @@ def _ns_abs_vs_order(rng: random.Random) -> Made:
     if kind == 1:
         q = f"{p}'s balance is -${a} and {r}'s is -${b}. Who owes more? Give the size of that debt."
         return _ask(rng, q), f"max(abs(-{a}), abs(-{b}))", str(max(a, b))
-    q = f"{p}'s balance is -${a} and {r}'s is -${b}. Whose balance is lower, and by how many dollars is that debt bigger?"
+    q = (
+        f"{p}'s balance is -${a} and {r}'s is -${b}. Whose balance is lower, and by how many "
+        "dollars is that debt bigger?"
+    )
     return _ask(rng, q), f"abs(min(-{a}, -{b})) - abs(max(-{a}, -{b}))", str(abs(a - b))
 
 
@@ -2180,8 +2419,10 @@ def _ns_distance_story(rng: random.Random) -> Made:
     q = pick(
         rng,
         (
-            f"On a city grid, {a} is at ({c}, {u}) and {b} is at ({c}, {v}). Each unit is 1 block. How many blocks does {who} walk going straight from {a} to {b}?",
-            f"{who} marks {a} at ({u}, {c}) and {b} at ({v}, {c}) on a map where each unit is 1 km. How far apart are they?",
+            f"On a city grid, {a} is at ({c}, {u}) and {b} is at ({c}, {v}). Each unit is 1 block. "
+            f"How many blocks does {who} walk going straight from {a} to {b}?",
+            f"{who} marks {a} at ({u}, {c}) and {b} at ({v}, {c}) on a map where each unit is 1 "
+            "km. How far apart are they?",
         ),
     )
     return _ask(rng, q), f"abs({v} - ({u}))", str(v - u)
@@ -2215,7 +2456,10 @@ def _ee_exponent_story(rng: random.Random) -> Made:
     b, e = rng.randint(2, 4), rng.randint(2, 5)
     kind = rng.randrange(3)
     if kind == 0:
-        q = f"{who} sends a message to {b} friends. Each of them sends it to {b} more, and so on. How many people get it in round {e}? Write it as a power."
+        q = (
+            f"{who} sends a message to {b} friends. Each of them sends it to {b} more, and so on. "
+            f"How many people get it in round {e}? Write it as a power."
+        )
         return _ask(rng, q), f"{b} ** {e}", str(b**e)
     s = rng.randint(2, 12)
     if kind == 1:
@@ -2278,7 +2522,10 @@ def _ee_parts(rng: random.Random) -> Made:
     if kind == 2:
         q = f"How many terms are in the expression {a}{v} + {b}{w} + {c} - {v}?"
         return _ask(rng, q), "4", "4"
-    q = f"The expression {a}({b} + {c}) is a product of two factors. What is the value of the second factor, the sum?"
+    q = (
+        f"The expression {a}({b} + {c}) is a product of two factors. What is the value of the "
+        "second factor, the sum?"
+    )
     return _ask(rng, q), f"{b} + {c}", str(b + c)
 
 
@@ -2320,12 +2567,15 @@ def _ee_formula_story(rng: random.Random) -> Made:
         s = pick(rng, (F(1, 2), F(1, 3), F(rng.randint(2, 9))))
         q = f"Use A = 6s^2 to find the surface area of a cube with sides of length s = {_f(s)}."
         return _ask(rng, q), f"6 * {_fe(s)} ** 2", _fa(rng, 6 * s * s)
-    l, w = rng.randint(3, 30), rng.randint(2, 20)
+    ln, w = rng.randint(3, 30), rng.randint(2, 20)
     if kind == 2:
-        q = f"The perimeter of a rectangle is P = 2l + 2w. Find P when l = {l} and w = {w}."
-        return _ask(rng, q), f"2 * {l} + 2 * {w}", str(2 * l + 2 * w)
-    q = f"Distance is d = rt. {_name(rng)} rides at r = {w} miles per hour for t = {l % 6 + 1} hours. Find d."
-    return _ask(rng, q), f"{w} * {l % 6 + 1}", str(w * (l % 6 + 1))
+        q = f"The perimeter of a rectangle is P = 2l + 2w. Find P when l = {ln} and w = {w}."
+        return _ask(rng, q), f"2 * {ln} + 2 * {w}", str(2 * ln + 2 * w)
+    q = (
+        f"Distance is d = rt. {_name(rng)} rides at r = {w} miles per hour for t = {ln % 6 + 1} "
+        "hours. Find d."
+    )
+    return _ask(rng, q), f"{w} * {ln % 6 + 1}", str(w * (ln % 6 + 1))
 
 
 def _ee_equivalent(rng: random.Random) -> Made:
@@ -2335,7 +2585,8 @@ def _ee_equivalent(rng: random.Random) -> Made:
         q = pick(
             rng,
             (
-                f"Use the distributive property: {a}({b} + x) = ? + {a}x. What is the missing number?",
+                f"Use the distributive property: {a}({b} + x) = ? + {a}x. What is the missing "
+                "number?",
                 f"{a}({b} + x) = __ + {a}x",
             ),
         )
@@ -2346,7 +2597,10 @@ def _ee_equivalent(rng: random.Random) -> Made:
         return _ask(rng, q), f"{a * d} / {a}", str(d)
     if kind == 2:
         n = rng.randint(2, 7)
-        q = f"Write {' + '.join(['y'] * n)} as an equivalent expression ?y. What is the coefficient?"
+        q = (
+            f"Write {' + '.join(['y'] * n)} as an equivalent expression ?y. What is the "
+            "coefficient?"
+        )
         return _ask(rng, q), str(n), str(n)
     c = rng.randint(2, 9)
     q = f"Combine like terms: {a}x + {b} + {c}x. What is the coefficient of x?"
@@ -2358,7 +2612,10 @@ def _ee_equivalent_check(rng: random.Random) -> Made:
     if rng.random() < 0.5:
         q = f"The expressions {a}(x + {b}) and {a}x + k are equivalent for every x. What is k?"
         return _ask(rng, q), f"{a} * {b}", str(a * b)
-    q = f"Check that {a}(x + {b}) and {a}x + {a * b} are equivalent: what value do both give when x = {x}?"
+    q = (
+        f"Check that {a}(x + {b}) and {a}x + {a * b} are equivalent: what value do both give when "
+        f"x = {x}?"
+    )
     return _ask(rng, q), f"{a} * ({x} + {b})", str(a * (x + b))
 
 
@@ -2373,7 +2630,8 @@ def _ee_substitute(rng: random.Random) -> Made:
             rng,
             (
                 f"Which value from {{{', '.join(map(str, options))}}} makes {a}x + {b} = {c} true?",
-                f"Use substitution: which of {', '.join(map(str, options))} is a solution of {a}x + {b} = {c}?",
+                f"Use substitution: which of {', '.join(map(str, options))} is a solution of {a}x "
+                f"+ {b} = {c}?",
                 f"which number makes {a}x + {b} = {c} true: {', '.join(map(str, options))}",
             ),
         )
@@ -2388,15 +2646,27 @@ def _ee_variable_story(rng: random.Random) -> Made:
     kind = rng.randrange(4)
     n, a, b = rng.randint(2, 15), rng.randint(2, 9), rng.randint(2, 30)
     if kind == 0:
-        q = f"{who} has n stickers. Her brother has {a} more than 3 times as many. Write an expression. How many does her brother have if n = {n}?"
+        q = (
+            f"{who} has n stickers. Her brother has {a} more than 3 times as many. Write an "
+            f"expression. How many does her brother have if n = {n}?"
+        )
         return _ask(rng, q), f"3 * {n} + {a}", str(3 * n + a)
     if kind == 1:
-        q = f"A gym costs ${b} to join and ${a} per month. Write an expression for m months. What is the cost for m = {n}?"
+        q = (
+            f"A gym costs ${b} to join and ${a} per month. Write an expression for m months. What "
+            f"is the cost for m = {n}?"
+        )
         return _ask(rng, q), f"{b} + {a} * {n}", str(b + a * n)
     if kind == 2:
-        q = f"{who} shares c cookies equally among {a} friends. Write an expression. How many does each friend get when c = {a * n}?"
+        q = (
+            f"{who} shares c cookies equally among {a} friends. Write an expression. How many does "
+            f"each friend get when c = {a * n}?"
+        )
         return _ask(rng, q), f"{a * n} / {a}", str(n)
-    q = f"A movie ticket costs t dollars and popcorn costs ${a}. Write an expression for the total. What is the total when t = {n}?"
+    q = (
+        f"A movie ticket costs t dollars and popcorn costs ${a}. Write an expression for the "
+        f"total. What is the total when t = {n}?"
+    )
     return _ask(rng, q), f"{n} + {a}", str(n + a)
 
 
@@ -2407,14 +2677,14 @@ def _ee_solve_bare(rng: random.Random) -> Made:
         p, x = rng.randint(1, 50), rng.randint(1, 80)
         eq, expr, ans = f"{v} + {p} = {p + x}", f"{p + x} - {p}", str(x)
     elif kind == 1:
-        p, x = _dec(rng, 1, 20, 1), _dec(rng, 1, 20, 2)
-        eq, expr, ans = f"{v} + {_d(p)} = {_d(p + x)}", f"{_d(p + x)} - {_d(p)}", _d(x)
+        pd, xd = _dec(rng, 1, 20, 1), _dec(rng, 1, 20, 2)
+        eq, expr, ans = f"{v} + {_d(pd)} = {_d(pd + xd)}", f"{_d(pd + xd)} - {_d(pd)}", _d(xd)
     elif kind == 2:
         p, x = rng.randint(2, 12), rng.randint(2, 30)
         eq, expr, ans = f"{p}{v} = {p * x}", f"{p * x} / {p}", str(x)
     else:
-        p, x = _frac(rng, (2, 3, 4, 5)), F(rng.randint(1, 20))
-        eq, expr, ans = f"{_f(p)}{v} = {_f(p * x)}", f"{_fe(p * x)} / {_fe(p)}", str(x)
+        pf, x = _frac(rng, (2, 3, 4, 5)), rng.randint(1, 20)
+        eq, expr, ans = f"{_f(pf)}{v} = {_f(pf * x)}", f"{_fe(pf * x)} / {_fe(pf)}", str(x)
     q = pick(
         rng,
         (
@@ -2433,21 +2703,36 @@ def _ee_solve_story(rng: random.Random) -> Made:
     kind = rng.randrange(4)
     if kind == 0:
         n, each = rng.randint(2, 9), _dec(rng, 1, 9, 2)
-        q = f"{who} bought {n} notebooks for {_money(n * each)} in all. Write and solve {n}x = {_d(n * each)} to find the cost of one, in dollars."
+        q = (
+            f"{who} bought {n} notebooks for {_money(n * each)} in all. Write and solve {n}x = "
+            f"{_d(n * each)} to find the cost of one, in dollars."
+        )
         return _ask(rng, q), f"{_d(n * each)} / {n}", _d(each)
     if kind == 1:
         have, need = _dec(rng, 5, 40, 2), _dec(rng, 1, 20, 2)
-        q = f"{who} has {_money(have)} and needs {_money(have + need)} for a game. How much more does {who} need, in dollars? (x + {_d(have)} = {_d(have + need)})"
+        q = (
+            f"{who} has {_money(have)} and needs {_money(have + need)} for a game. How much more "
+            f"does {who} need, in dollars? (x + {_d(have)} = {_d(have + need)})"
+        )
         return _ask(rng, q), f"{_d(have + need)} - {_d(have)}", _d(need)
     if kind == 2:
         x, p = rng.randint(20, 120), rng.randint(5, 60)
-        q = f"After {who} read {p} more pages, the total was {x + p} pages. How many pages had {who} read before? Write an equation and solve."
+        q = (
+            f"After {who} read {p} more pages, the total was {x + p} pages. How many pages had "
+            f"{who} read before? Write an equation and solve."
+        )
         return _ask(rng, q), f"{x + p} - {p}", str(x)
     f, x = _frac(rng, (2, 3, 4)), rng.randint(2, 12) * 4
-    q = f"{_f(f)} of the class is {_f(f * x)} students. How many students are in the class? Solve {_f(f)}n = {_f(f * x)}."
+    q = (
+        f"{_f(f)} of the class is {_f(f * x)} students. How many students are in the class? Solve "
+        f"{_f(f)}n = {_f(f * x)}."
+    )
     if (f * x).denominator != 1:
         x = x * f.denominator
-        q = f"{_f(f)} of the class is {_f(f * x)} students. How many students are in the class? Solve {_f(f)}n = {_f(f * x)}."
+        q = (
+            f"{_f(f)} of the class is {_f(f * x)} students. How many students are in the class? "
+            f"Solve {_f(f)}n = {_f(f * x)}."
+        )
     return _ask(rng, q), f"{_fe(f * x)} / {_fe(f)}", str(x)
 
 
@@ -2485,12 +2770,21 @@ def _ee_inequality_story(rng: random.Random) -> Made:
     c = rng.randint(30, 60)
     kind = rng.randrange(3)
     if kind == 0:
-        q = f"Riders must be taller than {c} inches (h > {c}). {who} measures in whole inches. What is the shortest height that is allowed?"
+        q = (
+            f"Riders must be taller than {c} inches (h > {c}). {who} measures in whole inches. "
+            "What is the shortest height that is allowed?"
+        )
         return _ask(rng, q), f"{c} + 1", str(c + 1)
     if kind == 1:
-        q = f"A elevator can carry fewer than {c} people (p < {c}). What is the greatest number of people allowed?"
+        q = (
+            f"A elevator can carry fewer than {c} people (p < {c}). What is the greatest number of "
+            "people allowed?"
+        )
         return _ask(rng, q).replace("A elevator", "An elevator"), f"{c} - 1", str(c - 1)
-    q = f"A team needs more than {c} points to win (x > {c}). Points are whole numbers. What is the fewest points that wins?"
+    q = (
+        f"A team needs more than {c} points to win (x > {c}). Points are whole numbers. What is "
+        "the fewest points that wins?"
+    )
     return _ask(rng, q), f"{c} + 1", str(c + 1)
 
 
@@ -2499,12 +2793,21 @@ def _ee_dependent_story(rng: random.Random) -> Made:
     r, t = rng.randint(5, 70), rng.randint(2, 9)
     kind = rng.randrange(3)
     if kind == 0:
-        q = f"A car travels at a constant speed: d = {r}t, where t is hours. How far does it go in {t} hours?"
+        q = (
+            f"A car travels at a constant speed: d = {r}t, where t is hours. How far does it go in "
+            f"{t} hours?"
+        )
         return _ask(rng, q), f"{r} * {t}", str(r * t)
     if kind == 1:
-        q = f"{who} earns ${r % 20 + 5} per hour. Write an equation for earnings e after h hours. How much does {who} earn in {t} hours?"
+        q = (
+            f"{who} earns ${r % 20 + 5} per hour. Write an equation for earnings e after h hours. "
+            f"How much does {who} earn in {t} hours?"
+        )
         return _ask(rng, q), f"{r % 20 + 5} * {t}", str((r % 20 + 5) * t)
-    q = f"The cost c of n tickets is c = {r % 15 + 3}n. If {who} spends ${(r % 15 + 3) * t}, how many tickets did {who} buy?"
+    q = (
+        f"The cost c of n tickets is c = {r % 15 + 3}n. If {who} spends ${(r % 15 + 3) * t}, how "
+        f"many tickets did {who} buy?"
+    )
     return _ask(rng, q), f"{(r % 15 + 3) * t} / {r % 15 + 3}", str(t)
 
 
@@ -2544,7 +2847,10 @@ def _g6_area_bare(rng: random.Random) -> Made:
         q = f"A trapezoid has parallel sides {a} and {b} and a height of {h}. What is its area?"
         return _ask(rng, q), f"({a} + {b}) / 2 * {h}", _d(F((a + b) * h, 2))
     d1, d2 = rng.randint(2, 20) * 2, rng.randint(2, 20)
-    q = f"A rhombus has diagonals of {d1} and {d2} inches. Decompose it into triangles to find its area."
+    q = (
+        f"A rhombus has diagonals of {d1} and {d2} inches. Decompose it into triangles to find its "
+        "area."
+    )
     return _ask(rng, q), f"{d1} * {d2} / 2", str(d1 * d2 // 2)
 
 
@@ -2553,48 +2859,71 @@ def _g6_area_story(rng: random.Random) -> Made:
     kind = rng.randrange(3)
     if kind == 0:
         b, h = rng.randint(3, 20), rng.randint(3, 20)
-        q = f"A triangular sail has a base of {b} feet and a height of {h} feet. How much fabric is in the sail?"
+        q = (
+            f"A triangular sail has a base of {b} feet and a height of {h} feet. How much fabric "
+            "is in the sail?"
+        )
         return _ask(rng, q), f"{b} * {h} / 2", _d(F(b * h, 2))
     if kind == 1:
         L, W, l2, w2 = rng.randint(10, 20), rng.randint(8, 15), rng.randint(2, 7), rng.randint(2, 6)
-        q = f"{who}'s room is a {L} ft by {W} ft rectangle with a {l2} ft by {w2} ft closet cut out of one corner. What is the floor area?"
+        q = (
+            f"{who}'s room is a {L} ft by {W} ft rectangle with a {l2} ft by {w2} ft closet cut "
+            "out of one corner. What is the floor area?"
+        )
         return _ask(rng, q), f"{L} * {W} - {l2} * {w2}", str(L * W - l2 * w2)
     a, b, h = rng.randint(4, 20), rng.randint(4, 20), rng.randint(3, 12)
-    q = f"A garden is shaped like a trapezoid with parallel sides {a} m and {b} m, {h} m apart. What is its area?"
+    q = (
+        f"A garden is shaped like a trapezoid with parallel sides {a} m and {b} m, {h} m apart. "
+        "What is its area?"
+    )
     return _ask(rng, q), f"({a} + {b}) * {h} / 2", _d(F((a + b) * h, 2))
 
 
 def _g6_volume_bare(rng: random.Random) -> Made:
     dims = [_frac(rng, (2, 3, 4), proper=rng.random() < 0.4) for _ in range(3)]
-    l, w, h = dims
+    ln, w, h = dims
     if rng.random() < 0.3:
         c = F(1, 2) if all(x.denominator == 2 for x in dims) else F(1, 12)
-        q = f"How many cubes with edge {_f(c)} unit fill a prism {_m(l)} by {_m(w)} by {_m(h)} units?"
+        q = (
+            f"How many cubes with edge {_f(c)} unit fill a prism {_m(ln)} by {_m(w)} by {_m(h)} "
+            "units?"
+        )
         return (
             _ask(rng, q),
-            f"{_fe(l)} * {_fe(w)} * {_fe(h)} / {_fe(c)} ** 3",
-            str(l * w * h / c**3),
+            f"{_fe(ln)} * {_fe(w)} * {_fe(h)} / {_fe(c)} ** 3",
+            str(ln * w * h / c**3),
         )
     q = pick(
         rng,
         (
-            f"Find the volume of a rectangular prism with edges {_m(l)}, {_m(w)} and {_m(h)} units.",
-            f"V = lwh with l = {_m(l)}, w = {_m(w)}, h = {_m(h)}. Find V.",
-            f"volume of a box {_m(l)} by {_m(w)} by {_m(h)}",
+            f"Find the volume of a rectangular prism with edges {_m(ln)}, {_m(w)} and {_m(h)} "
+            "units.",
+            f"V = lwh with l = {_m(ln)}, w = {_m(w)}, h = {_m(h)}. Find V.",
+            f"volume of a box {_m(ln)} by {_m(w)} by {_m(h)}",
         ),
     )
-    return _ask(rng, q), f"{_fe(l)} * {_fe(w)} * {_fe(h)}", _fa(rng, l * w * h)
+    return _ask(rng, q), f"{_fe(ln)} * {_fe(w)} * {_fe(h)}", _fa(rng, ln * w * h)
 
 
 def _g6_volume_story(rng: random.Random) -> Made:
     who = _name(rng)
-    l, w, h = F(rng.randint(2, 8)) + F(1, 2), F(rng.randint(1, 6)), _frac(rng, (2, 4), proper=False)
+    ln, w, h = (
+        F(rng.randint(2, 8)) + F(1, 2),
+        F(rng.randint(1, 6)),
+        _frac(rng, (2, 4), proper=False),
+    )
     what = pick(rng, ("jewelry box", "fish tank", "planter", "drawer", "gift box"))
     if rng.random() < 0.6:
-        q = f"{who}'s {what} is {_m(l)} in. long, {_m(w)} in. wide and {_m(h)} in. tall. What is its volume in cubic inches?"
-        return _ask(rng, q), f"{_fe(l)} * {_fe(w)} * {_fe(h)}", _fa(rng, l * w * h)
-    b = l * w
-    q = f"The base of a {what} has area {_m(b)} square feet and its height is {_m(h)} feet. Use V = bh to find its volume."
+        q = (
+            f"{who}'s {what} is {_m(ln)} in. long, {_m(w)} in. wide and {_m(h)} in. tall. What is "
+            "its volume in cubic inches?"
+        )
+        return _ask(rng, q), f"{_fe(ln)} * {_fe(w)} * {_fe(h)}", _fa(rng, ln * w * h)
+    b = ln * w
+    q = (
+        f"The base of a {what} has area {_m(b)} square feet and its height is {_m(h)} feet. Use V "
+        "= bh to find its volume."
+    )
     return _ask(rng, q), f"{_fe(b)} * {_fe(h)}", _fa(rng, b * h)
 
 
@@ -2624,8 +2953,10 @@ def _g6_coords_story(rng: random.Random) -> Made:
     q = pick(
         rng,
         (
-            f"{who} fences a rectangular garden with corners at ({x1}, {y1}), ({x2}, {y1}), ({x2}, {y2}) and ({x1}, {y2}). Each unit is 1 meter. How much fence is needed?",
-            f"A park on a map has corners ({x1}, {y1}), ({x2}, {y1}), ({x2}, {y2}), ({x1}, {y2}), units in yards. What is the perimeter of the park?",
+            f"{who} fences a rectangular garden with corners at ({x1}, {y1}), ({x2}, {y1}), ({x2}, "
+            f"{y2}) and ({x1}, {y2}). Each unit is 1 meter. How much fence is needed?",
+            f"A park on a map has corners ({x1}, {y1}), ({x2}, {y1}), ({x2}, {y2}), ({x1}, {y2}), "
+            "units in yards. What is the perimeter of the park?",
         ),
     )
     return _ask(rng, q), f"2 * (({x2} - ({x1})) + ({y2} - ({y1})))", str(2 * (x2 - x1 + y2 - y1))
@@ -2634,12 +2965,12 @@ def _g6_coords_story(rng: random.Random) -> Made:
 def _g6_surface_bare(rng: random.Random) -> Made:
     kind = rng.randrange(4)
     if kind == 0:
-        l, w, h = rng.randint(2, 12), rng.randint(2, 10), rng.randint(2, 10)
-        q = f"Use a net to find the surface area of a rectangular prism {l} by {w} by {h}."
+        ln, w, h = rng.randint(2, 12), rng.randint(2, 10), rng.randint(2, 10)
+        q = f"Use a net to find the surface area of a rectangular prism {ln} by {w} by {h}."
         return (
             _ask(rng, q),
-            f"2 * ({l} * {w} + {l} * {h} + {w} * {h})",
-            str(2 * (l * w + l * h + w * h)),
+            f"2 * ({ln} * {w} + {ln} * {h} + {w} * {h})",
+            str(2 * (ln * w + ln * h + w * h)),
         )
     if kind == 1:
         s = rng.randint(2, 12)
@@ -2647,11 +2978,17 @@ def _g6_surface_bare(rng: random.Random) -> Made:
         return _ask(rng, q), f"6 * {s} ** 2", str(6 * s * s)
     if kind == 2:
         s, sl = rng.randint(2, 12), rng.randint(3, 15)
-        q = f"A square pyramid has a base side of {s} m and triangular faces with slant height {sl} m. Find its surface area from the net."
+        q = (
+            f"A square pyramid has a base side of {s} m and triangular faces with slant height "
+            f"{sl} m. Find its surface area from the net."
+        )
         return _ask(rng, q), f"{s} ** 2 + 4 * ({s} * {sl} / 2)", str(s * s + 2 * s * sl)
     k, L = rng.randint(1, 3), rng.randint(4, 15)
     a, b, c = 3 * k, 4 * k, 5 * k
-    q = f"A triangular prism has right-triangle ends with sides {a}, {b} and {c} in. and a length of {L} in. What is its surface area?"
+    q = (
+        f"A triangular prism has right-triangle ends with sides {a}, {b} and {c} in. and a length "
+        f"of {L} in. What is its surface area?"
+    )
     return (
         _ask(rng, q),
         f"2 * ({a} * {b} / 2) + {L} * ({a} + {b} + {c})",
@@ -2661,19 +2998,24 @@ def _g6_surface_bare(rng: random.Random) -> Made:
 
 def _g6_surface_story(rng: random.Random) -> Made:
     who = _name(rng)
-    l, w, h = rng.randint(4, 20), rng.randint(3, 15), rng.randint(2, 10)
+    ln, w, h = rng.randint(4, 20), rng.randint(3, 15), rng.randint(2, 10)
     q = pick(
         rng,
         (
-            f"{who} wraps a gift box {l} in. by {w} in. by {h} in. How many square inches of paper cover it exactly?",
-            f"How much cardboard is needed to make a closed box {l} cm long, {w} cm wide and {h} cm tall?",
-            f"{who} paints all six faces of a crate {l} ft by {w} ft by {h} ft. what area does she paint",
+            f"{who} wraps a gift box {ln} in. by {w} in. by {h} in. How many square inches of "
+            "paper "
+            "cover it exactly?",
+            f"How much cardboard is needed to make a closed box {ln} cm long, {w} cm wide and {h} "
+            "cm tall?",
+            f"{who} paints all six faces of a crate {ln} ft by {w} ft by {h} ft. what area does "
+            "she "
+            "paint",
         ),
     )
     return (
         _ask(rng, q),
-        f"2 * ({l} * {w} + {l} * {h} + {w} * {h})",
-        str(2 * (l * w + l * h + w * h)),
+        f"2 * ({ln} * {w} + {ln} * {h} + {w} * {h})",
+        str(2 * (ln * w + ln * h + w * h)),
     )
 
 
@@ -2696,7 +3038,8 @@ def _sp_center_spread(rng: random.Random) -> Made:
         q = pick(
             rng,
             (
-                f"A measure of variation sums up how spread out data are in one number. Find the range of {_args(shuffled)}.",
+                "A measure of variation sums up how spread out data are in one number. Find the "
+                f"range of {_args(shuffled)}.",
                 f"What is the range of the data: {_args(shuffled)}?",
             ),
         )
@@ -2704,7 +3047,8 @@ def _sp_center_spread(rng: random.Random) -> Made:
     q = pick(
         rng,
         (
-            f"A measure of center sums up the data {_args(shuffled)} in one number. Find the median.",
+            f"A measure of center sums up the data {_args(shuffled)} in one number. Find the "
+            "median.",
             f"what single number is the middle of {_args(shuffled)}",
         ),
     )
@@ -2718,11 +3062,9 @@ def _sp_center_spread(rng: random.Random) -> Made:
 def _sp_plots(rng: random.Random) -> Made:
     kind = rng.randrange(3)
     if kind == 0:
-        values = list(range(rng.randint(1, 5), 0, -1))
         counts = [rng.randint(0, 6) for _ in range(5)]
         start = rng.randint(0, 10)
         shown = ", ".join(f"{c} dots above {start + i}" for i, c in enumerate(counts))
-        del values
         q = f"A dot plot shows {shown}. How many dots are there in all?"
         return _ask(rng, q), " + ".join(map(str, counts)), str(sum(counts))
     xs = _data(rng, rng.choice([7, 9, 11]), 10, 60)
@@ -2748,8 +3090,10 @@ def _sp_histogram(rng: random.Random) -> Made:
     q = pick(
         rng,
         (
-            f"{who} makes a histogram of these test scores with bins 10-19, 20-29, 30-39, 40-49: {_args(shuffled)}. How tall is the bar for {lo}-{lo + 9}?",
-            f"Data: {_args(shuffled)}. In a histogram with intervals of 10 starting at 10, how many values are in the {lo}-{lo + 9} bar?",
+            f"{who} makes a histogram of these test scores with bins 10-19, 20-29, 30-39, 40-49: "
+            f"{_args(shuffled)}. How tall is the bar for {lo}-{lo + 9}?",
+            f"Data: {_args(shuffled)}. In a histogram with intervals of 10 starting at 10, how "
+            f"many values are in the {lo}-{lo + 9} bar?",
         ),
     )
     ones = " + ".join("1" for x in shuffled if lo <= x <= lo + 9) or "0"
@@ -2763,7 +3107,8 @@ def _sp_observations(rng: random.Random) -> Made:
     q = pick(
         rng,
         (
-            f"A class survey asked about {what}: {table}. How many observations are in the data set?",
+            f"A class survey asked about {what}: {table}. How many observations are in the data "
+            "set?",
             f"Survey on {what}: {table}. how many students were surveyed",
             f"Report the number of observations: {table} (question: how many {what}?).",
         ),
@@ -2773,14 +3118,16 @@ def _sp_observations(rng: random.Random) -> Made:
 
 def _sp_measures(rng: random.Random) -> Made:
     n = rng.randint(4, 8)
-    xs = [rng.randint(1, 30) for _ in range(n - 1)]
-    m = rng.randint(max(xs) // 2, 25)
-    xs.append(m * n - sum(xs))
-    if xs[-1] < 0:
-        xs[-1] = 0
-        m = F(sum(xs), n)  # type: ignore[assignment]
+    while True:
+        xs = [rng.randint(1, 30) for _ in range(n - 1)]
+        # The last value makes the mean a whole number, as worksheets usually do.
+        last = rng.randint(max(xs) // 2, 25) * n - sum(xs)
+        if last >= 0:
+            xs.append(last)
+            break
     rng.shuffle(xs)
     mean = F(sum(xs), n)
+    s = sorted(xs)
     kind = rng.randrange(4)
     ctx = pick(
         rng,
@@ -2788,27 +3135,18 @@ def _sp_measures(rng: random.Random) -> Made:
     )
     if kind == 0:
         q = pick(rng, (f"{ctx}{_args(xs)}. Find the mean.", f"what is the mean of {_args(xs)}"))
-        return (
-            _ask(rng, q),
-            f"mean({_args(xs)})",
-            _d(mean) if (mean * 1000).denominator == 1 else _fa(rng, mean),
-        )
+        return _ask(rng, q), f"mean({_args(xs)})", _d(mean)
     if kind == 1:
-        s = sorted(xs)
-        med = F(s[n // 2] + s[(n - 1) // 2], 2)
         q = pick(rng, (f"{ctx}{_args(xs)}. Find the median.", f"median of {_args(xs)}?"))
-        return _ask(rng, q), f"median({_args(xs)})", _d(med)
+        return _ask(rng, q), f"median({_args(xs)})", _d(_median(s))
     if kind == 2:
-        s = sorted(xs)
         lower, upper = s[: n // 2], s[(n + 1) // 2 :]
-        iqr = F(upper[len(upper) // 2] + upper[(len(upper) - 1) // 2], 2) - F(
-            lower[len(lower) // 2] + lower[(len(lower) - 1) // 2], 2
-        )
         q = pick(
             rng,
             (f"{ctx}{_args(xs)}. Find the interquartile range.", f"whats the IQR of {_args(xs)}"),
         )
-        return _ask(rng, q), f"median({_args(upper)}) - median({_args(lower)})", _d(iqr)
+        expr = f"median({_args(upper)}) - median({_args(lower)})"
+        return _ask(rng, q), expr, _d(_median(upper) - _median(lower))
     mad = sum((abs(x - mean) for x in xs), F(0)) / n
     q = pick(
         rng,
@@ -2817,8 +3155,13 @@ def _sp_measures(rng: random.Random) -> Made:
             f"how do you find the MAD of {_args(xs)}",
         ),
     )
-    expr = f"mean({', '.join(f'abs({x} - mean({_args(xs)}))' for x in xs)})"
+    expr = f"mean({', '.join(f'abs({x} - {mean})' for x in xs)})"
     return _ask(rng, q), expr, _d(mad) if (mad * 1000).denominator == 1 else _fa(rng, mad)
+
+
+def _median(xs: Sequence[int]) -> Fraction:
+    s = sorted(xs)
+    return F(s[len(s) // 2] + s[(len(s) - 1) // 2], 2)
 
 
 def _gen(name: str, kind: Kind, make: _Make) -> Generator:
