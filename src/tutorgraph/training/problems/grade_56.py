@@ -24,6 +24,7 @@ from tutorgraph.training.problems._words import (
     fraction_text,
     number_text,
     pick,
+    plural,
 )
 
 __all__ = ["GENERATORS"]
@@ -456,7 +457,7 @@ def _nbt_powers_story(rng: random.Random) -> Made:
         q = f"One pack of stickers costs {_money(price)}. How much do {n} packs cost, in dollars?"
         expr, ans = f"{_d(price)} * 10 ** {e}", _d(price * n)
     elif kind == 1:
-        total = F(rng.randint(100, 9999))
+        total = _dec(rng, 2, 90, 1)
         q = (
             f"A box of {n} paper clips weighs {_d(total)} grams. How many grams does one clip "
             "weigh?"
@@ -967,7 +968,8 @@ def _nf_share_story(rng: random.Random) -> Made:
 
 
 def _nf_as_division(rng: random.Random) -> Made:
-    a, b = rng.randint(1, 20), rng.randint(2, 12)
+    b = rng.randint(2, 12)
+    a = pick(rng, [n for n in range(1, 21) if n % b])
     kind = rng.randrange(3)
     if kind == 0:
         q = pick(
@@ -1022,7 +1024,9 @@ def _nf_times_fraction(rng: random.Random) -> Made:
 
 
 def _nf_area_bare(rng: random.Random) -> Made:
-    a, b = _frac(rng, (2, 3, 4, 5, 6, 8), proper=rng.random() < 0.6), _frac(rng, (2, 3, 4, 5, 6, 8))
+    a, b = _frac(rng, (3, 4, 5, 6, 8), proper=rng.random() < 0.6), _frac(rng, (2, 3, 4, 5, 6, 8))
+    if a.numerator == 1:
+        a += 1
     if rng.random() < 0.3:
         ta, tb = F(1, a.denominator), F(1, b.denominator)
         q = (
@@ -1220,7 +1224,7 @@ def _nf_share_unit_story(rng: random.Random) -> Made:
         rng,
         (
             ("chocolate", "lb"),
-            ("a pizza", "of the pizza"),
+            ("a pizza", ""),
             ("juice", "liter"),
             ("a bag of trail mix", "kg"),
             ("paint", "gallon"),
@@ -1425,12 +1429,21 @@ def _md_cubes_packed(rng: random.Random) -> Made:
 
 def _md_count_cubes(rng: random.Random) -> Made:
     ln, w, h = rng.randint(2, 6), rng.randint(2, 5), rng.randint(2, 5)
-    unit = pick(rng, ("cubic centimeters", "cubic inches", "cubic feet", "sugar cubes", "dice"))
+    one, unit = pick(
+        rng,
+        (
+            ("cubic centimeter", "cubic centimeters"),
+            ("cubic inch", "cubic inches"),
+            ("cubic foot", "cubic feet"),
+            ("sugar cube", "sugar cubes"),
+            ("die", "dice"),
+        ),
+    )
     q = pick(
         rng,
         (
             f"A figure is built from cubes: {h} layers, each {ln} cubes long and {w} cubes wide. "
-            f"Each cube is 1 of the {unit}. Count the volume in {unit}.",
+            f"Each cube is one {one}. Count the volume in {unit}.",
             f"{_name(rng)} stacks {unit} into a box shape {ln} by {w} by {h}. How many {unit} is "
             "the volume?",
             f"Count the unit cubes: the bottom layer is {ln} rows of {w} and there are {h} layers. "
@@ -1630,10 +1643,14 @@ def _g_attributes(rng: random.Random) -> Made:
             f"angle of a rhombus is {ang} degrees. What is the angle opposite it?"
         )
         return _ask(rng, q), str(ang), str(ang)
-    shape = pick(rng, ("square", "rectangle"))
-    q = (
-        f"All rectangles have four right angles, so every {shape} does too. How many degrees do "
-        f"the four angles of a {shape} add up to?"
+    q = pick(
+        rng,
+        (
+            "All rectangles have four right angles, and every square is a rectangle. How many "
+            "degrees do the four angles of a square add up to?",
+            "A square is a special rectangle, and rectangles have four right angles. What is the "
+            "sum of the angles of a square, in degrees?",
+        ),
     )
     return _ask(rng, q), "4 * 90", "360"
 
@@ -1679,7 +1696,7 @@ def _rp_ratio_story(rng: random.Random) -> Made:
     x, y = pick(
         rng,
         (
-            ("wings", "beaks"),
+            ("pencils", "erasers"),
             ("boys", "girls"),
             ("red beads", "blue beads"),
             ("cups of water", "cups of juice"),
@@ -1720,7 +1737,7 @@ def _rp_unit_rate_story(rng: random.Random) -> Made:
     who = _name(rng)
     kind = rng.randrange(4)
     if kind == 0:
-        a, b = rng.randint(1, 9), rng.randint(2, 9)
+        a, b = rng.sample(range(1, 10), 2)
         q = (
             f"A recipe uses {a} cups of flour for every {b} cups of sugar. How many cups of flour "
             "is that per cup of sugar?"
@@ -1768,7 +1785,7 @@ def _rp_unit_rate_bare(rng: random.Random) -> Made:
 
 
 def _rp_table_bare(rng: random.Random) -> Made:
-    a, b = rng.randint(1, 6), rng.randint(2, 9)
+    a, b = rng.sample(range(2, 10), 2)
     ks = sorted(rng.sample(range(1, 10), 4))
     miss = rng.randrange(4)
     xs = [a * k for k in ks]
@@ -1794,7 +1811,7 @@ def _rp_table_bare(rng: random.Random) -> Made:
 
 
 def _rp_table_story(rng: random.Random) -> Made:
-    a, b = rng.randint(1, 5), rng.randint(2, 8)
+    a, b = rng.sample(range(2, 9), 2)
     k = rng.randint(3, 12)
     x, y = pick(
         rng,
@@ -1822,7 +1839,7 @@ def _rp_unit_price_story(rng: random.Random) -> Made:
     who = _name(rng)
     n = rng.randint(2, 8)
     each = _dec(rng, 1, 6, 2) if rng.random() < 0.5 else F(rng.randint(2, 12))
-    m = rng.randint(2, 15)
+    m = rng.randint(n + 1, 20)
     item = pick(
         rng,
         ("pounds of grapes", "notebooks", "bottles of water", "yards of fabric", "movie tickets"),
@@ -1976,9 +1993,10 @@ def _ns_fraction_div_story(rng: random.Random) -> Made:
     if kind == 0:
         q = f"How many {_f(b)}-cup servings are in {_m(a)} cup of yogurt?"
     elif kind == 1:
+        sq = plural(("square mile", "square miles"), a)
         q = (
-            f"A rectangular strip of land has an area of {_m(a)} square mile and a length of "
-            f"{_f(b)} mile. How wide is it?"
+            f"A rectangular strip of land has an area of {_m(a)} {sq} and a length of {_f(b)} "
+            "mile. How wide is it?"
         )
     elif kind == 2:
         q = (
@@ -2647,7 +2665,7 @@ def _ee_variable_story(rng: random.Random) -> Made:
     n, a, b = rng.randint(2, 15), rng.randint(2, 9), rng.randint(2, 30)
     if kind == 0:
         q = (
-            f"{who} has n stickers. Her brother has {a} more than 3 times as many. Write an "
+            f"{who} has n stickers. {who}'s brother has {a} more than 3 times as many. Write an "
             f"expression. How many does her brother have if n = {n}?"
         )
         return _ask(rng, q), f"3 * {n} + {a}", str(3 * n + a)
@@ -2684,7 +2702,7 @@ def _ee_solve_bare(rng: random.Random) -> Made:
         eq, expr, ans = f"{p}{v} = {p * x}", f"{p * x} / {p}", str(x)
     else:
         pf, x = _frac(rng, (2, 3, 4, 5)), rng.randint(1, 20)
-        eq, expr, ans = f"{_f(pf)}{v} = {_f(pf * x)}", f"{_fe(pf * x)} / {_fe(pf)}", str(x)
+        eq, expr, ans = f"({_f(pf)}){v} = {_f(pf * x)}", f"{_fe(pf * x)} / {_fe(pf)}", str(x)
     q = pick(
         rng,
         (
@@ -2977,7 +2995,8 @@ def _g6_surface_bare(rng: random.Random) -> Made:
         q = f"The net of a cube is made of 6 squares with side {s} cm. What is the surface area?"
         return _ask(rng, q), f"6 * {s} ** 2", str(6 * s * s)
     if kind == 2:
-        s, sl = rng.randint(2, 12), rng.randint(3, 15)
+        s = rng.randint(2, 12)
+        sl = rng.randint(s // 2 + 1, s // 2 + 12)
         q = (
             f"A square pyramid has a base side of {s} m and triangular faces with slant height "
             f"{sl} m. Find its surface area from the net."
@@ -3007,9 +3026,8 @@ def _g6_surface_story(rng: random.Random) -> Made:
             "cover it exactly?",
             f"How much cardboard is needed to make a closed box {ln} cm long, {w} cm wide and {h} "
             "cm tall?",
-            f"{who} paints all six faces of a crate {ln} ft by {w} ft by {h} ft. what area does "
-            "she "
-            "paint",
+            f"{who} paints all six faces of a crate {ln} ft by {w} ft by {h} ft. how many square "
+            "feet get painted",
         ),
     )
     return (
@@ -3103,7 +3121,9 @@ def _sp_histogram(rng: random.Random) -> Made:
 def _sp_observations(rng: random.Random) -> Made:
     counts = [rng.randint(1, 12) for _ in range(rng.randint(3, 5))]
     what = pick(rng, ("pets", "siblings", "books read last week", "hours of sleep"))
-    table = ", ".join(f"{c} students said {i + 1}" for i, c in enumerate(counts))
+    table = ", ".join(
+        f"{c} {plural(('student', 'students'), c)} said {i + 1}" for i, c in enumerate(counts)
+    )
     q = pick(
         rng,
         (
