@@ -3184,6 +3184,53 @@ def _median(xs: Sequence[int]) -> Fraction:
     return F(s[len(s) // 2] + s[(len(s) - 1) // 2], 2)
 
 
+def _rp_convert_bare(rng: random.Random) -> Made:
+    big, small, k = pick(rng, _CONV)
+    n = rng.randint(2, 12)
+    if rng.random() < 0.5:
+        q = pick(
+            rng,
+            (
+                f"Use the rate 1 {big} = {k} {small}. How many {small} are in {n} {big}?",
+                f"{n} {big} = ? {small} (use a ratio table)",
+                f"convert {n} {big} to {small} using ratio reasoning",
+            ),
+        )
+        return _ask(rng, q), f"{n} * {k}", str(n * k)
+    q = pick(
+        rng,
+        (
+            f"The ratio of {small} to {big} is {k} to 1. How many {big} is {n * k} {small}?",
+            f"{n * k} {small} = ? {big}",
+            f"Use a double number line to convert {n * k} {small} to {big}.",
+        ),
+    )
+    return _ask(rng, q), f"{n * k} / {k}", str(n)
+
+
+def _sp_measures_story(rng: random.Random) -> Made:
+    who = _name(rng)
+    n = rng.randint(5, 7)
+    xs = [rng.randint(2, 20) for _ in range(n)]
+    what, unit = pick(
+        rng,
+        (
+            ("scores on a quiz", "points"),
+            ("hours of practice each week", "hours"),
+            ("books read last month", "books"),
+            ("minutes to walk to school", "minutes"),
+        ),
+    )
+    lead = f"{who} collected the {what} of {n} friends: {_args(xs)} {unit}."
+    if rng.random() < 0.5:
+        q = f"{lead} What is the median?"
+        return _ask(rng, q), f"median({_args(xs)})", _d(_median(xs))
+    mean = F(sum(xs), n)
+    q = f"{lead} What is the mean?"
+    ans = _d(mean) if (mean * 1000).denominator == 1 else _fa(rng, mean)
+    return _ask(rng, q), f"mean({_args(xs)})", ans
+
+
 def _gen(name: str, kind: Kind, make: _Make) -> Generator:
     return Generator(name, "ccss:" + name.split("/", 1)[0], kind, make)
 
@@ -3255,6 +3302,7 @@ GENERATORS: tuple[Generator, ...] = (
     _gen("6.RP.A.3.c/percent", "bare", _rp_percent_bare),
     _gen("6.RP.A.3.c/percent-story", "word", _rp_percent_story),
     _gen("6.RP.A.3.d/convert-units", "word", _rp_convert),
+    _gen("6.RP.A.3.d/convert-units-ratio", "bare", _rp_convert_bare),
     _gen("6.NS.A.1/divide-fractions", "bare", _ns_fraction_div_bare),
     _gen("6.NS.A.1/divide-fractions-story", "word", _ns_fraction_div_story),
     _gen("6.NS.B.2/long-division", "bare", _ns_long_div_bare),
@@ -3305,4 +3353,5 @@ GENERATORS: tuple[Generator, ...] = (
     _gen("6.SP.B.4/histogram", "word", _sp_histogram),
     _gen("6.SP.B.5.a/observations", "word", _sp_observations),
     _gen("6.SP.B.5.c/measures", "bare", _sp_measures),
+    _gen("6.SP.B.5.c/measures-story", "word", _sp_measures_story),
 )
