@@ -1,5 +1,5 @@
 """`tutorgraph train-reranker`, `train-ranker` and `train-embedder`: fit the domain models on an
-Eedi train file."""
+Eedi train file; `train-linker`: fit the concept linker's standards model on a bundle."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from tutorgraph.cli._common import (
     progress_bars,
 )
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
+from tutorgraph.ingest.bundle import read_bundle
 from tutorgraph.ingest.eedi import (
     EediQuestion,
     eedi_fold,
@@ -29,7 +30,7 @@ from tutorgraph.ingest.eedi import (
     read_subjects,
 )
 from tutorgraph.ranking.model import TUNED_DIR
-from tutorgraph.retrieval.factory import make_embedder
+from tutorgraph.retrieval.factory import bundled_standards_path, make_embedder
 from tutorgraph.retrieval.reranker import ONNX_FILES
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig
@@ -45,6 +46,7 @@ from tutorgraph.training.eedi import (
     train_eedi_reranker,
 )
 from tutorgraph.training.embedder import EmbedderTrainingConfig, fit_embedder
+from tutorgraph.training.linker import EPOCHS, PER_GENERATOR, train_linker
 from tutorgraph.training.ranker import RankerTrainingConfig
 
 __all__ = ["register"]
@@ -378,3 +380,43 @@ def register(app: typer.Typer) -> None:
     app.command("train-reranker")(train_reranker_cmd)
     app.command("train-ranker")(train_ranker_cmd)
     app.command("train-embedder")(train_embedder_cmd)
+    app.command("train-linker")(train_linker_cmd)
+
+
+def train_linker_cmd(
+    bundle: Annotated[
+        Path, typer.Argument(help="The curriculum bundle the index was built from.")
+    ] = Path("data/curriculum"),
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Where to write standards.npz (default: the bundled model's path)."),
+    ] = None,
+    per_generator: Annotated[
+        int, typer.Option(min=1, max=500, help="Problems drawn from each generator.")
+    ] = PER_GENERATOR,
+    epochs: Annotated[int, typer.Option(min=1, max=5000, help="Full-batch Adam steps.")] = EPOCHS,
+    seed: Annotated[int, typer.Option(help="Seed of the problems and the fit.")] = 0,
+) -> None:
+    """Train the concept linker's standards model on generated problems and the bundle's
+    aligned items (issue 48); serve it with TUTORGRAPH_LINKER_MODEL=PATH."""
+    settings = load_settings()
+    records = read_bundle(bundle)
+    target = out or bundled_standards_path()
+    embedder = make_embedder(settings)
+    embedder.load()
+    with progress_bars() as bars:
+        tasks: dict[str, Any] = {}
+
+        def step(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bars.add_task(stage, total=total)
+            bars.update(tasks[stage], completed=done, total=total)
+
+        model = train_linker(
+            records, embedder, per_generator=per_generator, epochs=epochs, seed=seed, progress=step
+        )
+    model.save(target)
+    console.print(
+        f"wrote {target}: {len(model.classes)} standards over {model.embedder}; "
+        f"serve it with TUTORGRAPH_LINKER_MODEL={target}"
+    )
