@@ -2666,7 +2666,7 @@ def _ee_variable_story(rng: random.Random) -> Made:
     if kind == 0:
         q = (
             f"{who} has n stickers. {who}'s brother has {a} more than 3 times as many. Write an "
-            f"expression. How many does her brother have if n = {n}?"
+            f"expression. How many does the brother have if n = {n}?"
         )
         return _ask(rng, q), f"3 * {n} + {a}", str(3 * n + a)
     if kind == 1:
