@@ -195,7 +195,11 @@ class _BagOfWords:
 
 
 class _Retriever:
+    def __init__(self) -> None:
+        self.grades: list[str | None] = []
+
     async def retrieve(self, request: RetrievalRequest) -> ReasoningPacket:
+        self.grades.append(request.grade)
         key = ["ccss:6.RP.A.3.c"] if "percent" in request.query else []
         return _packet(key, [], [])
 
@@ -212,9 +216,12 @@ def test_dense_search_and_a_run_report_every_system_and_split() -> None:
         ],
         read=3,
     )
-    report = asyncio.run(run_linking_benchmark([data], _Retriever(), dense))
+    retriever = _Retriever()
+    report = asyncio.run(run_linking_benchmark([data], retriever, dense))
     rows = report["systems"]
-    assert set(rows) == {"packet", BASELINE}
+    assert set(rows) == {"packet", "packet+grade", BASELINE}
+    # Each item is asked twice: without a grade, then with its first standard's grade.
+    assert retriever.grades == [None, None, None, "6", "6", "1"]
     assert set(rows["packet"]["tutoring_messages"]) == {
         "dev", "heldout", "all", "kind=question", "kind=word_problem"
     }  # fmt: skip

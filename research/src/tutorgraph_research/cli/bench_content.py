@@ -157,6 +157,7 @@ def linking_cmd(
     intervals and paired differences."""
     from tutorgraph.ingest.bundle import load_trusted
     from tutorgraph.linking import ConceptLinker, build_cards
+    from tutorgraph.retrieval.factory import load_standards_model
     from tutorgraph_research.harness.provenance import git_commit, hardware
     from tutorgraph_research.tasks.standards_data import (
         MESSAGES,
@@ -203,6 +204,10 @@ def linking_cmd(
         dense = DenseStandardSearch(served.retriever.embedder, standards)
         records = load_trusted(curriculum, documents=False)
         linker = ConceptLinker.build(build_cards(records.concepts), served.retriever.embedder)
+        # The linker as served: with the standards model the settings name, if it loads.
+        model, _why = load_standards_model(settings)
+        if model is not None:
+            linker = linker.with_model(model)
 
         async def run(bars: Progress) -> dict[str, Any]:
             try:

@@ -36,6 +36,7 @@ import numpy as np
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.linking import ConceptLinker
+from tutorgraph.models.grade import Grade, normalize_grade, standard_grade
 from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.request import MAX_QUERY_CHARS, RetrievalRequest
 from tutorgraph_research.harness.folds import concept_ranking, stable_sample
@@ -65,7 +66,11 @@ PACKET = "packet"
 BASELINE = "dense-descriptions"
 # The concept linker of issue 31 (cards, dense and lexical, fused), untrained.
 LINKER = "linker"
-SYSTEMS = (PACKET, BASELINE, LINKER)
+# The same systems told the student's grade (the item's, else its first standard's), as an
+# app that knows its student sends it (issue 48).
+PACKET_GRADE = "packet+grade"
+LINKER_GRADE = "linker+grade"
+SYSTEMS = (PACKET, PACKET_GRADE, BASELINE, LINKER, LINKER_GRADE)
 DEPTH = 10
 LINKING_KS = (1, 3, 5, 10)
 METRICS = tuple(f"hit@{k}" for k in LINKING_KS) + tuple(f"cluster_hit@{k}" for k in LINKING_KS)
@@ -197,14 +202,34 @@ def _subsets(items: Sequence[LinkingItem]) -> dict[str, list[LinkingItem]]:
     return groups
 
 
+def item_grade(item: LinkingItem) -> Grade | None:
+    """The grade an app would send for the item: its own, else its first standard's.
+
+    >>> item_grade(LinkingItem("a", "t", ("ccss:4.NF.A.1",))), item_grade(
+    ...     LinkingItem("b", "t", ("ccss:4.NF.A.1",), grade="Grade 5"))
+    ('4', '5')
+    """
+    if item.grade:
+        try:
+            return normalize_grade(item.grade)
+        except ValueError:
+            pass
+    return next((g for s in item.standards if (g := standard_grade(s)) is not None), None)
+
+
 async def _packet_rankings(
-    retriever: Retrieves, items: Sequence[LinkingItem], progress: Progress | None
+    retriever: Retrieves,
+    items: Sequence[LinkingItem],
+    progress: Progress | None,
+    *,
+    graded: bool = False,
 ) -> tuple[list[list[str]], dict[str, str]]:
-    """Each item's packet ranking, and why a packet was not the whole product (a refiner
-    that fell back, a degraded source), by item id."""
+    """Each item's packet ranking (told the item's grade when `graded`), and why a packet
+    was not the whole product (a refiner that fell back, a degraded source), by item id."""
     out, notes = [], {}
     for done, item in enumerate(items, start=1):
-        packet = await retriever.retrieve(RetrievalRequest(query=query_text(item)))
+        grade = item_grade(item) if graded else None
+        packet = await retriever.retrieve(RetrievalRequest(query=query_text(item), grade=grade))
         out.append(packet_ranking(packet)[:DEPTH])
         refined = packet.refined_query
         why = [refined.fallback_reason] if refined and refined.fallback_reason else []
@@ -216,8 +241,13 @@ async def _packet_rankings(
     return out, notes
 
 
-def _linker_rankings(linker: ConceptLinker, texts: Sequence[str]) -> list[list[str]]:
-    return [[c.concept_id for c in linker.link(t, DEPTH).get("common-core", [])] for t in texts]
+def _linker_rankings(
+    linker: ConceptLinker, texts: Sequence[str], grades: Sequence[Grade | None]
+) -> list[list[str]]:
+    return [
+        [c.concept_id for c in linker.link(t, DEPTH, grade=g).get("common-core", [])]
+        for t, g in zip(texts, grades, strict=True)
+    ]
 
 
 async def run_linking_benchmark(
@@ -238,9 +268,9 @@ async def run_linking_benchmark(
     >>> report["systems"]["packet"]["mathfish"]["all"]["hit@10"]  # doctest: +SKIP
     {'mean': 0.05, 'ci95': [0.02, 0.08]}
     """
-    systems = [s for s in SYSTEMS if s != LINKER or linker is not None]
+    systems = [s for s in SYSTEMS if s not in (LINKER, LINKER_GRADE) or linker is not None]
     report: dict[str, Any] = {"systems": {s: {} for s in systems}, "datasets": {}, "items": {}}
-    total = sum(len(stable_sample(d.items, limit, key=lambda i: i.id)) for d in sets)
+    total = 2 * sum(len(stable_sample(d.items, limit, key=lambda i: i.id)) for d in sets)
     done = 0
 
     def step(n: int, _total: int) -> None:
@@ -251,10 +281,23 @@ async def run_linking_benchmark(
         items = stable_sample(data.items, limit, key=lambda i: i.id)
         texts = [query_text(i) for i in items]
         packets, notes = await _packet_rankings(retriever, items, step)
-        rankings = {BASELINE: await asyncio.to_thread(dense.rank, texts), PACKET: packets}
-        if linker is not None:
-            rankings[LINKER] = await asyncio.to_thread(_linker_rankings, linker, texts)
         done += len(items)
+        graded, graded_notes = await _packet_rankings(retriever, items, step, graded=True)
+        done += len(items)
+        notes.update({k: v for k, v in graded_notes.items() if k not in notes})
+        rankings = {
+            BASELINE: await asyncio.to_thread(dense.rank, texts),
+            PACKET: packets,
+            PACKET_GRADE: graded,
+        }
+        if linker is not None:
+            grades = [item_grade(i) for i in items]
+            rankings[LINKER] = await asyncio.to_thread(
+                _linker_rankings, linker, texts, [None] * len(items)
+            )
+            rankings[LINKER_GRADE] = await asyncio.to_thread(
+                _linker_rankings, linker, texts, grades
+            )
         scores = {
             system: {i.id: hit_scores(r, i.standards) for i, r in zip(items, ranked, strict=True)}
             for system, ranked in rankings.items()
