@@ -618,6 +618,49 @@ def _k_compare_groups(rng: random.Random) -> Made:
     )
 
 
+@_gen("K.CC.C.6/compare-drawn-groups", "bare")
+def _k_compare_drawn(rng: random.Random) -> Made:
+    a, b = rng.randint(1, 10), rng.randint(1, 10)
+    sym_a, sym_b = rng.sample(("o", "x", "*", "#", "@"), 2)
+    ga, gb = " ".join(sym_a * a), " ".join(sym_b * b)
+    return _choose(
+        rng,
+        (
+            (
+                f"Which group has more? Write how many are in it. {ga} | {gb}",
+                f"max({a}, {b})",
+                max(a, b),
+            ),
+            (
+                f"Which group has fewer? Write how many are in it. {ga} | {gb}",
+                f"min({a}, {b})",
+                min(a, b),
+            ),
+            (
+                f"Match each {sym_a} with a {sym_b}: {ga} | {gb}. How many are in the "
+                "bigger group?",
+                f"max({a}, {b})",
+                max(a, b),
+            ),
+            (
+                f"count both groups {ga} and {gb} how many in the smaller one",
+                f"min({a}, {b})",
+                min(a, b),
+            ),
+            (
+                f"Group 1: {ga}. Group 2: {gb}. How many are in the group with more?",
+                f"max({a}, {b})",
+                max(a, b),
+            ),
+            (
+                f"Circle the group with less: {ga} or {gb}. How many does it have?",
+                f"min({a}, {b})",
+                min(a, b),
+            ),
+        ),
+    )
+
+
 @_gen("K.CC.C.7/compare-numerals", "bare")
 def _k_compare_numerals(rng: random.Random) -> Made:
     a = rng.randint(1, 10)
@@ -1724,6 +1767,39 @@ def _g1_missing(rng: random.Random) -> Made:
             (f"{total} - ? = {b}", f"{total} - {b}", a),
             (f"what number goes in the box {a} + [] = {total}", f"{total} - {a}", b),
             (f"Find the unknown number: {total} = ? + {b}", f"{total} - {b}", a),
+        ),
+    )
+
+
+@_gen("1.OA.D.8/number-puzzle", "word")
+def _g1_missing_word(rng: random.Random) -> Made:
+    total = rng.randint(6, 20)
+    a = rng.randint(2, total - 2)
+    b = total - a
+    name = pick(rng, NAMES)
+    return _choose(
+        rng,
+        (
+            (
+                f"{name} thinks of a number and adds {a}. The answer is {total}. What is "
+                "the number?",
+                f"{total} - {a}",
+                b,
+            ),
+            (
+                f"{name} thinks of a number and takes away {a}. The answer is {b}. What "
+                f"number did {name} start with?",
+                f"{b} + {a}",
+                total,
+            ),
+            (f"{name} writes {a} + [] = {total}. What goes in the box?", f"{total} - {a}", b),
+            (f"what number makes this true {b} = [] - {a}", f"{b} + {a}", total),
+            (f"{name} says {total} - ? = {a}. What is the missing number?", f"{total} - {a}", b),
+            (
+                f"A card covers a number: {total} = {a} + ?. What number is under the card?",
+                f"{total} - {a}",
+                b,
+            ),
         ),
     )
 
@@ -3556,6 +3632,56 @@ def _g2_length_story(rng: random.Random) -> Made:
     )
 
 
+@_gen("2.MD.B.5/compare-lengths-story", "word")
+def _g2_length_compare(rng: random.Random) -> Made:
+    big = rng.randint(30, 99)
+    diff = rng.randint(5, big - 10)
+    small = big - diff
+    unit = pick(rng, ("inches", "centimeters", "feet", "meters"))
+    a_name, b_name = _two_names(rng)
+    return _choose(
+        rng,
+        (
+            (
+                f"{a_name}'s rope is {big} {unit} long. {b_name}'s rope is {diff} {unit} "
+                f"shorter. How long is {b_name}'s rope?",
+                f"{big} - {diff}",
+                small,
+            ),
+            (
+                f"{b_name} threw a ball {small} {unit}. {a_name} threw it {diff} {unit} "
+                f"farther. How far did {a_name} throw?",
+                f"{small} + {diff}",
+                big,
+            ),
+            (
+                f"A red ribbon is {big} {unit} and a blue ribbon is {small} {unit}. How "
+                "much longer is the red ribbon?",
+                f"{big} - {small}",
+                diff,
+            ),
+            (
+                f"{a_name}'s kite string is {diff} {unit} longer than {b_name}'s. "
+                f"{a_name}'s is {big} {unit}. how long is {b_name}'s",
+                f"{big} - {diff}",
+                small,
+            ),
+            (
+                f"{b_name}'s plant is {small} {unit} tall. It must grow to {big} {unit}. "
+                f"How many more {unit}? Use ? for the unknown.",
+                f"{big} - {small}",
+                diff,
+            ),
+            (
+                f"A path is {small} {unit} long. A second path is {diff} {unit} longer. "
+                "How long is the second path?",
+                f"{small} + {diff}",
+                big,
+            ),
+        ),
+    )
+
+
 @_gen("2.MD.B.6/number-line", "bare")
 def _g2_number_line(rng: random.Random) -> Made:
     a = rng.randint(5, 70)
@@ -4131,6 +4257,39 @@ def _g2_equal_shares(rng: random.Random) -> Made:
                 f"does the {food} need?",
                 f"{parts}",
                 parts,
+            ),
+        ),
+    )
+
+
+@_gen("2.G.A.3/halves-thirds-fourths", "bare")
+def _g2_shares_bare(rng: random.Random) -> Made:
+    parts = pick(rng, (2, 3, 4))
+    word, one = {2: ("halves", "half"), 3: ("thirds", "third"), 4: ("fourths", "fourth")}[parts]
+    shape = pick(rng, ("circle", "rectangle", "square"))
+    k = rng.randint(1, parts - 1)
+    return _choose(
+        rng,
+        (
+            (f"A {shape} is split into {word}. How many equal parts?", f"{parts}", parts),
+            (f"The whole {shape} is ___ {word}.", f"{parts}", parts),
+            (
+                f"You shade {k} {one if k == 1 else word} of a {shape}. How many more "
+                f"{word} shade the whole?",
+                f"{parts} - {k}",
+                parts - k,
+            ),
+            (f"how many {word} make a whole {shape}", f"{parts}", parts),
+            (
+                f"A long rectangle is cut into {word} with straight cuts across. How many "
+                "cuts are made?",
+                f"{parts} - 1",
+                parts - 1,
+            ),
+            (
+                f"Two same-size {shape}s are each cut into {word}. How many pieces in all?",
+                f"{parts} + {parts}",
+                2 * parts,
             ),
         ),
     )
