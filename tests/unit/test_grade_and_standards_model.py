@@ -135,9 +135,16 @@ def test_the_grade_is_a_prior_not_a_filter() -> None:
     assert fused.infer_band("q", v) is not None and linker.infer_band("q", v) is None
 
 
-def test_a_model_for_other_standards_is_refused() -> None:
-    model = StandardModel(
-        ("ccss:1.OA.A.1",), np.zeros((8 + len(TAGS) + 11, 1), np.float32), np.zeros(1), 8, "toy"
-    )  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="not this linker's"):
-        _linker().with_model(model)
+def test_a_model_for_other_standards_is_refused_and_a_partial_one_floored() -> None:
+    def model(*classes: str) -> StandardModel:
+        n = len(classes)
+        weights = np.zeros((8 + len(TAGS) + 11, n), np.float32)
+        return StandardModel(classes, weights, np.zeros(n, np.float32), 8, "toy")
+
+    with pytest.raises(ValueError, match="none is shared"):
+        _linker().with_model(model("ccss:2.OA.A.1"))
+    # A model that knows one of the three standards: the other two get the floor.
+    partial = _linker().with_model(model("ccss:1.OA.A.1", "ccss:2.OA.A.1"), weight=1.0)
+    top = partial.link("q", 3, np.eye(1, 8, 2, dtype=np.float32)[0])["common-core"]
+    assert top[0].concept_id == "ccss:1.OA.A.1"
+    assert top[1].evidence["model"] == -12.0

@@ -127,21 +127,18 @@ class ConceptLinker:
         """This linker with a learned standards model fused into its Common Core scores
         (`weight` x the model's log-probability, floored at `MODEL_FLOOR`) and a grade prior
         (`grade_weight` per grade between a standard's and the request's, half that below).
-        Shares this linker's arrays."""
-        missing = set(model.classes) ^ {
-            self._cards[i].concept_id for i in self._rows.get(STRUCTURED, [])
-        }
-        if missing:
-            raise ValueError(f"the model's standards are not this linker's ({len(missing)} differ)")
+        Shares this linker's arrays; ValueError when the model knows none of its standards."""
+        order = {c: i for i, c in enumerate(model.classes)}
+        # The model's column for each of this linker's standards; -1 for a standard it was
+        # not trained on (a bundle with more standards), which gets the floor.
+        columns = [order.get(self._cards[i].concept_id, -1) for i in self._rows.get(STRUCTURED, [])]
+        if not any(c >= 0 for c in columns):
+            raise ValueError("the model's standards are not this linker's (none is shared)")
         linked = copy.copy(self)
         linked._model = model
         linked._model_weight = weight
         linked._grade_weight = grade_weight
-        # The model's classes in the order of the linker's Common Core rows.
-        order = {c: i for i, c in enumerate(model.classes)}
-        linked._model_order = np.array(
-            [order[self._cards[i].concept_id] for i in self._rows[STRUCTURED]], dtype=np.int64
-        )
+        linked._model_order = np.array(columns, dtype=np.int64)
         return linked
 
     @property
@@ -283,6 +280,7 @@ class ConceptLinker:
         learned = None
         if self._model is not None:
             log_p = self._model.log_proba(vector, text, grade)[self._model_order]
+            log_p[self._model_order < 0] = MODEL_FLOOR
             learned = np.maximum(log_p, np.float32(MODEL_FLOOR))
             score = (score + self._model_weight * learned).astype(np.float32)
         if grade is not None and self._grade_weight:
