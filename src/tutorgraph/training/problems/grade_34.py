@@ -1362,6 +1362,27 @@ def _g3md5b(rng: random.Random) -> Made:
     return text, f"{a} + {b}", str(a + b)
 
 
+def _g3md5a(rng: random.Random) -> Made:
+    unit = pick(rng, ("cm", "inch", "meter", "foot", "unit"))
+    n = rng.randint(2, 12)
+    if rng.random() < 0.3:
+        text = pick(rng, (
+            f"A square has sides of 1 {unit}. What is its area in square units?",
+            f"what is the area of a unit square with side 1 {unit}",
+        ))  # fmt: skip
+        return text, "1 * 1", "1"
+    text = pick(rng, (
+        f"A unit square has an area of 1 square unit. How many square units do {n} unit squares "
+        "cover?",
+        f"{pick(rng, NAMES)} lines up {n} unit squares, each with side 1 {unit}. What is the area "
+        "in square units?",
+        f"each square is 1 {unit} on a side so it is one square unit. what is the area of {n} of "
+        "them",
+        f"How many square units is a strip of {n} unit squares?",
+    ))  # fmt: skip
+    return text, f"{n} * 1", str(n)
+
+
 def _g3md6(rng: random.Random) -> Made:
     rows = [rng.randint(2, 8) for _ in range(rng.randint(2, 4))]
     unit, one = pick(rng, (
@@ -1863,6 +1884,23 @@ def _g4oa4(rng: random.Random) -> Made:
     if "smallest" in text:
         return text, f"{n} / ({n} / {sp})", str(sp)
     return text, f"{n} / {sp}", str(n // sp)
+
+
+def _g4oa4_story(rng: random.Random) -> Made:
+    k = rng.randint(2, 9)
+    n = k * rng.randint(3, 100 // k)
+    name = pick(rng, NAMES)
+    t = pick(rng, THINGS)[1]
+    text = _say(rng, (
+        "{name} wants to put {n} {t} in equal rows of {k}. Is {n} a multiple of {k}? How many "
+        "rows?",
+        "A store sells {t} in packs of {k}. {name} needs exactly {n}. How many packs should "
+        "{name} buy?",
+        "{name} arranges {n} chairs in an array with {k} chairs in each row. How many rows?",
+        "{n} kids make teams of {k} with no one left out. How many teams are there?",
+        "is {n} a multiple of {k}? {name} says {k} is a factor of {n}. what is the other factor",
+    ), name=name, n=n, k=k, t=t)  # fmt: skip
+    return text, f"{n} / {k}", str(n // k)
 
 
 def _g4oa5(rng: random.Random) -> Made:
@@ -3041,6 +3079,7 @@ _TABLE: tuple[tuple[str, Kind, Callable[[random.Random], Made]], ...] = (
     ("3.MD.B.3/scaled-graph", "word", _g3md3),
     ("3.MD.B.4/line-plot", "word", _g3md4),
     ("3.MD.C.5.b/unit-squares", "word", _g3md5b),
+    ("3.MD.C.5.a/unit-square", "bare", _g3md5a),
     ("3.MD.C.6/count-squares", "word", _g3md6),
     ("3.MD.C.7.a/tiling", "word", _g3md7a),
     ("3.MD.C.7.b/area-story", "word", _g3md7b_story),
@@ -3057,6 +3096,7 @@ _TABLE: tuple[tuple[str, Kind, Callable[[random.Random], Made]], ...] = (
     ("4.OA.A.3/multistep-story", "word", _g4oa3_story),
     ("4.OA.A.3/remainder-story", "word", _g4oa3_remainder),
     ("4.OA.B.4/factors-multiples-primes", "bare", _g4oa4),
+    ("4.OA.B.4/multiple-story", "word", _g4oa4_story),
     ("4.OA.C.5/rule-pattern", "bare", _g4oa5),
     ("4.OA.C.5/pattern-story", "word", _g4oa5_story),
     ("4.NBT.A.1/ten-times", "bare", _g4nbt1),
