@@ -930,6 +930,11 @@ def _g3nf2a(rng: random.Random) -> Made:
             f"On a number line, 0 to 1 is cut into {b} equal pieces. What number is at the end of "
             "the first piece?",
             f"number line 0 to 1 with {b} equal parts what is the first mark",
+            f"i dont get number lines. 0 to 1 is cut in {b} equal parts, what is the first point",
+            f"Partition 0 to 1 into {_DEN_WORD[b]}. What fraction is the point after 0?",
+            f"my homework says name the first mark after 0 when 0 to 1 is split in {b} equal parts",
+            f"Each part of a number line from 0 to 1 is the same size. There are {b} parts. "
+            "What is the size of one part?",
             f"Where is 1/{b}? The whole from 0 to 1 is split into {b} equal parts. Each part has "
             "what size?",
         ),
