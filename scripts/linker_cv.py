@@ -19,6 +19,7 @@ import numpy as np
 
 from tutorgraph.config import Settings
 from tutorgraph.index.local import LocalIndex
+from tutorgraph.models.grade import grade_level, standard_grade
 from tutorgraph.ingest.bundle import read_bundle
 from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph.training.linker import bundle_examples, problem_examples
@@ -100,9 +101,9 @@ def main(args: argparse.Namespace) -> None:
     eval_items = items + gen_items
     ev_vecs = embed([it.text for it in eval_items])
     base = base_scores(linker, [it.text for it in eval_items], ev_vecs)
-    levels = np.array([float(["K","1","2","3","4","5","6","7","8","HS"].index(
-        c.removeprefix("ccss:").split(".")[0] if not c.removeprefix("ccss:").startswith("HS")
-        else "HS")) for c in classes], dtype=np.float32)
+    levels = np.array(
+        [grade_level(standard_grade(c) or "HS") for c in classes], dtype=np.float32
+    )
     penalties = np.stack([grade_penalty(levels, it.grade) for it in eval_items])
 
     # Log-probabilities: the folds' models for generated items, the full model for the rest.

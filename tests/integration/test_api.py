@@ -189,6 +189,14 @@ async def test_retrieve_returns_the_reasoning_packet(api: Api) -> None:
     assert packet["refined_query"]["refiner"] == "local"
     assert packet["debug"]["retrieval_profile_effective"]
     assert packet["context"]
+    # The student's grade, as an app sends it, is read and reported (issue 48).
+    resp = await api.client.post(
+        "/v1/retrieve", json={"query": QUERY, "grade": "Grade 6"}, headers=R
+    )
+    assert resp.status_code == 200, resp.text
+    assert resp.json()["grade"] == {
+        "grade": "6", "band": "6-8", "source": "request", "probability": None
+    }  # fmt: skip
 
 
 async def test_the_http_packet_is_the_library_packet(api: Api, opened_index, embedder) -> None:  # type: ignore[no-untyped-def]
@@ -275,6 +283,7 @@ async def test_bad_requests_are_422_in_the_envelope(api: Api, catalogue: SourceR
         {"query": "q", "sources": []},
         {"query": "q", "sources": ["web"]},
         {"query": "q", "semantic_weight": 2},
+        {"query": "q", "grade": "13"},
         {"query": "q", "unknown_field": 1},
         {"n_results": 3},
     ):

@@ -57,11 +57,11 @@ class RecordingLexical:
 
 class BrokenLinker:
     def link(  # type: ignore[no-untyped-def]
-        self, text: str, k: int = 10, vector: Sequence[float] | None = None, *, grade=None
+        self, text: str, k: int = 10, vector: Sequence[float] | None = None, *, grade=None, tags=()
     ) -> dict:  # type: ignore[type-arg]
         raise RuntimeError("cards damaged")
 
-    def infer_band(self, text: str, vector: Sequence[float] | None = None) -> None:
+    def infer_band(self, text: str, vector: Sequence[float] | None = None, tags=()) -> None:  # type: ignore[no-untyped-def]
         raise RuntimeError("cards damaged")
 
 

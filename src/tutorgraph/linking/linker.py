@@ -153,9 +153,11 @@ class ConceptLinker:
         vector: npt.NDArray[np.float32] | None = None,
         *,
         grade: Grade | None = None,
+        tags: frozenset[str] = frozenset(),
     ) -> dict[str, list[LinkedCard]]:
         """The `k` best concepts of each taxonomy for `text` (its embedding may be given);
-        `grade`, the student's, is a prior over the standards, never a filter."""
+        `grade`, the student's, is a prior over the standards, never a filter; `tags`, the
+        story's (`Story.tags`), go to the standards model."""
         vector = self._vector(text, vector)
         dense, bm25, shape, weight = self._signals(text, vector)
         out: dict[str, list[LinkedCard]] = {}
@@ -164,7 +166,7 @@ class ConceptLinker:
             score = self._card_score(dense, bm25, shape, weight, rows)
             learned: npt.NDArray[np.float32] | None = None
             if taxonomy == STRUCTURED:
-                score, learned = self._with_prior(score, vector, text, grade)
+                score, learned = self._with_prior(score, vector, text, grade, tags)
             # Ties break by concept id (the rows are in id order): the same input, the same output.
             best = rows[np.lexsort((rows, -score))[:k]]
             out[taxonomy] = [
@@ -192,14 +194,17 @@ class ConceptLinker:
         return out
 
     def infer_band(
-        self, text: str, vector: npt.NDArray[np.float32] | None = None
+        self,
+        text: str,
+        vector: npt.NDArray[np.float32] | None = None,
+        tags: frozenset[str] = frozenset(),
     ) -> tuple[Band, float] | None:
         """The grade band the standards model reads from `text`, with its probability (the
         sum over the band's standards); None without a model."""
         if self._model is None:
             return None
         grades = self._model.grade_distribution(
-            self._model.log_proba(self._vector(text, vector), text)
+            self._model.log_proba(self._vector(text, vector), text, None, tags)
         )
         bands: dict[Band, float] = dict.fromkeys(BANDS, 0.0)
         for grade, p in grades.items():
@@ -218,6 +223,7 @@ class ConceptLinker:
         vector: npt.NDArray[np.float32] | None = None,
         *,
         grade: Grade | None = None,
+        tags: frozenset[str] = frozenset(),
         prior: bool = True,
     ) -> npt.NDArray[np.float32]:
         """Every standard's score for `text` (`standard_ids` order): the card score, plus
@@ -225,7 +231,7 @@ class ConceptLinker:
         vector = self._vector(text, vector)
         rows = self._rows.get(STRUCTURED, np.zeros(0, dtype=np.int64))
         score = self._card_score(*self._signals(text, vector), rows)
-        return self._with_prior(score, vector, text, grade)[0] if prior else score
+        return self._with_prior(score, vector, text, grade, tags)[0] if prior else score
 
     def _vector(self, text: str, vector: npt.NDArray[np.float32] | None) -> npt.NDArray[np.float32]:
         if vector is None:
@@ -274,12 +280,13 @@ class ConceptLinker:
         vector: npt.NDArray[np.float32],
         text: str,
         grade: Grade | None,
+        tags: frozenset[str] = frozenset(),
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
         """The Common Core scores with the model's log-probabilities and the grade prior
         added, and those log-probabilities (None without a model)."""
         learned = None
         if self._model is not None:
-            log_p = self._model.log_proba(vector, text, grade)[self._model_order]
+            log_p = self._model.log_proba(vector, text, grade, tags)[self._model_order]
             log_p[self._model_order < 0] = MODEL_FLOOR
             learned = np.maximum(log_p, np.float32(MODEL_FLOOR))
             score = (score + self._model_weight * learned).astype(np.float32)

@@ -32,10 +32,10 @@ from tutorgraph.errors import ConfigurationError
 from tutorgraph.linking.structure import structure_of
 from tutorgraph.models.grade import GRADES, Grade, standard_grade
 
-__all__ = ["MODEL_FILE", "TAGS", "StandardModel", "tag_vector", "text_tags"]
+__all__ = ["MODEL_FILE", "STORY_TAGS", "TAGS", "StandardModel", "tag_vector", "text_tags"]
 
 MODEL_FILE = "standards.npz"
-FORMAT = 1
+FORMAT = 2
 
 # Number and unit tags a message can carry beside `structure_of`'s.
 _NUM = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?")
@@ -74,6 +74,13 @@ _STRUCTURE = (
     "task:geometry", "task:money", "task:time", "task:word-problem",
     "size:10", "size:20", "size:100", "size:1000",
 )  # fmt: skip
+# What the story reader (`refinement/story.py`, read once into the request's facts) says
+# of a word problem: its operation and which quantity it asks for. The caller passes them.
+STORY_TAGS = (
+    "story", "story:add", "story:subtract", "story:compare", "story:multiply", "story:divide",
+    "unknown:result", "unknown:change", "unknown:start", "unknown:difference", "unknown:bigger",
+    "unknown:smaller", "unknown:product", "unknown:size", "unknown:groups", "unknown:factor",
+)  # fmt: skip
 TAGS: tuple[str, ...] = (
     _STRUCTURE
     + tuple(_PATTERNS)
@@ -81,6 +88,7 @@ TAGS: tuple[str, ...] = (
     + ("n:max>big",)
     + tuple(f"n:count={c}" for c in _COUNTS)
     + ("n:count>3",)
+    + STORY_TAGS
 )
 _TAG_INDEX = {t: i for i, t in enumerate(TAGS)}
 
@@ -99,10 +107,11 @@ def text_tags(text: str) -> frozenset[str]:
     return frozenset(tags)
 
 
-def tag_vector(text: str) -> npt.NDArray[np.float32]:
-    """`text_tags` as a 0/1 row over `TAGS`."""
+def tag_vector(text: str, extra: frozenset[str] = frozenset()) -> npt.NDArray[np.float32]:
+    """`text_tags` and the `extra` tags the caller read (its story's) as a 0/1 row over
+    `TAGS` (an extra tag outside `TAGS` is ignored)."""
     row = np.zeros(len(TAGS), dtype=np.float32)
-    row[[_TAG_INDEX[t] for t in text_tags(text)]] = 1.0
+    row[[_TAG_INDEX[t] for t in text_tags(text) | extra if t in _TAG_INDEX]] = 1.0
     return row
 
 
@@ -130,19 +139,33 @@ class StandardModel:
     tags: tuple[str, ...] = TAGS
 
     def features(
-        self, vectors: npt.NDArray[np.float32], texts: Sequence[str], grades: Sequence[Grade | None]
+        self,
+        vectors: npt.NDArray[np.float32],
+        texts: Sequence[str],
+        grades: Sequence[Grade | None],
+        extra: Sequence[frozenset[str]] | None = None,
     ) -> npt.NDArray[np.float32]:
-        """The feature rows of a batch."""
+        """The feature rows of a batch (`extra`: each text's story tags)."""
         vectors = np.asarray(vectors, dtype=np.float32).reshape(len(texts), self.dim)
-        tags = np.stack([tag_vector(t) for t in texts]) if texts else np.zeros((0, len(TAGS)))
+        more = extra if extra is not None else [frozenset()] * len(texts)
+        tags = (
+            np.stack([tag_vector(t, e) for t, e in zip(texts, more, strict=True)])
+            if texts
+            else np.zeros((0, len(TAGS)))
+        )
         grade = np.stack([grade_vector(g) for g in grades]) if grades else np.zeros((0, 11))
         return np.hstack([vectors, tags, grade]).astype(np.float32)
 
     def log_proba(
-        self, vector: npt.NDArray[np.float32], text: str, grade: Grade | None = None
+        self,
+        vector: npt.NDArray[np.float32],
+        text: str,
+        grade: Grade | None = None,
+        extra: frozenset[str] = frozenset(),
     ) -> npt.NDArray[np.float32]:
         """The log-probability of every class (in `classes` order) for one message."""
-        logits = self.features(vector[None, :], [text], [grade])[0] @ self.weights + self.bias
+        row = self.features(vector[None, :], [text], [grade], [extra])[0]
+        logits = row @ self.weights + self.bias
         logits = logits - logits.max()
         out: npt.NDArray[np.float32] = logits - np.log(np.exp(logits).sum())
         return out

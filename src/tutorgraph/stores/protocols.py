@@ -225,8 +225,9 @@ class LinkedCard:
 
 class ConceptLinks(Protocol):
     """A concept linker: the best concepts of each taxonomy for a text (`vector` is the
-    text's embedding, when the caller has it; `grade`, the student's, is a prior), and the
-    grade band it reads from a text (None when it cannot)."""
+    text's embedding, when the caller has it; `grade`, the student's, is a prior; `tags`,
+    the story's from the request's facts), and the grade band it reads from a text (None
+    when it cannot)."""
 
     def link(
         self,
@@ -235,10 +236,14 @@ class ConceptLinks(Protocol):
         vector: npt.NDArray[np.float32] | None = None,
         *,
         grade: Grade | None = None,
+        tags: frozenset[str] = frozenset(),
     ) -> dict[str, list[LinkedCard]]: ...
 
     def infer_band(
-        self, text: str, vector: npt.NDArray[np.float32] | None = None
+        self,
+        text: str,
+        vector: npt.NDArray[np.float32] | None = None,
+        tags: frozenset[str] = frozenset(),
     ) -> tuple[Band, float] | None: ...
 
 

@@ -34,6 +34,7 @@ from tutorgraph.linking.cards import build_cards
 from tutorgraph.linking.standards_model import StandardModel
 from tutorgraph.models.grade import GRADES, Grade, standard_grade
 from tutorgraph.models.records import SourceRecords
+from tutorgraph.refinement.story import read_story
 from tutorgraph.training.problems import Problem, generate
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "fit_standard_model",
     "problem_examples",
     "standard_classes",
+    "story_tags",
     "train_linker",
 ]
 
@@ -106,6 +108,12 @@ def bundle_examples(records: SourceRecords, seed: int = 0) -> list[LinkerExample
     return out
 
 
+def story_tags(text: str) -> frozenset[str]:
+    """The story reader's tags of a text, as the request's facts carry them at serving."""
+    story = read_story(text)
+    return story.tags() if story is not None else frozenset()
+
+
 def _grades(standards: Sequence[str], rng: random.Random) -> list[Grade | None]:
     """The grade an app would send for each example's student (see the module's docstring)."""
     out: list[Grade | None] = []
@@ -144,7 +152,7 @@ def fit_standard_model(
     labels = [e.standard for e in kept]
     # Half the examples carry a grade, half do not (one model serves both requests).
     grades = [g if rng.random() < 0.5 else None for g in _grades(labels, rng)]
-    x = shell.features(vectors, texts, grades)
+    x = shell.features(vectors, texts, grades, [story_tags(t) for t in texts])
     y = np.array([index[s] for s in labels], dtype=np.int64)
     w = np.array([e.weight for e in kept], dtype=np.float32)
     weights, bias = _softmax_regression(x, y, w, len(classes), l2, epochs, learning_rate, progress)

@@ -34,7 +34,7 @@ import numpy.typing as npt
 from tutorgraph.linking.linker import MODEL_FLOOR, ConceptLinker
 from tutorgraph.linking.standards_model import StandardModel
 from tutorgraph.models.grade import Grade, grade_level, normalize_grade, standard_grade
-from tutorgraph.training.linker import LinkerExample, fit_standard_model
+from tutorgraph.training.linker import LinkerExample, fit_standard_model, story_tags
 from tutorgraph_research.harness.folds import stable_fold
 from tutorgraph_research.harness.results import bootstrap_ci
 
@@ -110,7 +110,9 @@ def fused_rank_hits(
     """hit@k per item: an accepted column among the k best scores (ties by column)."""
     order = np.argsort(-scores, axis=1, kind="stable")[:, : max(ks)]
     return {
-        f"hit@{k}": [float(bool(set(order[i, :k].tolist()) & accepted[i])) for i in range(len(order))]
+        f"hit@{k}": [
+            float(bool(set(order[i, :k].tolist()) & accepted[i])) for i in range(len(order))
+        ]
         for k in ks
     }
 
@@ -176,7 +178,8 @@ def model_log_p(
     order: npt.NDArray[np.int64],
 ) -> npt.NDArray[np.float32]:
     """The model's log-probabilities for a batch, columns in the linker's standard order."""
-    logits = model.features(vectors, texts, grades) @ model.weights + model.bias
+    extra = [story_tags(t) for t in texts]
+    logits = model.features(vectors, texts, grades, extra) @ model.weights + model.bias
     logits -= logits.max(axis=1, keepdims=True)
     log_p = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
     out: npt.NDArray[np.float32] = log_p[:, order].astype(np.float32)

@@ -140,8 +140,11 @@ class LinkStage(Stage):
         else the band it reads from the message (`state.grade_info`)."""
         assert self._linker is not None
         grade = state.request.grade
-        found = self._linker.link(text, LINKED_PER_TAXONOMY, vector, grade=grade)
-        if grade is None and (inferred := self._linker.infer_band(text, vector)) is not None:
+        # The story's mathematics, read once by the facts stage (the diagnosis reads it too).
+        story = state.facts.story if state.facts is not None else None
+        tags = story.tags() if story is not None else frozenset()
+        found = self._linker.link(text, LINKED_PER_TAXONOMY, vector, grade=grade, tags=tags)
+        if grade is None and (inferred := self._linker.infer_band(text, vector, tags)) is not None:
             state.grade_info = GradeInfo(
                 band=inferred[0], source="inferred", probability=inferred[1]
             )
