@@ -7,7 +7,8 @@ from __future__ import annotations
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.models.request import RetrievalRequest
-from tutorgraph.retrieval.facts import RequestFacts, request_facts
+from tutorgraph.refinement.story import read_story
+from tutorgraph.retrieval.facts import RequestFacts, diagnosed_text, request_facts
 from tutorgraph.retrieval.stages.diagnose import read_and_diagnose
 
 STORY = "Sam had 24 stickers and gave away 9. How many are left? I got 25"
@@ -72,3 +73,26 @@ def test_a_calculation_the_reader_finds_comes_first() -> None:
 
 def test_the_given_facts_read_no_story() -> None:
     assert RequestFacts.given(RetrievalRequest(query=STORY)).story is None
+
+
+def test_a_missing_number_story_is_diagnosed_by_its_equation() -> None:
+    tom = "Tom has 8 marbles. How many more does he need to make 15? I got 23"
+    facts = request_facts(RetrievalRequest(query=tom), None)
+    assert (facts.problem, facts.problem_text, facts.student_answer) == (
+        "15 - 8",
+        "8 + ? = 15",
+        "23",
+    )
+    read = read_and_diagnose(Diagnoser.bundled(), facts.problem_text, "23", None, message=True)
+    assert read is not None
+    problem, diagnosis = read
+    assert (problem, diagnosis.correct, diagnosis.correct_answer) == ("8 + ? = 15", False, "7")
+    # 23 is 8 + 15: the story's operation, not its inverse.
+    assert {f.rule for f in diagnosis.findings} == {"missing_number_original_operation"}
+    # The equation reader takes no fraction in a missing-number equation: the calculation.
+    story = read_story(
+        "Ben had some juice. He drank 3/4 of a cup and has 2 cups left. "
+        "How much did he have at first?"
+    )
+    assert story is not None and story.unknown == "start"
+    assert diagnosed_text(story) == story.expression == "2 + 3/4"

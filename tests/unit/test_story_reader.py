@@ -7,6 +7,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tutorgraph.diagnosis.expression import evaluate, parse
 from tutorgraph.refinement.story import read_story
@@ -161,3 +163,19 @@ def test_hostile_text_is_read_in_linear_time() -> None:
         start = time.perf_counter()
         read_story(text)
         assert time.perf_counter() - start < 0.5
+
+
+_STORY_WORDS = st.sampled_from(
+    ["how", "many", "much", "more", "each", "of", "left", "some", "had", "gave", "away",
+     "share", "in", "all", "than", "at", "first", "i", "got", "?", ".", "$", "7", "24", "1/2",
+     "2.5", "rows", "boxes", "x", "+", "why", "two"]
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_STORY_WORDS, max_size=120).map(" ".join) | st.text(max_size=400))
+def test_any_text_is_read_without_raising(text: str) -> None:
+    story = read_story(text)
+    if story is not None:
+        assert len(story.numbers) == 2
+        assert evaluate(parse(story.expression)) is not None

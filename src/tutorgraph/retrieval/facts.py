@@ -11,9 +11,11 @@ message: `problem="9 squared"` is the problem `9^2`, as in "what is 9 squared? I
 
 A word problem states no calculation for the reader to find: when the reader finds no
 problem, the story reader (`refinement/story.py`) reads the story's mathematics, and the
-problem is the calculation that finds its unknown ("had 24 and gave away 9" is `24 - 9`),
-which the diagnosis then reads (`problem_text`). A number of the story is not the student's
-answer ("how many more to make 15?" states no answer).
+problem is the calculation that finds its unknown ("had 24 and gave away 9" is `24 - 9`).
+The diagnosis reads it (`problem_text`), or, where the unknown is the change or the start,
+the story's equation ("had 8, how many more to make 15" is `8 + ? = 15`), whose rules
+explain the answer of a student who does the story's operation (8 + 15 = 23). A number of
+the story is not the student's answer ("how many more to make 15?" states no answer).
 
 >>> facts = request_facts(RetrievalRequest(query="what is 9 squared? I got 18"), None)
 >>> facts.problem, facts.student_answer, facts.answer_source, facts.numbers
@@ -44,7 +46,7 @@ from tutorgraph.refinement.reader import (
 )
 from tutorgraph.refinement.story import Story, read_story
 
-__all__ = ["AnswerSource", "RequestFacts", "request_facts"]
+__all__ = ["AnswerSource", "RequestFacts", "diagnosed_text", "request_facts"]
 
 AnswerSource = Literal["request", "reader", "refiner"]
 # The numbers kept from a message (a student's message states a handful).
@@ -58,7 +60,7 @@ class RequestFacts:
     `problem`: the problem as the reader writes it (`9^2`), else the request's `problem` as
     given, else None; where the reader reads none and the text tells a word problem, the
     story's calculation (`story.expression`); `problem_text`: the text the diagnosis reads it
-    from (the request's `problem`, else the message, else the story's calculation);
+    from (the request's `problem`, else the message; for a story, `diagnosed_text`);
     `student_answer` and `answer_source`: the student's answer and who gave it;
     `correct_answer`: the request's, else the one the message says is right ("the teacher
     got 18"); `numbers`: the numbers of the message as written, in order; `reading`: the
@@ -85,6 +87,15 @@ class RequestFacts:
             answer_source="request" if request.student_answer else None,
             correct_answer=request.correct_answer,
         )
+
+
+def diagnosed_text(story: Story) -> str:
+    """What the diagnosis reads of a story: its equation where the unknown is the change or
+    the start (`8 + ? = 15`: the equation reader's missing-number rules explain 23; its
+    reader takes no fraction there), else the calculation that finds the unknown."""
+    if story.unknown in ("change", "start") and not any("/" in n for n in story.numbers):
+        return story.equation
+    return story.expression
 
 
 def _not_the_storys(
@@ -122,7 +133,7 @@ def request_facts(request: RetrievalRequest, refined: RefinedQuery | None) -> Re
     claimed = right.value if right is not None and not reading.labelled else None
     problem = reading.problem.value if reading.problem is not None else request.problem
     if story is not None:
-        problem = text = story.expression
+        problem, text = story.expression, diagnosed_text(story)
     return RequestFacts(
         problem=problem,
         problem_text=text,
