@@ -29,6 +29,7 @@ from tutorgraph_research.tasks.linker_fit import (
     EvalItem,
     base_scores,
     cluster_hits,
+    cluster_log_p,
     embed_cached,
     fit_fold,
     fuse,
@@ -46,7 +47,9 @@ from tutorgraph_research.tasks.standards_data import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-WEIGHTS = (0.0, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12)
+WEIGHTS = (0.0, 0.01, 0.02, 0.03, 0.05, 0.08)
+CLUSTER_WEIGHTS = (0.0, 0.01, 0.02, 0.04, 0.08)
+FLOORS = (-3.0, -6.0, -12.0)
 GRADE_WEIGHTS = (0.0, 0.01, 0.02, 0.04, 0.08)
 
 
@@ -117,6 +120,10 @@ def main(args: argparse.Namespace) -> None:
     ]
     fits.append(("full", [i for i, it in enumerate(eval_items) if it.dataset != "generated"],
                  generated + bundle))
+    if args.reuse:
+        with np.load(args.reuse) as saved:
+            log_g, log_n = saved["log_g"], saved["log_n"]
+        fits = []
     for name, rows, train in fits:
         t0 = time.time()
         model = fit_fold(train, embed, classes, settings.embedding_model,
@@ -131,13 +138,21 @@ def main(args: argparse.Namespace) -> None:
             model.save(args.save)
             print(f"saved {args.save}")
 
+    if args.arrays:
+        np.savez(args.arrays, base=base, log_g=log_g, log_n=log_n, penalties=penalties,
+                 ids=np.array([it.id for it in eval_items]))
     accepted = [{col[s] for s in it.standards if s in col} for it in eval_items]
     acc_clusters = [{cluster_of(s) for s in it.standards} for it in eval_items]
     clusters = [cluster_of(c) for c in classes]
 
-    def scores(weight: float, gw: float, graded: bool) -> Any:
-        lp = log_g if graded else log_n
-        return fuse(base, lp, penalties if graded else np.zeros_like(penalties), weight, gw)
+    cluster_ids = {c: i for i, c in enumerate(sorted(set(clusters)))}
+    cluster_index = np.array([cluster_ids[c] for c in clusters], dtype=np.int64)
+    clog_g, clog_n = cluster_log_p(log_g, cluster_index), cluster_log_p(log_n, cluster_index)
+
+    def scores(weight: float, gw: float, graded: bool, cw: float = 0.0, floor: float = -12.0) -> Any:
+        lp, cl = (log_g, clog_g) if graded else (log_n, clog_n)
+        pen = penalties if graded else np.zeros_like(penalties)
+        return fuse(base, lp, pen, weight, gw, cluster_log=cl, cluster_weight=cw, floor=floor)
 
     def metrics(s: Any) -> dict[str, list[float]]:
         return {**fused_rank_hits(s, accepted), **cluster_hits(s, acc_clusters, clusters)}
@@ -152,21 +167,28 @@ def main(args: argparse.Namespace) -> None:
                for d in sets if any(eval_items[i].dataset == d for i in tune)]
         return float(np.mean(per))
 
-    grid = {w: objective(metrics(scores(w, 0.0, False))) for w in WEIGHTS}
-    weight = max(WEIGHTS, key=lambda w: (grid[w], -w))
-    ggrid = {g: objective(metrics(scores(weight, g, True))) for g in GRADE_WEIGHTS}
+    # The model's standard and cluster log-probabilities, floored, chosen without the grade;
+    # then the grade prior's weight with them.
+    combos = [(w, cw, fl) for w in WEIGHTS for cw in CLUSTER_WEIGHTS for fl in FLOORS]
+    grid = {c: objective(metrics(scores(c[0], 0.0, False, c[1], c[2]))) for c in combos}
+    weight, cweight, floor = max(combos, key=lambda c: (grid[c], -c[0] - c[1]))
+    ggrid = {g: objective(metrics(scores(weight, g, True, cweight, floor))) for g in GRADE_WEIGHTS}
     gweight = max(GRADE_WEIGHTS, key=lambda g: (ggrid[g], -g))
-    print("weight grid (no grade):", {k: round(v, 4) for k, v in grid.items()}, "->", weight)
+    best = sorted(grid.items(), key=lambda kv: -kv[1])[:8]
+    print("best (weight, cluster weight, floor) without grade:",
+          [(k, round(v, 4)) for k, v in best], "->", (weight, cweight, floor))
     print("grade weight grid:", {k: round(v, 4) for k, v in ggrid.items()}, "->", gweight)
 
     systems = {
         "cards": metrics(scores(0.0, 0.0, False)),
         "cards+grade": metrics(scores(0.0, gweight, True)),
-        "model": metrics(scores(weight, 0.0, False)),
-        "model+grade": metrics(scores(weight, gweight, True)),
+        "model": metrics(scores(weight, 0.0, False, cweight, floor)),
+        "model+grade": metrics(scores(weight, gweight, True, cweight, floor)),
     }
-    report: dict[str, Any] = {"weight": weight, "grade_weight": gweight,
-                              "grid": grid, "grade_grid": ggrid, "cells": {}}
+    report: dict[str, Any] = {
+        "weight": weight, "cluster_weight": cweight, "floor": floor, "grade_weight": gweight,
+        "grid": {str(k): v for k, v in grid.items()}, "grade_grid": ggrid, "cells": {},
+    }
     groups: dict[str, list[int]] = {}
     for i, it in enumerate(eval_items):
         split = "heldout-generators" if it.dataset == "generated" else it.split
@@ -197,6 +219,10 @@ if __name__ == "__main__":
     parser.add_argument("--out", type=Path, default=ROOT / "results/linker_cv.json")
     parser.add_argument("--cache", type=Path, default=ROOT / "results/cache/linker_vectors.npz")
     parser.add_argument("--save", type=Path, default=None)
+    parser.add_argument("--reuse", type=Path, default=None,
+                        help="read the log-probabilities --arrays wrote instead of fitting")
+    parser.add_argument("--arrays", type=Path, default=None,
+                        help="also write the scores and log-probabilities (.npz)")
     parser.add_argument("--per-generator", type=int, default=40)
     parser.add_argument("--epochs", type=int, default=150)
     parser.add_argument("--l2", type=float, default=1e-4)

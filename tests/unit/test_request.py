@@ -27,6 +27,7 @@ def test_defaults_follow_the_design_table() -> None:
         "sources": ["vector", "lexical", "graph"],
         "concept_ids": [],
         "student_answer": None,
+        "grade": None,
         "use_refinement": True,
         "rerank": None,
         "graph_scope": None,

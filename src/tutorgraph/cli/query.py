@@ -226,6 +226,16 @@ def _matched(hit: Hit) -> str:
     return " + ".join(_MATCH_NAMES[s] for s in hit.found_by)
 
 
+def _grade(packet: ReasoningPacket) -> str:
+    """The grade the linker used, for the concepts panel's title."""
+    g = packet.grade
+    if g.source == "request":
+        return f" (grade {g.grade}, given)"
+    if g.source == "inferred" and g.probability is not None:
+        return f" (reads as grades {g.band}, {g.probability:.0%})"
+    return ""
+
+
 # Linked concepts per taxonomy, and steps of a chain, the panel lists.
 CONCEPTS_SHOWN = 5
 CHAIN_SHOWN = 6
@@ -353,7 +363,7 @@ def print_packet(packet: ReasoningPacket) -> None:
             ]
             if len(steps) > CHAIN_SHOWN:
                 lines.append(f"    [cyan]… {len(steps) - CHAIN_SHOWN} more it builds on[/]")
-        console.print(Panel("\n".join(lines), title="what the message is about"))
+        console.print(Panel("\n".join(lines), title=f"what the message is about{_grade(packet)}"))
     gc = packet.graph_context
     if gc.concepts or gc.prerequisites:
         lines = [f"[bold]{c['id']}[/] {escape(c['name'])} ({c['seed']})" for c in gc.concepts]

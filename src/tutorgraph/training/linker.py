@@ -34,7 +34,8 @@ from tutorgraph.linking.cards import build_cards
 from tutorgraph.linking.standards_model import StandardModel
 from tutorgraph.models.grade import GRADES, Grade, standard_grade
 from tutorgraph.models.records import SourceRecords
-from tutorgraph.refinement.story import read_story
+from tutorgraph.models.request import MAX_QUERY_CHARS, RetrievalRequest
+from tutorgraph.retrieval.facts import request_facts
 from tutorgraph.training.problems import Problem, generate
 
 __all__ = [
@@ -109,8 +110,9 @@ def bundle_examples(records: SourceRecords, seed: int = 0) -> list[LinkerExample
 
 
 def story_tags(text: str) -> frozenset[str]:
-    """The story reader's tags of a text, as the request's facts carry them at serving."""
-    story = read_story(text)
+    """The story's tags of a text, read exactly as serving reads them: the request's facts
+    (a story is read only where the message reader finds no problem)."""
+    story = request_facts(RetrievalRequest(query=text[:MAX_QUERY_CHARS]), None).story
     return story.tags() if story is not None else frozenset()
 
 

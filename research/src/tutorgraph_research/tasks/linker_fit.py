@@ -41,6 +41,7 @@ from tutorgraph_research.harness.results import bootstrap_ci
 __all__ = [
     "EvalItem",
     "cluster_hits",
+    "cluster_log_p",
     "embed_cached",
     "fuse",
     "fused_rank_hits",
@@ -70,7 +71,9 @@ def embed_cached(embed: Embed, texts: Sequence[str], cache: Path) -> npt.NDArray
     stored: dict[str, npt.NDArray[np.float32]] = {}
     if cache.exists():
         with np.load(cache) as data:
-            stored = {k: data["vectors"][i] for i, k in enumerate(data["keys"])}
+            # Each `data[...]` reads the array from the file again: read each once.
+            keys_read, vectors_read = data["keys"], data["vectors"]
+        stored = {str(k): vectors_read[i] for i, k in enumerate(keys_read)}
     todo = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in stored}.items())
     if todo:
         vectors = embed([t for _, t in todo])
@@ -90,17 +93,34 @@ def grade_penalty(levels: npt.NDArray[np.float32], grade: Grade | None) -> npt.N
     return out
 
 
+def cluster_log_p(
+    log_p: npt.NDArray[np.float32], cluster_index: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float32]:
+    """Each standard's cluster's log-probability (the sum over the cluster's standards)."""
+    onehot = np.zeros((len(cluster_index), int(cluster_index.max()) + 1), dtype=np.float32)
+    onehot[np.arange(len(cluster_index)), cluster_index] = 1.0
+    mass = np.exp(log_p) @ onehot
+    out: npt.NDArray[np.float32] = np.log(np.maximum(mass, 1e-30))[:, cluster_index]
+    return out.astype(np.float32)
+
+
 def fuse(
     base: npt.NDArray[np.float32],
     log_p: npt.NDArray[np.float32] | None,
     penalties: npt.NDArray[np.float32],
     weight: float,
     grade_weight: float,
+    *,
+    cluster_log: npt.NDArray[np.float32] | None = None,
+    cluster_weight: float = 0.0,
+    floor: float = MODEL_FLOOR,
 ) -> npt.NDArray[np.float32]:
     """The linker's Common Core scores for a batch (as `ConceptLinker._with_prior`)."""
     out = base - grade_weight * penalties
     if log_p is not None and weight:
-        out = out + weight * np.maximum(log_p, MODEL_FLOOR)
+        out = out + weight * np.maximum(log_p, floor)
+    if cluster_log is not None and cluster_weight:
+        out = out + cluster_weight * np.maximum(cluster_log, floor)
     return out.astype(np.float32)
 
 
