@@ -28,7 +28,15 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.linking.cards import ConceptCard
 from tutorgraph.linking.standards_model import StandardModel
 from tutorgraph.linking.structure import structure_of
-from tutorgraph.models.grade import BANDS, Band, Grade, band, grade_level, standard_grade
+from tutorgraph.models.grade import (
+    BANDS,
+    Band,
+    Grade,
+    band,
+    grade_level,
+    standard_cluster,
+    standard_grade,
+)
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.protocols import IndexItem, LinkedCard
 
@@ -49,6 +57,7 @@ STRUCTURED = "common-core"
 # prior's (per grade a standard is above the student's; half that per grade below), set by
 # `with_model` (issue 48; chosen by cross-validation, see docs/RESULTS.md).
 MODEL_WEIGHT = 0.02
+CLUSTER_WEIGHT = 0.0
 MODEL_FLOOR = -12.0
 GRADE_WEIGHT = 0.02
 # BM25 candidates read for a text (over every taxonomy).
@@ -108,6 +117,9 @@ class ConceptLinker:
         self._model_weight = 0.0
         self._grade_weight = 0.0
         self._model_order = np.zeros(0, dtype=np.int64)
+        self._cluster_weight = 0.0
+        self._cluster_matrix = np.zeros((0, 0), dtype=np.float32)
+        self._row_cluster = np.zeros(0, dtype=np.int64)
 
     @classmethod
     def build(
@@ -122,10 +134,12 @@ class ConceptLinker:
         model: StandardModel,
         *,
         weight: float = MODEL_WEIGHT,
+        cluster_weight: float = CLUSTER_WEIGHT,
         grade_weight: float = GRADE_WEIGHT,
     ) -> ConceptLinker:
         """This linker with a learned standards model fused into its Common Core scores
-        (`weight` x the model's log-probability, floored at `MODEL_FLOOR`) and a grade prior
+        (`weight` x the model's log-probability and `cluster_weight` x its cluster's, each
+        floored at `MODEL_FLOOR`) and a grade prior
         (`grade_weight` per grade between a standard's and the request's, half that below).
         Shares this linker's arrays; ValueError when the model knows none of its standards."""
         order = {c: i for i, c in enumerate(model.classes)}
@@ -139,6 +153,21 @@ class ConceptLinker:
         linked._model_weight = weight
         linked._grade_weight = grade_weight
         linked._model_order = np.array(columns, dtype=np.int64)
+        # Each model class's cluster (a one-hot column) and each linker row's cluster: the
+        # model's mass per cluster is one product.
+        clusters = sorted(
+            {standard_cluster(c) for c in model.classes}
+            | {standard_cluster(self._cards[i].concept_id) for i in self._rows.get(STRUCTURED, [])}
+        )
+        index = {c: k for k, c in enumerate(clusters)}
+        linked._cluster_matrix = np.zeros((len(model.classes), len(clusters)), dtype=np.float32)
+        for k, c in enumerate(model.classes):
+            linked._cluster_matrix[k, index[standard_cluster(c)]] = 1.0
+        linked._row_cluster = np.array(
+            [index[standard_cluster(self._cards[i].concept_id)] for i in self._rows[STRUCTURED]],
+            dtype=np.int64,
+        )
+        linked._cluster_weight = cluster_weight
         return linked
 
     @property
@@ -286,10 +315,16 @@ class ConceptLinker:
         added, and those log-probabilities (None without a model)."""
         learned = None
         if self._model is not None:
-            log_p = self._model.log_proba(vector, text, grade, tags)[self._model_order]
+            full = self._model.log_proba(vector, text, grade, tags)
+            log_p = full[self._model_order]
             log_p[self._model_order < 0] = MODEL_FLOOR
             learned = np.maximum(log_p, np.float32(MODEL_FLOOR))
             score = (score + self._model_weight * learned).astype(np.float32)
+            if self._cluster_weight:
+                mass = np.exp(full) @ self._cluster_matrix
+                cluster = np.log(np.maximum(mass, 1e-30))[self._row_cluster]
+                floored = np.maximum(cluster, np.float32(MODEL_FLOOR))
+                score = (score + self._cluster_weight * floored).astype(np.float32)
         if grade is not None and self._grade_weight:
             gap = self._standard_levels - grade_level(grade)
             penalty = np.where(gap > 0, gap, -0.5 * gap).clip(0, 3)

@@ -5,6 +5,8 @@ Core standard, on one scale (K = 0 ... 8, HS = 9).
 ('3', '7', 'K', 'HS')
 >>> standard_grade("ccss:4.NF.A.1"), standard_grade("ccss:HSA-REI.B.3"), band("5")
 ('4', 'HS', '3-5')
+>>> standard_cluster("ccss:4.NF.A.1"), standard_cluster("ccss:HSA-REI.B.3")
+('ccss:4.NF.A', 'ccss:HSA-REI.B')
 """
 
 from __future__ import annotations
@@ -62,6 +64,14 @@ def standard_grade(concept_id: str) -> Grade | None:
         return "HS"
     head = code.split(".", 1)[0]
     return next((g for g in GRADES if g == head), None)
+
+
+def standard_cluster(concept_id: str) -> str:
+    """A standard's cluster: its id up to the cluster letter (K-8 `grade.domain.cluster`,
+    high school `category-domain.cluster`); an id with no cluster part is its own."""
+    parts = concept_id.split(".")
+    keep = 2 if "-" in parts[0] else 3
+    return ".".join(parts[:keep]) if len(parts) >= keep else concept_id
 
 
 def band(grade: str) -> Band:
