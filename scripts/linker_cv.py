@@ -19,11 +19,12 @@ import numpy as np
 
 from tutorgraph.config import Settings
 from tutorgraph.index.local import LocalIndex
-from tutorgraph.models.grade import grade_level, standard_grade
 from tutorgraph.ingest.bundle import read_bundle
+from tutorgraph.models.grade import grade_level, standard_grade
 from tutorgraph.retrieval.factory import make_embedder
-from tutorgraph.training.linker import bundle_examples, problem_examples
+from tutorgraph.training.linker import bundle_examples, fit_standard_model, problem_examples
 from tutorgraph.training.problems import generate
+from tutorgraph_research.harness.folds import stable_fold
 from tutorgraph_research.tasks.linker_fit import (
     FOLDS,
     EvalItem,
@@ -31,7 +32,6 @@ from tutorgraph_research.tasks.linker_fit import (
     cluster_hits,
     cluster_log_p,
     embed_cached,
-    fit_fold,
     fuse,
     fused_rank_hits,
     generator_fold,
@@ -40,7 +40,6 @@ from tutorgraph_research.tasks.linker_fit import (
     model_log_p,
     paired_cell,
 )
-from tutorgraph_research.harness.folds import stable_fold
 from tutorgraph_research.tasks.standards_data import (
     cluster_of,
     read_mathfish,
@@ -67,30 +66,53 @@ def main(args: argparse.Namespace) -> None:
     problems = generate(per_generator=args.per_generator, seed=0)
     generated = problem_examples(problems)
     bundle = bundle_examples(records)
-    print(f"{len(problems)} generated problems over {len({p.standard for p in problems})} "
-          f"standards, {len(bundle)} bundle examples")
+    print(
+        f"{len(problems)} generated problems over {len({p.standard for p in problems})} "
+        f"standards, {len(bundle)} bundle examples"
+    )
 
     items: list[EvalItem] = []
-    for name, path in (("word-problems", ROOT / "data/benchmarks/word_problems.jsonl"),
-                       ("tutoring", ROOT / "data/benchmarks/tutoring_messages.jsonl")):
+    for name, path in (
+        ("word-problems", ROOT / "data/benchmarks/word_problems.jsonl"),
+        ("tutoring", ROOT / "data/benchmarks/tutoring_messages.jsonl"),
+    ):
         if path.exists():
-            for it in read_messages(path, set(classes)).items:
-                items.append(EvalItem(it.id, it.text, it.standards,
-                                      item_grade(it.standards, it.grade), name, it.split))
+            for row in read_messages(path, set(classes)).items:
+                items.append(
+                    EvalItem(
+                        row.id,
+                        row.text,
+                        row.standards,
+                        item_grade(row.standards, row.grade),
+                        name,
+                        row.split,
+                    )
+                )
     if args.mathfish and args.mathfish.exists():
-        for it in read_mathfish(args.mathfish, set(classes)).items:
-            items.append(EvalItem(it.id, it.text, it.standards, item_grade(it.standards),
-                                  "mathfish", "all"))
-    gen_items = [EvalItem(f"gen:{i}", p.text, (p.standard,), item_grade((p.standard,)),
-                          "generated", f"fold{generator_fold(e)}")
-                 for i, (p, e) in enumerate(zip(problems, generated, strict=True))]
+        for row in read_mathfish(args.mathfish, set(classes)).items:
+            items.append(
+                EvalItem(
+                    row.id, row.text, row.standards, item_grade(row.standards), "mathfish", "all"
+                )
+            )
+    gen_items = [
+        EvalItem(
+            f"gen:{i}",
+            p.text,
+            (p.standard,),
+            item_grade((p.standard,)),
+            "generated",
+            f"fold{generator_fold(e)}",
+        )
+        for i, (p, e) in enumerate(zip(problems, generated, strict=True))
+    ]
     # Held-out generators are scored on a sample (at most 8 problems per generator).
     seen: dict[str, int] = {}
     sampled = []
-    for it, p in zip(gen_items, problems, strict=True):
+    for gen_item, p in zip(gen_items, problems, strict=True):
         seen[p.generator] = seen.get(p.generator, 0) + 1
         if seen[p.generator] <= 8:
-            sampled.append(it)
+            sampled.append(gen_item)
     gen_items = sampled
 
     cache = args.cache
@@ -105,9 +127,7 @@ def main(args: argparse.Namespace) -> None:
     eval_items = items + gen_items
     ev_vecs = embed([it.text for it in eval_items])
     base = base_scores(linker, [it.text for it in eval_items], ev_vecs)
-    levels = np.array(
-        [grade_level(standard_grade(c) or "HS") for c in classes], dtype=np.float32
-    )
+    levels = np.array([grade_level(standard_grade(c) or "HS") for c in classes], dtype=np.float32)
     penalties = np.stack([grade_penalty(levels, it.grade) for it in eval_items])
 
     # Log-probabilities: the folds' models for generated items, the full model for the rest.
@@ -115,24 +135,40 @@ def main(args: argparse.Namespace) -> None:
     log_n = np.zeros_like(base)
     order = np.arange(len(classes))
     fits: list[tuple[str, list[int], list[Any]]] = [
-        (f"fold{f}", [i for i, it in enumerate(eval_items) if it.split == f"fold{f}"],
-         [e for e in generated if generator_fold(e) != f] + bundle)
+        (
+            f"fold{f}",
+            [i for i, it in enumerate(eval_items) if it.split == f"fold{f}"],
+            [e for e in generated if generator_fold(e) != f] + bundle,
+        )
         for f in range(FOLDS)
     ]
-    fits.append(("full", [i for i, it in enumerate(eval_items) if it.dataset != "generated"],
-                 generated + bundle))
+    fits.append(
+        (
+            "full",
+            [i for i, it in enumerate(eval_items) if it.dataset != "generated"],
+            generated + bundle,
+        )
+    )
     if args.reuse:
         with np.load(args.reuse) as saved:
             log_g, log_n = saved["log_g"], saved["log_n"]
         fits = []
     for name, rows, train in fits:
         t0 = time.time()
-        model = fit_fold(train, embed, classes, settings.embedding_model,
-                         epochs=args.epochs, l2=args.l2, learning_rate=args.lr)
+        model = fit_standard_model(
+            train,
+            embed,
+            classes,
+            embedder=settings.embedding_model,
+            epochs=args.epochs,
+            l2=args.l2,
+            learning_rate=args.lr,
+        )
         assert model.classes == classes
         texts = [eval_items[i].text for i in rows]
-        log_g[rows] = model_log_p(model, ev_vecs[rows], texts,
-                                  [eval_items[i].grade for i in rows], order)
+        log_g[rows] = model_log_p(
+            model, ev_vecs[rows], texts, [eval_items[i].grade for i in rows], order
+        )
         log_n[rows] = model_log_p(model, ev_vecs[rows], texts, [None] * len(rows), order)
         print(f"fit {name}: {len(train)} examples, {time.time() - t0:.0f} s")
         if name == "full" and args.save:
@@ -140,8 +176,14 @@ def main(args: argparse.Namespace) -> None:
             print(f"saved {args.save}")
 
     if args.arrays:
-        np.savez(args.arrays, base=base, log_g=log_g, log_n=log_n, penalties=penalties,
-                 ids=np.array([it.id for it in eval_items]))
+        np.savez(
+            args.arrays,
+            base=base,
+            log_g=log_g,
+            log_n=log_n,
+            penalties=penalties,
+            ids=np.array([it.id for it in eval_items]),
+        )
     accepted = [{col[s] for s in it.standards if s in col} for it in eval_items]
     acc_clusters = [{cluster_of(s) for s in it.standards} for it in eval_items]
     clusters = [cluster_of(c) for c in classes]
@@ -150,7 +192,9 @@ def main(args: argparse.Namespace) -> None:
     cluster_index = np.array([cluster_ids[c] for c in clusters], dtype=np.int64)
     clog_g, clog_n = cluster_log_p(log_g, cluster_index), cluster_log_p(log_n, cluster_index)
 
-    def scores(weight: float, gw: float, graded: bool, cw: float = 0.0, floor: float = -12.0) -> Any:
+    def scores(
+        weight: float, gw: float, graded: bool, cw: float = 0.0, floor: float = -12.0
+    ) -> Any:
         lp, cl = (log_g, clog_g) if graded else (log_n, clog_n)
         pen = penalties if graded else np.zeros_like(penalties)
         return fuse(base, lp, pen, weight, gw, cluster_log=cl, cluster_weight=cw, floor=floor)
@@ -160,20 +204,26 @@ def main(args: argparse.Namespace) -> None:
 
     # Tuned on: the held-out generators' problems, the dev thirds, and MathFish, whose rows
     # are scored out of fold (five folds by id: weights chosen without the fold's rows).
-    base_tune = [i for i, it in enumerate(eval_items)
-                 if it.dataset == "generated" or it.split == "dev"]
-    mathfish_fold = {i: stable_fold(it.id, FOLDS) for i, it in enumerate(eval_items)
-                     if it.dataset == "mathfish"}
+    base_tune = [
+        i for i, it in enumerate(eval_items) if it.dataset == "generated" or it.split == "dev"
+    ]
+    mathfish_fold = {
+        i: stable_fold(it.id, FOLDS) for i, it in enumerate(eval_items) if it.dataset == "mathfish"
+    }
     sets = sorted({it.dataset for it in eval_items})
     combos = [(w, cw, fl) for w in WEIGHTS for cw in CLUSTER_WEIGHTS for fl in FLOORS]
     plain = {c: metrics(scores(c[0], 0.0, False, c[1], c[2])) for c in combos}
-    graded = {(c, g): metrics(scores(c[0], g, True, c[1], c[2]))
-              for c in combos for g in GRADE_WEIGHTS}
+    graded = {
+        (c, g): metrics(scores(c[0], g, True, c[1], c[2])) for c in combos for g in GRADE_WEIGHTS
+    }
 
     def objective(m: dict[str, list[float]], tune: list[int]) -> float:
         # Each tuning data set counts the same, whatever its size.
-        per = [np.mean([m["hit@1"][i] for i in tune if eval_items[i].dataset == d])
-               for d in sets if any(eval_items[i].dataset == d for i in tune)]
+        per = [
+            np.mean([m["hit@1"][i] for i in tune if eval_items[i].dataset == d])
+            for d in sets
+            if any(eval_items[i].dataset == d for i in tune)
+        ]
         return float(np.mean(per))
 
     def choose(tune: list[int]) -> tuple[tuple[float, float, float], float]:
@@ -182,10 +232,13 @@ def main(args: argparse.Namespace) -> None:
         return combo, gw
 
     (weight, cweight, floor), gweight = choose(base_tune + list(mathfish_fold))
-    print(f"chosen: weight {weight}, cluster weight {cweight}, floor {floor}, "
-          f"grade weight {gweight}")
-    cards_gw = max(GRADE_WEIGHTS, key=lambda g: objective(
-        graded[((0.0, 0.0, -12.0), g)], base_tune + list(mathfish_fold)))
+    print(
+        f"chosen: weight {weight}, cluster weight {cweight}, floor {floor}, grade weight {gweight}"
+    )
+    cards_gw = max(
+        GRADE_WEIGHTS,
+        key=lambda g: objective(graded[((0.0, 0.0, -12.0), g)], base_tune + list(mathfish_fold)),
+    )
     systems = {
         "cards": plain[(0.0, 0.0, -12.0)],
         "cards+grade": graded[((0.0, 0.0, -12.0), cards_gw)],
@@ -203,30 +256,52 @@ def main(args: argparse.Namespace) -> None:
                 systems["model+grade"][m][i] = graded[(combo, gw)][m][i]
     print("MathFish folds chose:", folds_chosen)
     grid = {c: objective(plain[c], base_tune + list(mathfish_fold)) for c in combos}
-    ggrid = {g: objective(graded[((weight, cweight, floor), g)], base_tune + list(mathfish_fold))
-             for g in GRADE_WEIGHTS}
+    ggrid = {
+        g: objective(graded[((weight, cweight, floor), g)], base_tune + list(mathfish_fold))
+        for g in GRADE_WEIGHTS
+    }
     report: dict[str, Any] = {
-        "weight": weight, "cluster_weight": cweight, "floor": floor, "grade_weight": gweight,
-        "cards_grade_weight": cards_gw, "mathfish_folds": folds_chosen,
-        "grid": {str(k): v for k, v in grid.items()}, "grade_grid": ggrid, "cells": {},
+        "weight": weight,
+        "cluster_weight": cweight,
+        "floor": floor,
+        "grade_weight": gweight,
+        "cards_grade_weight": cards_gw,
+        "mathfish_folds": folds_chosen,
+        "grid": {str(k): v for k, v in grid.items()},
+        "grade_grid": ggrid,
+        "cells": {},
     }
     groups: dict[str, list[int]] = {}
-    for i, it in enumerate(eval_items):
-        split = "heldout-generators" if it.dataset == "generated" else it.split
-        groups.setdefault(f"{it.dataset}/{split}", []).append(i)
-    print(f"{'set':32} {'system':12} {'n':>5} " + " ".join(f"{m:>22}" for m in
-          ("hit@1", "hit@3", "hit@10", "cluster_hit@1")))
+    for i, ev in enumerate(eval_items):
+        split = "heldout-generators" if ev.dataset == "generated" else ev.split
+        groups.setdefault(f"{ev.dataset}/{split}", []).append(i)
+    print(
+        f"{'set':32} {'system':12} {'n':>5} "
+        + " ".join(f"{m:>22}" for m in ("hit@1", "hit@3", "hit@10", "cluster_hit@1"))
+    )
     for key in sorted(groups):
         rows = groups[key]
-        for system, pair in (("model", "cards"), ("cards+grade", "cards"),
-                             ("model+grade", "cards")):
-            cell = {m: paired_cell([systems[pair][m][i] for i in rows],
-                                   [systems[system][m][i] for i in rows])
-                    for m in systems["cards"]}
+        for system, pair in (
+            ("model", "cards"),
+            ("cards+grade", "cards"),
+            ("model+grade", "cards"),
+        ):
+            cell = {
+                m: paired_cell(
+                    [systems[pair][m][i] for i in rows], [systems[system][m][i] for i in rows]
+                )
+                for m in systems["cards"]
+            }
             report["cells"].setdefault(key, {})[system] = cell
-            print(f"{key:32} {system:12} {len(rows):5d} " + " ".join(
-                f"{cell[m]['before']:.3f}->{cell[m]['after']:.3f} {cell[m]['ci95']}"[:22].rjust(22)
-                for m in ("hit@1", "hit@3", "hit@10", "cluster_hit@1")))
+            print(
+                f"{key:32} {system:12} {len(rows):5d} "
+                + " ".join(
+                    f"{cell[m]['before']:.3f}->{cell[m]['after']:.3f} {cell[m]['ci95']}"[:22].rjust(
+                        22
+                    )
+                    for m in ("hit@1", "hit@3", "hit@10", "cluster_hit@1")
+                )
+            )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1, default=float))
     print(f"wrote {args.out} in {time.time() - started:.0f} s")
@@ -235,15 +310,26 @@ def main(args: argparse.Namespace) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--index-dir", type=Path, required=True)
-    parser.add_argument("--mathfish", type=Path,
-                        default=ROOT / "../shared/data/mathfish/generated_problems_teacher_annotations.csv")
+    parser.add_argument(
+        "--mathfish",
+        type=Path,
+        default=ROOT / "../shared/data/mathfish/generated_problems_teacher_annotations.csv",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "results/linker_cv.json")
     parser.add_argument("--cache", type=Path, default=ROOT / "results/cache/linker_vectors.npz")
     parser.add_argument("--save", type=Path, default=None)
-    parser.add_argument("--reuse", type=Path, default=None,
-                        help="read the log-probabilities --arrays wrote instead of fitting")
-    parser.add_argument("--arrays", type=Path, default=None,
-                        help="also write the scores and log-probabilities (.npz)")
+    parser.add_argument(
+        "--reuse",
+        type=Path,
+        default=None,
+        help="read the log-probabilities --arrays wrote instead of fitting",
+    )
+    parser.add_argument(
+        "--arrays",
+        type=Path,
+        default=None,
+        help="also write the scores and log-probabilities (.npz)",
+    )
     parser.add_argument("--per-generator", type=int, default=40)
     parser.add_argument("--epochs", type=int, default=150)
     parser.add_argument("--l2", type=float, default=1e-4)

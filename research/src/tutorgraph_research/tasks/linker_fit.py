@@ -34,7 +34,7 @@ import numpy.typing as npt
 from tutorgraph.linking.linker import MODEL_FLOOR, ConceptLinker
 from tutorgraph.linking.standards_model import StandardModel
 from tutorgraph.models.grade import Grade, grade_level, normalize_grade, standard_grade
-from tutorgraph.training.linker import LinkerExample, fit_standard_model, story_tags
+from tutorgraph.training.linker import LinkerExample, story_tags
 from tutorgraph_research.harness.folds import stable_fold
 from tutorgraph_research.harness.results import bootstrap_ci
 
@@ -65,7 +65,9 @@ class EvalItem:
     split: str
 
 
-def embed_cached(embed: Embed, texts: Sequence[str], cache: Path) -> npt.NDArray[np.float32]:
+def embed_cached(
+    embed: Callable[[list[str]], npt.NDArray[np.float32]], texts: Sequence[str], cache: Path
+) -> npt.NDArray[np.float32]:
     """`embed(texts)`, reading and adding to an `.npz` cache keyed by each text's sha1."""
     keys = [hashlib.sha1(t.encode("utf-8")).hexdigest() for t in texts]
     stored: dict[str, npt.NDArray[np.float32]] = {}
@@ -204,14 +206,3 @@ def model_log_p(
     log_p = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
     out: npt.NDArray[np.float32] = log_p[:, order].astype(np.float32)
     return out
-
-
-def fit_fold(
-    examples: Sequence[LinkerExample],
-    embed: Embed,
-    classes: Sequence[str],
-    embedder: str,
-    **kwargs: Any,
-) -> StandardModel:
-    """A model fitted on `examples` (the caller leaves a fold out)."""
-    return fit_standard_model(examples, embed, classes, embedder=embedder, **kwargs)
