@@ -80,7 +80,31 @@ def _queries() -> list[LabelledQuery]:
     ]
 
 
-def _trained(*, examples: bool = True) -> tuple[LearnedRanker, FoldEncoders, ToyEncoder]:
+Trained = tuple[LearnedRanker, FoldEncoders, ToyEncoder]
+# One fit per value of `examples` for the module (the fit is the slow part of this file, and
+# it is deterministic): (ranker, fold encoders, serving encoder, what each encoder had
+# embedded once the fit was done).
+_FITTED: dict[bool, tuple[LearnedRanker, FoldEncoders, ToyEncoder, list[list[str]]]] = {}
+
+
+def _trained(*, examples: bool = True) -> Trained:
+    """A ranker fitted on `_queries()` with three fold encoders and a serving encoder.
+
+    Fitted once per value of `examples`; each call gets the encoders' `embedded` records as
+    the fit left them, so no test sees what another embedded. The ranker is never changed in
+    place (its `with_*`/`_replace` methods return new rankers), so it is shared as it is.
+    """
+    if examples not in _FITTED:
+        ranker, folds, serving = _fit(examples=examples)
+        encoders = [serving, *folds.encoders]
+        _FITTED[examples] = (ranker, folds, serving, [list(e.embedded) for e in encoders])  # type: ignore[attr-defined]
+    ranker, folds, serving, embedded = _FITTED[examples]
+    for encoder, seen in zip([serving, *folds.encoders], embedded, strict=True):
+        encoder.embedded[:] = seen  # type: ignore[attr-defined]
+    return ranker, folds, serving
+
+
+def _fit(*, examples: bool) -> Trained:
     base = ToyEncoder(0)
     folds = FoldEncoders([ToyEncoder(1), ToyEncoder(2), ToyEncoder(3)])
     serving = ToyEncoder(9)
