@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WEIGHTS = (0.0, 0.01, 0.02, 0.03, 0.05, 0.08)
 CLUSTER_WEIGHTS = (0.0, 0.01, 0.02, 0.04, 0.08)
 FLOORS = (-3.0, -6.0, -12.0)
-GRADE_WEIGHTS = (0.0, 0.01, 0.02, 0.04, 0.08)
+GRADE_WEIGHTS = (0.0, 0.02, 0.04, 0.08, 0.12, 0.16, 0.24)
 
 
 def main(args: argparse.Namespace) -> None:

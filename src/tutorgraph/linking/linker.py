@@ -56,10 +56,10 @@ STRUCTURED = "common-core"
 # The learned standards model's share (x its log-probability, floored) and the grade
 # prior's (per grade a standard is above the student's; half that per grade below), set by
 # `with_model` (issue 48; chosen by cross-validation, see docs/RESULTS.md).
-MODEL_WEIGHT = 0.02
-CLUSTER_WEIGHT = 0.0
-MODEL_FLOOR = -12.0
-GRADE_WEIGHT = 0.02
+MODEL_WEIGHT = 0.03
+CLUSTER_WEIGHT = 0.01
+MODEL_FLOOR = -6.0
+GRADE_WEIGHT = 0.08
 # BM25 candidates read for a text (over every taxonomy).
 _LEXICAL_DEPTH = 300
 
