@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.linking.cards import ConceptCard
-from tutorgraph.linking.linker import ConceptLinker
+from tutorgraph.linking.linker import MODEL_FLOOR, ConceptLinker
 from tutorgraph.linking.standards_model import TAGS, StandardModel, text_tags
 from tutorgraph.models.grade import band, grade_level, normalize_grade, standard_grade
 from tutorgraph.models.request import RetrievalRequest
@@ -147,7 +147,7 @@ def test_a_model_for_other_standards_is_refused_and_a_partial_one_floored() -> N
     partial = _linker().with_model(model("ccss:1.OA.A.1", "ccss:2.OA.A.1"), weight=1.0)
     top = partial.link("q", 3, np.eye(1, 8, 2, dtype=np.float32)[0])["common-core"]
     assert top[0].concept_id == "ccss:1.OA.A.1"
-    assert top[1].evidence["model"] == -12.0
+    assert top[1].evidence["model"] == MODEL_FLOOR
 
 
 def test_the_served_fusion_is_the_one_cross_validated() -> None:

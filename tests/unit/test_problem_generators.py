@@ -4,12 +4,14 @@ of the generators, with exact fractions, and must equal the stated answer."""
 from __future__ import annotations
 
 import ast
+import json
 import math
 import re
 import statistics
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +20,7 @@ from tutorgraph.training.problems import GENERATORS, generate
 
 pytestmark = pytest.mark.unit
 
-_KNOWN = {line for line in open("data/curriculum/concepts.jsonl", encoding="utf-8")}
+CONCEPTS = Path("data/curriculum/concepts.jsonl")
 
 
 def _cmp(a: Fraction, b: Fraction) -> str:
@@ -109,9 +111,8 @@ def test_every_answer_is_computed_right() -> None:
 
 
 def test_labels_are_bundle_standards_and_names_are_unique() -> None:
-    known = {
-        line.split('"id":"', 1)[1].split('"', 1)[0] for line in _KNOWN if '"kind":"standard"' in line
-    }
+    records = [json.loads(line) for line in CONCEPTS.read_text(encoding="utf-8").splitlines()]
+    known = {r["id"] for r in records if r["kind"] == "standard"}
     assert {g.standard for g in GENERATORS} <= known
     names = Counter(g.name for g in GENERATORS)
     assert not [n for n, c in names.items() if c > 1]

@@ -46,7 +46,6 @@ from tutorgraph.training.eedi import (
     train_eedi_reranker,
 )
 from tutorgraph.training.embedder import EmbedderTrainingConfig, fit_embedder
-from tutorgraph.training.linker import EPOCHS, PER_GENERATOR, train_linker
 from tutorgraph.training.ranker import RankerTrainingConfig
 
 __all__ = ["register"]
@@ -393,12 +392,15 @@ def train_linker_cmd(
     ] = None,
     per_generator: Annotated[
         int, typer.Option(min=1, max=500, help="Problems drawn from each generator.")
-    ] = PER_GENERATOR,
-    epochs: Annotated[int, typer.Option(min=1, max=5000, help="Full-batch Adam steps.")] = EPOCHS,
+    ] = 20,
+    epochs: Annotated[int, typer.Option(min=1, max=5000, help="Full-batch Adam steps.")] = 150,
     seed: Annotated[int, typer.Option(help="Seed of the problems and the fit.")] = 0,
 ) -> None:
     """Train the concept linker's standards model on generated problems and the bundle's
     aligned items (issue 48); serve it with TUTORGRAPH_LINKER_MODEL=PATH."""
+    # The generators are a large module tree: imported when training, not with the CLI.
+    from tutorgraph.training.linker import train_linker
+
     settings = load_settings()
     records = read_bundle(bundle)
     target = out or bundled_standards_path()

@@ -59,7 +59,7 @@ STRUCTURED = "common-core"
 MODEL_WEIGHT = 0.03
 CLUSTER_WEIGHT = 0.01
 MODEL_FLOOR = -6.0
-GRADE_WEIGHT = 0.08
+GRADE_WEIGHT = 0.16
 # BM25 candidates read for a text (over every taxonomy).
 _LEXICAL_DEPTH = 300
 
@@ -77,6 +77,7 @@ class ConceptLinker:
         lexical_weight: float = LEXICAL_WEIGHT,
         structure_weight: float = STRUCTURE_WEIGHT,
         story_weight: float = STORY_WEIGHT,
+        grade_weight: float = GRADE_WEIGHT,
     ) -> None:
         if len(cards) != len(vectors):
             raise ValueError(f"{len(cards)} cards but {len(vectors)} vectors")
@@ -115,7 +116,7 @@ class ConceptLinker:
         )
         self._model: StandardModel | None = None
         self._model_weight = 0.0
-        self._grade_weight = 0.0
+        self._grade_weight = grade_weight
         self._model_order = np.zeros(0, dtype=np.int64)
         self._cluster_weight = 0.0
         self._cluster_matrix = np.zeros((0, 0), dtype=np.float32)
