@@ -118,6 +118,9 @@ class ConceptLinker:
         self._model_weight = 0.0
         self._grade_weight = grade_weight
         self._model_order = np.zeros(0, dtype=np.int64)
+        self._last: (
+            tuple[tuple[str, Grade | None, frozenset[str], bytes], npt.NDArray[np.float32]] | None
+        ) = None
         self._cluster_weight = 0.0
         self._cluster_matrix = np.zeros((0, 0), dtype=np.float32)
         self._row_cluster = np.zeros(0, dtype=np.int64)
@@ -150,6 +153,7 @@ class ConceptLinker:
         if not any(c >= 0 for c in columns):
             raise ValueError("the model's standards are not this linker's (none is shared)")
         linked = copy.copy(self)
+        linked._last = None
         linked._model = model
         linked._model_weight = weight
         linked._grade_weight = grade_weight
@@ -234,7 +238,7 @@ class ConceptLinker:
         if self._model is None:
             return None
         grades = self._model.grade_distribution(
-            self._model.log_proba(self._vector(text, vector), text, None, tags)
+            self._log_proba(self._vector(text, vector), text, None, tags)
         )
         bands: dict[Band, float] = dict.fromkeys(BANDS, 0.0)
         for grade, p in grades.items():
@@ -304,6 +308,24 @@ class ConceptLinker:
         out: npt.NDArray[np.float32] = (score + weight * shape[rows]).astype(np.float32)
         return out
 
+    def _log_proba(
+        self,
+        vector: npt.NDArray[np.float32],
+        text: str,
+        grade: Grade | None,
+        tags: frozenset[str],
+    ) -> npt.NDArray[np.float32]:
+        """The model's log-probabilities; the last call's are kept, as the link stage asks
+        twice for a request without a grade (its standards, then its band)."""
+        assert self._model is not None
+        key = (text, grade, tags, vector.tobytes())
+        last = self._last
+        if last is not None and last[0] == key:
+            return last[1]
+        out = self._model.log_proba(vector, text, grade, tags)
+        self._last = (key, out)
+        return out
+
     def _with_prior(
         self,
         score: npt.NDArray[np.float32],
@@ -316,7 +338,7 @@ class ConceptLinker:
         added, and those log-probabilities (None without a model)."""
         learned = None
         if self._model is not None:
-            full = self._model.log_proba(vector, text, grade, tags)
+            full = self._log_proba(vector, text, grade, tags)
             log_p = full[self._model_order]
             log_p[self._model_order < 0] = MODEL_FLOOR
             learned = np.maximum(log_p, np.float32(MODEL_FLOOR))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -137,6 +137,7 @@ class StandardModel:
     dim: int
     embedder: str
     tags: tuple[str, ...] = TAGS
+    _grade_of_class: npt.NDArray[np.int64] | None = field(default=None, repr=False, compare=False)
 
     def features(
         self,
@@ -172,13 +173,18 @@ class StandardModel:
 
     def grade_distribution(self, log_proba: npt.NDArray[np.float32]) -> dict[Grade, float]:
         """The probability of each grade: the sum over its standards."""
-        probs = np.exp(log_proba)
-        out: dict[Grade, float] = dict.fromkeys(GRADES, 0.0)
-        for cls, p in zip(self.classes, probs, strict=True):
-            grade = standard_grade(cls)
-            if grade is not None:
-                out[grade] += float(p)
-        return out
+        if self._grade_of_class is None:
+            # Each class's grade level (a class with no grade: the extra last bin).
+            levels = [
+                GRADES.index(g) if (g := standard_grade(c)) is not None else len(GRADES)
+                for c in self.classes
+            ]
+            object.__setattr__(self, "_grade_of_class", np.array(levels, dtype=np.int64))
+        assert self._grade_of_class is not None
+        mass = np.bincount(
+            self._grade_of_class, weights=np.exp(log_proba), minlength=len(GRADES) + 1
+        )
+        return {g: float(mass[k]) for k, g in enumerate(GRADES)}
 
     def save(self, path: Path) -> None:
         """Write the model (float16 weights) as one `.npz` file."""
