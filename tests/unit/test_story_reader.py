@@ -14,6 +14,10 @@ from tutorgraph.diagnosis.expression import evaluate, parse
 from tutorgraph.refinement.story import read_story
 
 STORIES = [
+    # "one ... for every 7": how many groups, a division (an Eedi question read as a
+    # multiplication before, 321 x 7)
+    ("321 children are going on a school trip. One adult is needed for every seven children. "
+     "How many adults are needed?", "divide", "groups", "321 ÷ 7", "? × 7 = 321"),
     # add, result unknown: joins, "in all", "altogether", "more ... come", "buys"
     ("Maya had 12 shells and found 5 more. How many shells does she have now?",
      "add", "result", "12 + 5", "12 + 5 = ?"),

@@ -330,6 +330,15 @@ def _equal_groups(words: list[str], ask: int, nums: list[_Number]) -> Story | No
             total = b if size is a else a
             expression = _fmt(total.text, "÷", size.text)
             return _story("divide", "groups", nums, expression, f"? × {size.text} = {total.text}")
+    # "one adult for every 7 children, how many adults": one of the asked for each group of
+    # the size after "every" (a division, not "every" as "each").
+    for k in (k for k, w in enumerate(words) if w == "every" and words[k - 1 : k] == ["for"]):
+        size = next((n for n in nums if n.at == k + 1), None)
+        lead = words[max(0, k - 6) : k - 1]
+        if size is not None and asked and any(_same_noun(w, x) for w in lead for x in asked):
+            total = b if size is a else a
+            expression = _fmt(total.text, "÷", size.text)
+            return _story("divide", "groups", nums, expression, f"? × {size.text} = {total.text}")
     group_nouns = [words[k + 1] for k in each if k + 1 < len(words)]
     if asked and any(_same_noun(g, x) for g in group_nouns for x in asked):
         # Grouping: "puts 6 in each box, how many boxes": the size is the number before
