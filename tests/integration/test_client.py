@@ -73,7 +73,12 @@ def test_sync_retrieve_is_the_library_packet(served: Served, retriever) -> None:
     assert not over_http.no_match and over_http.slots.teach.hits
     with TutorGraph(served.url, api_key=READ) as tg:
         unsure = tg.retrieve("can you tell me who won the football game last night")
+        graded = tg.retrieve(QUERY, grade=6)
     assert unsure.no_match and (unsure.no_match_reason or "").startswith("off_topic")
+    # The served app loads the bundled standards model: a packet without a grade reports
+    # the band it reads, one with a grade reports that grade (issue 48).
+    assert over_http.grade.source == "inferred" and over_http.grade.band is not None
+    assert graded.grade.grade == "6" and graded.grade.source == "request"
 
 
 def test_async_answer_stream_and_json(served: Served) -> None:
