@@ -178,3 +178,21 @@ def test_the_served_fusion_is_the_one_cross_validated() -> None:
         cluster_log=clusters, cluster_weight=0.02,
     )[0]  # fmt: skip
     assert np.allclose(served, expected, atol=1e-5)
+
+
+def test_the_bundled_standards_model_loads_and_is_refused_for_another_embedder(
+    tmp_path: Path,
+) -> None:
+    from tutorgraph.config import Settings
+    from tutorgraph.retrieval.factory import load_standards_model
+
+    model, why_not = load_standards_model(Settings())
+    assert model is not None and why_not == "" and len(model.classes) > 500
+    other, why_not = load_standards_model(Settings(embedding_model="x/y"))
+    assert other is None and "was fitted over" in why_not
+    assert load_standards_model(Settings(linker_model=""))[1].startswith(
+        "standards model turned off (TUTORGRAPH_LINKER_MODEL"
+    )
+    (tmp_path / "broken.npz").write_bytes(b"\0")
+    broken, why_not = load_standards_model(Settings(linker_model=str(tmp_path / "broken.npz")))
+    assert broken is None and "could not be loaded" in why_not

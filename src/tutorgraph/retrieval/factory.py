@@ -13,9 +13,10 @@ benchmark and the training scripts call it); `load_models` loads the configured 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol, TypeVar, cast
 
 from tutorgraph.confidence.scope import SCOPE_MODEL_FILE, ScopeModel
 from tutorgraph.config import (
@@ -78,26 +79,53 @@ def bundled_scope_path() -> Path:
     return Path(__file__).resolve().parent.parent / "_weights" / "scope" / SCOPE_MODEL_FILE
 
 
+_T = TypeVar("_T")
+
+
+class _Tied(Protocol):
+    """A bundled model tied to the embedder whose vectors it was fitted over."""
+
+    @property
+    def embedder(self) -> str: ...
+
+
+def _load_tied(
+    settings: Settings,
+    name: str,
+    what: str,
+    setting: str,
+    bundled: tuple[str, Path],
+    load: Callable[[Path], _T],
+) -> tuple[_T | None, str]:
+    """Load `what` named by a setting now (blocking), or say why there is none: turned off
+    (empty), unreadable, or fitted over another embedder's vectors (refused)."""
+    name = name.strip()
+    if not name:
+        return None, f"{what} turned off (TUTORGRAPH_{setting} is empty)"
+    path = bundled[1] if name == bundled[0] else Path(name)
+    try:
+        model = load(path)
+    except ConfigurationError as exc:
+        log.warning("the %s is off: %s", what, exc.message)
+        return None, f"{what} {name!r} could not be loaded: {exc.message}"
+    embedder = cast(_Tied, model).embedder
+    if embedder != settings.embedding_model:
+        reason = (
+            f"{what} {name!r} was fitted over {embedder!r}, "
+            f"not the configured embedder {settings.embedding_model!r}"
+        )
+        log.warning("the %s is off: %s", what, reason)
+        return None, reason
+    return model, ""
+
+
 def load_scope(settings: Settings) -> tuple[ScopeModel | None, str]:
     """Load the configured scope model now (blocking), or say why there is none. One
     fitted over another embedder's vectors is refused, as a ranker is."""
-    name = settings.scope_model.strip()
-    if not name:
-        return None, "scope model turned off (TUTORGRAPH_SCOPE_MODEL is empty)"
-    path = bundled_scope_path() if name == BUNDLED_SCOPE else Path(name)
-    try:
-        model = ScopeModel.load(path)
-    except ConfigurationError as exc:
-        log.warning("the scope model is off: %s", exc.message)
-        return None, f"scope model {name!r} could not be loaded: {exc.message}"
-    if model.embedder != settings.embedding_model:
-        reason = (
-            f"scope model {name!r} was fitted over {model.embedder!r}, "
-            f"not the configured embedder {settings.embedding_model!r}"
-        )
-        log.warning("the scope model is off: %s", reason)
-        return None, reason
-    return model, ""
+    bundled = (BUNDLED_SCOPE, bundled_scope_path())
+    return _load_tied(
+        settings, settings.scope_model, "scope model", "SCOPE_MODEL", bundled, ScopeModel.load
+    )
 
 
 def bundled_standards_path() -> Path:
@@ -108,23 +136,15 @@ def bundled_standards_path() -> Path:
 def load_standards_model(settings: Settings) -> tuple[StandardModel | None, str]:
     """Load the concept linker's standards model now (blocking), or say why there is none;
     one trained over another embedder's vectors is refused."""
-    name = settings.linker_model.strip()
-    if not name:
-        return None, "standards model turned off (TUTORGRAPH_LINKER_MODEL is empty)"
-    path = bundled_standards_path() if name == BUNDLED_LINKER else Path(name)
-    try:
-        model = StandardModel.load(path)
-    except ConfigurationError as exc:
-        log.warning("the standards model is off: %s", exc.message)
-        return None, f"standards model {name!r} could not be loaded: {exc.message}"
-    if model.embedder != settings.embedding_model:
-        reason = (
-            f"standards model {name!r} was trained over {model.embedder!r}, "
-            f"not the configured embedder {settings.embedding_model!r}"
-        )
-        log.warning("the standards model is off: %s", reason)
-        return None, reason
-    return model, ""
+    bundled = (BUNDLED_LINKER, bundled_standards_path())
+    return _load_tied(
+        settings,
+        settings.linker_model,
+        "standards model",
+        "LINKER_MODEL",
+        bundled,
+        StandardModel.load,
+    )
 
 
 def _linker(index: IndexReader, models: Models) -> ConceptLinks | None:
