@@ -8,7 +8,9 @@ weight 0.25) let any card with both ranks pass the dense first (MathFish hit@1 0
 MathFish and the dev messages, never the held-out ones). A Common Core card can also gain
 `structure_weight` times the overlap of its structural tags with the message's
 (`structure.structure_of`: operations, number kinds and sizes, word problem or not); off by
-default, as cross-validation found no gain.
+default, as cross-validation found no gain. A Common Core score also gains, with
+`with_model`, a learned standards model's log-probabilities (`standards_model.py`), and,
+when the request gives the student's grade, a prior toward that grade.
 
 >>> linker = ConceptLinker.build(build_cards(records.concepts), embedder)  # doctest: +SKIP
 >>> [c.concept_id for c in linker.link("how do I compare 5/8 and 3/5?")["common-core"][:2]]
@@ -53,9 +55,10 @@ LEXICAL_WEIGHT = 0.06
 STRUCTURE_WEIGHT = 0.0
 STORY_WEIGHT = 0.0
 STRUCTURED = "common-core"
-# The learned standards model's share (x its log-probability, floored) and the grade
-# prior's (per grade a standard is above the student's; half that per grade below), set by
-# `with_model` (issue 48; chosen by cross-validation, see docs/RESULTS.md).
+# The learned standards model's shares (x its log-probability and its cluster's, floored;
+# `with_model`) and the grade prior's (per grade a standard is above the student's, half
+# that per grade below; with or without a model). Issue 48, chosen by cross-validation
+# (`scripts/linker_cv.py`, docs/RESULTS.md).
 MODEL_WEIGHT = 0.03
 CLUSTER_WEIGHT = 0.01
 MODEL_FLOOR = -6.0
@@ -174,11 +177,6 @@ class ConceptLinker:
         )
         linked._cluster_weight = cluster_weight
         return linked
-
-    @property
-    def model(self) -> StandardModel | None:
-        """The fused standards model, if any."""
-        return self._model
 
     def link(
         self,
