@@ -8,6 +8,10 @@ while the dense and lexical searches run. The graph search awaits it for its see
 47: one source of concepts per request), and the search stage sets `state.linked` from it
 (`await_linking`). The task never raises: a failure is the stage's degradation.
 
+The linker reads the request's `grade` (a prior over the standards) and the story's tags from
+the request's facts; it sets `state.grade_info`: the request's grade, else the band the
+standards model reads from the message (issue 48).
+
 The chain is read to `CHAIN_DEPTH` edges back and listed foundations first: a tutor reads
 "5.NF.B.3 (Interpret a fraction as division) comes before 6.RP.A.3.c", not bare ids. A
 construct or section reaches the Common Core progressions through its `aligned_with` edge:
