@@ -29,7 +29,7 @@ CURRICULUM = ROOT / "data" / "curriculum"
 MESSAGES = ROOT / "data" / "benchmarks" / "tutoring_messages.jsonl"
 WORD_PROBLEMS = ROOT / "data" / "benchmarks" / "word_problems.jsonl"
 SLICE = ROOT / "tests" / "data" / "mathfish" / "generated_problems_teacher_annotations_slice.csv"
-SYSTEMS = {"packet", "dense-descriptions", "linker"}
+SYSTEMS = {"packet", "packet+grade", "dense-descriptions", "linker", "linker+grade"}
 METRICS = {f"{p}hit@{k}" for p in ("", "cluster_") for k in (1, 3, 5, 10)}
 
 
@@ -111,7 +111,10 @@ def test_bench_linking_writes_every_system_data_set_and_split(
     assert data["word-problems"]["path"] == str(few_files["word-problems"])
     for item in report["items"]["mathfish"]:
         assert len(item["dense-descriptions"]) == 10 and len(item["linker"]) == 10
-        assert all(s.startswith("ccss:") for s in item["packet"])
+        assert all(s.startswith("ccss:") for s in item["packet"] + item["packet+grade"])
+    # Told the grade, the linker ranks the same standards differently for some item.
+    items = report["items"]["mathfish"] + report["items"]["word-problems"]
+    assert any(i["linker+grade"] != i["linker"] for i in items)
     assert report["_meta"]["standards_searched"] == 597
     assert "mathfish" in proc.stdout and "dense-descriptions" in proc.stdout
 
