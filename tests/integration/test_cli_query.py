@@ -49,6 +49,7 @@ PACKET_FIELDS = {
     "no_match",
     "no_match_reason",
     "scope",
+    "grade",
     "debug",
 }
 HIT_FIELDS = {
@@ -125,6 +126,7 @@ def test_query_json_is_exactly_one_packet_document(json_runs: list[tuple[int, st
     assert list(packet["timings_ms"]) == list(STAGES)
     assert set(packet["graph_context"]) == {"concepts", "prerequisites", "misconceptions"}
     assert set(packet["reranker"]) == {"applied", "model", "reason"}
+    assert set(packet["grade"]) == {"grade", "band", "source", "probability"}
     assert packet["degraded_sources"] == []
     assert 0 < len(packet["results"]) <= 20
     for hit in [*packet["results"], *packet["lessons"]]:
@@ -163,18 +165,22 @@ def test_cli_packet_equals_the_library_packet(
         load_ranker,
         load_reranker,
         load_scope,
+        load_standards_model,
     )
 
-    # By default the CLI applies the bundled learned ranker and scope model, reranks
-    # nothing and refines locally; so does this library retriever.
+    # By default the CLI applies the bundled learned ranker, scope and standards models,
+    # reranks nothing and refines locally; so does this library retriever.
     reranker, off = load_reranker(Settings())
     ranker, why = load_ranker(Settings())
     scope, no_scope = load_scope(Settings())
     assert reranker is None and ranker is not None, why
     assert scope is not None, no_scope
+    standards, no_standards = load_standards_model(Settings())
+    assert standards is not None, no_standards
     retriever = index_retriever(
         opened_index,
         embedder,
+        linker=opened_index.linker.with_model(standards),
         reranker_unavailable=off,
         ranker=ranker,
         scope=scope,
