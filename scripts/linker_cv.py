@@ -20,6 +20,7 @@ import numpy as np
 from tutorgraph.config import Settings
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.ingest.bundle import read_bundle
+from tutorgraph.linking.linker import grade_penalty
 from tutorgraph.models.grade import grade_level, standard_grade
 from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph.training.linker import bundle_examples, fit_standard_model, problem_examples
@@ -35,8 +36,6 @@ from tutorgraph_research.tasks.linker_fit import (
     fuse,
     fused_rank_hits,
     generator_fold,
-    grade_penalty,
-    item_grade,
     model_log_p,
     paired_cell,
 )
@@ -45,6 +44,7 @@ from tutorgraph_research.tasks.standards_data import (
     read_mathfish,
     read_messages,
 )
+from tutorgraph_research.tasks.standards_linking import item_grade
 
 ROOT = Path(__file__).resolve().parent.parent
 WEIGHTS = (0.0, 0.01, 0.02, 0.03, 0.05, 0.08)
@@ -131,7 +131,12 @@ def main(args: argparse.Namespace) -> None:
     ev_vecs = embed([it.text for it in eval_items])
     base = base_scores(linker, [it.text for it in eval_items], ev_vecs)
     levels = np.array([grade_level(standard_grade(c) or "HS") for c in classes], dtype=np.float32)
-    penalties = np.stack([grade_penalty(levels, it.grade) for it in eval_items])
+    penalties = np.stack(
+        [
+            grade_penalty(levels, it.grade) if it.grade else np.zeros_like(levels)
+            for it in eval_items
+        ]
+    )
 
     # Log-probabilities: the folds' models for generated items, the full model for the rest.
     log_g = np.zeros_like(base)

@@ -153,7 +153,8 @@ def test_a_model_for_other_standards_is_refused_and_a_partial_one_floored() -> N
 def test_the_served_fusion_is_the_one_cross_validated() -> None:
     """`scripts/linker_cv.py` scores batches with `linker_fit.fuse`; the served linker must
     compute the same scores, or its figures describe another linker."""
-    from tutorgraph_research.tasks.linker_fit import cluster_log_p, fuse, grade_penalty
+    from tutorgraph.linking.linker import grade_penalty
+    from tutorgraph_research.tasks.linker_fit import cluster_log_p, fuse
 
     linker = _linker()
     rng = np.random.default_rng(1)

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.linking.cards import ConceptCard
-from tutorgraph.linking.standards_model import StandardModel
+from tutorgraph.linking.standards_model import StandardModel, cluster_log_proba
 from tutorgraph.linking.structure import structure_of
 from tutorgraph.models.grade import (
     BANDS,
@@ -42,7 +42,7 @@ from tutorgraph.models.grade import (
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.protocols import IndexItem, LinkedCard
 
-__all__ = ["ConceptLinker"]
+__all__ = ["ConceptLinker", "grade_penalty"]
 
 # The BM25 share of a card's score (chosen on MathFish and the dev messages).
 LEXICAL_WEIGHT = 0.06
@@ -65,6 +65,18 @@ MODEL_FLOOR = -6.0
 GRADE_WEIGHT = 0.16
 # BM25 candidates read for a text (over every taxonomy).
 _LEXICAL_DEPTH = 300
+
+
+def grade_penalty(levels: npt.NDArray[np.float32], grade: Grade) -> npt.NDArray[np.float32]:
+    """The grade prior's penalty per standard, in grades: each grade a standard's `levels`
+    is above the student's, half of each below, at most 3.
+
+    >>> grade_penalty(np.array([3.0, 6.0, 9.0], dtype=np.float32), "5").tolist()
+    [1.0, 1.0, 3.0]
+    """
+    gap = levels - grade_level(grade)
+    out: npt.NDArray[np.float32] = np.where(gap > 0, gap, -0.5 * gap).clip(0, 3).astype(np.float32)
+    return out
 
 
 class ConceptLinker:
@@ -342,12 +354,10 @@ class ConceptLinker:
             learned = np.maximum(log_p, np.float32(MODEL_FLOOR))
             score = (score + self._model_weight * learned).astype(np.float32)
             if self._cluster_weight:
-                mass = np.exp(full) @ self._cluster_matrix
-                cluster = np.log(np.maximum(mass, 1e-30))[self._row_cluster]
+                cluster = cluster_log_proba(full, self._cluster_matrix)[self._row_cluster]
                 floored = np.maximum(cluster, np.float32(MODEL_FLOOR))
                 score = (score + self._cluster_weight * floored).astype(np.float32)
         if grade is not None and self._grade_weight:
-            gap = self._standard_levels - grade_level(grade)
-            penalty = np.where(gap > 0, gap, -0.5 * gap).clip(0, 3)
+            penalty = grade_penalty(self._standard_levels, grade)
             score = (score - self._grade_weight * penalty).astype(np.float32)
         return score, learned

@@ -32,7 +32,15 @@ from tutorgraph.errors import ConfigurationError
 from tutorgraph.linking.structure import structure_of
 from tutorgraph.models.grade import GRADES, Grade, standard_grade
 
-__all__ = ["MODEL_FILE", "STORY_TAGS", "TAGS", "StandardModel", "tag_vector", "text_tags"]
+__all__ = [
+    "MODEL_FILE",
+    "STORY_TAGS",
+    "TAGS",
+    "StandardModel",
+    "cluster_log_proba",
+    "tag_vector",
+    "text_tags",
+]
 
 MODEL_FILE = "standards.npz"
 FORMAT = 2
@@ -115,6 +123,16 @@ def tag_vector(text: str, extra: frozenset[str] = frozenset()) -> npt.NDArray[np
     return row
 
 
+def cluster_log_proba(
+    log_proba: npt.NDArray[np.float32], clusters: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float32]:
+    """The log-probability of each cluster: `clusters` is a classes x clusters 0/1 matrix,
+    and a cluster's mass is the sum over its classes (rows of `log_proba` are kept)."""
+    mass = np.exp(log_proba) @ clusters
+    out: npt.NDArray[np.float32] = np.log(np.maximum(mass, 1e-30)).astype(np.float32)
+    return out
+
+
 def grade_vector(grade: Grade | None) -> npt.NDArray[np.float32]:
     """A one-hot row over the grades, plus a last column for "not given"."""
     row = np.zeros(len(GRADES) + 1, dtype=np.float32)
@@ -165,11 +183,23 @@ class StandardModel:
         extra: frozenset[str] = frozenset(),
     ) -> npt.NDArray[np.float32]:
         """The log-probability of every class (in `classes` order) for one message."""
-        row = self.features(vector[None, :], [text], [grade], [extra])[0]
-        logits = row @ self.weights + self.bias
-        logits = logits - logits.max()
-        out: npt.NDArray[np.float32] = logits - np.log(np.exp(logits).sum())
-        return out
+        row: npt.NDArray[np.float32] = self.log_proba_batch(
+            vector[None, :], [text], [grade], [extra]
+        )[0]
+        return row
+
+    def log_proba_batch(
+        self,
+        vectors: npt.NDArray[np.float32],
+        texts: Sequence[str],
+        grades: Sequence[Grade | None],
+        extra: Sequence[frozenset[str]] | None = None,
+    ) -> npt.NDArray[np.float32]:
+        """`log_proba` of a batch, one row per text."""
+        logits = self.features(vectors, texts, grades, extra) @ self.weights + self.bias
+        logits = logits - logits.max(axis=1, keepdims=True)
+        out: npt.NDArray[np.float32] = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+        return out.astype(np.float32)
 
     def grade_distribution(self, log_proba: npt.NDArray[np.float32]) -> dict[Grade, float]:
         """The probability of each grade: the sum over its standards."""

@@ -32,8 +32,8 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.linking.linker import MODEL_FLOOR, ConceptLinker
-from tutorgraph.linking.standards_model import StandardModel
-from tutorgraph.models.grade import Grade, grade_level, normalize_grade, standard_grade
+from tutorgraph.linking.standards_model import StandardModel, cluster_log_proba
+from tutorgraph.models.grade import Grade
 from tutorgraph.training.linker import LinkerExample, story_tags
 from tutorgraph_research.harness.folds import stable_fold
 from tutorgraph_research.harness.results import bootstrap_ci
@@ -50,7 +50,6 @@ __all__ = [
 
 KS = (1, 3, 10)
 FOLDS = 5
-Embed = Callable[[Sequence[str]], npt.NDArray[np.float32]]
 
 
 @dataclass(frozen=True)
@@ -86,24 +85,13 @@ def embed_cached(
     return np.stack([stored[k] for k in keys]).astype(np.float32)
 
 
-def grade_penalty(levels: npt.NDArray[np.float32], grade: Grade | None) -> npt.NDArray[np.float32]:
-    """The linker's grade prior per standard (0 without a grade): grades above, half below."""
-    if grade is None:
-        return np.zeros_like(levels)
-    gap = levels - grade_level(grade)
-    out: npt.NDArray[np.float32] = np.where(gap > 0, gap, -0.5 * gap).clip(0, 3).astype(np.float32)
-    return out
-
-
 def cluster_log_p(
     log_p: npt.NDArray[np.float32], cluster_index: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.float32]:
-    """Each standard's cluster's log-probability (the sum over the cluster's standards)."""
+    """Each standard's cluster's log-probability (as the served linker sums it)."""
     onehot = np.zeros((len(cluster_index), int(cluster_index.max()) + 1), dtype=np.float32)
     onehot[np.arange(len(cluster_index)), cluster_index] = 1.0
-    mass = np.exp(log_p) @ onehot
-    out: npt.NDArray[np.float32] = np.log(np.maximum(mass, 1e-30))[:, cluster_index]
-    return out.astype(np.float32)
+    return cluster_log_proba(log_p, onehot)[:, cluster_index]
 
 
 def fuse(
@@ -168,16 +156,6 @@ def paired_cell(before: Sequence[float], after: Sequence[float]) -> dict[str, An
     }
 
 
-def item_grade(standards: Sequence[str], given: str = "") -> Grade | None:
-    """The grade an app would send: the item's own, else its first standard's."""
-    if given:
-        try:
-            return normalize_grade(given)
-        except ValueError:
-            pass
-    return next((g for s in standards if (g := standard_grade(s)) is not None), None)
-
-
 def generator_fold(example: LinkerExample, folds: int = FOLDS) -> int | None:
     """The fold of a generated example (by its generator); None for the bundle's own."""
     return stable_fold(example.group, folds) if example.group.startswith("gen:") else None
@@ -201,8 +179,4 @@ def model_log_p(
 ) -> npt.NDArray[np.float32]:
     """The model's log-probabilities for a batch, columns in the linker's standard order."""
     extra = [story_tags(t) for t in texts]
-    logits = model.features(vectors, texts, grades, extra) @ model.weights + model.bias
-    logits -= logits.max(axis=1, keepdims=True)
-    log_p = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
-    out: npt.NDArray[np.float32] = log_p[:, order].astype(np.float32)
-    return out
+    return model.log_proba_batch(vectors, texts, grades, extra)[:, order]

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tutorgraph.errors import ConfigurationError
+from tutorgraph.models.grade import standard_cluster
 from tutorgraph_research.harness.folds import stable_fold
 
 __all__ = [
@@ -121,12 +122,7 @@ def cluster_of(standard: str) -> str:
     >>> cluster_of("ccss:K.CC.A.2"), cluster_of("HSA-APR.B.3"), cluster_of("ccss:HS.MP1")
     ('ccss:K.CC.A', 'HSA-APR.B', 'ccss:HS.MP1')
     """
-    prefix = CCSS if standard.startswith(CCSS) else ""
-    parts = standard[len(prefix) :].split(".")
-    keep = 2 if "-" in parts[0] else 3
-    if len(parts) < keep:
-        return standard
-    return prefix + ".".join(parts[:keep])
+    return standard_cluster(standard)
 
 
 def mask_codes(text: str) -> tuple[str, int]:

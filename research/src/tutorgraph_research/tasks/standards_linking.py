@@ -202,19 +202,18 @@ def _subsets(items: Sequence[LinkingItem]) -> dict[str, list[LinkingItem]]:
     return groups
 
 
-def item_grade(item: LinkingItem) -> Grade | None:
-    """The grade an app would send for the item: its own, else its first standard's.
+def item_grade(standards: Sequence[str], given: str = "") -> Grade | None:
+    """The grade an app would send for an item: its own (`given`), else its first standard's.
 
-    >>> item_grade(LinkingItem("a", "t", ("ccss:4.NF.A.1",))), item_grade(
-    ...     LinkingItem("b", "t", ("ccss:4.NF.A.1",), grade="Grade 5"))
+    >>> item_grade(("ccss:4.NF.A.1",)), item_grade(("ccss:4.NF.A.1",), "Grade 5")
     ('4', '5')
     """
-    if item.grade:
+    if given:
         try:
-            return normalize_grade(item.grade)
+            return normalize_grade(given)
         except ValueError:
             pass
-    return next((g for s in item.standards if (g := standard_grade(s)) is not None), None)
+    return next((g for s in standards if (g := standard_grade(s)) is not None), None)
 
 
 async def _packet_rankings(
@@ -228,7 +227,7 @@ async def _packet_rankings(
     was not the whole product (a refiner that fell back, a degraded source), by item id."""
     out, notes = [], {}
     for done, item in enumerate(items, start=1):
-        grade = item_grade(item) if graded else None
+        grade = item_grade(item.standards, item.grade) if graded else None
         packet = await retriever.retrieve(RetrievalRequest(query=query_text(item), grade=grade))
         out.append(packet_ranking(packet)[:DEPTH])
         refined = packet.refined_query
@@ -291,7 +290,7 @@ async def run_linking_benchmark(
             PACKET_GRADE: graded,
         }
         if linker is not None:
-            grades = [item_grade(i) for i in items]
+            grades = [item_grade(i.standards, i.grade) for i in items]
             rankings[LINKER] = await asyncio.to_thread(
                 _linker_rankings, linker, texts, [None] * len(items)
             )
