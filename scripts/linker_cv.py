@@ -263,6 +263,37 @@ def main(args: argparse.Namespace) -> None:
                 systems["model"][m][i] = plain[combo][m][i]
                 systems["model+grade"][m][i] = graded[(combo, gw)][m][i]
     print("MathFish folds chose:", folds_chosen)
+    # 5-fold CV of the whole recipe over every item (`stable_fold` of its id): the weights
+    # chosen on the other four fifths of all sets, the fifth scored; paired with the cards.
+    every = list(range(len(eval_items)))
+    item_fold = [stable_fold(ev.id, FOLDS) for ev in eval_items]
+    cv5: dict[str, dict[str, list[float]]] = {
+        s: {m: [0.0] * len(every) for m in systems["cards"]} for s in ("model", "model+grade")
+    }
+    for f in range(FOLDS):
+        combo, gw = choose([i for i in every if item_fold[i] != f])
+        for i in (i for i in every if item_fold[i] == f):
+            for m in cv5["model"]:
+                cv5["model"][m][i] = plain[combo][m][i]
+                cv5["model+grade"][m][i] = graded[(combo, gw)][m][i]
+    cv5_cells: dict[str, Any] = {}
+    for name in ["all", *sets]:
+        rows = [i for i in every if name in ("all", eval_items[i].dataset)]
+        for system, pair in (("model", "cards"), ("model+grade", "cards+grade")):
+            cell = {
+                m: paired_cell(
+                    [systems[pair][m][i] for i in rows], [cv5[system][m][i] for i in rows]
+                )
+                for m in ("hit@1", "hit@3", "hit@10")
+            }
+            cv5_cells.setdefault(name, {})[f"{system} vs {pair}"] = cell
+            print(
+                f"5-fold {name:14} {system:12} vs {pair:12} n={len(rows):5} "
+                + "  ".join(
+                    f"{m} {c['before']:.3f}->{c['after']:.3f} {c['delta']:+.3f} {c['ci95']}"
+                    for m, c in cell.items()
+                )
+            )
     grid = {c: objective(plain[c], base_tune + list(mathfish_fold)) for c in combos}
     ggrid = {
         g: objective(graded[((weight, cweight, floor), g)], base_tune + list(mathfish_fold))
@@ -274,6 +305,7 @@ def main(args: argparse.Namespace) -> None:
         "floor": floor,
         "grade_weight": gweight,
         "cards_grade_weight": cards_gw,
+        "cv5": cv5_cells,
         "mathfish_folds": folds_chosen,
         "grid": {str(k): v for k, v in grid.items()},
         "grade_grid": ggrid,
