@@ -21,11 +21,12 @@ WORKDIR /app
 # The CPU build of torch first, so that sentence-transformers pulls no CUDA packages.
 RUN pip install "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu
 COPY pyproject.toml README.md LICENSE ./
+COPY clients ./clients
 COPY src ./src
 COPY data ./data
 # The [server] extra: FastAPI, uvicorn, prometheus-client and limits, which `serve` needs
 # (without it `serve` exits 2 in the image; tests/unit/test_compose.py checks this line).
-RUN pip install ".[server]" && useradd --create-home --uid 10001 tutorgraph \
+RUN pip install ./clients/python ".[server]" && useradd --create-home --uid 10001 tutorgraph \
     && mkdir -p /var/lib/tutorgraph && chown tutorgraph /var/lib/tutorgraph
 USER tutorgraph
 

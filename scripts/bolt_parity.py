@@ -31,10 +31,10 @@ from pydantic import SecretStr
 from tutorgraph.config import Settings
 from tutorgraph.index.service import open_retriever
 from tutorgraph.ingest.eedi import eedi_construct_id, read_eedi_questions
-from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.metrics import average_precision_at_k
 from tutorgraph.retrieval.factory import load_models
+from tutorgraph_client.models.packet import ReasoningPacket
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.harness.bolt_server import BoltServer, arcadedb_server
 from tutorgraph_research.harness.provenance import git_commit, hardware
 from tutorgraph_research.tasks.eedi import eedi_pairs, misconception_ranking

@@ -24,8 +24,8 @@ from typing import Any
 from tutorgraph.config import Settings
 from tutorgraph.index.service import open_retriever
 from tutorgraph.ingest.eedi import eedi_construct_id, read_eedi_questions
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.metrics import average_precision_at_k
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.harness.provenance import git_commit, hardware
 from tutorgraph_research.harness.results import bootstrap_ci
 from tutorgraph_research.tasks.eedi import eedi_pairs, misconception_ranking

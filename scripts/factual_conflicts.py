@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 
 from tutorgraph.ingest.bundle import load_trusted
-from tutorgraph.models.packet import Hit
 from tutorgraph.retrieval.conflicts import factual_conflicts, stated_answer
+from tutorgraph_client.models.packet import Hit
 
 
 def main() -> None:

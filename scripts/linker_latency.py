@@ -22,9 +22,9 @@ from tutorgraph.config import Settings
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.linking.linker import ConceptLinker
 from tutorgraph.linking.standards_model import StandardModel
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.factory import bundled_standards_path, make_embedder
 from tutorgraph.retrieval.facts import request_facts
+from tutorgraph_client.models.request import RetrievalRequest
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -24,10 +24,10 @@ import numpy as np
 
 from tutorgraph import RetrievalRequest, Settings
 from tutorgraph.index.service import open_index
-from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.retrieval.factory import RetrieverSetup, build_retriever, load_models
 from tutorgraph.retrieval.near_duplicates import MERGEABLE_KINDS
 from tutorgraph.stores.protocols import VectorStore
+from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_research.harness.provenance import git_commit, hardware
 
 QUERIES = Path("tests/data/routing_queries.jsonl")

@@ -21,8 +21,8 @@ import numpy as np
 
 from tutorgraph.cli._common import load_settings, open_retriever
 from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.tasks.latency import percentiles
 
 DEPTH = 30

@@ -9,7 +9,8 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet "torch==2.13.0"
-# The engine with its dev extras, and the research package (research/: the benchmarks, the
-# ablation, the paper; it adds `tutorgraph bench` and `tutorgraph ablate`).
-.venv/bin/python -m pip install --quiet -e ".[dev]" -e research/
+# The client distribution (clients/python: the API's models, errors and clients, which the
+# engine depends on), the engine with its dev extras, and the research package (research/: the
+# benchmarks, the ablation, the paper; it adds `tutorgraph bench` and `tutorgraph ablate`).
+.venv/bin/python -m pip install --quiet -e "clients/python[langchain,llamaindex]" -e ".[dev]" -e research/
 echo "tutorgraph installed in .venv ($(.venv/bin/tutorgraph --help >/dev/null && echo ok))"

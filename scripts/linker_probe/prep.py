@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from tutorgraph.ingest.bundle import load_trusted
-from tutorgraph.models.curriculum import Concept
+from tutorgraph_client.models.curriculum import Concept
 from tutorgraph_research.tasks.standards_data import read_mathfish, read_messages, read_standards
 
 BUNDLE = Path("data/curriculum")

@@ -21,8 +21,8 @@ from unittest import mock
 from tutorgraph.config import Settings
 from tutorgraph.index.service import open_retriever
 from tutorgraph.ingest.eedi import read_eedi_questions
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.facts import request_facts
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.tasks.eedi import eedi_pairs, misconception_ranking
 
 

@@ -18,10 +18,10 @@ import numpy as np
 
 from tutorgraph.cli._common import load_settings
 from tutorgraph.index.service import open_retriever
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.packet import build_packet
 from tutorgraph.retrieval.pipeline import RequestState, Stage, run_stages
 from tutorgraph.retrieval.stages.link import LinkStage
+from tutorgraph_client.models.request import RetrievalRequest
 
 
 class LinkAfter(LinkStage):

@@ -26,9 +26,9 @@ if TYPE_CHECKING:
         UnknownConceptError,
     )
     from tutorgraph.index.service import open_retriever
-    from tutorgraph.models.packet import GraphContext, Hit, ReasoningPacket, RerankerInfo
-    from tutorgraph.models.request import RetrievalRequest
     from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+    from tutorgraph_client.models.packet import GraphContext, Hit, ReasoningPacket, RerankerInfo
+    from tutorgraph_client.models.request import RetrievalRequest
 
 # Public name -> the module that defines it. Loaded on first use, so that importing the
 # package (or `tutorgraph.errors`) does not load the models, stores and clients.
@@ -49,9 +49,10 @@ _EXPORTS = {
         "tutorgraph.errors",
     ),
     **dict.fromkeys(
-        ("GraphContext", "Hit", "ReasoningPacket", "RerankerInfo"), "tutorgraph.models.packet"
+        ("GraphContext", "Hit", "ReasoningPacket", "RerankerInfo"),
+        "tutorgraph_client.models.packet",
     ),
-    "RetrievalRequest": "tutorgraph.models.request",
+    "RetrievalRequest": "tutorgraph_client.models.request",
     "open_retriever": "tutorgraph.index.service",
     "HybridRetriever": "tutorgraph.retrieval.retriever",
     "RetrieverConfig": "tutorgraph.retrieval.retriever",

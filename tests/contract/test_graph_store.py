@@ -22,13 +22,13 @@ import pytest
 import pytest_asyncio
 
 from hostile_text import HOSTILE
-from tutorgraph.models.curriculum import Concept, Document, Misconception
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.arcadedb_sql import ArcadeDBSql
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.neo4j_driver import neo4j_driver
 from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
 from tutorgraph.stores.protocols import GraphStore, GraphWriter
+from tutorgraph_client.models.curriculum import Concept, Document, Misconception
 
 pytestmark = [pytest.mark.integration, pytest.mark.asyncio(loop_scope="module")]
 

@@ -16,12 +16,12 @@ from openai import AsyncOpenAI
 from tests.integration.local_openai import BOGUS_ID, LocalOpenAI, local_openai_server
 from tests.integration.test_api import R, running, settings_for
 
-from tutorgraph.models.answer import AnswerResult
-from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.synthesis.answerer import Delta, OpenAIAnswerer, collect
 from tutorgraph.synthesis.citations import citable_ids
 from tutorgraph.synthesis.prompt import PROMPT_VERSION
+from tutorgraph_client.models.answer import AnswerResult
+from tutorgraph_client.models.packet import ReasoningPacket
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

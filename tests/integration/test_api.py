@@ -35,9 +35,9 @@ from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.service import OpenRetriever, open_index
 from tutorgraph.ingest.bundle import write_bundle
-from tutorgraph.models.curriculum import Concept, Document, Misconception
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever, load_reranker
+from tutorgraph_client.models.curriculum import Concept, Document, Misconception
 
 pytestmark = [pytest.mark.integration, pytest.mark.asyncio(loop_scope="module")]
 
@@ -203,7 +203,7 @@ async def test_the_http_packet_is_the_library_packet(api: Api, opened_index, emb
     from tests.conftest import index_retriever
 
     from tutorgraph.diagnosis.diagnose import Diagnoser
-    from tutorgraph.models.request import RetrievalRequest
+    from tutorgraph_client.models.request import RetrievalRequest
 
     # The app's setup applies the bug rules: the message states its answer (2/6).
     retriever = index_retriever(opened_index, embedder, diagnoser=Diagnoser.bundled())

@@ -19,8 +19,8 @@ import pytest
 
 from tutorgraph.index.pipeline import ingest_bundle
 from tutorgraph.ingest.bundle import write_bundle
-from tutorgraph.models.curriculum import Concept, Prerequisite
 from tutorgraph.models.records import SourceRecords
+from tutorgraph_client.models.curriculum import Concept, Prerequisite
 
 pytestmark = pytest.mark.integration
 

@@ -14,12 +14,12 @@ from neo4j import AsyncGraphDatabase
 from tutorgraph.errors import StoreError
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.models.records import SourceRecords
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
 from tutorgraph.retrieval.retriever import RetrieverConfig
 from tutorgraph.stores.arcadedb_sql import ArcadeDBSql
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.harness.bolt_server import BoltServer, arcadedb_server
 
 pytestmark = pytest.mark.integration

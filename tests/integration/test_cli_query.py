@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from tutorgraph.cli.app import app
 from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
-from tutorgraph.models.packet import STAGES
-from tutorgraph.models.request import RetrievalRequest
+from tutorgraph_client.models.packet import STAGES
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

@@ -1,4 +1,4 @@
-"""`tutorgraph.client` against the real served app: uvicorn on a free loopback port over a
+"""`tutorgraph_client` against the real served app: uvicorn on a free loopback port over a
 copy of the session index (real MiniLM, Chroma, BM25, graph), a real OpenAI-compatible
 answer model on another port, and real HTTP in between."""
 
@@ -16,7 +16,6 @@ from tests.integration.local_openai import LocalOpenAI, local_openai_server, ser
 from tests.integration.test_api import ADMIN, LIMITED, READ, settings_for, tar_gz
 
 from tutorgraph.api import create_app
-from tutorgraph.client import AsyncTutorGraph, TutorGraph
 from tutorgraph.errors import (
     APIConnectionError,
     AuthenticationError,
@@ -25,10 +24,11 @@ from tutorgraph.errors import (
     RateLimitedError,
     UnknownConceptError,
 )
-from tutorgraph.models.answer import AnswerResult
-from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.synthesis.citations import citable_ids
+from tutorgraph_client import AsyncTutorGraph, TutorGraph
+from tutorgraph_client.models.answer import AnswerResult
+from tutorgraph_client.models.packet import ReasoningPacket
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from tutorgraph.index.local import LocalIndex
-from tutorgraph.models.curriculum import Document
 from tutorgraph.models.records import SourceRecords
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.stores.items import document_item
+from tutorgraph_client.models.curriculum import Document
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

@@ -36,8 +36,8 @@ from tutorgraph.index.generations import generations, live_generation
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.ingest.bundle import write_bundle
 from tutorgraph.ingest.learning_commons import load_learning_commons
-from tutorgraph.models.curriculum import Concept
 from tutorgraph.models.records import SourceRecords
+from tutorgraph_client.models.curriculum import Concept
 
 pytestmark = pytest.mark.integration
 

@@ -9,9 +9,9 @@ import pytest
 from tests.conftest import index_retriever
 
 from tutorgraph.linking.standards_model import StandardModel
-from tutorgraph.models.grade import BANDS, grade_level, standard_grade
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.factory import bundled_standards_path
+from tutorgraph_client.models.grade import BANDS, grade_level, standard_grade
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

@@ -35,7 +35,7 @@ from tutorgraph.index.lock import WriterLock
 from tutorgraph.index.pipeline import embed_bundle
 from tutorgraph.ingest.bundle import load_trusted, write_bundle
 from tutorgraph.models.records import SourceRecords
-from tutorgraph.models.request import RetrievalRequest
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

@@ -15,12 +15,12 @@ from tests.conftest import index_retriever
 from tests.integration.test_api import READ
 from tests.integration.test_client import Served, served  # noqa: F401 - the fixture
 
-from tutorgraph.client import AsyncTutorGraph, TutorGraph
 from tutorgraph.diagnosis.diagnose import Diagnoser
-from tutorgraph.integrations.langchain import TutorGraphRetriever as LangChainRetriever
-from tutorgraph.integrations.llamaindex import TutorGraphRetriever as LlamaRetriever
-from tutorgraph.models.packet import teaching_first
-from tutorgraph.models.request import RetrievalRequest
+from tutorgraph_client import AsyncTutorGraph, TutorGraph
+from tutorgraph_client.integrations.langchain import TutorGraphRetriever as LangChainRetriever
+from tutorgraph_client.integrations.llamaindex import TutorGraphRetriever as LlamaRetriever
+from tutorgraph_client.models.packet import teaching_first
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

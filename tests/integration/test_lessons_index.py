@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 from tests.conftest import index_retriever
 
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
 from tutorgraph.retrieval.lessons import (
     LESSON_KINDS,
@@ -22,6 +21,7 @@ from tutorgraph.retrieval.lessons import (
 )
 from tutorgraph.retrieval.pipeline import RequestState, run_stages
 from tutorgraph.retrieval.stages.lessons import LessonStage
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.tasks.linking import exercise_query
 
 pytestmark = pytest.mark.integration

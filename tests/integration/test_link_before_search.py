@@ -14,9 +14,9 @@ import numpy.typing as npt
 import pytest
 from tests.conftest import index_retriever
 
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.stores.protocols import ScoredItem
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

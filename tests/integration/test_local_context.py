@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from tutorgraph.models.request import MAX_LOCAL_CHARS, RetrievalRequest
+from tutorgraph_client.models.request import MAX_LOCAL_CHARS, RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

@@ -11,10 +11,10 @@ import pytest
 
 from tutorgraph.index.layout import IndexLayout
 from tutorgraph.ingest.bundle import load_trusted
-from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.near_duplicates import MERGEABLE_KINDS
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from tutorgraph_client.models.packet import ReasoningPacket
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

@@ -13,7 +13,6 @@ from openai import AsyncOpenAI
 from tests.integration.local_openai import LocalOpenAI, local_openai_server
 
 from tutorgraph.config import Settings
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.openai_refiner import (
     ConceptChoice,
@@ -21,6 +20,7 @@ from tutorgraph.refinement.openai_refiner import (
     OpenAIRefiner,
 )
 from tutorgraph.retrieval.factory import RetrieverSetup, build_refiner
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

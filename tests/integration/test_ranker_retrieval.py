@@ -19,7 +19,6 @@ from tests.conftest import HELD_OUT_QUESTION, encoder_output, index_retriever
 
 from tutorgraph.config import BUNDLED_RANKER, Settings
 from tutorgraph.ingest.eedi import EediQuestion, eedi_construct_id
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.adapter import AdapterConfig
 from tutorgraph.ranking.combiner import CombinerConfig
 from tutorgraph.ranking.model import TUNED_EXAMPLES_FILE, LearnedRanker
@@ -27,6 +26,7 @@ from tutorgraph.ranking.tuned import TUNED_EXAMPLE_FEATURES, TUNED_GRAPH
 from tutorgraph.retrieval.factory import load_ranker
 from tutorgraph.training.eedi import train_eedi_ranker
 from tutorgraph.training.ranker import RankerTrainingConfig
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.tasks.eedi import eedi_pairs, misconception_ranking
 
 pytestmark = pytest.mark.integration

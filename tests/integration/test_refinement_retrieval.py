@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from tests.conftest import index_retriever
 
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.spelling import SpellingCorrector
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

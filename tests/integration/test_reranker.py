@@ -12,7 +12,6 @@ from tests.conftest import index_retriever
 
 from tutorgraph.config import BUNDLED_RERANKER, Settings
 from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.factory import bundled_reranker_path, load_reranker
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
 from tutorgraph.retrieval.retriever import HybridRetriever
@@ -20,6 +19,7 @@ from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig, f
 from tutorgraph.training.gates import LOSS_MARGIN, TrainingRefused
 from tutorgraph.training.mining import TrainingGroup
 from tutorgraph.training.onnx_export import export_onnx
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

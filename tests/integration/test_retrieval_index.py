@@ -11,10 +11,10 @@ from tutorgraph.errors import UnknownConceptError
 from tutorgraph.index.layout import IndexLayout
 from tutorgraph.ingest.bundle import load_trusted
 from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
-from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.metrics import average_precision_at_k
 from tutorgraph.retrieval.fusion import rrf_score
+from tutorgraph_client.models.packet import ReasoningPacket
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.tasks.eedi import misconception_ranking
 
 pytestmark = pytest.mark.integration

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tutorgraph.cli.app import app
-from tutorgraph.models.packet import ReasoningPacket, teaching_first
-from tutorgraph.models.request import RetrievalRequest
+from tutorgraph_client.models.packet import ReasoningPacket, teaching_first
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

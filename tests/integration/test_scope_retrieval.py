@@ -9,8 +9,8 @@ from tests.conftest import index_retriever
 
 from tutorgraph.confidence.scope import ScopeModel
 from tutorgraph.diagnosis.diagnose import Diagnoser
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.factory import bundled_scope_path
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

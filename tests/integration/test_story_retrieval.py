@@ -11,8 +11,8 @@ from tests.conftest import index_retriever
 
 from tutorgraph.config import Settings
 from tutorgraph.diagnosis.diagnose import Diagnoser
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.factory import RetrieverSetup, build_refiner
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
 

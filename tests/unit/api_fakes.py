@@ -17,7 +17,6 @@ from tutorgraph.errors import StoreError
 from tutorgraph.index.generations import activate, generation_name, live_generation, new_generation
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.service import OpenRetriever
-from tutorgraph.models.curriculum import Concept, Document, Misconception, Prerequisite
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.stores.bm25 import BM25Index
@@ -32,6 +31,7 @@ from tutorgraph.stores.protocols import (
     PrerequisitePath,
     ScoredItem,
 )
+from tutorgraph_client.models.curriculum import Concept, Document, Misconception, Prerequisite
 
 LICENSE = "CC-BY-4.0"
 RECORDS = SourceRecords(

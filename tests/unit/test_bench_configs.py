@@ -10,7 +10,7 @@ import pytest
 
 from tutorgraph.config import NEAR_DUPLICATE_THRESHOLD
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.models.request import SourceName
+from tutorgraph_client.models.request import SourceName
 from tutorgraph_research.harness.configs import RunConfig
 from tutorgraph_research.tasks.eedi_bench import bench_config, bench_configs, config_names
 

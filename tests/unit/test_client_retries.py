@@ -10,13 +10,13 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from tutorgraph.client import AsyncTutorGraph
 from tutorgraph.errors import (
     APITimeoutError,
     RateLimitedError,
     ServerError,
     SourceUnavailableError,
 )
+from tutorgraph_client import AsyncTutorGraph
 
 pytestmark = pytest.mark.unit
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tutorgraph.models.packet import Hit
 from tutorgraph.retrieval.conflicts import factual_conflicts, stated_answer
+from tutorgraph_client.models.packet import Hit
 
 pytestmark = pytest.mark.unit
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tutorgraph.models.packet import Hit
 from tutorgraph.retrieval.context import assemble_context
+from tutorgraph_client.models.packet import Hit
 
 pytestmark = pytest.mark.unit
 

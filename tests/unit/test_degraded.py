@@ -13,8 +13,6 @@ import numpy.typing as npt
 import pytest
 
 from tutorgraph.errors import SourceUnavailableError
-from tutorgraph.models.curriculum import Concept, Document, Misconception
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.stores.protocols import (
     ConceptMatch,
@@ -23,6 +21,8 @@ from tutorgraph.stores.protocols import (
     PrerequisitePath,
     ScoredItem,
 )
+from tutorgraph_client.models.curriculum import Concept, Document, Misconception
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.unit
 

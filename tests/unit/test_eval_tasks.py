@@ -12,8 +12,8 @@ import pytest
 from tutorgraph.ingest.eedi import read_eedi_questions
 from tutorgraph.ingest.learning_commons import load_learning_commons
 from tutorgraph.ingest.openstax import load_openstax
-from tutorgraph.models.packet import STAGES, GraphContext, Hit, HitKind, ReasoningPacket
 from tutorgraph.models.records import SourceRecords
+from tutorgraph_client.models.packet import STAGES, GraphContext, Hit, HitKind, ReasoningPacket
 from tutorgraph_research.harness.configs import BEST, RunConfig, ablation_grid
 from tutorgraph_research.harness.folds import concept_ranking, eval_item, stable_fold, stable_sample
 from tutorgraph_research.harness.runner import load_resources
@@ -230,7 +230,7 @@ def test_prerequisite_items_name_their_source(prerequisite_records: SourceRecord
 
 
 def test_prerequisite_query_is_name_and_short_description() -> None:
-    from tutorgraph.models.curriculum import Concept
+    from tutorgraph_client.models.curriculum import Concept
 
     long = Concept(
         id="openstax:section:m1",

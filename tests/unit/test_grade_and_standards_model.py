@@ -14,9 +14,9 @@ from tutorgraph.errors import ConfigurationError
 from tutorgraph.linking.cards import ConceptCard
 from tutorgraph.linking.linker import MODEL_FLOOR, ConceptLinker
 from tutorgraph.linking.standards_model import TAGS, StandardModel, text_tags
-from tutorgraph.models.grade import band, grade_level, normalize_grade, standard_grade
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.training.linker import LinkerExample, fit_standard_model
+from tutorgraph_client.models.grade import band, grade_level, normalize_grade, standard_grade
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.unit
 

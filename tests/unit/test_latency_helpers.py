@@ -46,7 +46,7 @@ def _stages(ms: float) -> dict[str, dict[str, float]]:
 
 
 def _row(config: str, ms: float, *, diagnosed: int = 0, **detail: object) -> dict[str, object]:
-    from tutorgraph.models.packet import STAGES
+    from tutorgraph_client.models.packet import STAGES
 
     ran: dict[str, dict[str, float]] = {
         s: {"n": 10, "p50": 1.0, "p95": 2.0, "p99": 3.0, "mean": 1.5} for s in STAGES

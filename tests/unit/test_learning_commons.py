@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tutorgraph.ingest.learning_commons import load_learning_commons, render_grades
-from tutorgraph.models.curriculum import Concept
 from tutorgraph.models.records import SourceRecords
+from tutorgraph_client.models.curriculum import Concept
 
 pytestmark = pytest.mark.unit
 

@@ -8,7 +8,6 @@ import pytest
 from pydantic import ValidationError
 
 from tutorgraph.embedding.stored_vectors import StoredVectors
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.hits import lesson_hit
 from tutorgraph.retrieval.lessons import (
     VOTE_RANK_K,
@@ -17,6 +16,7 @@ from tutorgraph.retrieval.lessons import (
     subsection_votes,
 )
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.unit
 

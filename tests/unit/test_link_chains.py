@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from tutorgraph.ingest.bundle import load_trusted
-from tutorgraph.models.packet import LinkedConcept
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.retrieval.graph_search import GRAPH_PLANS, graph_search
 from tutorgraph.retrieval.stages.link import with_chains
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
+from tutorgraph_client.models.packet import LinkedConcept
 
 pytestmark = pytest.mark.unit
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tutorgraph.models.packet import STAGES, Hit, ReasoningPacket
 from tutorgraph.ranking.metrics import (
     average_precision_at_k,
     cosine_map_at_k,
     recall_at_k,
     reciprocal_rank,
 )
+from tutorgraph_client.models.packet import STAGES, Hit, ReasoningPacket
 from tutorgraph_research.tasks.eedi import misconception_ranking
 from tutorgraph_research.tasks.eedi_bench import PROFILE_NAMES, config_names
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tutorgraph.models.packet import Hit, HitKind, HitSource
 from tutorgraph.retrieval.near_duplicates import merge_near_duplicates
+from tutorgraph_client.models.packet import Hit, HitKind, HitSource
 
 pytestmark = pytest.mark.unit
 

@@ -24,7 +24,6 @@ from neo4j import AsyncDriver, EagerResult, Query, Record, RoutingControl
 from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
 
 from tutorgraph.errors import ConfigurationError, StoreError
-from tutorgraph.models.curriculum import Concept, Document, Misconception, Prerequisite
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores import cypher
 from tutorgraph.stores.embedded_graph import MAX_PREREQUISITE_DEPTH, EmbeddedGraphStore
@@ -32,6 +31,7 @@ from tutorgraph.stores.lucene import fulltext_query
 from tutorgraph.stores.neo4j_driver import neo4j_driver
 from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
 from tutorgraph.stores.protocols import GraphStore
+from tutorgraph_client.models.curriculum import Concept, Document, Misconception, Prerequisite
 
 pytestmark = pytest.mark.unit
 

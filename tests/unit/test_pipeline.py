@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from tutorgraph.errors import SourceUnavailableError, StageFailedError, UnknownConceptError
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.pipeline import RequestState, Stage, run_stages
+from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.unit
 

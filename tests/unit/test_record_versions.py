@@ -10,9 +10,9 @@ import pytest
 from pydantic import ValidationError
 
 from tutorgraph.ingest.bundle import write_bundle
-from tutorgraph.models.curriculum import Document
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.items import document_item, read_items, write_items
+from tutorgraph_client.models.curriculum import Document
 
 pytestmark = pytest.mark.unit
 

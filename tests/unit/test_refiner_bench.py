@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.refinement.local import answer_in
+from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_research.tasks.refinement import evaluate_refiner, read_refiner_cases
 
 pytestmark = pytest.mark.unit

@@ -8,8 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from tutorgraph.errors import InvalidRequestError, TutorGraphError, UnknownConceptError
-from tutorgraph.models.packet import STAGES, ReasoningPacket
-from tutorgraph.models.request import MAX_QUERY_CHARS, RetrievalRequest
+from tutorgraph_client.models.packet import STAGES, ReasoningPacket
+from tutorgraph_client.models.request import MAX_QUERY_CHARS, RetrievalRequest
 
 pytestmark = pytest.mark.unit
 

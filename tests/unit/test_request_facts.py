@@ -3,9 +3,9 @@ answer, and the request's `problem` read by the same reader as a message."""
 
 from __future__ import annotations
 
-from tutorgraph.models.refined_query import RefinedQuery
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.facts import RequestFacts, request_facts
+from tutorgraph_client.models.refined_query import RefinedQuery
+from tutorgraph_client.models.request import RetrievalRequest
 
 
 def _refined(query: str, answer: str | None) -> RefinedQuery:

@@ -5,11 +5,11 @@ the story's calculation."""
 from __future__ import annotations
 
 from tutorgraph.diagnosis.diagnose import Diagnoser
-from tutorgraph.models.refined_query import RefinedQuery
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.refinement.story import read_story
 from tutorgraph.retrieval.facts import RequestFacts, diagnosed_text, request_facts
 from tutorgraph.retrieval.stages.diagnose import read_and_diagnose
+from tutorgraph_client.models.refined_query import RefinedQuery
+from tutorgraph_client.models.request import RetrievalRequest
 
 STORY = "Sam had 24 stickers and gave away 9. How many are left? I got 25"
 

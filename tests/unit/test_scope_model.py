@@ -12,9 +12,9 @@ from tutorgraph.confidence.logistic import Logistic
 from tutorgraph.confidence.scope import ScopeModel, ScopeSignals
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, Settings
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.models.packet import Hit
 from tutorgraph.retrieval.factory import bundled_scope_path, load_scope
 from tutorgraph.retrieval.stages.finish import TEACH_BY, with_teaching
+from tutorgraph_client.models.packet import Hit
 
 pytestmark = pytest.mark.unit
 

@@ -18,9 +18,9 @@ import numpy.typing as npt
 import pytest
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.models.packet import STAGES, GraphContext, Hit, ReasoningPacket
-from tutorgraph.models.refined_query import RefinedQuery
-from tutorgraph.models.request import RetrievalRequest
+from tutorgraph_client.models.packet import STAGES, GraphContext, Hit, ReasoningPacket
+from tutorgraph_client.models.refined_query import RefinedQuery
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.tasks.standards_data import (
     WORD_PROBLEMS,
     LinkingItem,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tutorgraph.models.curriculum import Document
-from tutorgraph.models.packet import STAGES, Hit, HitKind, ReasoningPacket
+from tutorgraph_client.models.curriculum import Document
+from tutorgraph_client.models.packet import STAGES, Hit, HitKind, ReasoningPacket
 from tutorgraph_research.tasks.teaching import held_out_section, item_scores, teaching_items
 
 pytestmark = pytest.mark.unit

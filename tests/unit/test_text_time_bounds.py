@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 from tutorgraph.diagnosis.diagnose import Diagnoser, answer_value
 from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.mathtext.spans import canonical_math, math_spans, plain_text
-from tutorgraph.models.request import MAX_QUERY_CHARS
 from tutorgraph.refinement.answer import stated_answer
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.spelling import SpellingCorrector
+from tutorgraph_client.models.request import MAX_QUERY_CHARS
 
 pytestmark = pytest.mark.unit
 

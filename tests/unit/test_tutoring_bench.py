@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tutorgraph.models.packet import Hit, LinkedConcept, ReasoningPacket
+from tutorgraph_client.models.packet import Hit, LinkedConcept, ReasoningPacket
 from tutorgraph_research.tasks.packet_messages import PacketMessage
 from tutorgraph_research.tasks.tutoring import (
     MessageScore,

@@ -45,7 +45,7 @@ from tutorgraph.errors import (
     SourceUnavailableError,
     TutorGraphError,
 )
-from tutorgraph.models.api import ErrorBody, ErrorResponse
+from tutorgraph_client.models.api import ErrorBody, ErrorResponse
 
 __all__ = [
     "ERROR_RESPONSES",

@@ -42,7 +42,7 @@ from tutorgraph.errors import BundleError, IndexBusyError, TutorGraphError
 from tutorgraph.index.lock import WriterLock
 from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_records
 from tutorgraph.ingest.bundle import BUNDLE_FILES, ValidationReport, bundle_hash, validate_bundle
-from tutorgraph.models.api import ErrorBody, IngestJobOut, IngestJobReport, JobStatus
+from tutorgraph_client.models.api import ErrorBody, IngestJobOut, IngestJobReport, JobStatus
 
 __all__ = ["MAX_JOBS", "IngestJob", "IngestJobs", "extract_bundle"]
 

@@ -52,8 +52,8 @@ from tutorgraph.errors import IndexDamagedError, SourceUnavailableError, TutorGr
 from tutorgraph.index.generations import generation_name, live_generation
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.service import OpenRetriever
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["Generation", "LiveIndex", "RetrieverOpener", "scrub_paths"]
 

@@ -27,8 +27,8 @@ from prometheus_client import (
 from prometheus_client import multiprocess as prometheus_multiprocess
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
-from tutorgraph.models.answer import AnswerResult
-from tutorgraph.models.packet import STAGES, ReasoningPacket
+from tutorgraph_client.models.answer import AnswerResult
+from tutorgraph_client.models.packet import STAGES, ReasoningPacket
 
 __all__ = ["CONTENT_TYPE", "MULTIPROCESS_ENV", "ApiMetrics"]
 

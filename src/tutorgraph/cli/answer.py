@@ -23,14 +23,14 @@ from tutorgraph.cli._common import (
     refuse_damaged,
 )
 from tutorgraph.cli.query import print_packet, read_local_context, request_errors
-from tutorgraph.models.answer import AnswerRequest, AnswerResponse, AnswerResult
-from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.synthesis.answerer import (
     Delta,
     answer_unavailable,
     build_answerer,
     no_answer,
 )
+from tutorgraph_client.models.answer import AnswerRequest, AnswerResponse, AnswerResult
+from tutorgraph_client.models.packet import ReasoningPacket
 
 __all__ = ["register"]
 

@@ -24,9 +24,9 @@ from tutorgraph.cli._common import (
 )
 from tutorgraph.config import Settings
 from tutorgraph.errors import TutorGraphError
-from tutorgraph.models.packet import Hit, ReasoningPacket
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph_client.models.packet import Hit, ReasoningPacket
+from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["register"]
 

@@ -39,7 +39,6 @@ from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.pipeline import IngestOptions, ingest_records
 from tutorgraph.index.vector_check import VectorCheck
 from tutorgraph.linking import ConceptLinker, build_cards
-from tutorgraph.models.curriculum import Concept
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.retrieval.lessons import LessonIndex
 from tutorgraph.stores.bm25 import BM25Index
@@ -48,6 +47,7 @@ from tutorgraph.stores.damaged import DamagedStore
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.manifest import Manifest, require_manifest
 from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, VectorStore
+from tutorgraph_client.models.curriculum import Concept
 
 __all__ = ["AsyncClosing", "LocalIndex", "Opening"]
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.models.curriculum import is_noncommercial
 from tutorgraph.models.records import SourceRecords
+from tutorgraph_client.models.curriculum import is_noncommercial
 
 __all__ = ["SOURCES", "SourceInfo", "build_curriculum", "minilm_token_counter", "notice_text"]
 

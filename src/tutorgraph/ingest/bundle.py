@@ -22,8 +22,8 @@ import jsonschema
 from pydantic import BaseModel
 
 from tutorgraph.errors import BundleError, BundleRecordError
-from tutorgraph.models.curriculum import Concept, Document, Misconception, Prerequisite
 from tutorgraph.models.records import SourceRecords
+from tutorgraph_client.models.curriculum import Concept, Document, Misconception, Prerequisite
 
 __all__ = [
     "BUNDLE_FILES",

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tutorgraph.mathtext.latex import latex_to_text
-from tutorgraph.models.curriculum import Concept, Document, Misconception
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.ranking.query_text import stated_query
+from tutorgraph_client.models.curriculum import Concept, Document, Misconception
 
 __all__ = [
     "ANSWER_LETTERS",

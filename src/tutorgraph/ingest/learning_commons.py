@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from tutorgraph.mathtext.latex import latex_to_text
-from tutorgraph.models.curriculum import Concept, Prerequisite, PrerequisiteRelation
 from tutorgraph.models.records import SourceRecords
+from tutorgraph_client.models.curriculum import Concept, Prerequisite, PrerequisiteRelation
 
 __all__ = ["load_learning_commons", "render_grades"]
 

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.linking.cards import ConceptCard
-from tutorgraph.models.curriculum import Document, Prerequisite
+from tutorgraph_client.models.curriculum import Document, Prerequisite
 
 __all__ = [
     "ALIGNED",

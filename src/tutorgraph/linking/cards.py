@@ -7,7 +7,7 @@ and its subject's; for an OpenStax section, its title and learning objectives. C
 from the records alone, deterministically (sorted by concept id), so the same bundle gives
 the same cards, byte for byte.
 
->>> from tutorgraph.models.curriculum import Concept
+>>> from tutorgraph_client.models.curriculum import Concept
 >>> std = Concept(id="ccss:6.RP.A.3.c", name="6.RP.A.3.c", kind="standard",
 ...     description="Find a percent of a quantity as a rate per 100.",
 ...     parent_ids=["ccss:6.RP.A"], source="learning-commons", license="CC-BY-4.0")
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tutorgraph.models.curriculum import Concept
+from tutorgraph_client.models.curriculum import Concept
 
 __all__ = ["TAXONOMIES", "ConceptCard", "build_cards", "taxonomy_of"]
 

@@ -30,7 +30,9 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.linking.cards import ConceptCard
 from tutorgraph.linking.standards_model import StandardModel, cluster_log_proba
 from tutorgraph.linking.structure import structure_of
-from tutorgraph.models.grade import (
+from tutorgraph.stores.bm25 import BM25Index
+from tutorgraph.stores.protocols import IndexItem, LinkedCard
+from tutorgraph_client.models.grade import (
     BANDS,
     Band,
     Grade,
@@ -39,8 +41,6 @@ from tutorgraph.models.grade import (
     standard_cluster,
     standard_grade,
 )
-from tutorgraph.stores.bm25 import BM25Index
-from tutorgraph.stores.protocols import IndexItem, LinkedCard
 
 __all__ = ["ConceptLinker", "grade_penalty"]
 

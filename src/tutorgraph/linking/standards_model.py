@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.linking.structure import structure_of
-from tutorgraph.models.grade import GRADES, Grade, standard_grade
+from tutorgraph_client.models.grade import GRADES, Grade, standard_grade
 
 __all__ = [
     "MODEL_FILE",

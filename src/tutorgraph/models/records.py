@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tutorgraph.models.curriculum import Concept, Document, Misconception, Prerequisite
+from tutorgraph_client.models.curriculum import Concept, Document, Misconception, Prerequisite
 
 __all__ = ["SourceRecords"]
 
@@ -29,7 +29,7 @@ class SourceRecords:
         """These records updated by `new`: a record of `new` replaces the one with its id,
         the others stay; edges whose ends neither holds are dropped (the graph stays closed).
 
-        >>> from tutorgraph.models.curriculum import Concept
+        >>> from tutorgraph_client.models.curriculum import Concept
         >>> def c(name): return Concept(id="ccss:1.OA.A.1", kind="standard", name=name,
         ...     source="s", license="CC-BY-4.0")
         >>> old, new = SourceRecords(concepts=[c("old")]), SourceRecords(concepts=[c("new")])

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from tutorgraph.mathtext.spans import MathSpan, canonical_math, math_spans, plain_text
-from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept
-from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.refinement.reader import answer_in, read_message
 from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import MAX_TEXT_SEEDS, MIN_RELATIVE_MATCH, GraphStore
 from tutorgraph.stores.tokenize import STOPWORDS
+from tutorgraph_client.models.curriculum import STANDARD_CODE_RE, Concept
+from tutorgraph_client.models.refined_query import RefinedQuery
 
 __all__ = ["READ_TIMEOUT_S", "LocalRefiner", "answer_in"]
 

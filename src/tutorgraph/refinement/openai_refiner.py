@@ -40,10 +40,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.mathtext.spans import canonical_math, plain_text
-from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.stores.protocols import ConceptLinks
+from tutorgraph_client.models.refined_query import RefinedQuery
 
 __all__ = [
     "DEFAULT_REFINER_MODEL",

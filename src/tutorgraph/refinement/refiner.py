@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from tutorgraph.models.refined_query import RefinedQuery
+from tutorgraph_client.models.refined_query import RefinedQuery
 
 __all__ = ["Refiner"]
 

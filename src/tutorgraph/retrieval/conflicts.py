@@ -32,9 +32,9 @@ from fractions import Fraction
 from itertools import combinations
 
 from tutorgraph.mathtext.spans import canonical_math
-from tutorgraph.models.packet import Conflict, Hit, SupersededCopy
-from tutorgraph.models.request import ALL_SOURCES, SourceName
 from tutorgraph.retrieval.candidates import Candidate
+from tutorgraph_client.models.packet import Conflict, Hit, SupersededCopy
+from tutorgraph_client.models.request import ALL_SOURCES, SourceName
 
 __all__ = ["SOURCE_PRIORITY", "factual_conflicts", "latest_versions", "stated_answer"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tutorgraph.models.packet import Hit
+from tutorgraph_client.models.packet import Hit
 
 __all__ = ["CONTEXT_SECTIONS", "assemble_context"]
 

@@ -35,8 +35,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tutorgraph.mathtext.spans import plain_text
-from tutorgraph.models.refined_query import RefinedQuery
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.refinement.expressions import tokens
 from tutorgraph.refinement.reader import (
     MAX_READ_CHARS,
@@ -45,6 +43,8 @@ from tutorgraph.refinement.reader import (
     read_message,
 )
 from tutorgraph.refinement.story import Story, read_story
+from tutorgraph_client.models.refined_query import RefinedQuery
+from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["AnswerSource", "RequestFacts", "diagnosed_text", "request_facts"]
 

@@ -20,9 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from tutorgraph.models.request import ALL_SOURCES, SourceName
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.merge import MergedHit
+from tutorgraph_client.models.request import ALL_SOURCES, SourceName
 
 __all__ = [
     "DIAGNOSIS_WEIGHT",

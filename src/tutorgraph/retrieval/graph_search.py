@@ -22,7 +22,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept, Document
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.router import QueryType
 from tutorgraph.stores.items import concept_item, document_item, misconception_item
@@ -34,6 +33,7 @@ from tutorgraph.stores.protocols import (
     MisconceptionLink,
     PrerequisitePath,
 )
+from tutorgraph_client.models.curriculum import STANDARD_CODE_RE, Concept, Document
 
 __all__ = ["GRAPH_PLANS", "GraphPlan", "GraphSearchResult", "graph_search"]
 

@@ -7,11 +7,11 @@ the lesson search's lessons.
 
 from __future__ import annotations
 
-from tutorgraph.models.curriculum import Misconception
-from tutorgraph.models.packet import Hit, HitSource
 from tutorgraph.retrieval.fusion import FusedHit
 from tutorgraph.stores.items import misconception_item
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
+from tutorgraph_client.models.curriculum import Misconception
+from tutorgraph_client.models.packet import Hit, HitSource
 
 __all__ = ["fused_hit", "lesson_hit", "misconception_hit"]
 

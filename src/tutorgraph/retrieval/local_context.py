@@ -22,11 +22,11 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.models.request import LocalDocument
 from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.fusion import RRF_K
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
+from tutorgraph_client.models.request import LocalDocument
 
 __all__ = ["LOCAL_PREFIX", "MIN_LOCAL_COSINE", "local_items", "search_local"]
 

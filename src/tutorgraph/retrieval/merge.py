@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tutorgraph.models.request import ALL_SOURCES, SourceName
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.stores.items import content_hash
 from tutorgraph.stores.protocols import IndexItem
+from tutorgraph_client.models.request import ALL_SOURCES, SourceName
 
 __all__ = ["MergedHit", "merge_candidates"]
 

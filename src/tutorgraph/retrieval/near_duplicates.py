@@ -22,7 +22,7 @@ from typing import get_args
 import numpy as np
 import numpy.typing as npt
 
-from tutorgraph.models.packet import Corroboration, Hit, HitKind, HitSource, NearDuplicate
+from tutorgraph_client.models.packet import Corroboration, Hit, HitKind, HitSource, NearDuplicate
 
 __all__ = ["MERGEABLE_KINDS", "merge_near_duplicates"]
 

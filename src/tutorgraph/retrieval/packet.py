@@ -7,7 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutorgraph.models.packet import (
+from tutorgraph.retrieval.fusion import RRF_K, source_weights
+from tutorgraph.retrieval.graph_search import GraphSearchResult
+from tutorgraph.retrieval.pipeline import RequestState, elapsed_ms
+from tutorgraph.retrieval.stages.scope import COMMON_CORE
+from tutorgraph.retrieval.stages.search import graph_plan
+from tutorgraph_client.models.packet import (
     GraphContext,
     Hit,
     PacketSlots,
@@ -15,12 +20,7 @@ from tutorgraph.models.packet import (
     Slot,
     SlotScale,
 )
-from tutorgraph.models.request import ALL_SOURCES
-from tutorgraph.retrieval.fusion import RRF_K, source_weights
-from tutorgraph.retrieval.graph_search import GraphSearchResult
-from tutorgraph.retrieval.pipeline import RequestState, elapsed_ms
-from tutorgraph.retrieval.stages.scope import COMMON_CORE
-from tutorgraph.retrieval.stages.search import graph_plan
+from tutorgraph_client.models.request import ALL_SOURCES
 
 __all__ = ["build_packet"]
 

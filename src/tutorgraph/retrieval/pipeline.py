@@ -24,7 +24,15 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.errors import SourceUnavailableError, StageFailedError, TutorGraphError
-from tutorgraph.models.packet import (
+from tutorgraph.ranking.model import RankerQuery
+from tutorgraph.retrieval.candidates import Candidate
+from tutorgraph.retrieval.facts import RequestFacts
+from tutorgraph.retrieval.fusion import FusedHit
+from tutorgraph.retrieval.graph_search import GraphSearchResult
+from tutorgraph.retrieval.merge import MergedHit
+from tutorgraph.retrieval.router import Route
+from tutorgraph.stores.protocols import ScoredItem
+from tutorgraph_client.models.packet import (
     STAGES,
     AnswerCheck,
     Conflict,
@@ -36,16 +44,8 @@ from tutorgraph.models.packet import (
     RerankerInfo,
     ScopeInfo,
 )
-from tutorgraph.models.refined_query import RefinedQuery
-from tutorgraph.models.request import RetrievalRequest, SourceName
-from tutorgraph.ranking.model import RankerQuery
-from tutorgraph.retrieval.candidates import Candidate
-from tutorgraph.retrieval.facts import RequestFacts
-from tutorgraph.retrieval.fusion import FusedHit
-from tutorgraph.retrieval.graph_search import GraphSearchResult
-from tutorgraph.retrieval.merge import MergedHit
-from tutorgraph.retrieval.router import Route
-from tutorgraph.stores.protocols import ScoredItem
+from tutorgraph_client.models.refined_query import RefinedQuery
+from tutorgraph_client.models.request import RetrievalRequest, SourceName
 
 __all__ = ["Linking", "RequestState", "Stage", "await_shared", "run_stages"]
 

@@ -16,8 +16,6 @@ from tutorgraph.confidence.scope import ScopeModel
 from tutorgraph.config import LESSON_SLOTS, RERANK_DEPTH, SOURCE_TIMEOUT_S, Settings
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.packet import build_packet
@@ -45,6 +43,8 @@ from tutorgraph.stores.protocols import (
     LexicalIndex,
     VectorStore,
 )
+from tutorgraph_client.models.packet import ReasoningPacket
+from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["HybridRetriever", "RetrieverConfig"]
 

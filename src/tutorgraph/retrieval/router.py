@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from tutorgraph.models.curriculum import STANDARD_CODE_RE
+from tutorgraph_client.models.curriculum import STANDARD_CODE_RE
 
 __all__ = [
     "PROFILES",

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 import networkx as nx
 
-from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept, Document, Misconception
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.protocols import (
@@ -21,6 +20,7 @@ from tutorgraph.stores.protocols import (
     PrerequisitePath,
     WriteProgress,
 )
+from tutorgraph_client.models.curriculum import STANDARD_CODE_RE, Concept, Document, Misconception
 
 __all__ = ["MAX_PREREQUISITE_DEPTH", "EmbeddedGraphStore"]
 

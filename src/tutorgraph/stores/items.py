@@ -10,9 +10,9 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC
 from pathlib import Path
 
-from tutorgraph.models.curriculum import Concept, Document, Misconception
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.protocols import IndexItem
+from tutorgraph_client.models.curriculum import Concept, Document, Misconception
 
 __all__ = [
     "concept_item",

@@ -38,7 +38,6 @@ from neo4j.exceptions import (
 from pydantic import BaseModel, ValidationError
 
 from tutorgraph.errors import ConfigurationError, StoreError
-from tutorgraph.models.curriculum import STANDARD_CODE_RE, Concept, Document, Misconception
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores import cypher
 from tutorgraph.stores.arcadedb_sql import ArcadeDBSql
@@ -52,6 +51,7 @@ from tutorgraph.stores.protocols import (
     PrerequisitePath,
     WriteProgress,
 )
+from tutorgraph_client.models.curriculum import STANDARD_CODE_RE, Concept, Document, Misconception
 
 __all__ = ["Neo4jGraphStore"]
 

@@ -14,11 +14,11 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from tutorgraph.models.curriculum import Concept, Document, Misconception
-from tutorgraph.models.grade import Band, Grade
-from tutorgraph.models.packet import HitKind
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.manifest import Manifest
+from tutorgraph_client.models.curriculum import Concept, Document, Misconception
+from tutorgraph_client.models.grade import Band, Grade
+from tutorgraph_client.models.packet import HitKind
 
 __all__ = [
     "MAX_TEXT_SEEDS",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from tutorgraph.models.curriculum import STANDARD_CODE_RE
+from tutorgraph_client.models.curriculum import STANDARD_CODE_RE
 
 __all__ = ["NUMBER_WEIGHT", "STOPWORDS", "query_weights", "tokenize"]
 

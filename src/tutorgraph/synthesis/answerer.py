@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Protocol
 from tutorgraph.config import Settings
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.extras import require
-from tutorgraph.models.answer import AnswerResult
-from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.retrieval.factory import openai_unavailable
 from tutorgraph.synthesis.citations import CitationFilter, citable_ids
 from tutorgraph.synthesis.prompt import PROMPT_VERSION, answer_messages
+from tutorgraph_client.models.answer import AnswerResult
+from tutorgraph_client.models.packet import ReasoningPacket
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph_client.models.packet import ReasoningPacket
 
 __all__ = ["CitationFilter", "citable_ids"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tutorgraph.models.packet import ReasoningPacket
+from tutorgraph_client.models.packet import ReasoningPacket
 
 if TYPE_CHECKING:  # the openai extra is needed only to call a model
     from openai.types.chat import ChatCompletionMessageParam

@@ -32,11 +32,11 @@ import numpy.typing as npt
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.linking.cards import build_cards
 from tutorgraph.linking.standards_model import StandardModel
-from tutorgraph.models.grade import GRADES, Grade, standard_grade
 from tutorgraph.models.records import SourceRecords
-from tutorgraph.models.request import MAX_QUERY_CHARS, RetrievalRequest
 from tutorgraph.retrieval.facts import request_facts
 from tutorgraph.training.problems import Problem, generate
+from tutorgraph_client.models.grade import GRADES, Grade, standard_grade
+from tutorgraph_client.models.request import MAX_QUERY_CHARS, RetrievalRequest
 
 __all__ = [
     "LinkerExample",

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["LabelledQuery", "TrainingGroup", "mine_groups"]
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.models.request import STORE_SOURCES, SourceName
+from tutorgraph_client.models.request import STORE_SOURCES, SourceName
 
 __all__ = [
     "BEST",

@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.records import SourceRecords
-from tutorgraph.models.request import MAX_QUERY_CHARS
 from tutorgraph.retrieval.router import analyse
+from tutorgraph_client.models.packet import ReasoningPacket
+from tutorgraph_client.models.request import MAX_QUERY_CHARS
 
 __all__ = [
     "EvalItem",
@@ -89,7 +89,7 @@ def concept_ranking(packet: ReasoningPacket, prefix: str = "") -> list[str]:
     """Concept ids in packet order: a concept hit's own ids, any other hit's `concept_ids`;
     the first occurrence wins. With `prefix`, only ids of that kind (e.g. ``eedi:construct:``).
 
-    >>> from tutorgraph.models.packet import STAGES, Hit
+    >>> from tutorgraph_client.models.packet import STAGES, Hit
     >>> def hit(i, kind, cids): return Hit(id=i, ids=[i], kind=kind, text="t", concept_ids=cids,
     ...     score=1.0, rank=1, found_by=["vector"], fused_score=1.0)
     >>> hits = [hit("d1", "exercise", ["s:2"]), hit("s:1", "concept", ["s:1"])]

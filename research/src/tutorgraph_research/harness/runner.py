@@ -31,9 +31,7 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.index.local import LocalIndex, Opening
 from tutorgraph.index.pipeline import IngestOptions
-from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.records import SourceRecords
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.retrieval.factory import (
     Models,
@@ -44,6 +42,8 @@ from tutorgraph.retrieval.factory import (
 )
 from tutorgraph.retrieval.reranker import ONNX_FILES, Backend, CrossEncoderReranker, Reranker
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from tutorgraph_client.models.packet import ReasoningPacket
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.harness.configs import RunConfig
 from tutorgraph_research.harness.folds import EvalItem, Fold
 from tutorgraph_research.harness.results import ItemScore, UnitKey

@@ -7,7 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from tutorgraph.models.packet import STAGES
+from tutorgraph_client.models.packet import STAGES
 from tutorgraph_research.report._format import metric_label
 from tutorgraph_research.report._inputs import REFERENCE, Ablations, latency_ok, load_results
 

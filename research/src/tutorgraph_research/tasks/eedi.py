@@ -36,7 +36,6 @@ from tutorgraph.ingest.eedi import (
     read_misconceptions,
     read_subjects,
 )
-from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.ranking.metrics import average_precision_at_k, recall_at_k
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
@@ -51,6 +50,7 @@ from tutorgraph.training.crossfit_encoders import (
     load_fold_encoders,
 )
 from tutorgraph.training.ranker import RankerTrainingConfig
+from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_research.harness.configs import RunConfig
 from tutorgraph_research.harness.folds import EvalItem, Fold, stable_sample
 from tutorgraph_research.harness.runner import BENCH_SOURCE_TIMEOUT_S, FoldModels, FoldTask

@@ -28,9 +28,9 @@ from typing import Any, Literal
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER, NEAR_DUPLICATE_THRESHOLD
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.models.request import SourceName
 from tutorgraph.training.cross_encoder import TrainingConfig
 from tutorgraph.training.ranker import RankerTrainingConfig
+from tutorgraph_client.models.request import SourceName
 from tutorgraph_research.harness.configs import (
     RefinerName,
     RerankerName,

@@ -10,9 +10,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tutorgraph.models.packet import STAGES
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph_client.models.packet import STAGES
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.harness.configs import RunConfig
 from tutorgraph_research.harness.provenance import hardware
 from tutorgraph_research.tasks.latency_queries import LatencyQuery

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from tutorgraph.models.packet import STAGES
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.reranker import CrossEncoderReranker
 from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph_client.models.packet import STAGES
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.harness.provenance import hardware
 
 __all__ = [

@@ -33,8 +33,8 @@ import numpy.typing as npt
 
 from tutorgraph.linking.linker import MODEL_FLOOR, ConceptLinker
 from tutorgraph.linking.standards_model import StandardModel, cluster_log_proba
-from tutorgraph.models.grade import Grade
 from tutorgraph.training.linker import LinkerExample, story_tags
+from tutorgraph_client.models.grade import Grade
 from tutorgraph_research.harness.folds import stable_fold
 from tutorgraph_research.harness.results import bootstrap_ci
 

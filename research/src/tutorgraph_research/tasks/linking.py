@@ -42,10 +42,10 @@ from tutorgraph.ingest.eedi import (
     read_subjects,
 )
 from tutorgraph.mathtext.latex import latex_to_text
-from tutorgraph.models.curriculum import Document
-from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.ranking.metrics import recall_at_k, reciprocal_rank
+from tutorgraph_client.models.curriculum import Document
+from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_research.harness.folds import (
     EvalItem,
     Fold,

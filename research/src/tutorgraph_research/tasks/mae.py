@@ -31,10 +31,10 @@ from typing import Any
 from tutorgraph.ingest.eedi import LICENSE as EEDI_LICENSE
 from tutorgraph.ingest.eedi import SOURCE as EEDI_SOURCE
 from tutorgraph.ingest.eedi import eedi_misconception_id, read_misconceptions
-from tutorgraph.models.curriculum import Misconception
-from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.ranking.metrics import average_precision_at_k, recall_at_k
+from tutorgraph_client.models.curriculum import Misconception
+from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_research.harness.folds import (
     EvalItem,
     Fold,

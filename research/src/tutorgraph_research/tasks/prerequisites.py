@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from tutorgraph.models.curriculum import Concept, Prerequisite
-from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.ranking.metrics import average_precision_at_k, recall_at_k
+from tutorgraph_client.models.curriculum import Concept, Prerequisite
+from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_research.harness.folds import (
     EvalItem,
     Fold,

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.models.refined_query import RefinedQuery
 from tutorgraph.refinement.refiner import Refiner
+from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_research.harness.provenance import hardware
 from tutorgraph_research.tasks.latency import percentiles
 from tutorgraph_research.tasks.reader_messages import same_answer

@@ -31,11 +31,11 @@ import numpy as np
 
 from tutorgraph.confidence.logistic import Logistic
 from tutorgraph.confidence.scope import ScopeModel, ScopeSignals
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.packet import build_packet
 from tutorgraph.retrieval.pipeline import RequestState, run_stages
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.retrieval.stages.scope import scope_signals
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.tasks.packet_messages import OFF_TOPIC, PacketMessage
 from tutorgraph_research.tasks.tutoring import request_for, score_packet
 

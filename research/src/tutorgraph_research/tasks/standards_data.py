@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.models.grade import standard_cluster
+from tutorgraph_client.models.grade import standard_cluster
 from tutorgraph_research.harness.folds import stable_fold
 
 __all__ = [

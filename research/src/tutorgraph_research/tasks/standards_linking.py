@@ -36,9 +36,9 @@ import numpy as np
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.linking import ConceptLinker
-from tutorgraph.models.grade import Grade, normalize_grade, standard_grade
-from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.models.request import MAX_QUERY_CHARS, RetrievalRequest
+from tutorgraph_client.models.grade import Grade, normalize_grade, standard_grade
+from tutorgraph_client.models.packet import ReasoningPacket
+from tutorgraph_client.models.request import MAX_QUERY_CHARS, RetrievalRequest
 from tutorgraph_research.harness.folds import concept_ranking, stable_sample
 from tutorgraph_research.harness.results import bootstrap_ci
 from tutorgraph_research.tasks.standards_data import (
@@ -112,7 +112,7 @@ def packet_ranking(packet: ReasoningPacket, prefix: str = CCSS) -> list[str]:
     graph-context concepts, then the hits' concepts (`concept_ranking`); only ids starting
     with `prefix`.
 
-    >>> from tutorgraph.models.packet import STAGES, GraphContext
+    >>> from tutorgraph_client.models.packet import STAGES, GraphContext
     >>> graph = GraphContext(concepts=[{"id": "eedi:construct:1"}, {"id": "ccss:K.CC.A.1"}])
     >>> p = ReasoningPacket(query="q", timings_ms=dict.fromkeys(STAGES, 0.0), graph_context=graph)
     >>> packet_ranking(p)

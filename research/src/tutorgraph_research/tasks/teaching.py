@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.models.curriculum import Document
-from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.lessons import LESSON_KINDS, TEACHING_KINDS
 from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph_client.models.curriculum import Document
+from tutorgraph_client.models.packet import ReasoningPacket
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.harness.folds import stable_fold, stable_sample
 from tutorgraph_research.harness.results import bootstrap_ci
 from tutorgraph_research.tasks.linking import exercise_query

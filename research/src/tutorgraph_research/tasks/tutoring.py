@@ -47,9 +47,9 @@ from typing import Any
 
 import numpy as np
 
-from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph_client.models.packet import ReasoningPacket
+from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.harness.results import bootstrap_ci
 from tutorgraph_research.tasks.packet_messages import GRADES, OFF_TOPIC, PacketMessage
 

@@ -23,10 +23,10 @@ from fastapi.sse import EventSourceResponse, format_sse_event
 
 from tutorgraph.api.deps import AppState, GenerationDep, StateDep, require_read
 from tutorgraph.api.errors import ERROR_RESPONSES
-from tutorgraph.models.answer import AnswerRequest, AnswerResponse, AnswerResult
-from tutorgraph.models.api import ErrorResponse
-from tutorgraph.models.packet import ReasoningPacket
 from tutorgraph.synthesis.answerer import Delta, collect, no_answer
+from tutorgraph_client.models.answer import AnswerRequest, AnswerResponse, AnswerResult
+from tutorgraph_client.models.api import ErrorResponse
+from tutorgraph_client.models.packet import ReasoningPacket
 
 __all__ = ["router"]
 

@@ -18,7 +18,9 @@ from fastapi import APIRouter, Depends, Path, Query
 from tutorgraph.api.deps import GenerationDep, StateDep, require_read
 from tutorgraph.api.errors import ERROR_RESPONSES, ConceptNotFoundError
 from tutorgraph.errors import InvalidRequestError, SourceUnavailableError
-from tutorgraph.models.api import (
+from tutorgraph.stores.guard import guarded
+from tutorgraph.stores.protocols import GraphStore
+from tutorgraph_client.models.api import (
     ConceptMatchOut,
     ConceptSearchResponse,
     ErrorResponse,
@@ -27,10 +29,8 @@ from tutorgraph.models.api import (
     PrerequisitePathOut,
     PrerequisitesResponse,
 )
-from tutorgraph.models.curriculum import Concept
-from tutorgraph.models.request import MAX_QUERY_CHARS
-from tutorgraph.stores.guard import guarded
-from tutorgraph.stores.protocols import GraphStore
+from tutorgraph_client.models.curriculum import Concept
+from tutorgraph_client.models.request import MAX_QUERY_CHARS
 
 __all__ = ["router"]
 

@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from tutorgraph.api.deps import StateDep
 from tutorgraph.api.live_index import Generation, scrub_paths
 from tutorgraph.api.metrics import CONTENT_TYPE
-from tutorgraph.models.api import DependencyState, Health, Readiness
+from tutorgraph_client.models.api import DependencyState, Health, Readiness
 
 __all__ = ["router"]
 

@@ -33,7 +33,7 @@ from tutorgraph.api.deps import StateDep, require_admin
 from tutorgraph.api.errors import ERROR_RESPONSES, PayloadTooLargeError
 from tutorgraph.api.ingest_jobs import extract_bundle
 from tutorgraph.errors import InvalidRequestError
-from tutorgraph.models.api import ErrorResponse, IngestJobOut
+from tutorgraph_client.models.api import ErrorResponse, IngestJobOut
 
 __all__ = ["router"]
 

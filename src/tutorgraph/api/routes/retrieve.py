@@ -16,9 +16,9 @@ from fastapi import APIRouter, Depends, Response
 
 from tutorgraph.api.deps import GenerationDep, StateDep, require_read
 from tutorgraph.api.errors import ERROR_RESPONSES
-from tutorgraph.models.api import ErrorResponse
-from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.models.request import RetrievalRequest
+from tutorgraph_client.models.api import ErrorResponse
+from tutorgraph_client.models.packet import ReasoningPacket
+from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["router"]
 

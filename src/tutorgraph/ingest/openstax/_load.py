@@ -12,8 +12,8 @@ from tutorgraph.ingest.openstax._cnxml import _C, _NON_SECTION_CLASSES
 from tutorgraph.ingest.openstax._section import _Context, _ModuleReader
 from tutorgraph.ingest.openstax._source import OPENSTAX_LICENSE, OPENSTAX_SOURCE, section_id
 from tutorgraph.ingest.openstax._text import _TITLE_SEP
-from tutorgraph.models.curriculum import Concept, Document, Prerequisite
 from tutorgraph.models.records import SourceRecords
+from tutorgraph_client.models.curriculum import Concept, Document, Prerequisite
 
 __all__ = ["OpenStaxStats", "load_openstax"]
 

@@ -19,7 +19,7 @@ from tutorgraph.ingest.openstax._cnxml import (
 from tutorgraph.ingest.openstax._render import _BlockRenderer
 from tutorgraph.ingest.openstax._source import OPENSTAX_LICENSE, OPENSTAX_SOURCE, section_id
 from tutorgraph.ingest.openstax._text import _CHUNK_SEP, _TITLE_SEP, _clean, _nonempty
-from tutorgraph.models.curriculum import Document, DocumentKind
+from tutorgraph_client.models.curriculum import Document, DocumentKind
 
 __all__ = ["_Context", "_ModuleReader"]
 

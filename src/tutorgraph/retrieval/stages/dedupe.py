@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutorgraph.models.packet import Conflict, Hit
 from tutorgraph.retrieval.conflicts import factual_conflicts
 from tutorgraph.retrieval.fusion import FusedHit
 from tutorgraph.retrieval.hits import fused_hit
@@ -23,6 +22,7 @@ from tutorgraph.retrieval.near_duplicates import MERGEABLE_KINDS, merge_near_dup
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import VectorStore
+from tutorgraph_client.models.packet import Conflict, Hit
 
 __all__ = ["NEAR_DUPLICATE_WINDOW", "DedupeStage"]
 

@@ -17,9 +17,6 @@ from dataclasses import dataclass, field
 
 from tutorgraph.diagnosis.diagnose import Diagnoser, Diagnosis
 from tutorgraph.diagnosis.problem import find_problem
-from tutorgraph.models.curriculum import Misconception
-from tutorgraph.models.packet import AnswerCheck, DiagnosisFinding, Hit
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.refinement.reader import read_message
 from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.fusion import DIAGNOSIS_WEIGHT, RRF_K
@@ -27,6 +24,9 @@ from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore
+from tutorgraph_client.models.curriculum import Misconception
+from tutorgraph_client.models.packet import AnswerCheck, DiagnosisFinding, Hit
+from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["DiagnoseStage", "DiagnosisOutcome", "diagnose_hits", "read_and_diagnose"]
 

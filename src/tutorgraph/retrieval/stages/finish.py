@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.models.packet import Hit, teaching_first
 from tutorgraph.retrieval.context import assemble_context
 from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph_client.models.packet import Hit, teaching_first
 
 __all__ = ["TEACH_BY", "FinishStage", "with_teaching"]
 

@@ -30,11 +30,11 @@ import numpy.typing as npt
 
 from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.linking import taxonomy_of
-from tutorgraph.models.grade import band
-from tutorgraph.models.packet import ChainStep, GradeInfo, LinkedConcept
 from tutorgraph.retrieval.pipeline import Linking, RequestState, Stage, elapsed_ms
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import ConceptLinks, GraphStore, LinkedCard
+from tutorgraph_client.models.grade import band
+from tutorgraph_client.models.packet import ChainStep, GradeInfo, LinkedConcept
 
 __all__ = ["CHAIN_DEPTH", "LINKED_PER_TAXONOMY", "LinkStage", "await_linking", "with_chains"]
 

@@ -7,12 +7,12 @@ conflict each), and the copies of one text from several sources merge into one h
 
 from __future__ import annotations
 
-from tutorgraph.models.request import SourceName
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.conflicts import latest_versions
 from tutorgraph.retrieval.merge import merge_candidates
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
+from tutorgraph_client.models.request import SourceName
 
 __all__ = ["SCOPE_BOOST", "MergeStage", "scoped"]
 

@@ -19,9 +19,6 @@ import numpy as np
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.models.packet import Hit, RankerInfo
-from tutorgraph.models.refined_query import RefinedQuery
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.model import CandidateSignals, LearnedRanker, RankerQuery
 from tutorgraph.ranking.query_text import concept_names, named_query, stated_query
 from tutorgraph.retrieval.batching import embed_async
@@ -30,6 +27,9 @@ from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph.retrieval.pipeline import RequestState, Stage, await_shared
 from tutorgraph.retrieval.router import Route
 from tutorgraph.stores.protocols import GraphStore
+from tutorgraph_client.models.packet import Hit, RankerInfo
+from tutorgraph_client.models.refined_query import RefinedQuery
+from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["RankStage", "learned_rank", "ranker_query_vector", "scoring_ranker", "stated_text"]
 

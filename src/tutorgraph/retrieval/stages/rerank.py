@@ -7,10 +7,10 @@ keeps the fused order and says why in `packet.reranker`.
 
 from __future__ import annotations
 
-from tutorgraph.models.packet import RerankerInfo
 from tutorgraph.retrieval.batching import rerank_async
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph.retrieval.reranker import Reranker
+from tutorgraph_client.models.packet import RerankerInfo
 
 __all__ = ["RerankStage"]
 

@@ -16,8 +16,6 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.models.refined_query import RefinedQuery
-from tutorgraph.models.request import RetrievalRequest
 from tutorgraph.ranking.model import LearnedRanker, RankerQuery
 from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.facts import RequestFacts
@@ -25,6 +23,8 @@ from tutorgraph.retrieval.pipeline import RequestState, Stage, elapsed_ms
 from tutorgraph.retrieval.router import resolve_route
 from tutorgraph.retrieval.stages.rank import ranker_query_vector, scoring_ranker
 from tutorgraph.stores.protocols import GraphStore
+from tutorgraph_client.models.refined_query import RefinedQuery
+from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["RouteStage"]
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from tutorgraph.confidence.scope import ScopeModel, ScopeSignals
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
-from tutorgraph.models.packet import ScopeInfo
 from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph_client.models.packet import ScopeInfo
 
 __all__ = ["COMMON_CORE", "ScopeStage", "scope_signals"]
 

@@ -22,8 +22,6 @@ from typing import Any, TypeVar
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
-from tutorgraph.models.packet import LinkedConcept
-from tutorgraph.models.request import RetrievalRequest, SourceName
 from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.graph_search import (
     GRAPH_PLANS,
@@ -37,6 +35,8 @@ from tutorgraph.retrieval.router import Route
 from tutorgraph.retrieval.stages.link import await_linking
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, ScoredItem, VectorStore
+from tutorgraph_client.models.packet import LinkedConcept
+from tutorgraph_client.models.request import RetrievalRequest, SourceName
 
 __all__ = ["LINKED_SEEDS", "LINKED_SEED_WEIGHT", "SearchStage", "graph_plan", "linked_seeds"]
 

@@ -7,9 +7,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tutorgraph.models.grade import Band, Grade
-from tutorgraph.models.refined_query import RefinedQuery
-from tutorgraph.models.request import SourceName
+from tutorgraph_client.models.grade import Band, Grade
+from tutorgraph_client.models.refined_query import RefinedQuery
+from tutorgraph_client.models.request import SourceName
 
 __all__ = [
     "STAGES",
@@ -23,6 +23,7 @@ __all__ = [
     "Hit",
     "HitKind",
     "HitSource",
+    "LanguageInfo",
     "LinkedConcept",
     "NearDuplicate",
     "PacketSlots",
@@ -259,6 +260,18 @@ class GradeInfo(BaseModel):
     probability: float | None = None
 
 
+class LanguageInfo(BaseModel):
+    """The message's language as the refiner read it. Only English is supported: a message
+    read as another language (`english` false, `detected` its ISO 639-1 code when known) is
+    not spell-corrected into English words, and `note` says what that means for the packet."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    english: bool = True
+    detected: str | None = None
+    note: str | None = None
+
+
 SlotScale = Literal["cosine", "learned", "fused", "rerank", "none"]
 
 
@@ -341,6 +354,7 @@ class ReasoningPacket(BaseModel):
     scope: ScopeInfo = Field(default_factory=ScopeInfo)
     # The grade the concept linker used as its prior (given or inferred, issue 48).
     grade: GradeInfo = Field(default_factory=GradeInfo)
+    language: LanguageInfo = Field(default_factory=LanguageInfo)
     debug: dict[str, Any] | None = None
 
 

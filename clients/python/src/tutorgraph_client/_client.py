@@ -1,7 +1,7 @@
 """Python clients for a tutorgraph server: `AsyncTutorGraph` and `TutorGraph` (sync), on httpx.
 
 They send and return the server's own pydantic models, retry 429 and 503 answers with
-back-off (honouring `Retry-After`), and raise the library's errors (`tutorgraph.errors`)
+back-off (honouring `Retry-After`), and raise the library's errors (`tutorgraph_client.errors`)
 for error bodies: an unknown concept is an `UnknownConceptError`, a rate limit that
 outlasts the retries a `RateLimitedError`, an unreachable server an `APIConnectionError`.
 
@@ -28,22 +28,22 @@ import httpx
 from httpx_sse import aconnect_sse
 from pydantic import BaseModel
 
-from tutorgraph.errors import (
+from tutorgraph_client.errors import (
     APIConnectionError,
     APITimeoutError,
     TutorGraphError,
     error_from_wire,
 )
-from tutorgraph.models.answer import AnswerRequest, AnswerResponse, AnswerResult
-from tutorgraph.models.api import (
+from tutorgraph_client.models.answer import AnswerRequest, AnswerResponse, AnswerResult
+from tutorgraph_client.models.api import (
     ConceptSearchResponse,
     IngestJobOut,
     MisconceptionsResponse,
     PrerequisitesResponse,
 )
-from tutorgraph.models.curriculum import Concept
-from tutorgraph.models.packet import ReasoningPacket
-from tutorgraph.models.request import RetrievalRequest
+from tutorgraph_client.models.curriculum import Concept
+from tutorgraph_client.models.packet import ReasoningPacket
+from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["AnswerEvent", "AsyncTutorGraph", "TutorGraph"]
 

@@ -16,8 +16,8 @@ from collections.abc import Awaitable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
-from tutorgraph.models.packet import Hit, ReasoningPacket
-from tutorgraph.models.request import RetrievalRequest
+from tutorgraph_client.models.packet import Hit, ReasoningPacket
+from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["PacketSource", "aretrieve", "hit_metadata", "hit_text", "request_for", "retrieve"]
 

@@ -1,2 +1,2 @@
 """Framework adapters: a LangChain and a LlamaIndex retriever over tutorgraph packets
-(`tutorgraph[langchain]`, `tutorgraph[llamaindex]`)."""
+(`pip install "tutorgraph-client[langchain]"` or `[llamaindex]`)."""

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tutorgraph.models.curriculum import Concept, Misconception
+from tutorgraph_client.models.curriculum import Concept, Misconception
 
 __all__ = [
     "ConceptMatchOut",

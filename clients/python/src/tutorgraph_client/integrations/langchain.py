@@ -1,6 +1,6 @@
 """A LangChain retriever over tutorgraph: in process (a `HybridRetriever`) or remote (the
-`tutorgraph.client` clients). Each hit becomes a `Document` whose metadata carries its
-kind, ids, `found_by`, scores, graph path and diagnosis. Needs `tutorgraph[langchain]`.
+`tutorgraph_client` clients). Each hit becomes a `Document` whose metadata carries its
+kind, ids, `found_by`, scores, graph path and diagnosis. Needs `tutorgraph-client[langchain]`.
 
 >>> retriever = TutorGraphRetriever(source=TutorGraph("http://127.0.0.1:8000", api_key=k))
 ... # doctest: +SKIP
@@ -20,14 +20,14 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, Field
 
-from tutorgraph.integrations.packets import (
+from tutorgraph_client.integrations.packets import (
     aretrieve,
     hit_metadata,
     hit_text,
     request_for,
     retrieve,
 )
-from tutorgraph.models.packet import ReasoningPacket, teaching_first
+from tutorgraph_client.models.packet import ReasoningPacket, teaching_first
 
 __all__ = ["TutorGraphRetriever"]
 

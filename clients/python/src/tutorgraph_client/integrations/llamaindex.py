@@ -1,6 +1,6 @@
 """A LlamaIndex retriever over tutorgraph: in process (a `HybridRetriever`) or remote (the
-`tutorgraph.client` clients). Each hit becomes a `NodeWithScore` (a `TextNode` with the
-hit's id, its provenance as metadata, and its final score). Needs `tutorgraph[llamaindex]`.
+`tutorgraph_client` clients). Each hit becomes a `NodeWithScore` (a `TextNode` with the
+hit's id, its provenance as metadata, and its final score). Needs `tutorgraph-client[llamaindex]`.
 
 >>> retriever = TutorGraphRetriever(TutorGraph("http://127.0.0.1:8000", api_key=k))
 ... # doctest: +SKIP
@@ -16,7 +16,7 @@ from typing import Any
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
-from tutorgraph.integrations.packets import (
+from tutorgraph_client.integrations.packets import (
     PacketSource,
     aretrieve,
     hit_metadata,
@@ -24,7 +24,7 @@ from tutorgraph.integrations.packets import (
     request_for,
     retrieve,
 )
-from tutorgraph.models.packet import ReasoningPacket, teaching_first
+from tutorgraph_client.models.packet import ReasoningPacket, teaching_first
 
 __all__ = ["TutorGraphRetriever"]
 

@@ -15,7 +15,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from tutorgraph.models.grade import Grade, normalize_grade
+from tutorgraph_client.models.grade import Grade, normalize_grade
 
 __all__ = [
     "ALL_SOURCES",
