@@ -162,6 +162,7 @@ async def test_health_and_readiness_need_no_key(api: Api) -> None:
     deps = ready["dependencies"]
     assert all(deps[name]["ok"] for name in ("index", "embedder", "vector", "lexical", "graph"))
     assert deps["reranker"] == {
+        "state": "ok",
         "ok": True,
         "detail": "tutorgraph/eedi-minilm-reranker",
         "latency_ms": None,

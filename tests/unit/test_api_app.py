@@ -76,6 +76,7 @@ async def test_health_readiness_and_metrics_need_no_key(tmp_path: Path) -> None:
             deps
         )
         assert deps["vector"]["ok"] and deps["graph"]["latency_ms"] is not None
+        assert {deps[name]["state"] for name in ("index", "vector", "lexical", "graph")} == {"ok"}
         metrics = await c.get("/metrics")
         assert metrics.status_code == 200
         assert metrics.headers["content-type"].startswith("text/plain; version=0.0.4")
@@ -188,6 +189,7 @@ async def test_a_failing_source_degrades_and_no_source_at_all_is_503(
         ready = await c.get("/readyz")
         assert ready.status_code == 200 and ready.json()["status"] == "degraded"
         assert ready.json()["dependencies"]["graph"] == {
+            "state": "failed",
             "ok": False,
             "detail": "probe failed: StoreError",
             "latency_ms": None,
@@ -365,6 +367,27 @@ async def test_readyz_names_the_live_generation_and_no_path(
         ready = (await c.get("/readyz")).json()
     assert ready["generation"] == "000001"
     assert str(tmp_path) not in json.dumps(ready)
+
+
+async def test_readyz_tells_an_optional_part_that_is_off_from_one_that_failed(
+    tmp_path: Path,
+) -> None:
+    # The fake opener loads no reranker and no ranker, whatever the settings say.
+    async with serve(tmp_path, reranker_model="", ranker_model="") as c:
+        ready = await c.get("/readyz")
+    assert ready.status_code == 200 and ready.json()["status"] == "ready"
+    deps = ready.json()["dependencies"]
+    for name in ("reranker", "ranker"):
+        # Off by configuration: not a fault, so `ok` stays true for clients that read it.
+        assert deps[name]["state"] == "off" and deps[name]["ok"] is True, deps[name]
+        assert "_MODEL is empty" in deps[name]["detail"]
+    assert deps["refiner"]["state"] == "off"  # the fake retriever has none
+    async with serve(tmp_path, reranker_model="some/reranker") as c:
+        ready = await c.get("/readyz")
+    # Configured but not loaded: failed, and still ready (packets say they are not reranked).
+    assert ready.status_code == 200 and ready.json()["status"] == "ready"
+    reranker = ready.json()["dependencies"]["reranker"]
+    assert reranker["state"] == "failed" and reranker["ok"] is False, reranker
 
 
 def test_create_app_refuses_malformed_keys_and_builds_nothing(tmp_path: Path) -> None:

@@ -38,6 +38,7 @@ from tutorgraph.api.middleware import (
     CrossSiteWriteMiddleware,
     MetricsMiddleware,
 )
+from tutorgraph.api.openapi import install_openapi
 from tutorgraph.api.rate_limit import MEMORY, RateLimiter
 from tutorgraph.api.routes import answer, concepts, health, ingest, retrieve
 from tutorgraph.api.routes.docs import install_docs, install_ui
@@ -148,6 +149,7 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
     app.include_router(ingest.router)
     install_docs(app)
     install_ui(app)
+    install_openapi(app)
 
     def limit_for(path: str) -> int:
         if path == _INGEST_PATH:

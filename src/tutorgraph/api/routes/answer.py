@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Body, Depends, Response
 from fastapi.sse import EventSourceResponse, format_sse_event
 
 from tutorgraph.api.deps import AppState, GenerationDep, StateDep, require_read
 from tutorgraph.api.errors import ERROR_RESPONSES
+from tutorgraph.api.openapi import ANSWER_EXAMPLES
 from tutorgraph.synthesis.answerer import Delta, collect, no_answer
 from tutorgraph_client.models.answer import AnswerRequest, AnswerResponse, AnswerResult
 from tutorgraph_client.models.api import ErrorResponse
@@ -68,7 +69,11 @@ async def _events(state: AppState, packet: ReasoningPacket) -> AsyncIterator[byt
     responses=_RESPONSES,
     summary="Retrieve a packet and answer from it, with checked citations",
 )
-async def answer(request: AnswerRequest, generation: GenerationDep, state: StateDep) -> Response:
+async def answer(
+    request: Annotated[AnswerRequest, Body(openapi_examples=ANSWER_EXAMPLES)],
+    generation: GenerationDep,
+    state: StateDep,
+) -> Response:
     packet = await generation.retriever.retrieve(request)
     state.metrics.observe_packet(packet)
     if request.stream:

@@ -86,9 +86,12 @@ async def search_concepts(
             min_length=1,
             max_length=MAX_QUERY_CHARS,
             description="Text to match concept names against; a standard code matches exactly.",
+            examples=["fractions"],
         ),
     ],
-    limit: Annotated[int, Query(ge=1, le=50)] = 10,
+    limit: Annotated[
+        int, Query(ge=1, le=50, description="How many concepts at most.", examples=[5])
+    ] = 10,
 ) -> ConceptSearchResponse:
     text = q.strip()
     if not text:
@@ -118,7 +121,9 @@ async def get_prerequisites(
     concept_id: ConceptId,
     generation: GenerationDep,
     state: StateDep,
-    depth: Annotated[int, Query(ge=1, le=2, description="How many prerequisite hops: 1 or 2.")] = 1,
+    depth: Annotated[
+        int, Query(ge=1, le=2, description="How many prerequisite hops: 1 or 2.", examples=[2])
+    ] = 1,
 ) -> PrerequisitesResponse:
     graph = generation.index.graph
     await _concept(state, graph, concept_id)
@@ -151,6 +156,7 @@ async def get_misconceptions(
         Query(
             max_length=MAX_QUERY_CHARS,
             description="Optional text (e.g. a student's answer) to order them by relevance.",
+            examples=["I added the tops and the bottoms: 1/2 + 1/3 = 2/5"],
         ),
     ] = None,
 ) -> MisconceptionsResponse:

@@ -4,7 +4,10 @@
 `/readyz` probes the live index's three sources with a tiny real query each (the vector
 store's count, a BM25 search, a concept search), each under the source timeout. It is 200
 with `ready` or `degraded` while at least one source answers, else 503 `unavailable`, so a
-load balancer keeps a degraded server (its packets say what they lack) in rotation. A
+load balancer keeps a degraded server (its packets say what they lack) in rotation. Each
+dependency has a `state`: `ok`, `off` (an optional part this server is not configured with:
+the reranker, the learned ranker, the refiner) or `failed` (configured, but not answering or
+not loaded); an optional part that is off or failed never makes the server unready. A
 generation that failed its integrity check at open is 503 `damaged` with the `problems`
 (damage does not heal by waiting: someone must run `tutorgraph doctor --repair`); so is a
 server that serves no generation because the pointer names none (its problem is the
@@ -25,6 +28,8 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from tutorgraph.api.deps import StateDep
 from tutorgraph.api.live_index import Generation, scrub_paths
 from tutorgraph.api.metrics import CONTENT_TYPE
+from tutorgraph.api.openapi import HEALTH_EXAMPLE, METRICS_EXAMPLE, READINESS_EXAMPLE
+from tutorgraph.config import Settings
 from tutorgraph_client.models.api import DependencyState, Health, Readiness
 
 __all__ = ["router"]
@@ -41,15 +46,28 @@ async def _probe(call: Awaitable[Any], timeout_s: float) -> DependencyState:
         async with asyncio.timeout(timeout_s):
             await call
     except TimeoutError:
-        return DependencyState(ok=False, detail=f"no answer within {timeout_s:g}s")
+        return DependencyState(state="failed", detail=f"no answer within {timeout_s:g}s")
     except Exception as exc:
         # The exception type only: messages can carry hosts and credentials.
-        return DependencyState(ok=False, detail=f"probe failed: {type(exc).__name__}")
-    return DependencyState(ok=True, latency_ms=round((time.perf_counter() - started) * 1e3, 3))
+        return DependencyState(state="failed", detail=f"probe failed: {type(exc).__name__}")
+    return DependencyState(state="ok", latency_ms=round((time.perf_counter() - started) * 1e3, 3))
 
 
-async def _dependencies(generation: Generation, timeout_s: float) -> dict[str, DependencyState]:
+def _optional(name: str | None, configured: bool, without: str, setting: str) -> DependencyState:
+    """A part retrieval works without: `ok` when loaded (`name`), `off` when this server is
+    not configured with one, `failed` when it is but none was loaded (the log says why)."""
+    if name is not None:
+        return DependencyState(state="ok", detail=name)
+    if not configured:
+        return DependencyState(state="off", detail=f"not configured ({setting} is empty)")
+    return DependencyState(
+        state="failed", detail=f"configured but not loaded (the server log says why): {without}"
+    )
+
+
+async def _dependencies(generation: Generation, settings: Settings) -> dict[str, DependencyState]:
     index, retriever = generation.index, generation.retriever
+    timeout_s = settings.source_timeout_s
     vector, lexical, graph = await asyncio.gather(
         _probe(index.vector.count(), timeout_s),
         _probe(index.lexical.search(_PROBE_TEXT, 1), timeout_s),
@@ -61,33 +79,40 @@ async def _dependencies(generation: Generation, timeout_s: float) -> dict[str, D
     counts = ", ".join(f"{n} {k}" for k, n in sorted(index.manifest.counts.items()))
     return {
         "index": DependencyState(
-            ok=not index.problems,
+            state="failed" if index.problems else "ok",
             detail=f"generation {generation.name} ({counts})",
         ),
-        "embedder": DependencyState(ok=True, detail=index.manifest.embedder),
+        "embedder": DependencyState(state="ok", detail=index.manifest.embedder),
         "vector": vector,
         "lexical": lexical,
         "graph": graph,
-        # Not needed to answer: without them packets say so (reranker.reason, refined_query).
-        "reranker": DependencyState(
-            ok=reranker is not None,
-            detail=reranker.name
-            if reranker is not None
-            else "not loaded: packets are not reranked",
+        # Not needed to answer: without them packets say so (reranker.reason, ranker.reason,
+        # refined_query), so neither `off` nor `failed` makes the server unready.
+        "reranker": _optional(
+            reranker.name if reranker is not None else None,
+            bool(settings.reranker_model.strip()),
+            "packets are not reranked",
+            "TUTORGRAPH_RERANKER_MODEL",
         ),
-        "ranker": DependencyState(
-            ok=ranker is not None,
-            detail=str(ranker.info.get("name", "learned-ranker"))
-            if ranker is not None
-            else "not loaded: packets keep the fused order",
+        "ranker": _optional(
+            str(ranker.info.get("name", "learned-ranker")) if ranker is not None else None,
+            bool(settings.ranker_model.strip()),
+            "packets keep the fused order",
+            "TUTORGRAPH_RANKER_MODEL",
         ),
-        "refiner": DependencyState(
-            ok=refiner is not None, detail=refiner.name if refiner else None
-        ),
+        # The server always builds one (local, or OpenAI with a key); none is a setup's choice.
+        "refiner": DependencyState(state="ok", detail=refiner.name)
+        if refiner is not None
+        else DependencyState(state="off", detail="none: messages are searched as they are"),
     }
 
 
-@router.get("/healthz", response_model=Health, summary="Liveness: the process answers")
+@router.get(
+    "/healthz",
+    response_model=Health,
+    responses={200: {"content": {"application/json": {"example": HEALTH_EXAMPLE}}}},
+    summary="Liveness: the process answers",
+)
 async def healthz() -> Health:
     return Health()
 
@@ -95,7 +120,13 @@ async def healthz() -> Health:
 @router.get(
     "/readyz",
     response_model=Readiness,
-    responses={503: {"model": Readiness, "description": "No source can answer"}},
+    responses={
+        200: {
+            "description": "Ready, or degraded (some sources down; packets say which)",
+            "content": {"application/json": {"example": READINESS_EXAMPLE}},
+        },
+        503: {"model": Readiness, "description": "No source can answer, or the index is damaged"},
+    },
     summary="Readiness: the state of each dependency",
 )
 async def readyz(state: StateDep) -> JSONResponse:
@@ -111,11 +142,11 @@ async def readyz(state: StateDep) -> JSONResponse:
         )
         return JSONResponse(body.model_dump(mode="json"), status_code=503)
     async with state.live.use() as generation:
-        deps = await _dependencies(generation, state.settings.source_timeout_s)
+        deps = await _dependencies(generation, state.settings)
         problems = [
             scrub_paths(str(p), state.settings.index_dir) for p in generation.index.problems
         ]
-    up = [name for name in _SOURCES if deps[name].ok]
+    up = [name for name in _SOURCES if deps[name].state == "ok"]
     status: Literal["ready", "degraded", "damaged", "unavailable"] = (
         "damaged"
         if problems
@@ -140,7 +171,7 @@ async def readyz(state: StateDep) -> JSONResponse:
     "/metrics",
     response_class=PlainTextResponse,
     summary="Prometheus metrics (text format 0.0.4)",
-    responses={200: {"content": {CONTENT_TYPE.split(";")[0]: {}}}},
+    responses={200: {"content": {CONTENT_TYPE.split(";")[0]: {"example": METRICS_EXAMPLE}}}},
 )
 async def metrics(state: StateDep) -> PlainTextResponse:
     # With several workers, rendering reads every worker's sample files.

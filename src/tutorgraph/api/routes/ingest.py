@@ -27,11 +27,13 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import Path as PathParam
 from starlette.exceptions import HTTPException
 
 from tutorgraph.api.deps import StateDep, require_admin
 from tutorgraph.api.errors import ERROR_RESPONSES, PayloadTooLargeError
 from tutorgraph.api.ingest_jobs import extract_bundle
+from tutorgraph.api.openapi import INGEST_JOB_EXAMPLE
 from tutorgraph.errors import InvalidRequestError
 from tutorgraph_client.models.api import ErrorResponse, IngestJobOut
 
@@ -113,6 +115,10 @@ async def _save_upload(request: Request, path: Path, limit: int) -> int:
     response_model=IngestJobOut,
     openapi_extra=_BODY,
     responses={
+        202: {
+            "description": "The job, queued: poll its Location (the example is a finished one)",
+            "content": {"application/json": {"example": INGEST_JOB_EXAMPLE}},
+        },
         409: {
             "model": ErrorResponse,
             "description": "Ingest unavailable, or another writer (an ingest, a repair) at work",
@@ -126,7 +132,8 @@ async def start_ingest(
     response: Response,
     state: StateDep,
     prune: Annotated[
-        bool, Query(description="Also remove records that are not in this bundle.")
+        bool,
+        Query(description="Also remove records that are not in this bundle.", examples=[False]),
     ] = False,
 ) -> IngestJobOut:
     state.jobs.check_available()
@@ -161,8 +168,20 @@ async def start_ingest(
 @router.get(
     "/{job_id}",
     response_model=IngestJobOut,
-    responses={404: {"model": ErrorResponse, "description": "Unknown job id"}},
+    responses={
+        200: {"content": {"application/json": {"example": INGEST_JOB_EXAMPLE}}},
+        404: {"model": ErrorResponse, "description": "Unknown job id"},
+    },
     summary="The state of an ingest job",
 )
-async def get_ingest_job(job_id: str, state: StateDep) -> IngestJobOut:
+async def get_ingest_job(
+    job_id: Annotated[
+        str,
+        PathParam(
+            description="The id `POST /v1/ingest` returned.",
+            examples=["3f9c2a7be01d4c56"],
+        ),
+    ],
+    state: StateDep,
+) -> IngestJobOut:
     return state.jobs.get(job_id).out()

@@ -10,12 +10,13 @@ only when no requested source answers at all is it a 503.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Body, Depends, Response
 
 from tutorgraph.api.deps import GenerationDep, StateDep, require_read
 from tutorgraph.api.errors import ERROR_RESPONSES
+from tutorgraph.api.openapi import PACKET_EXAMPLE, RETRIEVE_EXAMPLES
 from tutorgraph_client.models.api import ErrorResponse
 from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
@@ -29,19 +30,25 @@ router = APIRouter(
     responses=ERROR_RESPONSES,
 )
 
-_UNAVAILABLE: dict[int | str, dict[str, Any]] = {
-    503: {"model": ErrorResponse, "description": "No requested source could answer"}
+_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The packet (a source that failed is named in `degraded_sources`)",
+        "content": {"application/json": {"example": PACKET_EXAMPLE}},
+    },
+    503: {"model": ErrorResponse, "description": "No requested source could answer"},
 }
 
 
 @router.post(
     "/retrieve",
     response_model=ReasoningPacket,
-    responses=_UNAVAILABLE,
+    responses=_RESPONSES,
     summary="Retrieve a ReasoningPacket for a question",
 )
 async def retrieve(
-    request: RetrievalRequest, generation: GenerationDep, state: StateDep
+    request: Annotated[RetrievalRequest, Body(openapi_examples=RETRIEVE_EXAMPLES)],
+    generation: GenerationDep,
+    state: StateDep,
 ) -> Response:
     packet = await generation.retriever.retrieve(request)
     state.metrics.observe_packet(packet)

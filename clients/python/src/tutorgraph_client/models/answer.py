@@ -14,7 +14,11 @@ class AnswerRequest(RetrievalRequest):
     """A retrieval request, answered too; `stream` (the default) sends Server-Sent Events,
     otherwise one JSON `AnswerResponse`."""
 
-    stream: StrictBool = True
+    stream: StrictBool = Field(
+        default=True,
+        description="true: Server-Sent Events (packet, delta..., done); false: one JSON "
+        "AnswerResponse.",
+    )
 
 
 class AnswerResult(BaseModel):
@@ -23,18 +27,30 @@ class AnswerResult(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    answer: str | None = None
-    reason: str | None = None
-    # Ids cited that the packet's context holds, in order of first citation.
-    citations: list[str] = Field(default_factory=list)
-    # Ids cited that it does not: removed from the text.
-    removed_citations: list[str] = Field(default_factory=list)
-    model: str | None = None
-    prompt_version: str
-    answer_ms: float = 0.0
+    answer: str | None = Field(
+        default=None,
+        description="The answer for the tutor, citing packet ids in brackets; null when none "
+        "could be written (then `reason` says why).",
+    )
+    reason: str | None = Field(
+        default=None,
+        description="Why there is no answer (no answer model configured, no context, the "
+        "model failed); null when there is one.",
+    )
+    citations: list[str] = Field(
+        default_factory=list,
+        description="The ids cited that the packet's context holds, in order of first citation.",
+    )
+    removed_citations: list[str] = Field(
+        default_factory=list,
+        description="Ids cited that the context does not hold: removed from the text.",
+    )
+    model: str | None = Field(default=None, description="The answer model used, if any.")
+    prompt_version: str = Field(description="The version of the answer prompt.")
+    answer_ms: float = Field(default=0.0, description="How long the answer took to write.")
 
 
 class AnswerResponse(AnswerResult):
     """The packet the answer was written from, with the answer."""
 
-    packet: ReasoningPacket
+    packet: ReasoningPacket = Field(description="The packet the answer was written from.")

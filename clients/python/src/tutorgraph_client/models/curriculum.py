@@ -43,9 +43,11 @@ DocumentKind = Literal["explanation", "worked_example", "exercise", "question"]
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
-    # When the source last changed the record (with a time zone); every store keeps it, and
-    # two stores returning one id at two versions is a temporal conflict (the latest wins).
-    updated_at: AwareDatetime | None = None
+    updated_at: AwareDatetime | None = Field(
+        default=None,
+        description="When the source last changed the record (ISO 8601, with a time zone). "
+        "Two stores returning one id at two versions is a temporal conflict: the latest wins.",
+    )
 
 
 class Concept(_Record):
@@ -56,14 +58,34 @@ class Concept(_Record):
     'standard'
     """
 
-    id: CurriculumId
-    name: str = Field(min_length=1)
-    description: str = ""
-    kind: ConceptKind
-    grade: str | None = None
-    parent_ids: list[CurriculumId] = Field(default_factory=list)
-    source: str = Field(min_length=1)
-    license: str = Field(min_length=1)
+    id: CurriculumId = Field(
+        description="The concept's id, prefixed by its taxonomy: ccss:6.NS.A.1, "
+        "eedi:construct:..., openstax:...",
+        examples=["ccss:6.NS.A.1"],
+    )
+    name: str = Field(
+        min_length=1, description="A short name; for a standard, its code (6.NS.A.1)."
+    )
+    description: str = Field(
+        default="", description="What the concept is about, as the source states it."
+    )
+    kind: ConceptKind = Field(
+        description="standard (a Common Core standard), grouping (a cluster or domain), "
+        "subject, construct (an Eedi construct) or section (an OpenStax section)."
+    )
+    grade: str | None = Field(
+        default=None, description="The school grade it belongs to (K, 1-8, HS), when known."
+    )
+    parent_ids: list[CurriculumId] = Field(
+        default_factory=list,
+        description="The concepts it sits under (a standard's cluster, a section's chapter).",
+    )
+    source: str = Field(
+        min_length=1, description="Where the record comes from (learning-commons, eedi, ...)."
+    )
+    license: str = Field(
+        min_length=1, description="The record's licence (CC-BY-4.0; Eedi's are CC BY-NC)."
+    )
 
 
 class Prerequisite(_Record):
@@ -71,34 +93,52 @@ class Prerequisite(_Record):
     `aligned_with`, is the standard that `concept_id` (a construct or section) teaches; an
     alignment carries the `score` and the `method` that made it."""
 
-    prerequisite_id: CurriculumId
-    concept_id: CurriculumId
-    relation: PrerequisiteRelation
-    source: str = Field(min_length=1)
-    score: float | None = None
-    method: str | None = None
+    prerequisite_id: CurriculumId = Field(
+        description="The concept that comes first (for aligned_with: the standard taught)."
+    )
+    concept_id: CurriculumId = Field(description="The concept that builds on it.")
+    relation: PrerequisiteRelation = Field(
+        description="builds_towards, relates_to and prepares_for are prerequisite relations; "
+        "aligned_with joins a construct or section to the standard it teaches."
+    )
+    source: str = Field(min_length=1, description="Where the edge comes from.")
+    score: float | None = Field(
+        default=None, description="An alignment's score (aligned_with only)."
+    )
+    method: str | None = Field(
+        default=None, description="How an alignment was made (aligned_with only)."
+    )
 
 
 class Misconception(_Record):
     """A known misconception, linked to the concepts whose questions reveal it."""
 
-    id: CurriculumId
-    text: str = Field(min_length=1)
-    concept_ids: list[CurriculumId] = Field(default_factory=list)
-    source: str = Field(min_length=1)
-    license: str = Field(min_length=1)
+    id: CurriculumId = Field(
+        description="The misconception's id (eedi:misconception:1667).",
+        examples=["eedi:misconception:1667"],
+    )
+    text: str = Field(min_length=1, description="The misconception, in one sentence.")
+    concept_ids: list[CurriculumId] = Field(
+        default_factory=list, description="The concepts whose questions reveal it."
+    )
+    source: str = Field(min_length=1, description="Where the record comes from (eedi, ...).")
+    license: str = Field(
+        min_length=1, description="The record's licence (Eedi's are CC BY-NC: non-commercial)."
+    )
 
 
 class Document(_Record):
     """A searchable text: an explanation chunk, a worked example, an exercise or a question."""
 
-    id: CurriculumId
-    kind: DocumentKind
-    title: str = ""
-    text: str = Field(min_length=1)
-    concept_ids: list[CurriculumId] = Field(default_factory=list)
-    source: str = Field(min_length=1)
-    license: str = Field(min_length=1)
+    id: CurriculumId = Field(description="The document's id (openstax:m1:chunk:0).")
+    kind: DocumentKind = Field(description="explanation, worked_example, exercise or question.")
+    title: str = Field(default="", description="Its title, when it has one.")
+    text: str = Field(min_length=1, description="The text that is searched and shown.")
+    concept_ids: list[CurriculumId] = Field(
+        default_factory=list, description="The concepts it teaches or practises."
+    )
+    source: str = Field(min_length=1, description="Where the record comes from.")
+    license: str = Field(min_length=1, description="The record's licence.")
 
 
 CurriculumRecord = Concept | Prerequisite | Misconception | Document

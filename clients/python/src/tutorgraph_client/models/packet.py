@@ -68,10 +68,10 @@ class NearDuplicate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str
-    ids: list[str]
-    similarity: float
-    found_by: list[HitSource]
+    id: str = Field(description="The id of the hit folded in.")
+    ids: list[str] = Field(description="Every id merged into that hit.")
+    similarity: float = Field(description="The cosine of its stored vector to the kept hit's.")
+    found_by: list[HitSource] = Field(description="The sources that found it.")
 
 
 class Corroboration(BaseModel):
@@ -80,8 +80,13 @@ class Corroboration(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    sources: list[HitSource] = Field(default_factory=list)
-    near_duplicates: list[NearDuplicate] = Field(default_factory=list)
+    sources: list[HitSource] = Field(
+        default_factory=list,
+        description="Every source that found the hit or one of its near-duplicates.",
+    )
+    near_duplicates: list[NearDuplicate] = Field(
+        default_factory=list, description="The near-duplicates merged into the hit."
+    )
 
 
 class SupersededCopy(BaseModel):
@@ -89,9 +94,11 @@ class SupersededCopy(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    source: str
-    updated_at: str | None
-    superseded_by: str | None
+    source: str = Field(description="The source that returned the stale copy.")
+    updated_at: str | None = Field(description="When the stale copy was last changed.")
+    superseded_by: str | None = Field(
+        description="When the version that replaced it was last changed."
+    )
 
 
 class Conflict(BaseModel):
@@ -102,12 +109,19 @@ class Conflict(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["factual", "temporal"]
-    ids: list[str]
-    preferred: str
-    reason: str
-    answers: dict[str, str] = Field(default_factory=dict)
-    superseded: list[SupersededCopy] = Field(default_factory=list)
+    kind: Literal["factual", "temporal"] = Field(
+        description="factual: the same problem with different stated answers; temporal: one "
+        "id at two versions in two sources."
+    )
+    ids: list[str] = Field(description="The hits (factual) or the one id (temporal) involved.")
+    preferred: str = Field(description="The id, or for temporal the version, that wins.")
+    reason: str = Field(description="Why it wins.")
+    answers: dict[str, str] = Field(
+        default_factory=dict, description="factual: each hit's stated answer, by id."
+    )
+    superseded: list[SupersededCopy] = Field(
+        default_factory=list, description="temporal: the stale copies that were dropped."
+    )
 
 
 class Hit(BaseModel):
@@ -115,28 +129,64 @@ class Hit(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str
-    ids: list[str]
-    kind: HitKind
-    title: str = ""
-    text: str
-    concept_ids: list[str] = Field(default_factory=list)
-    score: float
-    rank: int
-    found_by: list[HitSource]
-    source_ranks: dict[str, int] = Field(default_factory=dict)
-    source_scores: dict[str, float] = Field(default_factory=dict)
-    fused_score: float
-    # What each source added to `fused_score` (weight / (k + rank), or weight x normalised score).
-    source_contributions: dict[str, float] = Field(default_factory=dict)
-    rerank_score: float | None = None
-    # The learned final score of a misconception (see `ReasoningPacket.ranker`), else null.
-    learned_score: float | None = None
-    graph_path: list[str] | None = None
-    # Set when near-duplicates were merged into this hit (their ids are in `ids` too).
-    corroborated_by: Corroboration | None = None
-    # Hits that answer the same problem differently (see `ReasoningPacket.conflicts`).
-    conflicts_with: list[str] = Field(default_factory=list)
+    id: str = Field(
+        description="The record's id (eedi:misconception:1667, openstax:...); `local:<id>` "
+        "for your own local_context documents."
+    )
+    ids: list[str] = Field(
+        description="Every id merged into this hit (itself and its near-duplicates)."
+    )
+    kind: HitKind = Field(
+        description="concept, misconception, explanation, worked_example, exercise or question."
+    )
+    title: str = Field(default="", description="Its title, when it has one.")
+    text: str = Field(description="The text to show or give to a model.")
+    concept_ids: list[str] = Field(
+        default_factory=list, description="The curriculum concepts it belongs to."
+    )
+    score: float = Field(
+        description="The final score the hits are ordered by; comparable within one list only."
+    )
+    rank: int = Field(
+        description="Its position in its list, from 1 (0: a slot's extra hit, not among the "
+        "results)."
+    )
+    found_by: list[HitSource] = Field(
+        description="The sources that found it: vector, lexical, graph, local; diagnosis (a "
+        "bug rule reproduced the student's answer); ranker (the learned ranker proposed it)."
+    )
+    source_ranks: dict[str, int] = Field(
+        default_factory=dict, description="Its rank in each source's own list."
+    )
+    source_scores: dict[str, float] = Field(
+        default_factory=dict, description="Its score in each source's own list."
+    )
+    fused_score: float = Field(description="Its score once the sources' lists were merged.")
+    source_contributions: dict[str, float] = Field(
+        default_factory=dict,
+        description="What each source added to `fused_score` (weight / (k + rank), or weight "
+        "x normalised score).",
+    )
+    rerank_score: float | None = Field(
+        default=None, description="The cross-encoder's score, when the hits were reranked."
+    )
+    learned_score: float | None = Field(
+        default=None,
+        description="The learned final score of a misconception (see the packet's `ranker`), "
+        "else null.",
+    )
+    graph_path: list[str] | None = Field(
+        default=None, description="The concept ids the graph search followed to it, if any."
+    )
+    corroborated_by: Corroboration | None = Field(
+        default=None,
+        description="Set when near-duplicates were merged into this hit (their ids are in "
+        "`ids` too).",
+    )
+    conflicts_with: list[str] = Field(
+        default_factory=list,
+        description="Hits that answer the same problem differently (see the packet's `conflicts`).",
+    )
 
 
 class ChainStep(BaseModel):
@@ -146,11 +196,14 @@ class ChainStep(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str
-    name: str
-    description: str = ""
-    depth: int
-    relation: str
+    id: str = Field(description="The concept's id.")
+    name: str = Field(description="Its name (a standard's code).")
+    description: str = Field(default="", description="What it is about.")
+    depth: int = Field(description="How many edges before the linked concept it comes.")
+    relation: str = Field(
+        description="The edge it leaves by (builds_towards, ...; aligned_with: the standard "
+        "a construct or section teaches)."
+    )
 
 
 class LinkedConcept(BaseModel):
@@ -162,13 +215,25 @@ class LinkedConcept(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str
-    taxonomy: str
-    name: str
-    description: str = ""
-    score: float | None = None
-    evidence: dict[str, Any] = Field(default_factory=dict)
-    prerequisites: list[ChainStep] = Field(default_factory=list)
+    id: str = Field(description="The concept's id.", examples=["ccss:3.OA.A.3"])
+    taxonomy: str = Field(description="common-core, eedi or openstax.")
+    name: str = Field(description="Its name (a standard's code).")
+    description: str = Field(default="", description="What it is about.")
+    score: float | None = Field(
+        default=None,
+        description="The linker's fused score (higher is better); null for the caller's own "
+        "concept_ids.",
+    )
+    evidence: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Why it was chosen: `caller: true` for the request's concept_ids, else the "
+        "linker's cosine, dense_rank, bm25, lexical_rank and structure.",
+    )
+    prerequisites: list[ChainStep] = Field(
+        default_factory=list,
+        description="Its prerequisite chain, foundations first (the first concept of each "
+        "taxonomy only).",
+    )
 
 
 class GraphContext(BaseModel):
@@ -176,9 +241,17 @@ class GraphContext(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    concepts: list[dict[str, Any]] = Field(default_factory=list)
-    prerequisites: list[list[str]] = Field(default_factory=list)
-    misconceptions: list[dict[str, Any]] = Field(default_factory=list)
+    concepts: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="The graph's seed concepts: id, name, kind, seed (request, code, linked, "
+        "text or evidence) and weight.",
+    )
+    prerequisites: list[list[str]] = Field(
+        default_factory=list, description="Prerequisite paths of concept ids, foundations first."
+    )
+    misconceptions: list[dict[str, Any]] = Field(
+        default_factory=list, description="Misconceptions linked to those concepts."
+    )
 
 
 class RerankerInfo(BaseModel):
@@ -186,9 +259,11 @@ class RerankerInfo(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    applied: bool = False
-    model: str | None = None
-    reason: str | None = None
+    applied: bool = Field(default=False, description="Whether the hits were reranked.")
+    model: str | None = Field(default=None, description="The reranker model, when it ran.")
+    reason: str | None = Field(
+        default=None, description="Why it did not run (turned off, not asked for, ...)."
+    )
 
 
 class RankerInfo(BaseModel):
@@ -197,10 +272,14 @@ class RankerInfo(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    applied: bool = False
-    model: str | None = None
-    reason: str | None = None
-    proposed: int = 0
+    applied: bool = Field(
+        default=False, description="Whether the learned ranker scored the misconceptions."
+    )
+    model: str | None = Field(default=None, description="The ranker model, when it ran.")
+    reason: str | None = Field(default=None, description="Why it did not run.")
+    proposed: int = Field(
+        default=0, description="Misconceptions it added that no source had found."
+    )
 
 
 class DiagnosisFinding(BaseModel):
@@ -208,10 +287,14 @@ class DiagnosisFinding(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    misconception_id: str
-    rule: str
-    reproduced_answer: str
-    explanation: str
+    misconception_id: str = Field(description="The misconception the rule names.")
+    rule: str = Field(description="The bug rule's name.")
+    reproduced_answer: str = Field(
+        description="The answer the rule computes, which is the student's."
+    )
+    explanation: str = Field(
+        description="How the error gives that answer, in words a tutor can use."
+    )
 
 
 class AnswerCheck(BaseModel):
@@ -221,11 +304,19 @@ class AnswerCheck(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    problem: str | None = None
-    student_answer: str | None = None
-    correct: bool | None = None
-    correct_answer: str | None = None
-    missing: list[Literal["problem", "answer"]] = Field(default_factory=list)
+    problem: str | None = Field(default=None, description="The problem as read.")
+    student_answer: str | None = Field(default=None, description="The student's answer as read.")
+    correct: bool | None = Field(
+        default=None,
+        description="Whether the answer is right; null when the problem or answer is missing.",
+    )
+    correct_answer: str | None = Field(
+        default=None, description="The answer the diagnosis computed, when it could."
+    )
+    missing: list[Literal["problem", "answer"]] = Field(
+        default_factory=list,
+        description="What the message did not say, so nothing was diagnosed: problem, answer.",
+    )
 
 
 class ScopeInfo(BaseModel):
@@ -235,12 +326,18 @@ class ScopeInfo(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    applied: bool = False
-    model: str | None = None
-    reason: str | None = None
-    in_scope: float | None = None
-    # Below it, the packet says `no_match` ("off_topic").
-    threshold: float | None = None
+    applied: bool = Field(default=False, description="Whether the scope model ran.")
+    model: str | None = Field(default=None, description="The scope model, when it ran.")
+    reason: str | None = Field(default=None, description="Why it did not run.")
+    in_scope: float | None = Field(
+        default=None,
+        description="The calibrated probability that the message is school math the "
+        "curriculum covers.",
+    )
+    threshold: float | None = Field(
+        default=None,
+        description='Below it, the packet says `no_match` ("off_topic").',
+    )
 
 
 class GradeInfo(BaseModel):
@@ -254,10 +351,17 @@ class GradeInfo(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    grade: Grade | None = None
-    band: Band | None = None
-    source: Literal["request", "inferred"] | None = None
-    probability: float | None = None
+    grade: Grade | None = Field(
+        default=None, description="The request's grade (K, 1-8, HS), when it gave one."
+    )
+    band: Band | None = Field(default=None, description="The grade band: K-2, 3-5, 6-8 or HS.")
+    source: Literal["request", "inferred"] | None = Field(
+        default=None,
+        description="request: the request's grade; inferred: read from the message.",
+    )
+    probability: float | None = Field(
+        default=None, description="inferred only: the model's probability for that band."
+    )
 
 
 class LanguageInfo(BaseModel):
@@ -267,9 +371,14 @@ class LanguageInfo(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    english: bool = True
-    detected: str | None = None
-    note: str | None = None
+    english: bool = Field(default=True, description="Whether the message reads as English.")
+    detected: str | None = Field(
+        default=None,
+        description="Its ISO 639-1 language code, when another language was detected.",
+    )
+    note: str | None = Field(
+        default=None, description="What a non-English message means for the packet."
+    )
 
 
 SlotScale = Literal["cosine", "learned", "fused", "rerank", "none"]
@@ -289,11 +398,21 @@ class Slot(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    hits: list[Hit] = Field(default_factory=list)
-    scale: SlotScale = "none"
-    confidence: float | None = None
-    empty_reason: str | None = None
-    stated_answer: bool | None = None
+    hits: list[Hit] = Field(default_factory=list, description="The slot's hits, best first.")
+    scale: SlotScale = Field(
+        default="none",
+        description="What the hits' scores are: cosine, learned, fused or rerank; none when "
+        "the slot is empty.",
+    )
+    confidence: float | None = Field(
+        default=None, description="A calibrated probability that the slot is right, if known."
+    )
+    empty_reason: str | None = Field(default=None, description="Why the slot is empty, when it is.")
+    stated_answer: bool | None = Field(
+        default=None,
+        description="misconceptions only: true when they explain an answer the student "
+        "stated, false when they are the topic's common errors.",
+    )
 
 
 class PacketSlots(BaseModel):
@@ -303,11 +422,20 @@ class PacketSlots(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    concepts: list[str] = Field(default_factory=list)
-    concepts_confidence: float | None = None
-    teach: Slot = Field(default_factory=Slot)
-    misconceptions: Slot = Field(default_factory=Slot)
-    practice: Slot = Field(default_factory=Slot)
+    concepts: list[str] = Field(
+        default_factory=list,
+        description="The Common Core ids of the packet's `concepts`, best first.",
+    )
+    concepts_confidence: float | None = Field(
+        default=None, description="The calibrated probability that the first is right."
+    )
+    teach: Slot = Field(
+        default_factory=Slot, description="Explanations and worked examples (the lessons)."
+    )
+    misconceptions: Slot = Field(
+        default_factory=Slot, description="Misconceptions that explain the student's error."
+    )
+    practice: Slot = Field(default_factory=Slot, description="Exercises and questions.")
 
 
 class ReasoningPacket(BaseModel):
@@ -320,42 +448,102 @@ class ReasoningPacket(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    query: str
-    refined_query: RefinedQuery | None = None
-    results: list[Hit] = Field(default_factory=list)
-    graph_context: GraphContext = Field(default_factory=GraphContext)
-    context: str = ""
-    total_results: int = 0
-    vector_count: int = 0
-    lexical_count: int = 0
-    graph_count: int = 0
-    timings_ms: dict[str, float]
-    degraded_sources: list[SourceName] = Field(default_factory=list)
-    reranker: RerankerInfo = Field(default_factory=RerankerInfo)
-    ranker: RankerInfo = Field(default_factory=RankerInfo)
-    # The misconceptions whose bug rules reproduce the student's answer (empty when the
-    # answer is right, or when no problem and answer could be read: `answer_check` null).
-    diagnosis: list[DiagnosisFinding] = Field(default_factory=list)
-    answer_check: AnswerCheck | None = None
-    # Hits that disagree (factual), and stale copies replaced by a newer version (temporal).
-    conflicts: list[Conflict] = Field(default_factory=list)
-    # The concept linker's result, per taxonomy, best first (issue 31; design 8a).
-    concepts: list[LinkedConcept] = Field(default_factory=list)
-    # The explanations and worked examples nearest the message, searched apart from the
-    # rest, best first (`retrieval/lessons.py`; empty when the request asks for none).
-    lessons: list[Hit] = Field(default_factory=list)
-    # The packet by job, each slot on its own scale (design 8a).
-    slots: PacketSlots = Field(default_factory=PacketSlots)
-    # The calibrated probability that the first Common Core concept is right (null when the
-    # scope model is off); `no_match`: an app should say "I'm not sure" (`no_match_reason`).
-    confidence: float | None = None
-    no_match: bool = False
-    no_match_reason: str | None = None
-    scope: ScopeInfo = Field(default_factory=ScopeInfo)
-    # The grade the concept linker used as its prior (given or inferred, issue 48).
-    grade: GradeInfo = Field(default_factory=GradeInfo)
-    language: LanguageInfo = Field(default_factory=LanguageInfo)
-    debug: dict[str, Any] | None = None
+    query: str = Field(description="The request's text.")
+    refined_query: RefinedQuery | None = Field(
+        default=None, description="How the message was read, or null without refinement."
+    )
+    results: list[Hit] = Field(
+        default_factory=list,
+        description="The merged hits, best first; for a stated answer, the misconceptions "
+        "that explain it first.",
+    )
+    graph_context: GraphContext = Field(
+        default_factory=GraphContext,
+        description="The graph neighbourhood of the request: seed concepts, prerequisite "
+        "paths, misconceptions.",
+    )
+    context: str = Field(
+        default="",
+        description="A prompt-ready text block of the hits, within `max_context_tokens`.",
+    )
+    total_results: int = Field(default=0, description="Hits found, before the cut to n_results.")
+    vector_count: int = Field(default=0, description="Hits the vector search found.")
+    lexical_count: int = Field(default=0, description="Hits the word (BM25) search found.")
+    graph_count: int = Field(default=0, description="Hits the graph search found.")
+    timings_ms: dict[str, float] = Field(
+        description="Milliseconds per stage (refine, embed, link, vector, lexical, graph, "
+        "local, merge, fuse, rerank, rank, diagnose, lessons, total); 0 for stages that did "
+        "not run."
+    )
+    degraded_sources: list[SourceName] = Field(
+        default_factory=list,
+        description="Sources that failed or timed out: the packet was made without them.",
+    )
+    reranker: RerankerInfo = Field(
+        default_factory=RerankerInfo, description="Whether the cross-encoder ran."
+    )
+    ranker: RankerInfo = Field(
+        default_factory=RankerInfo, description="Whether the learned final score ran."
+    )
+    diagnosis: list[DiagnosisFinding] = Field(
+        default_factory=list,
+        description="The misconceptions whose bug rules reproduce the student's answer "
+        "(empty when the answer is right, or when no problem and answer could be read).",
+    )
+    answer_check: AnswerCheck | None = Field(
+        default=None,
+        description="The problem and answer the diagnosis read and whether the answer is "
+        "right, or what the message did not say; null when it is not about an answer.",
+    )
+    conflicts: list[Conflict] = Field(
+        default_factory=list,
+        description="Hits that disagree (factual), and stale copies replaced by a newer "
+        "version (temporal).",
+    )
+    concepts: list[LinkedConcept] = Field(
+        default_factory=list,
+        description="What the message is about, per taxonomy, best first: the request's "
+        "concept_ids, then the concept linker's.",
+    )
+    lessons: list[Hit] = Field(
+        default_factory=list,
+        description="The explanations and worked examples nearest the message, searched "
+        "apart from the results, best first (empty when the request asks for none).",
+    )
+    slots: PacketSlots = Field(
+        default_factory=PacketSlots,
+        description="The packet by job (concepts, teach, misconceptions, practice), each slot "
+        "on its own scale.",
+    )
+    confidence: float | None = Field(
+        default=None,
+        description="The calibrated probability that the first Common Core concept is right; "
+        "null when the scope model is off.",
+    )
+    no_match: bool = Field(
+        default=False,
+        description='True when an app should say "I\'m not sure" (see no_match_reason); the '
+        "hits stay.",
+    )
+    no_match_reason: str | None = Field(
+        default=None,
+        description="off_topic: ... (not school math the curriculum covers) or no_content: "
+        "... (nothing in the index matched).",
+    )
+    scope: ScopeInfo = Field(
+        default_factory=ScopeInfo,
+        description="The scope model's reading: is this school math the curriculum covers?",
+    )
+    grade: GradeInfo = Field(
+        default_factory=GradeInfo,
+        description="The grade the concept linker used as its prior (given or inferred).",
+    )
+    language: LanguageInfo = Field(
+        default_factory=LanguageInfo, description="The message's language as read."
+    )
+    debug: dict[str, Any] | None = Field(
+        default=None, description="Per-stage details when the request set `debug`, else null."
+    )
 
 
 def teaching_first(

@@ -56,10 +56,19 @@ class LocalDocument(BaseModel):
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    id: str
-    text: str
-    title: str = ""
-    kind: Literal["explanation", "worked_example", "exercise", "question"] = "explanation"
+    id: str = Field(
+        description="Your name for it, 1-100 characters, unique in the request; its hit's id "
+        "is `local:<id>`.",
+        examples=["lesson-3"],
+    )
+    text: str = Field(
+        description="The text to search, 1-2,000 characters.",
+        examples=["Compare fractions by writing them with a common denominator."],
+    )
+    title: str = Field(default="", description="A title, at most 200 characters.")
+    kind: Literal["explanation", "worked_example", "exercise", "question"] = Field(
+        default="explanation", description="What sort of text it is."
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -95,39 +104,126 @@ class RetrievalRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    # The problem the student worked on (an expression or the question text) and its
-    # correct answer, when the app knows them: the diagnosis reads them.
-    problem: str | None = Field(default=None, max_length=MAX_PROBLEM_CHARS)
-    correct_answer: str | None = Field(default=None, max_length=500)
-    # Required unless `problem` is given, which then stands for it.
-    query: str = Field(default="", max_length=MAX_QUERY_CHARS, validate_default=True)
-    n_results: int = Field(default=10, ge=1, le=50)
-    retrieval_profile: RetrievalProfile | None = None
-    semantic_weight: float | None = Field(default=None, ge=0.0, le=1.0)
-    fusion: Fusion = "rrf"
-    # The stores to search; the local context is searched whenever it is given, and
-    # `["local"]` searches it alone.
-    sources: list[SourceName] = Field(default_factory=lambda: list(STORE_SOURCES), min_length=1)
-    concept_ids: list[str] = Field(default_factory=list, max_length=50)
-    student_answer: str | None = Field(default=None, max_length=500)
-    # The student's grade when the app knows it ("K", "1"-"8", "HS"; "grade 3", 3 and 10 are
-    # read too): the concept linker's prior, never a filter.
-    grade: Grade | None = None
-    use_refinement: StrictBool = True
-    rerank: StrictBool | None = None
-    graph_scope: StrictBool | None = None
-    # None: the query type's graph plan (1 hop for a concept lookup, 2 for a prerequisite one).
-    prerequisite_hops: int | None = Field(default=None, ge=0, le=2)
-    max_context_tokens: int = Field(default=1500, ge=0, le=8000)
-    # Hits of a content kind whose stored vectors reach this cosine are merged into the
-    # better one; None: the index's threshold (off unless its ingest set one).
-    near_duplicate_threshold: float | None = Field(default=None, ge=0.5, le=1.0)
-    # How many explanations and worked examples nearest the message the packet carries as
-    # `lessons` (0: none); None: the server's `lesson_slots`.
-    lessons: int | None = Field(default=None, ge=0, le=10)
-    # The caller's own documents, searched in memory as the source `local`.
-    local_context: list[LocalDocument] = Field(default_factory=list, max_length=MAX_LOCAL_DOCUMENTS)
-    debug: StrictBool = False
+    problem: str | None = Field(
+        default=None,
+        max_length=MAX_PROBLEM_CHARS,
+        description="The problem the student worked on (an expression or the question "
+        "text), when the app knows it: the diagnosis reads it. Stands for `query` when that "
+        "is empty.",
+        examples=["3 + 4 x 2"],
+    )
+    correct_answer: str | None = Field(
+        default=None,
+        max_length=500,
+        description="The problem's correct answer, when the app knows it. The diagnosis "
+        "computes its own; one that differs means the problem was misread, and nothing is "
+        "diagnosed.",
+        examples=["11"],
+    )
+    query: str = Field(
+        default="",
+        max_length=MAX_QUERY_CHARS,
+        validate_default=True,
+        description="The student's message or the tutor's question, 1-2,000 characters. "
+        "Required unless `problem` is given.",
+        examples=["I got 3 + 4 x 2 = 14"],
+    )
+    n_results: int = Field(
+        default=10, ge=1, le=50, description="How many hits `results` holds at most."
+    )
+    retrieval_profile: RetrievalProfile | None = Field(
+        default=None,
+        description="How to weigh exact words against meaning: exact, balanced, semantic, "
+        "or auto (chosen per question). Null: the index's default (auto).",
+    )
+    semantic_weight: float | None = Field(
+        default=None,
+        ge=0.0,
+        le=1.0,
+        description="The weight of the meaning-based (vector) search against the word-based "
+        "one, 0-1; overrides the profile. Null: the profile's.",
+    )
+    fusion: Fusion = Field(
+        default="rrf",
+        description="How the sources' lists are merged: rrf (by rank) or weighted (by "
+        "normalised score).",
+    )
+    sources: list[SourceName] = Field(
+        default_factory=lambda: list(STORE_SOURCES),
+        min_length=1,
+        description="The stores to search (vector, lexical, graph). `local_context` is "
+        'searched whenever it is given; `["local"]` searches it alone.',
+    )
+    concept_ids: list[str] = Field(
+        default_factory=list,
+        max_length=50,
+        description="Concepts the app knows the question is about (ccss:6.NS.A.1, ...): they "
+        "seed the graph search and lead `concepts`. Unknown ids are a 422.",
+    )
+    student_answer: str | None = Field(
+        default=None,
+        max_length=500,
+        description="The student's answer, when the app knows it; wins over an answer read "
+        "from the message.",
+        examples=["14"],
+    )
+    grade: Grade | None = Field(
+        default=None,
+        description='The student\'s grade, when the app knows it: K, 1-8 or HS ("grade 3", '
+        "3, kindergarten and 9-12 are read too). A hint for choosing concepts, never a filter.",
+        examples=["3"],
+    )
+    use_refinement: StrictBool = Field(
+        default=True,
+        description="Read the message first (math, the student's answer, spelling); false "
+        "searches the text as it is.",
+    )
+    rerank: StrictBool | None = Field(
+        default=None,
+        description="Rerank the hits with the cross-encoder (when the server has one). "
+        "Null: the profile's choice.",
+    )
+    graph_scope: StrictBool | None = Field(
+        default=None,
+        description="Boost vector and word hits on the concepts the graph search found "
+        "(nothing is removed). Null: the profile's choice.",
+    )
+    prerequisite_hops: int | None = Field(
+        default=None,
+        ge=0,
+        le=2,
+        description="How many prerequisite edges the graph search follows, 0-2. Null: the "
+        "question's plan (1 for a concept lookup, 2 for a prerequisite question, else 0).",
+    )
+    max_context_tokens: int = Field(
+        default=1500,
+        ge=0,
+        le=8000,
+        description="The token budget of the packet's prompt-ready `context` (0: none).",
+    )
+    near_duplicate_threshold: float | None = Field(
+        default=None,
+        ge=0.5,
+        le=1.0,
+        description="Merge hits whose stored vectors reach this cosine into the better one "
+        "(0.5-1). Null: the index's threshold (off unless its ingest set one).",
+    )
+    lessons: int | None = Field(
+        default=None,
+        ge=0,
+        le=10,
+        description="How many explanations and worked examples nearest the message the "
+        "packet carries as `lessons`, 0-10 (0: none). Null: the server's setting (4).",
+    )
+    local_context: list[LocalDocument] = Field(
+        default_factory=list,
+        max_length=MAX_LOCAL_DOCUMENTS,
+        description="Your own short documents (the lesson page, a teacher's hint), at most "
+        "20, searched for this request only as the source `local`; never stored.",
+    )
+    debug: StrictBool = Field(
+        default=False, description="Add the `debug` block (per-stage details) to the packet."
+    )
 
     @field_validator("query")
     @classmethod
