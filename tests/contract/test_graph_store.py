@@ -28,7 +28,7 @@ from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.neo4j_driver import neo4j_driver
 from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
 from tutorgraph.stores.protocols import GraphStore, GraphWriter
-from tutorgraph_client.models.curriculum import Concept, Document, Misconception
+from tutorgraph_client.models.curriculum import Concept, Document, Misconception, Prerequisite
 
 pytestmark = [pytest.mark.integration, pytest.mark.asyncio(loop_scope="module")]
 
@@ -43,9 +43,12 @@ class Oracle:
         self.misconceptions: dict[str, Misconception] = {m.id: m for m in records.misconceptions}
         self.documents: dict[str, Document] = {d.id: d for d in records.documents}
         self.edges: dict[str, set[tuple[str, str]]] = defaultdict(set)  # concept -> {(pre, rel)}
+        # (prerequisite, concept, relation) -> the edge's record (later ones win)
+        self.edge_records: dict[tuple[str, str, str], Prerequisite] = {}
         for p in records.prerequisites:
             if p.prerequisite_id in self.concepts and p.concept_id in self.concepts:
                 self.edges[p.concept_id].add((p.prerequisite_id, p.relation))
+                self.edge_records[(p.prerequisite_id, p.concept_id, p.relation)] = p
 
     def concepts_first(self) -> str:
         """A concept id (never a misconception: asked for as one, it is skipped)."""
@@ -245,6 +248,29 @@ async def test_a_query_ranks_the_matching_misconception_first(
     best = max(scored, key=lambda link: link.relevance)
     assert best.relevance > 0
     assert best.misconception.text == target.text
+
+
+def _edge(p: Prerequisite) -> tuple[object, ...]:
+    """What an edge keeps in every store (Neo4j keeps no `updated_at` on a relationship)."""
+    return (p.prerequisite_id, p.concept_id, p.relation, p.source, p.score, p.method)
+
+
+async def test_edges_of_match_the_records_both_ways(store: GraphStore, oracle: Oracle) -> None:
+    ends = sorted({k[0] for k in oracle.edge_records} | {k[1] for k in oracle.edge_records})
+    asked = [*ends[:12][::-1], "test:nope:1", ends[0]]  # an unknown id, a repeat
+    for direction, anchor, other in (("in", 1, 0), ("out", 0, 1)):
+        got = await store.edges_of(asked, direction)
+        want = [
+            _edge(oracle.edge_records[k])
+            for cid in dict.fromkeys(asked)
+            for k in sorted(
+                (k for k in oracle.edge_records if k[anchor] == cid),
+                key=lambda k: (k[2], k[other]),
+            )
+        ]
+        assert [_edge(e) for e in got] == want
+        assert want, f"the slice has {direction} edges on these concepts"
+    assert await store.edges_of([], "out") == []
 
 
 async def test_documents_of_filters_kinds_and_limits(store: GraphStore, oracle: Oracle) -> None:

@@ -25,6 +25,7 @@ from tutorgraph.stores.items import items_from_records
 from tutorgraph.stores.manifest import Manifest
 from tutorgraph.stores.protocols import (
     ConceptMatch,
+    EdgeDirection,
     GraphStore,
     IndexItem,
     MisconceptionLink,
@@ -159,6 +160,12 @@ class SwitchableGraph:
     ) -> list[PrerequisitePath]:
         self._check()
         return await self.inner.prerequisite_chains(concept_ids, depth)
+
+    async def edges_of(
+        self, concept_ids: Sequence[str], direction: EdgeDirection
+    ) -> list[Prerequisite]:
+        self._check()
+        return await self.inner.edges_of(concept_ids, direction)
 
     async def misconceptions_of(
         self, concept_ids: Sequence[str], query: str | None = None

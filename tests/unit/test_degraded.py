@@ -16,12 +16,13 @@ from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.stores.protocols import (
     ConceptMatch,
+    EdgeDirection,
     IndexItem,
     MisconceptionLink,
     PrerequisitePath,
     ScoredItem,
 )
-from tutorgraph_client.models.curriculum import Concept, Document, Misconception
+from tutorgraph_client.models.curriculum import Concept, Document, Misconception, Prerequisite
 from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.unit
@@ -91,6 +92,11 @@ class Graph:
     async def prerequisite_chains(
         self, concept_ids: Sequence[str], depth: int
     ) -> list[PrerequisitePath]:
+        return []
+
+    async def edges_of(
+        self, concept_ids: Sequence[str], direction: EdgeDirection
+    ) -> list[Prerequisite]:
         return []
 
     async def misconceptions_of(

@@ -408,6 +408,8 @@ async def test_every_statement_is_sent_with_exactly_its_parameters() -> None:
     await store.misconceptions_of(["ccss:6.NS.A.1"])
     await store.misconceptions_of(["ccss:6.NS.A.1"], "dividing fractions")
     await store.documents_of(["ccss:6.NS.A.1"], ["exercise"], 3)
+    for direction in ("in", "out"):
+        await store.edges_of(["ccss:6.NS.A.1"], direction)
     # The same schema on ArcadeDB: constraints, its SQL, the index states polled.
     arcadedb = FakeDriver(agent="Neo4j/5.26.0 compatible (ArcadeDB 26.10.2)")
     sql = RecordingSql()
@@ -444,6 +446,8 @@ READS: list[tuple[str, Callable[[Neo4jGraphStore], Any], str]] = [
         "MISCONCEPTIONS_OF_SCORED",
     ),
     ("docs", lambda s: s.documents_of(["ccss:6.NS.A.1"], ["exercise"], 2), "DOCUMENTS_OF"),
+    ("edges_in", lambda s: s.edges_of(["ccss:6.NS.A.1"], "in"), "EDGES_OF[in]"),
+    ("edges_out", lambda s: s.edges_of(["ccss:6.NS.A.1", "x:y"], "out"), "EDGES_OF[out]"),
     ("stats", lambda s: s.stats(), "STATS"),
 ]
 
@@ -567,6 +571,59 @@ async def test_rows_map_back_to_models_whatever_order_the_server_answers_in() ->
         "nodes": {"Concept": 9},
         "relationships": {"ABOUT": 7},
     }
+
+
+async def test_edges_map_back_to_records_in_the_embedded_order() -> None:
+    """Rows in any order come back grouped by the concept asked for, then by relation and
+    the other end, each an edge record with its alignment score (as the embedded store)."""
+    row = {"source": "t", "score": None, "method": None}
+    aligned = {"source": "a", "score": 0.71, "method": "item-and-card-similarity"}
+    rows = [
+        {
+            "anchor": "ccss:5.NF.A.1",
+            "prerequisite_id": "ccss:5.NF.A.1",
+            "concept_id": "eedi:construct:9",
+            "relation": "aligned_with",
+            **aligned,
+        },
+        {
+            "anchor": "ccss:6.NS.A.1",
+            "prerequisite_id": "ccss:6.NS.A.1",
+            "concept_id": "ccss:7.NS.A.1",
+            "relation": "relates_to",
+            **row,
+        },
+        {
+            "anchor": "ccss:5.NF.A.1",
+            "prerequisite_id": "ccss:5.NF.A.1",
+            "concept_id": "ccss:5.NF.A.2",
+            "relation": "builds_towards",
+            **row,
+        },
+        {
+            "anchor": "ccss:5.NF.A.1",
+            "prerequisite_id": "ccss:5.NF.A.1",
+            "concept_id": "ccss:5.MD.A.1",
+            "relation": "builds_towards",
+            **row,
+        },
+    ]
+    driver = FakeDriver(rows={"EDGES_OF[out]": rows})
+    store = _store(driver)
+    got = await store.edges_of(["ccss:5.NF.A.1", "ccss:6.NS.A.1", "ccss:5.NF.A.1"], "out")
+    assert [(e.prerequisite_id, e.concept_id, e.relation) for e in got] == [
+        ("ccss:5.NF.A.1", "eedi:construct:9", "aligned_with"),
+        ("ccss:5.NF.A.1", "ccss:5.MD.A.1", "builds_towards"),
+        ("ccss:5.NF.A.1", "ccss:5.NF.A.2", "builds_towards"),
+        ("ccss:6.NS.A.1", "ccss:7.NS.A.1", "relates_to"),
+    ]
+    assert (got[0].score, got[0].method, got[0].source) == (0.71, "item-and-card-similarity", "a")
+    assert got[1].score is None and got[1].method is None
+    (call,) = driver.calls
+    assert call.params == {"concept_ids": ["ccss:5.NF.A.1", "ccss:6.NS.A.1"]}  # once each
+    assert await store.edges_of([], "in") == [] and len(driver.calls) == 1
+    with pytest.raises(ValueError, match="direction"):
+        await store.edges_of(["ccss:5.NF.A.1"], "both")  # type: ignore[arg-type]
 
 
 async def test_a_node_that_is_not_a_valid_record_is_a_store_error() -> None:

@@ -34,6 +34,7 @@ __all__ = [
     "DELETE_MISSING",
     "DOCUMENTS_OF",
     "DOCUMENT_ID_UNIQUE",
+    "EDGES_OF",
     "GET_CONCEPTS",
     "GET_MISCONCEPTIONS",
     "INDEX_STATES",
@@ -53,6 +54,7 @@ __all__ = [
     "SEARCH_CONCEPTS",
     "STATS",
     "VERIFY",
+    "EdgeDirection",
     "PrerequisiteDepth",
 ]
 
@@ -226,6 +228,27 @@ WHERE p1 <> c
 MATCH (p2:Concept)-[r2:PREREQUISITE_OF]->(p1)
 WHERE p2 <> c AND p2 <> p1
 RETURN [p2.id, p1.id, c.id] AS ids, [r2.relation, r1.relation] AS relations
+""",
+}
+
+EdgeDirection = Literal["in", "out"]
+
+# Each concept's PREREQUISITE_OF edges one hop in or out, with the edge's properties (the
+# caller orders them); the other end must be a Concept, as every edge's is.
+EDGES_OF: Final[Mapping[EdgeDirection, LiteralString]] = {
+    "in": """
+UNWIND $concept_ids AS concept_id
+MATCH (c:Concept {id: concept_id})
+MATCH (other:Concept)-[r:PREREQUISITE_OF]->(c)
+RETURN concept_id AS anchor, other.id AS prerequisite_id, c.id AS concept_id,
+       r.relation AS relation, r.source AS source, r.score AS score, r.method AS method
+""",
+    "out": """
+UNWIND $concept_ids AS concept_id
+MATCH (c:Concept {id: concept_id})
+MATCH (c)-[r:PREREQUISITE_OF]->(other:Concept)
+RETURN concept_id AS anchor, c.id AS prerequisite_id, other.id AS concept_id,
+       r.relation AS relation, r.source AS source, r.score AS score, r.method AS method
 """,
 }
 

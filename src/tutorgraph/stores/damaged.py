@@ -52,6 +52,9 @@ class DamagedStore:
     async def prerequisite_chains(self, *args: Any, **kwargs: Any) -> NoReturn:
         self._refuse()
 
+    async def edges_of(self, *args: Any, **kwargs: Any) -> NoReturn:
+        self._refuse()
+
     async def misconceptions_of(self, *args: Any, **kwargs: Any) -> NoReturn:
         self._refuse()
 

@@ -15,14 +15,21 @@ from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.protocols import (
     ConceptMatch,
+    EdgeDirection,
     IndexItem,
     MisconceptionLink,
     PrerequisitePath,
     WriteProgress,
 )
-from tutorgraph_client.models.curriculum import STANDARD_CODE_RE, Concept, Document, Misconception
+from tutorgraph_client.models.curriculum import (
+    STANDARD_CODE_RE,
+    Concept,
+    Document,
+    Misconception,
+    Prerequisite,
+)
 
-__all__ = ["MAX_PREREQUISITE_DEPTH", "EmbeddedGraphStore"]
+__all__ = ["MAX_PREREQUISITE_DEPTH", "EmbeddedGraphStore", "edge_order"]
 
 MAX_PREREQUISITE_DEPTH = 2
 
@@ -149,6 +156,22 @@ class EmbeddedGraphStore:
                 frontier = nxt
         return sorted(paths, key=lambda p: (p.path[-1], p.depth, p.path, p.relations))
 
+    async def edges_of(
+        self, concept_ids: Sequence[str], direction: EdgeDirection
+    ) -> list[Prerequisite]:
+        if direction not in ("in", "out"):
+            raise ValueError(f"direction must be 'in' or 'out', got {direction!r}")
+        edges = self._g.in_edges if direction == "in" else self._g.out_edges
+        out: list[Prerequisite] = []
+        for cid in dict.fromkeys(concept_ids):
+            if cid not in self._concepts:
+                continue
+            found = [
+                d["record"] for *_, d in edges(cid, data=True) if d["type"] == "PREREQUISITE_OF"
+            ]
+            out += sorted(found, key=lambda e: edge_order(e, direction))
+        return out
+
     async def misconceptions_of(
         self, concept_ids: Sequence[str], query: str | None = None
     ) -> list[MisconceptionLink]:
@@ -199,6 +222,11 @@ class EmbeddedGraphStore:
         return None
 
 
+def edge_order(edge: Prerequisite, direction: EdgeDirection) -> tuple[str, str]:
+    """How `edges_of` orders one concept's edges: by relation, then the other end."""
+    return edge.relation, edge.prerequisite_id if direction == "in" else edge.concept_id
+
+
 def build_graph(records: SourceRecords) -> nx.MultiDiGraph:
     """Build the graph; later records with the same id replace earlier ones."""
     g = nx.MultiDiGraph()
@@ -216,6 +244,7 @@ def build_graph(records: SourceRecords) -> nx.MultiDiGraph:
                 key=f"PREREQUISITE_OF:{p.relation}",
                 type="PREREQUISITE_OF",
                 relation=p.relation,
+                record=p,
             )
     for d in records.documents:
         g.add_node(d.id, label="Document", record=d)

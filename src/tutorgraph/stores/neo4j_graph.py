@@ -41,8 +41,8 @@ from tutorgraph.errors import ConfigurationError, StoreError
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores import cypher
 from tutorgraph.stores.arcadedb_sql import ArcadeDBSql
-from tutorgraph.stores.cypher import PrerequisiteDepth
-from tutorgraph.stores.embedded_graph import MAX_PREREQUISITE_DEPTH
+from tutorgraph.stores.cypher import EdgeDirection, PrerequisiteDepth
+from tutorgraph.stores.embedded_graph import MAX_PREREQUISITE_DEPTH, edge_order
 from tutorgraph.stores.lucene import fulltext_query
 from tutorgraph.stores.neo4j_errors import driver_error, timeout_error
 from tutorgraph.stores.protocols import (
@@ -51,7 +51,13 @@ from tutorgraph.stores.protocols import (
     PrerequisitePath,
     WriteProgress,
 )
-from tutorgraph_client.models.curriculum import STANDARD_CODE_RE, Concept, Document, Misconception
+from tutorgraph_client.models.curriculum import (
+    STANDARD_CODE_RE,
+    Concept,
+    Document,
+    Misconception,
+    Prerequisite,
+)
 
 __all__ = ["Neo4jGraphStore"]
 
@@ -374,6 +380,27 @@ class Neo4jGraphStore:
         # The embedded store's key, then the relations: it leaves two relations over the same
         # nodes in set order (which varies with the hash seed); here they are always in order.
         return sorted(paths, key=lambda p: (p.path[-1], p.depth, p.path, p.relations))
+
+    async def edges_of(
+        self, concept_ids: Sequence[str], direction: EdgeDirection
+    ) -> list[Prerequisite]:
+        """The concepts' PREREQUISITE_OF edges one hop in `direction`, as the embedded store
+        orders them (by concept asked for, relation, other end)."""
+        if direction not in cypher.EDGES_OF:
+            raise ValueError(f"direction must be 'in' or 'out', got {direction!r}")
+        if not concept_ids:
+            return []
+        unique = _unique(concept_ids)
+        records = await self._read(cypher.EDGES_OF[direction], {"concept_ids": unique}, "edges_of")
+        by_anchor: dict[str, list[Prerequisite]] = defaultdict(list)
+        for r in records:
+            fields = ("prerequisite_id", "concept_id", "relation", "source", "score", "method")
+            by_anchor[r["anchor"]].append(_model(Prerequisite, {k: r[k] for k in fields}))
+        return [
+            edge
+            for cid in unique
+            for edge in sorted(by_anchor.get(cid, ()), key=lambda e: edge_order(e, direction))
+        ]
 
     async def misconceptions_of(
         self, concept_ids: Sequence[str], query: str | None = None

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.manifest import Manifest
-from tutorgraph_client.models.curriculum import Concept, Document, Misconception
+from tutorgraph_client.models.curriculum import Concept, Document, Misconception, Prerequisite
 from tutorgraph_client.models.grade import Band, Grade
 from tutorgraph_client.models.packet import HitKind
 
@@ -25,6 +25,7 @@ __all__ = [
     "MIN_RELATIVE_MATCH",
     "ConceptLinks",
     "ConceptMatch",
+    "EdgeDirection",
     "GraphStore",
     "GraphWriter",
     "IndexItem",
@@ -151,6 +152,12 @@ class LexicalIndex(Protocol):
     async def aclose(self) -> None: ...
 
 
+# Which edges of a concept `GraphStore.edges_of` reads: those that end at it ("in": its
+# prerequisites, and for a construct or section the standard it is aligned with) or those
+# that start at it ("out": what builds on it, and for a standard what is aligned with it).
+EdgeDirection = Literal["in", "out"]
+
+
 @runtime_checkable
 class GraphStore(Protocol):
     """The curriculum graph: concepts, prerequisite edges, misconceptions."""
@@ -170,6 +177,14 @@ class GraphStore(Protocol):
     async def prerequisite_chains(
         self, concept_ids: Sequence[str], depth: int
     ) -> list[PrerequisitePath]: ...
+
+    async def edges_of(
+        self, concept_ids: Sequence[str], direction: EdgeDirection
+    ) -> list[Prerequisite]:
+        """The concepts' `PREREQUISITE_OF` edges one hop in `direction`, each as its record
+        (relation, source, and an alignment's score and method); ordered by the concept asked
+        for (unknown ids are skipped, repeats read once), then relation, then the other end."""
+        ...
 
     async def misconceptions_of(
         self, concept_ids: Sequence[str], query: str | None = None

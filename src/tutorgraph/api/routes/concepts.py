@@ -18,6 +18,7 @@ from fastapi import APIRouter, Depends, Path, Query
 from tutorgraph.api.deps import GenerationDep, StateDep, require_read
 from tutorgraph.api.errors import ERROR_RESPONSES, ConceptNotFoundError
 from tutorgraph.errors import InvalidRequestError, SourceUnavailableError
+from tutorgraph.retrieval.concepts import concept_misconceptions
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.api import (
@@ -160,16 +161,21 @@ async def get_misconceptions(
         ),
     ] = None,
 ) -> MisconceptionsResponse:
+    # A standard's misconceptions are those of the constructs aligned with it (`via`).
     graph = generation.index.graph
     await _concept(state, graph, concept_id)
     query = q.strip() if q and q.strip() else None
-    links = await _graph(state, graph.misconceptions_of([concept_id], query))
-    links = sorted(links, key=lambda link: (-link.relevance, link.misconception.id))
+    found = await _graph(state, concept_misconceptions(graph, concept_id, query))
     return MisconceptionsResponse(
         concept_id=concept_id,
         query=query,
         misconceptions=[
-            MisconceptionOut(misconception=link.misconception, relevance=link.relevance)
-            for link in links
+            MisconceptionOut(
+                misconception=m.misconception,
+                relevance=m.relevance,
+                via=m.via,
+                alignment_score=m.alignment_score,
+            )
+            for m in found
         ],
     )

@@ -99,11 +99,25 @@ class PrerequisitesResponse(BaseModel):
 
 
 class MisconceptionOut(BaseModel):
-    """A misconception of the concept; `relevance` is its full-text match to `q` (0 without)."""
+    """A misconception of the concept; `relevance` is its full-text match to `q` (0 without).
+
+    A standard's misconceptions are those of the Eedi constructs aligned with it: `via` names
+    the construct it came through and `alignment_score` that alignment's cosine (both null
+    for a misconception linked to the concept itself)."""
 
     misconception: Misconception = Field(description="The misconception.")
     relevance: float = Field(
         description="Its full-text match to the request's `q` (higher is closer); 0 without `q`."
+    )
+    via: str | None = Field(
+        default=None,
+        description="The concept it came through (an Eedi construct aligned with the standard "
+        "asked about); null when it is linked to the concept itself.",
+        examples=["eedi:construct:428"],
+    )
+    alignment_score: float | None = Field(
+        default=None,
+        description="The cosine of the aligned_with edge it came through; null without `via`.",
     )
 
 
@@ -115,7 +129,8 @@ class MisconceptionsResponse(BaseModel):
         description="The text they were ordered by (the request's `q`), or null."
     )
     misconceptions: list[MisconceptionOut] = Field(
-        description="The misconceptions, most relevant first (then by id)."
+        description="The misconceptions, most relevant first; then the concept's own, then those "
+        "of the best aligned constructs first; then by id. Each is listed once."
     )
 
 
