@@ -1,10 +1,12 @@
 """Ingest into a real index (ChromaDB embedded, MiniLM): idempotence, increments, --prune,
-the manifest, and refusing an index built by another embedder."""
+the manifest, refusing an index built by another embedder, and an add-on bundle that
+references the index's concepts."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +15,7 @@ import pytest
 
 from tutorgraph.errors import ConfigurationError, EmbedderMismatchError
 from tutorgraph.index.generations import live_generation
-from tutorgraph.index.layout import IndexLayout
+from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.pipeline import (
     IngestOptions,
@@ -328,3 +330,94 @@ def test_stored_vectors_build_the_index_a_fresh_ingest_builds(
     counting.texts.clear()
     again = _ingest(bundle, tmp_path / "stored", counting)
     assert again.updated == 1 and len(counting.texts) == 1 and again.reused == 0
+
+
+def test_an_add_on_bundle_links_to_the_index_and_removes_nothing(
+    tmp_path: Path, small_records: SourceRecords, embedder
+) -> None:  # type: ignore[no-untyped-def]
+    """A bundle that references a concept only the index holds is added to it (the index's
+    records all stay, byte for byte); an id in neither is rejected, record by record; with
+    `prune` (the index would hold the bundle alone) the index's concepts do not resolve."""
+    from tutorgraph_client.models.curriculum import Concept, Document, Prerequisite
+
+    base, index = tmp_path / "base", tmp_path / "index"
+    write_bundle(small_records, base)
+    _ingest(base, index, embedder)
+    before = load_catalogue(IndexLayout.live(index))
+    construct = "eedi:construct:1428"
+    assert construct in {c.id for c in before.concepts}
+
+    own = Concept(
+        id="myclass:halves",
+        name="Halving before dividing",
+        kind="section",
+        parent_ids=[construct],
+        source="myclass",
+        license="Apache-2.0",
+    )
+    addon = SourceRecords(
+        concepts=[own],
+        prerequisites=[
+            Prerequisite(
+                prerequisite_id=own.id,
+                concept_id=construct,
+                relation="builds_towards",
+                source="myclass",
+            )
+        ],
+        documents=[
+            Document(
+                id="myclass:lesson:1",
+                kind="explanation",
+                title="Halving",
+                text="To divide by 4, halve and halve again.",
+                concept_ids=[own.id, construct],
+                source="myclass",
+                license="Apache-2.0",
+            )
+        ],
+    )
+    bundle = tmp_path / "addon"
+    write_bundle(addon, bundle)
+    stray = Document(
+        id="myclass:lesson:2",
+        kind="explanation",
+        title="Stray",
+        text="About a standard nobody holds.",
+        concept_ids=["ccss:9.ZZ.Z.9"],
+        source="myclass",
+        license="Apache-2.0",
+    )
+    with (bundle / "documents.jsonl").open("a", encoding="utf-8") as fh:
+        fh.write(stray.model_dump_json() + "\n")
+
+    report = _ingest(bundle, index, embedder)
+
+    assert [(e.file, e.line) for e in report.rejected] == [("documents.jsonl", 2)]
+    assert "ccss:9.ZZ.Z.9" in report.rejected[0].reason
+    assert "in neither the bundle nor the index" in report.rejected[0].reason
+    assert (report.added, report.pruned) == (2, 0)  # the concept and its lesson
+    after = load_catalogue(IndexLayout.live(index))
+    for kind in ("concepts", "prerequisites", "misconceptions", "documents"):
+        kept = set(map(repr, getattr(before, kind)))
+        assert kept <= set(map(repr, getattr(after, kind))), kind
+    assert after.merged(SourceRecords()) == after  # the graph is closed: every edge resolves
+    assert own in after.concepts and addon.prerequisites[0] in after.prerequisites
+    index_items = LocalIndex.load(index, embedder=MODEL)
+    try:
+        chains = asyncio.run(index_items.graph.prerequisite_chains([construct], 1))
+        assert (own.id, construct) in {c.path for c in chains}
+    finally:
+        asyncio.run(index_items.aclose())
+
+    # With prune, into a copy of the index: its concepts do not resolve.
+    shutil.copytree(index, tmp_path / "index-pruned")
+    pruned = _ingest(bundle, tmp_path / "index-pruned", embedder, prune=True)
+    assert [(e.file, e.line) for e in pruned.rejected] == [
+        ("concepts.jsonl", 1),
+        ("documents.jsonl", 1),
+        ("documents.jsonl", 2),
+        ("prerequisites.jsonl", 1),
+    ]
+    assert construct in pruned.rejected[0].reason
+    assert not any("index" in e.reason for e in pruned.rejected)

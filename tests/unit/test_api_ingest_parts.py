@@ -385,7 +385,7 @@ async def test_the_lock_is_held_from_the_upload_until_the_job_ends(
     lets go of it, whatever its end."""
     started, release = threading.Event(), threading.Event()
 
-    def slow_validate(bundle_dir: Path) -> ValidationReport:
+    def slow_validate(bundle_dir: Path, index_ids: object = None) -> ValidationReport:
         started.set()
         release.wait(30)
         return ValidationReport(errors=[BundleRecordError("concepts.jsonl", 1, "bad")])

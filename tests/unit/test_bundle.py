@@ -318,3 +318,161 @@ def test_records_pointing_at_a_rejected_concept_are_rejected(
         "prerequisites.jsonl",
     }
     assert report.counts == good.counts
+
+
+# -- 3. an add-on bundle: references to the concepts of the index it goes into -------------
+
+# What the index holds (shipped ids), and a bundle of one own concept that links to them.
+_INDEX_IDS = frozenset({"ccss:6.EE.B.7", "ccss:7.EE.B.4", "ccss:7.EE.B.4.a"})
+_OWN = {
+    **_CONCEPT,
+    "id": "myclass:two-step",
+    "name": "Two-step equations",
+    "kind": "section",
+    "parent_ids": ["ccss:7.EE.B.4"],
+}
+_NOWHERE = "ccss:9.ZZ.Z.9"
+
+
+def _addon(folder: Path, extra: dict[str, list[dict[str, object]]] | None = None) -> Path:
+    """The add-on bundle: its concept's parent, an edge each way, a document and a
+    misconception all reference concepts only the index holds; `extra` rows are appended."""
+    files: dict[str, list[dict[str, object]]] = {
+        "concepts.jsonl": [_OWN],
+        "prerequisites.jsonl": [
+            {**_EDGE, "prerequisite_id": "myclass:two-step", "concept_id": "ccss:7.EE.B.4.a"},
+            {**_EDGE, "prerequisite_id": "ccss:6.EE.B.7", "concept_id": "myclass:two-step"},
+        ],
+        "misconceptions.jsonl": [{**_MISCONCEPTION, "concept_ids": ["ccss:7.EE.B.4.a"]}],
+        "documents.jsonl": [{**_DOCUMENT, "concept_ids": ["myclass:two-step", "ccss:7.EE.B.4.a"]}],
+    }
+    for name, rows in (extra or {}).items():
+        files[name] = files[name] + rows
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, rows in files.items():
+        (folder / name).write_text("".join(_dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return folder
+
+
+def test_an_add_on_bundle_resolves_its_references_against_the_index(tmp_path: Path) -> None:
+    report = validate_bundle(_addon(tmp_path), _INDEX_IDS)
+
+    assert report.ok, report.errors
+    assert report.counts == {
+        "concepts": 1,
+        "prerequisites": 2,
+        "misconceptions": 1,
+        "documents": 1,
+    }
+    # Every index id the bundle leans on, and none of its own.
+    assert report.from_index == set(_INDEX_IDS)
+    assert report.unknown_ids == set()
+
+
+def test_without_the_index_the_same_references_are_unknown(tmp_path: Path) -> None:
+    """As before add-ons: the bundle alone. Its own concept falls (unknown parent), so the
+    records that reference it fall too; `unknown_ids` names only the ids it never defines."""
+    report = validate_bundle(_addon(tmp_path))
+
+    assert [(e.file, e.line) for e in report.errors] == [
+        ("concepts.jsonl", 1),
+        ("documents.jsonl", 1),
+        ("misconceptions.jsonl", 1),
+        ("prerequisites.jsonl", 1),
+        ("prerequisites.jsonl", 2),
+    ]
+    assert all(e.reason.startswith("unknown") for e in report.errors)
+    assert not any("index" in e.reason for e in report.errors)
+    assert report.unknown_ids == set(_INDEX_IDS)
+    assert report.from_index == set()
+    assert sum(report.counts.values()) == 0
+
+
+def test_an_id_in_neither_the_bundle_nor_the_index_is_rejected_record_by_record(
+    tmp_path: Path,
+) -> None:
+    bad = {
+        "concepts.jsonl": [{**_OWN, "id": "myclass:orphan", "parent_ids": [_NOWHERE]}],
+        "prerequisites.jsonl": [
+            {**_EDGE, "prerequisite_id": _NOWHERE, "concept_id": "ccss:7.EE.B.4.a"}
+        ],
+        "misconceptions.jsonl": [
+            {**_MISCONCEPTION, "id": "test:misconception:2", "concept_ids": [_NOWHERE]}
+        ],
+        "documents.jsonl": [
+            {**_DOCUMENT, "id": "test:doc:2", "concept_ids": ["myclass:two-step", _NOWHERE]}
+        ],
+    }
+    report = validate_bundle(_addon(tmp_path, bad), _INDEX_IDS)
+
+    assert {(e.file, e.line) for e in report.errors} == {
+        ("concepts.jsonl", 2),
+        ("prerequisites.jsonl", 3),
+        ("misconceptions.jsonl", 2),
+        ("documents.jsonl", 2),
+    }
+    for e in report.errors:
+        assert _NOWHERE in e.reason and "in neither the bundle nor the index" in e.reason, e
+    assert report.unknown_ids == {_NOWHERE}
+    # The good records all stay.
+    assert report.counts == {
+        "concepts": 1,
+        "prerequisites": 2,
+        "misconceptions": 1,
+        "documents": 1,
+    }
+
+
+def test_a_bundle_concept_the_index_holds_is_the_bundle_s_and_stays_referable(
+    tmp_path: Path,
+) -> None:
+    """A concept of the bundle that the index holds too is an update, not an index reference;
+    when the bundle's copy is rejected, the index's still resolves the records about it."""
+    update = {**_CONCEPT, "id": "ccss:6.EE.B.7", "name": "6.EE.B.7"}
+    report = validate_bundle(_addon(tmp_path, {"concepts.jsonl": [update]}), _INDEX_IDS)
+    assert report.ok, report.errors
+    assert report.from_index == {"ccss:7.EE.B.4", "ccss:7.EE.B.4.a"}
+
+    broken = {**update, "parent_ids": [_NOWHERE]}
+    report = validate_bundle(_addon(tmp_path / "b", {"concepts.jsonl": [broken]}), _INDEX_IDS)
+    assert [(e.file, e.line) for e in report.errors] == [("concepts.jsonl", 2)]
+    assert report.counts["prerequisites"] == 2  # the edge from ccss:6.EE.B.7 resolves
+
+
+def test_index_concept_ids_reads_the_live_catalogue(tmp_path: Path) -> None:
+    from tutorgraph.errors import IndexDamagedError
+    from tutorgraph.index.references import index_concept_ids, validate_for_index
+    from tutorgraph.stores.manifest import Manifest
+    from tutorgraph_client.models.curriculum import Concept
+
+    index = tmp_path / "index"
+    assert index_concept_ids(index) is None  # no index yet
+    # An index as written before generations: the manifest and the catalogue at the top.
+    index.mkdir()
+    Manifest(embedder="m", embedding_dim=4, bundle_hash="x", counts={"concepts": 3}).write(index)
+    concepts = [Concept.model_validate({**_CONCEPT, "id": i}) for i in sorted(_INDEX_IDS)]
+    write_bundle(SourceRecords(concepts=concepts), index / "catalogue")
+    assert index_concept_ids(index) == _INDEX_IDS
+
+    bundle = _addon(tmp_path / "bundle")
+    assert validate_for_index(bundle, index).ok
+    # An ingest that prunes keeps only the bundle's records: its own references only.
+    assert validate_for_index(bundle, index, prune=True).unknown_ids == set(_INDEX_IDS)
+    # A folder without an index resolves against the bundle alone, in the index's words.
+    fresh = validate_for_index(bundle, tmp_path / "new")
+    assert "in neither the bundle nor the index" in fresh.errors[0].reason
+
+    concepts_file = index / "catalogue" / "concepts.jsonl"
+    lines = concepts_file.read_text(encoding="utf-8").splitlines(keepends=True)
+    for damage, words in (
+        (lines[:2], "concepts.jsonl holds 2 concepts, the manifest 3"),
+        (["{not json\n"], "concepts.jsonl cannot be read: JSONDecodeError"),
+        (None, "concepts.jsonl is missing"),
+    ):
+        if damage is None:
+            concepts_file.unlink()
+        else:
+            concepts_file.write_text("".join(damage), encoding="utf-8")
+        with pytest.raises(IndexDamagedError, match="doctor --repair") as info:
+            index_concept_ids(index)
+        assert f"catalogue is damaged ({words})" in info.value.message

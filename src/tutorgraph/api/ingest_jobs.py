@@ -3,7 +3,8 @@ ingest it as a background job that replaces the live index only once it is compl
 
 A job goes `queued -> validating -> ingesting -> activating -> succeeded`, or to `failed`
 with an error in the API's envelope. A bundle with any bad record fails at `validating` and
-changes nothing. The index's writer lock is taken before the upload is accepted (a CLI
+changes nothing; its records may reference the concepts the index holds (an add-on bundle),
+unless the job prunes. The index's writer lock is taken before the upload is accepted (a CLI
 ingest or repair running then is a 409 `index_busy` at once, never a 202 and a failed job) and
 held while the bundle is read and validated, and while the index is built as a new
 generation, made live by its pointer switch, then served by `LiveIndex.swap` (see
@@ -41,6 +42,7 @@ from tutorgraph.config import Settings
 from tutorgraph.errors import BundleError, IndexBusyError, TutorGraphError
 from tutorgraph.index.lock import WriterLock
 from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_records
+from tutorgraph.index.references import index_concept_ids
 from tutorgraph.ingest.bundle import BUNDLE_FILES, ValidationReport, bundle_hash, validate_bundle
 from tutorgraph_client.models.api import ErrorBody, IngestJobOut, IngestJobReport, JobStatus
 
@@ -317,7 +319,15 @@ class IngestJobs:
         job.started_at = _now()
         try:
             job.status = "validating"
-            validation = await asyncio.to_thread(validate_bundle, bundle_dir)
+            # An add-on bundle may reference the index's concepts, unless the job prunes
+            # (the index then holds the bundle's records only).
+            index_ids: frozenset[str] | None = None
+            if not job.prune:
+                held = await asyncio.to_thread(
+                    index_concept_ids, self._settings.index_dir, writer=lock is not None
+                )
+                index_ids = held or frozenset()
+            validation = await asyncio.to_thread(validate_bundle, bundle_dir, index_ids)
             if validation.errors:
                 first = validation.errors[0]
                 raise BundleError(

@@ -34,6 +34,7 @@ import shutil
 import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TypedDict, Unpack
 
@@ -69,8 +70,9 @@ from tutorgraph.index.integrity import (
 )
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.lock import WriterLock
+from tutorgraph.index.references import validate_for_index
 from tutorgraph.index.vector_check import check_vector_store
-from tutorgraph.ingest.bundle import bundle_hash, validate_bundle, write_bundle
+from tutorgraph.ingest.bundle import bundle_hash, write_bundle
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.chroma import ChromaVectorStore
@@ -359,11 +361,17 @@ async def ingest_bundle(
     """`ingest_records` of a bundle's valid records; bad records are reported, not stored.
     `options.source_hash` is replaced by the bundle's hash; the bundle's stored vectors
     (`BUNDLE/embeddings/`, written by `tutorgraph embed-bundle`) are used where they fit.
-    The writer lock is taken before the bundle is read: a second writer is refused at once."""
+    The writer lock is taken before the bundle is read: a second writer is refused at once.
+
+    The records are merged into what the index holds (nothing is removed unless
+    `options.prune`), so a bundle may reference the index's concepts as well as its own (an
+    add-on bundle: `index/references.py`); with `prune` only its own."""
     options = options or IngestOptions()
     options.check()
     async with writing(index_dir, options.writer, lock):
-        validation = await asyncio.to_thread(validate_bundle, bundle_dir)
+        validation = await asyncio.to_thread(
+            partial(validate_for_index, prune=options.prune, writer=True), bundle_dir, index_dir
+        )
         stored = await asyncio.to_thread(StoredVectors.read, bundle_dir / STORED_VECTORS_DIR)
         options = replace(options, source_hash=bundle_hash(bundle_dir))
         report = await ingest_locked(

@@ -3,6 +3,11 @@
 A bundle is a folder with `concepts.jsonl`, `prerequisites.jsonl`, `misconceptions.jsonl` and
 `documents.jsonl` (design section 4). Records are sorted so that builds are byte-identical.
 
+An add-on bundle (your own lessons) may reference concepts it does not hold itself: those of
+the index it is ingested into. `validate_bundle(bundle, index_ids=...)` resolves references
+against the bundle's concepts plus `index_ids` (`tutorgraph.index.references` reads them from
+an index); an id in neither is rejected, record by record.
+
 >>> from pathlib import Path
 >>> report = validate_bundle(Path("data/curriculum"))  # doctest: +SKIP
 >>> report.ok  # doctest: +SKIP
@@ -13,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,6 +113,11 @@ class ValidationReport:
     records: SourceRecords = field(default_factory=SourceRecords)
     errors: list[BundleRecordError] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    # Concept ids that valid records reference and only the index holds (`index_ids`).
+    from_index: set[str] = field(default_factory=set)
+    # Concept ids that rejected records reference and nothing holds (neither the bundle nor,
+    # when given, the index).
+    unknown_ids: set[str] = field(default_factory=set)
 
     @property
     def ok(self) -> bool:
@@ -132,10 +142,13 @@ def _schema_reason(validator: jsonschema.Draft202012Validator, data: Any) -> str
     return "; ".join(parts)
 
 
-def validate_bundle(bundle_dir: Path) -> ValidationReport:
+def validate_bundle(bundle_dir: Path, index_ids: Set[str] | None = None) -> ValidationReport:
     """Check every record against the JSON Schema and the references between records.
 
     Bad records are reported with file, line and reason; every valid record is kept.
+    `index_ids`, the concept ids of the index the bundle goes into, are what its records may
+    reference besides its own concepts (prerequisite edges, `parent_ids`, documents' and
+    misconceptions' `concept_ids`); None (the default) checks the bundle on its own.
     """
     if not bundle_dir.is_dir():
         raise BundleError(f"bundle folder not found: {bundle_dir}")
@@ -166,7 +179,7 @@ def validate_bundle(bundle_dir: Path) -> ValidationReport:
             if reason is not None:
                 report.errors.append(BundleRecordError(name, lineno, reason))
 
-    _check_references(parsed, report)
+    _check_references(parsed, report, index_ids)
     report.counts = {
         "concepts": len(report.records.concepts),
         "prerequisites": len(report.records.prerequisites),
@@ -178,10 +191,15 @@ def validate_bundle(bundle_dir: Path) -> ValidationReport:
 
 
 def _check_references(
-    parsed: dict[str, list[tuple[int, BaseModel]]], report: ValidationReport
+    parsed: dict[str, list[tuple[int, BaseModel]]],
+    report: ValidationReport,
+    index_ids: Set[str] | None = None,
 ) -> None:
-    """Reject duplicates and records that point at concepts the bundle does not hold."""
+    """Reject duplicates and records that point at concepts neither the bundle nor the index
+    (`index_ids`, when given) holds."""
     out = report.records
+    outside: Set[str] = index_ids if index_ids is not None else frozenset()
+    where = " (in neither the bundle nor the index)" if index_ids is not None else ""
     # Concepts first: a concept rejected for a duplicate id or a missing parent must not be
     # referenced by anything accepted, so rejection repeats until no more concepts fall.
     accepted: dict[int, Concept] = {}
@@ -200,10 +218,11 @@ def _check_references(
         known = {c.id for c in accepted.values()}
         changed = False
         for lineno, c in list(accepted.items()):
-            bad = [p for p in c.parent_ids if p not in known]
+            bad = [p for p in c.parent_ids if p not in known and p not in outside]
             if bad:
+                report.unknown_ids.update(p for p in bad if p not in seen_concepts)
                 report.errors.append(
-                    BundleRecordError("concepts.jsonl", lineno, f"unknown parent_ids {bad}")
+                    BundleRecordError("concepts.jsonl", lineno, f"unknown parent_ids {bad}{where}")
                 )
                 del accepted[lineno]
                 changed = True
@@ -211,7 +230,15 @@ def _check_references(
     concept_ids = {c.id for c in out.concepts}
 
     def unknown(ids: list[str]) -> list[str]:
-        return [i for i in ids if i not in concept_ids]
+        bad = [i for i in ids if i not in concept_ids and i not in outside]
+        report.unknown_ids.update(i for i in bad if i not in seen_concepts)
+        return bad
+
+    def resolved(ids: list[str]) -> None:
+        report.from_index.update(i for i in ids if i not in concept_ids)
+
+    for c in out.concepts:
+        resolved(c.parent_ids)
 
     seen_edges: set[tuple[str, str, str]] = set()
     for lineno, rec in parsed["prerequisites.jsonl"]:
@@ -219,7 +246,7 @@ def _check_references(
         key = (rec.prerequisite_id, rec.concept_id, rec.relation)
         bad = unknown([rec.prerequisite_id, rec.concept_id])
         if bad:
-            reason = f"unknown concept ids {bad}"
+            reason = f"unknown concept ids {bad}{where}"
         elif rec.prerequisite_id == rec.concept_id:
             reason = "a concept cannot be its own prerequisite"
         elif key in seen_edges:
@@ -229,6 +256,7 @@ def _check_references(
         else:
             seen_edges.add(key)
             out.prerequisites.append(rec)
+            resolved([rec.prerequisite_id, rec.concept_id])
             continue
         report.errors.append(BundleRecordError("prerequisites.jsonl", lineno, reason))
 
@@ -236,17 +264,17 @@ def _check_references(
         seen: set[str] = set()
         for lineno, rec in parsed[name]:
             assert isinstance(rec, Misconception | Document)
-            bad = unknown(rec.concept_ids)
             if rec.id in seen:
                 reason = f"duplicate id {rec.id}"
-            elif bad:
-                reason = f"unknown concept_ids {bad}"
+            elif bad := unknown(rec.concept_ids):
+                reason = f"unknown concept_ids {bad}{where}"
             else:
                 seen.add(rec.id)
                 if isinstance(rec, Misconception):
                     out.misconceptions.append(rec)
                 else:
                     out.documents.append(rec)
+                resolved(rec.concept_ids)
                 continue
             report.errors.append(BundleRecordError(name, lineno, reason))
 
