@@ -19,13 +19,18 @@ from tutorgraph.cli._common import (
     load_settings,
     progress_bars,
 )
+from tutorgraph.errors import IndexNotFoundError
 from tutorgraph.index.pipeline import STORED_VECTORS_DIR, align_bundle, embed_bundle
+from tutorgraph.index.references import index_concept_ids
 from tutorgraph.ingest.build import build_curriculum, notice_text
 from tutorgraph.ingest.bundle import bundle_hash, bundle_json_schema, validate_bundle, write_bundle
 from tutorgraph.linking.alignment import METHODS, SHIPPED
 from tutorgraph.retrieval.factory import make_embedder
 
 __all__ = ["register"]
+
+# The index's concepts a readable `validate --index-dir` names.
+_IDS_SHOWN = 12
 
 
 def build_curriculum_cmd(
@@ -112,31 +117,64 @@ def align_bundle_cmd(
 
 def validate_cmd(
     bundle: Annotated[Path, typer.Argument(help="Bundle folder.")],
+    index_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="An index the bundle is to go into: its records may then reference the "
+            "concepts this index holds (an add-on bundle). Without it, the bundle's own."
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
-    """Check every record of a bundle; list each bad one with file, line and reason."""
+    """Check every record of a bundle; list each bad one with file, line and reason.
+
+    References (prerequisite edges, parent_ids, concept_ids) resolve against the bundle's
+    own concepts, and with --index-dir against that index's concepts too, as `tutorgraph
+    ingest` resolves them."""
     load_settings()
     with fail_on_errors():
-        report = validate_bundle(bundle)
+        if index_dir is None:
+            report = validate_bundle(bundle)
+        else:
+            index_ids = index_concept_ids(index_dir)
+            if index_ids is None:
+                raise IndexNotFoundError(index_dir)
+            report = validate_bundle(bundle, index_ids)
+    # Ids no record of the bundle defines may be concepts of the index it is meant for.
+    hint = (
+        "ids not in the bundle may be concepts of the index it goes into: check against it "
+        "with --index-dir DIR"
+        if index_dir is None and report.unknown_ids
+        else None
+    )
     if as_json:
-        typer.echo(
-            json.dumps(
-                {
-                    "ok": report.ok,
-                    "valid": report.counts,
-                    "errors": [
-                        {"file": e.file, "line": e.line, "reason": e.reason} for e in report.errors
-                    ],
-                },
-                indent=2,
-            )
-        )
+        out: dict[str, object] = {
+            "ok": report.ok,
+            "valid": report.counts,
+            "errors": [{"file": e.file, "line": e.line, "reason": e.reason} for e in report.errors],
+        }
+        if index_dir is not None:
+            out["index_dir"] = str(index_dir)
+            out["from_index"] = sorted(report.from_index)
+        if hint is not None:
+            out["hint"] = hint
+        typer.echo(json.dumps(out, indent=2))
     else:
         for e in report.errors:
             console.print(f"[red]{e.file}:{e.line}[/]: {e.reason}", highlight=False)
         valid = ", ".join(f"{n:,} {k}" for k, n in report.counts.items())
         status = "[green]ok[/]" if report.ok else f"[red]{len(report.errors)} bad record(s)[/]"
         console.print(f"{status}; valid: {valid}", highlight=False)
+        if index_dir is not None:
+            ids = sorted(report.from_index)
+            linked = ", ".join(ids[:_IDS_SHOWN]) or "none"
+            if len(ids) > _IDS_SHOWN:
+                linked += f" and {len(ids) - _IDS_SHOWN:,} more"
+            console.print(
+                f"concepts of the index {index_dir} referenced: {linked}", highlight=False
+            )
+        if hint is not None:
+            err_console.print(f"[yellow]hint[/]: {hint}", highlight=False)
     if not report.ok:
         raise typer.Exit(1)
 

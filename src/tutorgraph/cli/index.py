@@ -37,7 +37,11 @@ __all__ = ["register"]
 def ingest_cmd(
     bundle: Annotated[Path, typer.Argument(help="Bundle folder, e.g. data/curriculum.")],
     prune: Annotated[
-        bool, typer.Option(help="Remove records that are no longer in the bundle.")
+        bool,
+        typer.Option(
+            help="Remove records that are no longer in the bundle (the index then holds "
+            "exactly the bundle). Without it the bundle is added: nothing is removed."
+        ),
     ] = False,
     index_dir: Annotated[
         Path | None, typer.Option(help="Index folder (default: TUTORGRAPH_INDEX_DIR).")
@@ -56,6 +60,11 @@ def ingest_cmd(
     ] = None,
 ) -> None:
     """Build or update the index (vectors, BM25, graph); unchanged records are not re-embedded.
+
+    The bundle's records are added to what the index holds (a record with an id the index
+    has replaces it; nothing is removed unless --prune), so an add-on bundle of your own
+    lessons may reference the index's concepts (e.g. a prerequisite edge to
+    ccss:7.EE.B.4.a); an id in neither is rejected.
 
     With `TUTORGRAPH_CHROMA_HOST` the vectors go to that Chroma server; with
     `TUTORGRAPH_NEO4J_URI` the whole catalogue is then merged into Neo4j in batches.
@@ -96,6 +105,13 @@ def ingest_cmd(
         report = asyncio.run(ingest())
     for e in report.rejected[:50]:
         err_console.print(f"[red]rejected[/] {e}", highlight=False)
+    if prune and any(e.reason.startswith("unknown") for e in report.rejected):
+        err_console.print(
+            "[yellow]hint[/]: --prune keeps only this bundle's records, so they may reference "
+            "only its own concepts; without --prune a bundle is added to the index and may "
+            "reference the concepts it holds",
+            highlight=False,
+        )
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     console.print(
         f"ingested into {settings.index_dir} (generation {report.generation}): "
