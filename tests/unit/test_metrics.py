@@ -1,4 +1,5 @@
-"""Ranking metrics (AP@k, recall@k, MRR) and the Eedi benchmark's misconception ranking."""
+"""Ranking metrics (AP@k, recall@k, MRR, cosine MAP); the Eedi benchmark's misconception
+ranking is tested with the research package (research/tests/unit/test_bench_configs.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,6 @@ from tutorgraph.ranking.metrics import (
     recall_at_k,
     reciprocal_rank,
 )
-from tutorgraph_client.models.packet import STAGES, Hit, ReasoningPacket
-from tutorgraph_research.tasks.eedi import misconception_ranking
-from tutorgraph_research.tasks.eedi_bench import PROFILE_NAMES, config_names
 
 pytestmark = pytest.mark.unit
 
@@ -63,70 +61,6 @@ def test_recall_at_k(ranked: list[str], relevant: set[str], k: int, recall: floa
 def test_reciprocal_rank_absent_is_zero() -> None:
     assert reciprocal_rank(["a", "b"], {"z"}) == 0.0
     assert reciprocal_rank([], {"z"}) == 0.0
-
-
-def _hit(id_: str, kind: str, ids: list[str] | None = None) -> Hit:
-    return Hit(
-        id=id_,
-        ids=ids or [id_],
-        kind=kind,  # type: ignore[arg-type]
-        text="t",
-        score=0.1,
-        rank=1,
-        found_by=["vector"],
-        fused_score=0.1,
-    )
-
-
-def test_misconception_ranking_counts_merged_ids_and_skips_other_kinds() -> None:
-    packet = ReasoningPacket(
-        query="q",
-        timings_ms=dict.fromkeys(STAGES, 0.0),
-        results=[
-            _hit("eedi:construct:1428", "concept"),
-            _hit("eedi:misconception:1535", "misconception"),
-            _hit("eedi:question:474", "question"),
-            # identical texts merged: the hit's id is 2068 but it also holds the target
-            _hit(
-                "eedi:misconception:2068",
-                "misconception",
-                ["eedi:misconception:2068", "eedi:misconception:2142"],
-            ),
-        ],
-    )
-    ranking = misconception_ranking(packet, "eedi:misconception:2142")
-    assert ranking == ["eedi:misconception:1535", "eedi:misconception:2142"]
-    assert average_precision_at_k(ranking, {"eedi:misconception:2142"}, 25) == 0.5
-
-
-def test_benchmark_config_names() -> None:
-    names = config_names()
-    assert names[:8] == [
-        "vector/text",
-        "vector/construct",
-        "lexical/text",
-        "lexical/construct",
-        "graph/text",
-        "graph/construct",
-        "hybrid/text",
-        "hybrid/construct",
-    ]
-    # Design section 8: <sources>/<context>[/<profile>-<fusion>][/rerank-<model>]
-    # [/refine-<refiner>][/ranker][/diagnosis]; every hybrid config (2 plain + 16 profile x
-    # fusion) also comes with each of 3 rerankers, with the local refiner and with the
-    # learned ranker; the 2 plain ones with refiner and ranker, and with the local refiner
-    # (with and without the ranker) and the diagnosis; and default/<context>; then the
-    # diagnosis and default rows again with the near-duplicate merge.
-    assert len(names) == 8 + 2 * 4 * 2 + (2 + 2 * 4 * 2) * (3 + 1 + 1) + 2 + 2 * 2 + 2 + 6
-    assert "hybrid/text/refine-local/ranker/diagnosis" in names
-    assert "hybrid/construct/refine-local/ranker" in names
-    assert names[-8:-6] == ["default/text", "default/construct"]
-    assert names[-2:] == ["default/text/merge", "default/construct/merge"]
-    assert "hybrid/text/refine-local" in names
-    assert "hybrid/construct/semantic-weighted" in names
-    assert config_names("hybrid/*-rrf") == [
-        f"hybrid/{c}/{p}-rrf" for c in ("text", "construct") for p in PROFILE_NAMES
-    ]
 
 
 def test_cosine_map_ranks_every_target_by_its_dot_product() -> None:

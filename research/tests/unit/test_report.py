@@ -23,7 +23,7 @@ from tutorgraph_research.report import (
 
 pytestmark = pytest.mark.unit
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 FIXTURE = REPO / "tests" / "data" / "paper"
 
 

@@ -17,7 +17,7 @@ import pytest
 
 pytestmark = pytest.mark.integration
 
-QUESTIONS = Path(__file__).parents[1] / "data" / "eedi" / "train.csv"
+QUESTIONS = Path(__file__).resolve().parents[3] / "tests" / "data" / "eedi" / "train.csv"
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from tutorgraph_research.tasks.eedi import EediMisconceptionTask
 
 pytestmark = pytest.mark.integration
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 DATA = REPO / "tests" / "data"
 EEDI = DATA / "eedi"
 QUERY_TYPES = {"concept_lookup", "prerequisite", "misconception", "similar_problems"}

@@ -46,7 +46,7 @@ from tutorgraph_research.tasks.standards_linking import (
 
 pytestmark = pytest.mark.unit
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CONCEPTS = ROOT / "data" / "curriculum" / "concepts.jsonl"
 MESSAGES = ROOT / "data" / "benchmarks" / "tutoring_messages.jsonl"
 WORD_PROBLEMS_FILE = ROOT / "data" / "benchmarks" / "word_problems.jsonl"

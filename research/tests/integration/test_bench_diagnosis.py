@@ -11,7 +11,9 @@ import pytest
 
 pytestmark = pytest.mark.integration
 
-QUESTIONS = Path(__file__).parents[1] / "data" / "eedi" / "diagnosis_questions.csv"
+QUESTIONS = (
+    Path(__file__).resolve().parents[3] / "tests" / "data" / "eedi" / "diagnosis_questions.csv"
+)
 
 
 def test_the_report_is_printed_and_written(

@@ -19,7 +19,7 @@ from tutorgraph_research.tasks.prerequisites import PrerequisiteTask
 
 pytestmark = pytest.mark.integration
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 DATA = REPO / "tests" / "data"
 EEDI = DATA / "eedi"
 SHARED = REPO.parent / "shared" / "data"

@@ -42,7 +42,7 @@ from tutorgraph_research.tasks.prerequisites import (
 
 pytestmark = pytest.mark.unit
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[3] / "tests" / "data"
 EEDI = DATA / "eedi"
 MAE = DATA / "mae" / "data.json"
 

@@ -24,7 +24,7 @@ from tutorgraph_research.tasks.messages import student_messages, write_student_m
 
 pytestmark = pytest.mark.integration
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 EEDI = REPO / "tests" / "data" / "eedi"
 SHARED = REPO.parent / "shared" / "data"
 # The test pairs every configuration of `test_bench_on_the_slice_reports_every_config` scores.
@@ -236,7 +236,8 @@ def _tuned_spec(folder: Path, *, wrong: bool = False, **kw: Any) -> EediBenchmar
 def test_bench_rankers_read_cross_fitted_fold_encoders(
     tuned_ranker_bench: tuple[Path, Path, dict[str, Any]],
 ) -> None:
-    folder, rankings, results = tuned_ranker_bench  # conftest.py: shared with the second stage
+    # One session run (tests/fixtures.py), shared with the second stage's test.
+    folder, rankings, results = tuned_ranker_bench
     row = results["default/construct"]
     assert row["n"] == results["_meta"]["n_pairs"] and 0.0 <= row["map@25"] <= 1.0
     # The kept lists are the ones scored: one per pair, in packet order (their MAP@25 is

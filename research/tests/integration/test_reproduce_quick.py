@@ -13,7 +13,7 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 SHARED = REPO.parent / "shared" / "data"
 # The bar for a quick reproduction on this 2-core machine (reported, not asserted).
 QUICK_BUDGET_S = 600

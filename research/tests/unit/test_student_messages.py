@@ -24,7 +24,7 @@ from tutorgraph_research.tasks.messages import (
 
 pytestmark = pytest.mark.unit
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SLICE = ROOT / "tests" / "data" / "eedi" / "train.csv"
 SET = ROOT / "data" / "benchmarks" / "student_messages.jsonl"
 

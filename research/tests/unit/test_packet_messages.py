@@ -21,7 +21,7 @@ from tutorgraph_research.tasks.standards_data import message_split
 
 pytestmark = pytest.mark.unit
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SET = ROOT / "data" / "benchmarks" / "packet_messages.jsonl"
 CURRICULUM = ROOT / "data" / "curriculum"
 # The least each kind must have (issue 47, item 6, and the set's brief).

@@ -12,7 +12,7 @@ from tutorgraph_research.tasks.scale import ScaleSpec, run_scale_sweep, scale_si
 
 pytestmark = pytest.mark.integration
 
-BUNDLE = Path(__file__).resolve().parents[2] / "data" / "curriculum"
+BUNDLE = Path(__file__).resolve().parents[3] / "data" / "curriculum"
 
 
 def test_the_bundle_runs_out_of_real_exercises_before_x8() -> None:

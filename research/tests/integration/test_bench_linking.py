@@ -24,7 +24,7 @@ from tutorgraph_client.models.curriculum import Concept, Prerequisite
 
 pytestmark = pytest.mark.integration
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CURRICULUM = ROOT / "data" / "curriculum"
 MESSAGES = ROOT / "data" / "benchmarks" / "tutoring_messages.jsonl"
 WORD_PROBLEMS = ROOT / "data" / "benchmarks" / "word_problems.jsonl"

@@ -26,7 +26,7 @@ from tutorgraph_research.harness.task import TASK_NAMES, BenchmarkTask
 
 pytestmark = pytest.mark.unit
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[3] / "tests" / "data"
 
 
 class Interrupted(Exception):

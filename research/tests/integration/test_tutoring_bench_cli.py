@@ -13,7 +13,7 @@ from tutorgraph_research.cli.bench_tutoring import PACKET_MESSAGES
 
 pytestmark = pytest.mark.integration
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def test_the_bench_judges_packets_and_pairs_a_rerun_with_itself(  # type: ignore[no-untyped-def]

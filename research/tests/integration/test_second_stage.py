@@ -14,7 +14,7 @@ from tutorgraph_research.tasks.second_stage import cross_encoder_row, read_ranki
 
 pytestmark = pytest.mark.integration
 
-EEDI = Path(__file__).resolve().parents[2] / "tests" / "data" / "eedi"
+EEDI = Path(__file__).resolve().parents[3] / "tests" / "data" / "eedi"
 CONFIG = "default/construct"
 
 
@@ -23,7 +23,7 @@ async def test_the_row_trains_a_cross_encoder_per_fold_and_pairs_it_with_the_ran
     tiny_cross_encoder: Path,
     tmp_path: Path,
 ) -> None:
-    # `bench eedi --rankings` of CONFIG over 2 folds with fold encoders (conftest.py).
+    # `bench eedi --rankings` of CONFIG over 2 folds with fold encoders (tests/fixtures.py).
     _, rankings, bench = tuned_ranker_bench
     pairs = read_rankings(rankings, CONFIG)
     names = {
