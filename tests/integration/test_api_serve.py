@@ -13,7 +13,6 @@ import signal
 import subprocess
 import tarfile
 import time
-import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,6 @@ import pytest
 from tests.contract.chroma_server import free_port
 
 from tutorgraph.index.generations import generations, live_generation
-from tutorgraph.index.layout import IndexLayout, load_catalogue
 
 pytestmark = pytest.mark.integration
 
@@ -406,66 +404,6 @@ def test_swagger_ui_renders_its_operations_offline(server: Server, tmp_path: Pat
     assert shot.stat().st_size > 20_000  # a rendered page, not a blank one
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Retrieve a ReasoningPacket for a question" in rendered("/redoc")
-
-
-@pytest.mark.skipif(
-    _chromium() is None, reason="no headless Chromium (Debian: apt install chromium)"
-)
-def test_the_packet_explorer_renders_a_query_offline(
-    server: Server, keyset: Keys, tmp_path: Path
-) -> None:
-    """`/ui` in headless Chromium, offline but for the server: the page runs a query (from its
-    URL fragment, with the key typed in as a user would) and draws the hits with their
-    badges, the lessons, the linked concepts, the diagnosis, the prerequisite chain, the
-    timings bar and the debug block."""
-
-    def url(query: str) -> str:
-        fragment = urllib.parse.urlencode({"q": query, "key": keyset.admin})
-        return f"{server.url}/ui#{fragment}"
-
-    shot = tmp_path / "packet_explorer.png"
-    common = _headless(tmp_path, budget_ms=30000, size="1200,1800")
-
-    def rendered(query: str) -> str:
-        run = [*common, "--dump-dom", url(query)]
-        return subprocess.run(run, capture_output=True, text=True, timeout=180, check=True).stdout
-
-    dom = rendered("why is 3/4 bigger than 2/3?")
-    run = [*common, f"--screenshot={shot}", url("why is 3/4 bigger than 2/3?")]
-    subprocess.run(run, capture_output=True, timeout=180, check=True)
-    # Drawn by the page's JavaScript from the packet: absent from the HTML the server sends.
-    page = server.get("/ui").text
-    assert 'class="hit"' not in page and "<svg" not in page
-
-    def listed(list_id: str) -> str:
-        return dom.split(f'<ol id="{list_id}">')[1].split("</ol>")[0]
-
-    assert listed("hits").count('class="hit"') == 10
-    # The packet's lessons, in their own list (4 by default; the slice holds OpenStax lessons).
-    assert listed("lessons").count('class="hit"') == 4
-    assert 'class="badge vector"' in dom and 'class="badge graph"' in dom
-    assert 'id="timing-bar"' in dom and 'data-stage="embed"' in dom
-    assert '"query_type": "concept_lookup"' in dom  # the debug block
-    # The linked concepts, one per line with their taxonomy and name.
-    for taxonomy in ("common-core", "eedi", "openstax"):
-        assert f'<span class="badge">{taxonomy}</span>' in dom
-    assert dom.count('class="concept"') >= 3
-    # The slice index draws a chain for a standard it holds prerequisites of.
-    catalogue = load_catalogue(IndexLayout.live(server.index_dir))
-    code = sorted(
-        p.concept_id for p in catalogue.prerequisites if p.concept_id.startswith("ccss:")
-    )[0]
-    chain = rendered(f"what should a student learn before {code.removeprefix('ccss:')}?")
-    assert 'id="chain"' in chain and chain.count("<circle") >= 2 and f'data-id="{code}"' in chain
-    # A bug rule reproduces this answer, and the slice holds its misconception (Eedi 2481).
-    diagnosed = rendered("i got 1.2 for 0.6 × 0.2, why is it wrong?")
-    assert "the student answered 1.2 (incorrect; the answer is 0.12)" in diagnosed
-    # The verdict an app acts on: how sure the packet is, or "not sure" for chit-chat.
-    assert "Confidence: first concept right" in dom.split('id="verdict"')[1]
-    unsure = rendered("hey can we talk about my weekend instead")
-    assert '<div id="verdict" class="unsure"><p>Not sure: off_topic' in unsure
-    assert 'class="finding">eedi:misconception:2481: ' in diagnosed
-    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
 
 
 def test_two_workers_share_metrics_and_rate_limits(  # type: ignore[no-untyped-def]

@@ -1,27 +1,84 @@
-// The packet explorer: one request to POST /v1/retrieve, the packet drawn as plain DOM.
-// Everything from the packet is set as text (never as HTML). A `#q=...&key=...` fragment
-// fills the form and runs it (the fragment never reaches the server).
+// The packet explorer, for a teacher first: one request to POST /v1/retrieve, the packet drawn
+// as plain DOM. Everything from the packet is set as text (el() appends strings as text
+// nodes; nothing is ever assigned to innerHTML). Concepts are shown by name (a Common Core
+// standard, whose name is its code, by its statement with the code beside it); an id only
+// ever appears small, in a <code class="cid"> or a title attribute.
+//
+// `/ui?q=...&grade=4&student_answer=...` fills the form and runs it; so does the fragment
+// form `/ui#q=...&key=...` (the API key is read from the fragment only, which never reaches
+// the server or its logs).
 "use strict";
 const $ = (sel) => document.querySelector(sel);
-const COLORS = ["#3b6fd1", "#2f8f5b", "#a05bc4", "#c4552b", "#d19a3b", "#2b8fc4", "#777", "#c43b6f"];
+const COLORS = ["#3b6fd1", "#2f8f5b", "#a05bc4", "#c4552b", "#b07a12", "#2b8fc4", "#666", "#c43b6f"];
+const TAXONOMIES = { "common-core": "Common Core", eedi: "Eedi", openstax: "OpenStax" };
+const TAXONOMY_ORDER = ["common-core", "eedi", "openstax"];
+const KINDS = {
+  concept: "Concept", misconception: "Misconception", explanation: "Explanation",
+  worked_example: "Worked example", exercise: "Exercise", question: "Quiz question",
+};
+const SHOWN_PER_TAXONOMY = 5;
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) node.append(c);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== null && v !== undefined) node.setAttribute(k, v);
+  }
+  for (const c of children) {
+    if (c !== null && c !== undefined && c !== "") node.append(c);
+  }
   return node;
 }
 
-function svg(tag, attrs = {}) {
-  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
+function shorten(text, n) {
+  const t = (text || "").replace(/\s+/g, " ").trim();
+  return t.length > n ? t.slice(0, n - 1).trimEnd() + "…" : t;
 }
+
+const pct = (v) => `${Math.round(100 * v)}%`;
+
+// -- names, not ids ------------------------------------------------------------------------
+
+function taxonomyOf(id) {
+  if (id.startsWith("ccss:") || id.startsWith("lc:")) return "common-core";
+  if (id.startsWith("eedi:")) return "eedi";
+  if (id.startsWith("openstax:")) return "openstax";
+  return "local";
+}
+
+function taxonomyLabel(taxonomy) {
+  return TAXONOMIES[taxonomy] || (taxonomy ? taxonomy[0].toUpperCase() + taxonomy.slice(1) : "Other");
+}
+
+function taxonomyChip(taxonomy) {
+  const known = TAXONOMIES[taxonomy] ? taxonomy : "other";
+  return el("span", { class: `tax tax-${known}`, "data-taxonomy": taxonomy }, taxonomyLabel(taxonomy));
+}
+
+// What a concept is called: its name; a Common Core standard (named by its code) by its
+// statement, the code kept as `code`. Never the id.
+function conceptLabel(c, n = 110) {
+  const code = c.id.startsWith("ccss:") ? c.id.slice(5) : null;
+  if (code && (!c.name || c.name === code)) {
+    return { text: shorten(c.description, n) || `Standard ${code}`, code };
+  }
+  const name = c.name && c.name !== c.id ? c.name : shorten(c.description, n);
+  return { text: name || "(unnamed concept)", code };
+}
+
+function conceptName(c, n) {
+  const label = conceptLabel(c, n);
+  const node = el("span", { class: "cname", title: `${c.id}${c.description ? "\n" + c.description : ""}` },
+    label.text);
+  return label.code ? [el("code", { class: "code" }, label.code), " ", node] : [node];
+}
+
+// -- the request ---------------------------------------------------------------------------
 
 function request() {
   const body = { query: $("#query").value, debug: true, fusion: $("#fusion").value };
   const answer = $("#student_answer").value.trim();
   if (answer) body.student_answer = answer;
+  if ($("#grade").value) body.grade = $("#grade").value;
   if ($("#profile").value) body.retrieval_profile = $("#profile").value;
   if ($("#use_weight").checked) body.semantic_weight = Number($("#semantic_weight").value);
   if ($("#rerank").value) body.rerank = $("#rerank").value === "true";
@@ -29,117 +86,251 @@ function request() {
   return body;
 }
 
-function renderHits(list, hits) {
-  list.replaceChildren();
-  for (const hit of hits) {
-    const head = el("div", { class: "hit-head" },
-      el("span", { class: "kind" }, hit.kind), el("span", { class: "hid" }, hit.id));
-    for (const source of hit.found_by) head.append(el("span", { class: `badge ${source}` }, source));
-    head.append(el("span", { class: "score" }, `score ${hit.score.toFixed(4)}`));
-    const item = el("li", { class: "hit", "data-id": hit.id }, head);
-    if (hit.title) item.append(el("div", { class: "title" }, hit.title));
-    item.append(el("p", { class: "text" }, hit.text.length > 300 ? hit.text.slice(0, 299) + "…" : hit.text));
-    list.append(item);
-  }
+// -- the verdict: how sure, or "I'm not sure" ----------------------------------------------
+
+function meter(label, value, note) {
+  const word = value >= 0.7 ? "likely" : value >= 0.4 ? "possible" : "unsure";
+  return el("div", { class: `meter ${word}`, "data-confidence": value.toFixed(3) },
+    el("span", { class: "meter-label" }, label),
+    el("span", { class: "meter-bar" }, el("span", { class: "meter-fill", style: `width:${pct(value)}` })),
+    el("span", { class: "meter-value" }, `${pct(value)} · ${word}`),
+    note ? el("span", { class: "meter-note" }, note) : null);
 }
 
 function renderVerdict(packet) {
-  // What an app acts on first: "I'm not sure", or how sure each slot is.
   const box = $("#verdict");
   box.replaceChildren();
-  box.className = packet.no_match ? "unsure" : "";
+  box.className = packet.no_match ? "unsure" : "sure";
+  $("#packet").classList.toggle("no-match", packet.no_match);
   if (packet.no_match) {
-    box.append(el("p", {}, `Not sure: ${packet.no_match_reason}`));
+    // "off_topic: the message does not read as ... (in_scope 0.00 < 0.32)": the code and the
+    // figures are kept, small; the sentence is the text.
+    const reason = packet.no_match_reason || "";
+    const split = reason.match(/^([a-z_]+): (.*?)(?: \(([^)]*)\))?$/);
+    const why = split ? split[2] : reason;
+    box.append(
+      el("p", { class: "headline" }, "I'm not sure."),
+      why ? el("p", {}, `${why[0].toUpperCase()}${why.slice(1)}.`) : null,
+      split ? el("p", { class: "note" }, el("code", { class: "cid" }, split[1]), split[3] ? ` ${split[3]}` : "") : null,
+      el("p", { class: "note" }, "What the search found anyway is below: treat it with care."));
     return;
   }
-  if (packet.confidence === null) {
-    box.append(el("p", {}, `No confidence: ${packet.scope.reason || "no scope model"}`));
+  if (packet.confidence == null) {
+    box.append(el("p", { class: "headline" }, "No confidence estimate"),
+      el("p", { class: "note" }, packet.scope.reason || "the server has no scope model"));
     return;
   }
-  const pct = (v) => `${Math.round(100 * v)}%`;
   const slots = packet.slots;
-  const parts = [`first concept right ${pct(packet.confidence)}`];
-  if (slots.teach.confidence !== null) parts.push(`teaching on target ${pct(slots.teach.confidence)}`);
-  if (slots.misconceptions.confidence !== null) parts.push(`misconception found ${pct(slots.misconceptions.confidence)}`);
-  box.append(el("p", {}, `Confidence: ${parts.join(", ")} (in scope ${pct(packet.scope.in_scope)})`));
+  box.append(el("p", { class: "headline" }, "How sure the lookup is"));
+  const meters = el("div", { class: "meters" },
+    meter("Topic", packet.confidence, "the first Common Core standard is the right one"));
+  if (slots.teach.confidence != null) meters.append(meter("What to teach", slots.teach.confidence, "the lessons are on target"));
+  if (slots.misconceptions.confidence != null) {
+    meters.append(meter("Misconception", slots.misconceptions.confidence, "one of them is the student's"));
+  }
+  if (slots.practice.confidence != null) meters.append(meter("Practice", slots.practice.confidence, ""));
+  box.append(meters);
+}
+
+function renderNotes(packet) {
+  const box = $("#context-notes");
+  box.replaceChildren();
+  const grade = packet.grade || {};
+  if (grade.source === "request" && grade.grade) {
+    const name = grade.grade === "K" ? "Kindergarten" : grade.grade === "HS" ? "High school" : `Grade ${grade.grade}`;
+    box.append(el("p", { class: "grade" }, `${name} (as given), band ${grade.band}: used to prefer standards of that grade.`));
+  } else if (grade.source === "inferred" && grade.band) {
+    const sure = grade.probability === null || grade.probability === undefined ? "" : ` (${pct(grade.probability)} sure)`;
+    box.append(el("p", { class: "grade" }, `Grade band ${grade.band}, read from the message${sure}. Choose a grade above to set it.`));
+  }
+  const language = packet.language || {};
+  if (language.english === false) {
+    const detected = language.detected ? ` (read as "${language.detected}")` : "";
+    box.append(el("p", { class: "language" },
+      `Only English is supported${detected}. ${language.note || ""}`.trim()));
+  }
+}
+
+// -- concepts and their chains (one source: each concept's `prerequisites`) -----------------
+
+function grouped(concepts) {
+  const groups = new Map();
+  for (const c of concepts) {
+    if (!groups.has(c.taxonomy)) groups.set(c.taxonomy, []);
+    groups.get(c.taxonomy).push(c);
+  }
+  const order = [...TAXONOMY_ORDER.filter((t) => groups.has(t)), ...[...groups.keys()].filter((t) => !TAXONOMY_ORDER.includes(t))];
+  return order.map((t) => [t, groups.get(t)]);
+}
+
+function conceptItem(c) {
+  const score = c.evidence && c.evidence.caller ? "given by the app" : typeof c.score !== "number" ? "" : `match ${c.score.toFixed(2)}`;
+  const item = el("li", { class: "concept", "data-id": c.id, "data-prerequisites": String(c.prerequisites.length) },
+    ...conceptName(c, 140), score ? el("span", { class: "score" }, ` ${score}`) : null);
+  if (c.prerequisites.length) {
+    const n = c.prerequisites.length;
+    item.append(el("div", { class: "builds-on" },
+      el("a", { href: `#chain-${c.taxonomy}` }, `builds on ${n} earlier concept${n === 1 ? "" : "s"}: see the chain below`)));
+  }
+  return item;
+}
+
+function renderConcepts(packet) {
+  const box = $("#concepts");
+  box.replaceChildren();
+  if (!packet.concepts.length) {
+    box.append(el("p", { class: "empty" }, "No concept was linked to this message."));
+    return;
+  }
+  const cards = el("div", { class: "cards" });
+  for (const [taxonomy, concepts] of grouped(packet.concepts)) {
+    const head = el("h3", {}, taxonomyChip(taxonomy));
+    if (taxonomy === "common-core" && packet.slots.concepts_confidence !== null && packet.slots.concepts_confidence !== undefined) {
+      head.append(el("span", { class: "score" }, ` first one right: ${pct(packet.slots.concepts_confidence)}`));
+    }
+    const list = el("ol", { class: "concepts" });
+    concepts.slice(0, SHOWN_PER_TAXONOMY).forEach((c) => list.append(conceptItem(c)));
+    const card = el("div", { class: "card", "data-taxonomy": taxonomy }, head, list);
+    if (concepts.length > SHOWN_PER_TAXONOMY) {
+      const more = el("ol", { class: "concepts", start: String(SHOWN_PER_TAXONOMY + 1) });
+      concepts.slice(SHOWN_PER_TAXONOMY).forEach((c) => more.append(conceptItem(c)));
+      card.append(el("details", {}, el("summary", {}, `${concepts.length - SHOWN_PER_TAXONOMY} more`), more));
+    }
+    cards.append(card);
+  }
+  box.append(cards);
+}
+
+function stepsBack(depth) {
+  return depth === 1 ? "just before" : `${depth} steps before`;
+}
+
+function chainStep(step) {
+  const node = el("li", { class: "step", "data-id": step.id, "data-depth": String(step.depth),
+    "data-relation": step.relation }, ...conceptName(step, 90));
+  if (step.relation === "aligned_with") node.append(el("span", { class: "tag" }, "the standard it teaches"));
+  if (taxonomyOf(step.id) !== "local") node.prepend(taxonomyChip(taxonomyOf(step.id)), " ");
+  return node;
+}
+
+function renderChains(packet) {
+  // One chain per concept that carries prerequisites (the first of each curriculum): its
+  // steps in columns by how many edges back they are, foundations first, the concept last.
+  const box = $("#chains");
+  box.replaceChildren();
+  const leads = packet.concepts.filter((c) => c.prerequisites.length);
+  if (!leads.length) {
+    const linked = packet.concepts.length ? "None of the linked concepts has a prerequisite in the curriculum graph." : "No concept was linked, so there is no chain.";
+    box.append(el("p", { class: "empty" }, linked));
+    return;
+  }
+  for (const c of leads) {
+    const depth = Math.max(...c.prerequisites.map((s) => s.depth));
+    const cols = el("ol", { class: "chain-cols" });
+    for (let d = depth; d >= 1; d--) {
+      const steps = c.prerequisites.filter((s) => s.depth === d);
+      if (!steps.length) continue;
+      cols.append(el("li", { class: "col", "data-depth": String(d) },
+        el("h4", {}, stepsBack(d)), el("ul", {}, ...steps.map(chainStep))));
+    }
+    const target = el("li", { class: "step target", "data-id": c.id }, taxonomyChip(c.taxonomy), " ", ...conceptName(c, 90));
+    cols.append(el("li", { class: "col target" }, el("h4", {}, "this concept"), el("ul", {}, target)));
+    box.append(el("div", { class: "chain", id: `chain-${c.taxonomy}`, "data-for": c.id,
+      "data-steps": String(c.prerequisites.length) },
+    el("h3", {}, taxonomyChip(c.taxonomy), " ", ...conceptName(c, 140),
+      el("span", { class: "score" }, ` builds on ${c.prerequisites.length}`)), cols));
+  }
+}
+
+// -- the student's answer -------------------------------------------------------------------
+
+function misconceptionNames(packet) {
+  const names = new Map();
+  for (const h of [...packet.slots.misconceptions.hits, ...packet.results]) {
+    if (h.kind === "misconception") names.set(h.id, h.title || h.text);
+  }
+  for (const m of packet.graph_context.misconceptions || []) {
+    if (m.id && (m.name || m.text)) names.set(m.id, m.name || m.text);
+  }
+  return names;
 }
 
 function renderDiagnosis(packet) {
   const box = $("#diagnosis");
   box.replaceChildren();
   const check = packet.answer_check;
-  if (!check) {
-    box.append(el("p", {}, "No problem and answer were read."));
-    return;
-  }
+  // Shown only when the message is about an answer (a problem, a student's answer or both).
+  $("#diagnosis-box").hidden = !check;
+  if (!check) return;
   if (check.missing.length) {
-    box.append(el("p", {}, `Not diagnosed: the message gives no ${check.missing.join(" and no ")}.`));
+    box.append(el("p", { class: "empty" }, `Not checked: the message gives no ${check.missing.join(" and no ")}.`));
     return;
   }
-  box.append(el("p", {}, `${check.problem}: the student answered ${check.student_answer} ` +
-    `(${check.correct ? "correct" : `incorrect; the answer is ${check.correct_answer}`})`));
+  const verdict = check.correct ? el("b", { class: "right" }, "correct") : el("b", { class: "wrong" }, "not correct");
+  const p = el("p", {}, `${check.problem}: the student answered ${check.student_answer}, which is `, verdict);
+  if (!check.correct && check.correct_answer) p.append(` (the answer is ${check.correct_answer})`);
+  box.append(p);
+  const names = misconceptionNames(packet);
   for (const f of packet.diagnosis) {
-    box.append(el("div", { class: "finding" }, `${f.misconception_id}: ${f.explanation}`));
+    const name = names.get(f.misconception_id);
+    box.append(el("div", { class: "finding", "data-id": f.misconception_id },
+      el("div", { class: "finding-name", title: f.misconception_id }, name ? `Likely misconception: ${name}` : "Likely misconception"),
+      el("div", {}, f.explanation)));
   }
 }
 
-function renderConcepts(packet) {
-  // Each linked concept with its taxonomy, name and description; the first of each
-  // taxonomy with its prerequisite chain (foundations first), by name.
-  const list = $("#concepts");
-  list.replaceChildren();
-  if (!packet.concepts.length) {
-    list.append(el("li", {}, "No concept was linked."));
+// -- the slots ------------------------------------------------------------------------------
+
+function hitCard(hit, diagnosed) {
+  const heading = hit.kind === "misconception" ? (hit.title || hit.text) : (hit.title || KINDS[hit.kind] || hit.kind);
+  const item = el("li", { class: `hit-card kind-${hit.kind}`, "data-id": hit.id },
+    el("div", { class: "hit-head" }, taxonomyChip(taxonomyOf(hit.id)), " ",
+      el("span", { class: "kind" }, KINDS[hit.kind] || hit.kind),
+      diagnosed ? el("span", { class: "tag diagnosed" }, "reproduces the student's answer") : null),
+    el("div", { class: "hit-title" }, heading));
+  if (hit.kind !== "misconception") item.append(el("p", { class: "text", title: shorten(hit.text, 1200) }, shorten(hit.text, 320)));
+  item.append(el("code", { class: "cid" }, hit.id));
+  return item;
+}
+
+function renderSlot(box, slot, packet, intro) {
+  box.replaceChildren();
+  const head = el("p", { class: "slot-head" });
+  if (slot.confidence !== null && slot.confidence !== undefined) head.append(el("span", { class: "conf" }, `${pct(slot.confidence)} sure`), " ");
+  if (intro) head.append(intro);
+  if (head.childNodes.length) box.append(head);
+  if (!slot.hits.length) {
+    box.append(el("p", { class: "empty" }, slot.empty_reason ? `Nothing here: ${slot.empty_reason}.` : "Nothing found."));
     return;
   }
-  const shown = {};
-  for (const c of packet.concepts) {
-    // The first five of each taxonomy; the packet holds ten.
-    shown[c.taxonomy] = (shown[c.taxonomy] || 0) + 1;
-    if (shown[c.taxonomy] > 5) continue;
-    const score = c.evidence.caller ? "yours" : `score ${c.score.toFixed(3)}`;
-    const item = el("li", { class: "concept", "data-id": c.id },
-      el("span", { class: "badge" }, c.taxonomy), " ", el("b", {}, c.name), ` (${score})`);
-    if (c.description) item.append(el("div", { class: "text" }, c.description));
-    if (c.prerequisites.length) {
-      const chain = el("ol", { class: "chain" });
-      for (const p of c.prerequisites) {
-        chain.append(el("li", { "data-id": p.id, title: p.description },
-          `${p.name}${p.description ? ": " + p.description.slice(0, 90) : ""} ` +
-          (p.relation === "aligned_with" ? "(the standard it teaches)" : `(${p.depth} back)`)));
-      }
-      item.append(el("div", { class: "title" }, "builds on"), chain);
-    }
+  const diagnosed = new Set(packet.diagnosis.map((f) => f.misconception_id));
+  box.append(el("ol", { class: "hit-cards" }, ...slot.hits.map((h) => hitCard(h, diagnosed.has(h.id)))));
+}
+
+function renderSlots(packet) {
+  const s = packet.slots;
+  renderSlot($("#slot-teach"), s.teach, packet, "Explanations and worked examples nearest the message.");
+  const stated = s.misconceptions.stated_answer;
+  renderSlot($("#slot-misconceptions"), s.misconceptions, packet,
+    stated === true ? "These would explain the answer the student gave." :
+      stated === false ? "The student gave no answer to explain: these are common errors of the topic." : "");
+  renderSlot($("#slot-practice"), s.practice, packet, "Exercises and quiz questions on the same concepts.");
+}
+
+// -- for developers -------------------------------------------------------------------------
+
+function renderHits(list, hits) {
+  list.replaceChildren();
+  for (const hit of hits) {
+    const head = el("div", { class: "hit-head" }, taxonomyChip(taxonomyOf(hit.id)), " ",
+      el("span", { class: "kind" }, KINDS[hit.kind] || hit.kind));
+    for (const source of hit.found_by) head.append(el("span", { class: `badge ${source}` }, source));
+    head.append(el("span", { class: "score" }, `score ${hit.score.toFixed(4)}`), el("code", { class: "cid" }, hit.id));
+    const item = el("li", { class: "hit", "data-id": hit.id }, head);
+    if (hit.title) item.append(el("div", { class: "hit-title" }, hit.title));
+    item.append(el("p", { class: "text" }, shorten(hit.text, 300)));
     list.append(item);
   }
-}
-
-function renderGraph(packet) {
-  // Each prerequisite path left to right, the concept itself at the right.
-  const paths = packet.graph_context.prerequisites.slice(0, 6);
-  const box = $("#graph");
-  box.replaceChildren();
-  if (!paths.length) {
-    box.append(el("p", {}, "No prerequisite chain for this request."));
-    return;
-  }
-  const depth = Math.max(...paths.map((p) => p.length));
-  const width = 220 * depth + 40, height = 44 * paths.length + 20;
-  const root = svg("svg", { width, height, id: "chain", viewBox: `0 0 ${width} ${height}` });
-  paths.forEach((path, row) => {
-    const y = 24 + row * 44;
-    const xs = path.map((_, i) => 20 + 220 * (depth - path.length + i));
-    for (let i = 1; i < path.length; i++) {
-      root.append(svg("line", { x1: xs[i - 1], y1: y, x2: xs[i], y2: y }));
-    }
-    path.forEach((id, i) => {
-      root.append(svg("circle", { cx: xs[i], cy: y, r: 6, "data-id": id }));
-      const label = svg("text", { x: xs[i] + 9, y: y - 8 });
-      label.textContent = id;
-      root.append(label);
-    });
-  });
-  box.append(root);
 }
 
 function renderTimings(packet) {
@@ -147,39 +338,48 @@ function renderTimings(packet) {
   const sum = stages.reduce((a, [, ms]) => a + ms, 0) || 1;
   const bar = el("div", { class: "bar", id: "timing-bar" });
   stages.forEach(([stage, ms], i) => {
-    const seg = el("div", { class: "seg", "data-stage": stage, title: `${stage} ${ms.toFixed(1)} ms`,
-      style: `width:${(100 * ms) / sum}%;background:${COLORS[i % COLORS.length]}` }, `${stage} ${ms.toFixed(1)}`);
-    bar.append(seg);
+    bar.append(el("div", { class: "seg", "data-stage": stage, title: `${stage} ${ms.toFixed(1)} ms`,
+      style: `width:${(100 * ms) / sum}%;background:${COLORS[i % COLORS.length]}` }, `${stage} ${ms.toFixed(1)}`));
   });
   $("#timings").replaceChildren(bar, el("p", {}, `total ${packet.timings_ms.total.toFixed(1)} ms`));
 }
+
+// -- running a query ------------------------------------------------------------------------
 
 async function run(event) {
   if (event) event.preventDefault();
   const status = $("#status");
   status.className = "";
-  status.textContent = "retrieving…";
+  status.textContent = "looking it up…";
   const key = $("#key").value;
   const headers = { "Content-Type": "application/json" };
   if (key) headers["X-API-Key"] = key;
   try {
     const response = await fetch("/v1/retrieve", { method: "POST", headers, body: JSON.stringify(request()) });
     const data = await response.json();
+    if (response.status === 401) {
+      $("#advanced").open = true;
+      throw new Error("this server needs an API key: enter it under Developer options");
+    }
     if (!response.ok) throw new Error(`${response.status} ${data.error ? data.error.message : ""}`);
     renderVerdict(data);
+    renderNotes(data);
+    renderConcepts(data);
+    renderChains(data);
+    renderDiagnosis(data);
+    renderSlots(data);
     renderHits($("#hits"), data.results);
     renderHits($("#lessons"), data.lessons);
-    renderConcepts(data);
-    renderDiagnosis(data);
-    renderGraph(data);
     renderTimings(data);
     $("#debug").textContent = JSON.stringify(data.debug, null, 2);
     $("#packet").hidden = false;
-    const degraded = data.degraded_sources.length ? `; degraded: ${data.degraded_sources.join(", ")}` : "";
-    status.textContent = `${data.results.length} hits${degraded}`;
+    const degraded = data.degraded_sources.length ? `; some sources did not answer: ${data.degraded_sources.join(", ")}` : "";
+    status.textContent = `${data.results.length} results in ${Math.round(data.timings_ms.total)} ms${degraded}`;
+    document.body.dataset.state = "done";
   } catch (err) {
     status.className = "error";
     status.textContent = `failed: ${err.message}`;
+    document.body.dataset.state = "failed";
   }
 }
 
@@ -188,10 +388,16 @@ $("#semantic_weight").addEventListener("input", () => {
   $("#use_weight").checked = true;
   $("#weight_value").textContent = $("#semantic_weight").value;
 });
+const search = new URLSearchParams(location.search);
 const fragment = new URLSearchParams(location.hash.slice(1));
+const param = (name) => fragment.get(name) || search.get(name);
 if (fragment.get("key")) $("#key").value = fragment.get("key");
-if (fragment.get("student_answer")) $("#student_answer").value = fragment.get("student_answer");
-if (fragment.get("q")) {
-  $("#query").value = fragment.get("q");
+if (param("student_answer")) $("#student_answer").value = param("student_answer");
+if (param("grade")) {
+  const wanted = param("grade").trim().toUpperCase();
+  if ([...$("#grade").options].some((o) => o.value === wanted)) $("#grade").value = wanted;
+}
+if (param("q")) {
+  $("#query").value = param("q");
   run();
 }
