@@ -154,6 +154,24 @@ def test_validate_cli_good_and_missing_bundles(slice_bundle: Path, tmp_path: Pat
     assert "bundle folder not found" in _flat(res.stderr)
 
 
+def test_validate_cli_names_unresolved_ids_and_a_missing_index(tmp_path: Path) -> None:
+    """The tutorial's add-on bundle (docs/own-content.md) on its own: its references to the
+    shipped standards are unknown, with a hint to check it against an index; an index folder
+    that holds none is an error (exit 2). Against a real index: test_own_content_tutorial."""
+    addon = Path(__file__).resolve().parents[2] / "docs" / "examples" / "own-content"
+    runner = CliRunner()
+    res = runner.invoke(app, ["validate", str(addon)])
+    assert res.exit_code == 1
+    assert "unknown concept ids ['ccss:7.EE.B.4.a']" in _plain(res.stdout)
+    assert "--index-dir" in _flat(res.stderr)
+    res = runner.invoke(app, ["validate", str(addon), "--json"])
+    data = json.loads(res.stdout)
+    assert res.exit_code == 1 and "--index-dir" in data["hint"] and "from_index" not in data
+    res = runner.invoke(app, ["validate", str(addon), "--index-dir", str(tmp_path / "none")])
+    assert res.exit_code == 2
+    assert f"no tutorgraph index at {tmp_path / 'none'}" in _flat(res.stderr)
+
+
 # -- ingest -------------------------------------------------------------------------------
 
 
