@@ -94,6 +94,22 @@ def test_the_linker_not_the_refiner_seeds_the_graph(refined_retriever, opened_in
     assert all(seeds.get(cid) in (None, "evidence", "linked") for cid in refined.key_concepts)
 
 
+def test_another_language_is_not_spell_corrected(refined_retriever, opened_index) -> None:  # type: ignore[no-untyped-def]
+    """Issue 49: the corrector rewrote German into English words ("eines" to "lines"), so
+    the question searched for lines. Read as German, it is searched as written."""
+    speller = SpellingCorrector(opened_index.lexical.document_frequencies())
+    assert speller.correct("eines") == "lines"  # what the message would have become
+    query = "Wie berechne ich die Fläche eines Dreiecks?"
+    packet = _retrieve(refined_retriever, query=query, sources=["lexical"])
+    refined = packet.refined_query
+    assert refined is not None and refined.optimized_query == query
+    assert "lines" not in refined.search_terms
+    assert packet.language.english is False and packet.language.detected == "de"
+    assert packet.language.note is not None and "German" in packet.language.note
+    english = _retrieve(refined_retriever, query="whats a denominater", sources=["lexical"])
+    assert english.language.english is True and english.language.detected is None
+
+
 class _Recorder:
     """Records what the reranker is asked to score (a logic check: which text it sees)."""
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from tutorgraph.mathtext.spans import MathSpan, canonical_math, math_spans, plain_text
+from tutorgraph.refinement.language import detect_language
 from tutorgraph.refinement.reader import answer_in, read_message
 from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.stores.guard import guarded
@@ -59,7 +60,7 @@ _COMPARE_TERMS = ("compare", "order")
 class _Reading:
     """What the rules read from the text, before the concept search."""
 
-    text: str  # plain, spelling corrected
+    text: str  # plain, spelling corrected (when it reads as English)
     answer: str | None
     optimized: str
     expressions: list[str]
@@ -120,7 +121,7 @@ class LocalRefiner:
 
     async def candidate_concepts(self, query: str, k: int) -> list[Concept]:
         """The concepts whose names best match the text (the curriculum context of a prompt)."""
-        text = await self._off_loop(query, lambda: self._correct(plain_text(query)))
+        text = await self._off_loop(query, lambda: self._corrected(query))
         if text is None:
             return []
         return [m.concept for m in await self._graph.search_concepts(text, k=k)]
@@ -140,12 +141,11 @@ class LocalRefiner:
             return None
 
     def _read(self, query: str, student_answer: str | None) -> _Reading:
-        plain = plain_text(query)
         # The answer is read before spelling correction: its cue words ("wrote", "said") are
         # everyday English that a curriculum vocabulary may lack.
         read = read_message(query)
         answer = canonical_math(student_answer) if student_answer else answer_in(query)
-        text = self._correct(plain)
+        text = self._corrected(query)
         spans = math_spans(text)
         optimized, terms = _with_canonical_math(text, spans), _search_terms(text, spans)
         if _COMPARATIVE.search(text) and any(c.isdigit() for c in text):
@@ -155,10 +155,14 @@ class LocalRefiner:
         problem = read.problem.value if read.problem is not None else None
         return _Reading(text, answer, optimized, expressions, terms, problem)
 
-    def _correct(self, text: str) -> str:
+    def _corrected(self, query: str) -> str:
+        """The query as plain text, spelling corrected when it reads as English: the
+        corrector knows English words only, and would rewrite another language into them
+        (German "eines" to "lines"; `refinement/language.py`)."""
+        plain = plain_text(query)
         speller = self._speller
-        if speller is None:
-            return text
+        if speller is None or not detect_language(query).english:
+            return plain
 
         def fix(m: re.Match[str]) -> str:
             word = m[0].casefold()
@@ -166,7 +170,7 @@ class LocalRefiner:
                 return m[0]
             return speller.correct(word) or m[0]
 
-        return _WORD.sub(fix, text)
+        return _WORD.sub(fix, plain)
 
 
 def _with_canonical_math(text: str, spans: list[MathSpan]) -> str:

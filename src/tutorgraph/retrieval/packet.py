@@ -63,6 +63,7 @@ def build_packet(state: RequestState) -> ReasoningPacket:
         no_match_reason=no_match,
         scope=state.scope_info,
         grade=state.grade_info,
+        language=state.language,
         debug=_debug(state) if request.debug else None,
     )
 

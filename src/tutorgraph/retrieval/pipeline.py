@@ -39,6 +39,7 @@ from tutorgraph_client.models.packet import (
     DiagnosisFinding,
     GradeInfo,
     Hit,
+    LanguageInfo,
     LinkedConcept,
     RankerInfo,
     RerankerInfo,
@@ -99,6 +100,9 @@ class RequestState:
     degraded_stages: dict[str, str] = field(default_factory=dict)
     started: float = field(default_factory=time.perf_counter)
     refined: RefinedQuery | None = None
+    # The message's language (refine stage; `refinement/language.py`): another language is
+    # not spell-corrected, and the packet says so.
+    language: LanguageInfo = field(default_factory=LanguageInfo)
     # The request's facts, read once by the facts stage (`retrieval/facts.py`); None before.
     facts: RequestFacts | None = None
     route: Route = field(init=False)

@@ -1,19 +1,24 @@
-"""The refine stage: the refiner's reading of the query (key concepts, the student's answer,
-a query rewritten for search), when the request asks for it and a refiner is configured.
+"""The refine stage: the message's language, then the refiner's reading of the query (key
+concepts, the student's answer, a query rewritten for search), when the request asks for it
+and a refiner is configured.
 
 >>> await RefineStage(refiner).run(state); state.refined  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+from tutorgraph.refinement.language import detect_language, language_note
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph_client.models.packet import LanguageInfo
 
 __all__ = ["RefineStage"]
 
 
 class RefineStage(Stage):
-    """Sets `state.refined`; a refiner that fails leaves it None (the query as written)."""
+    """Sets `state.language` (always: the detector is cached and takes well under a
+    millisecond for a message, a few for 2,000 hostile characters) and `state.refined`; a
+    refiner that fails leaves it None (the query as written)."""
 
     name = "refine"
     timing = "refine"
@@ -25,6 +30,13 @@ class RefineStage(Stage):
 
     async def run(self, state: RequestState) -> bool:
         request = state.request
+        # Only English is supported: the local refiner does not spell-correct another
+        # language into English words, and the packet says what the message reads as.
+        language = detect_language(request.query)
+        if not language.english:
+            state.language = LanguageInfo(
+                english=False, detected=language.code, note=language_note(language)
+            )
         if not request.use_refinement or self._refiner is None:
             return False
         state.refined = await self._refiner.refine(
