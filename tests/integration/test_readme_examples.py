@@ -1,5 +1,5 @@
-"""Every Python block of the README's "Use it from your app" section, run as written in a
-fresh interpreter against the served app (and, in process, the session index)."""
+"""Every Python block of the README's quickstart and "Use it from your app" sections, run as
+written in a fresh interpreter against the served app (and, in process, the session index)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,11 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 
 def _blocks() -> list[str]:
     text = README.read_text(encoding="utf-8")
-    section = text.split("## Use it from your app", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, re.S)
+    blocks: list[str] = []
+    for title in ("## Five-minute quickstart", "## Use it from your app"):
+        section = text.split(title, 1)[1].split("\n## ", 1)[0]
+        blocks += re.findall(r"```python\n(.*?)```", section, re.S)
+    return blocks
 
 
 def test_the_section_has_its_examples() -> None:
