@@ -430,3 +430,45 @@ async def test_a_stalled_upload_is_408_and_lets_go_of_the_lock(
         assert resp.status_code == 408 and "stalled" in resp.json()["error"]["message"]
         with WriterLock(tmp_path / "index", "the next writer"):
             pass
+
+
+@pytest.mark.parametrize("prune", [False, True])
+async def test_an_upload_is_validated_against_the_index_s_concepts_unless_it_prunes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, prune: bool
+) -> None:
+    """An add-on bundle may reference the concepts the index holds (its live catalogue's);
+    a job that prunes leaves the index with the bundle alone, so only the bundle's count."""
+    from tutorgraph.ingest.bundle import write_bundle
+    from tutorgraph.models.records import SourceRecords
+    from tutorgraph_client.models.curriculum import Concept
+
+    seen: list[object] = []
+
+    def recording_validate(bundle_dir: Path, index_ids: object = None) -> ValidationReport:
+        seen.append(index_ids)
+        return ValidationReport(errors=[BundleRecordError("concepts.jsonl", 1, "bad")])
+
+    monkeypatch.setattr(ingest_jobs, "validate_bundle", recording_validate)
+    index = write_fake_index(tmp_path / "index")
+    live = live_generation(index)
+    assert live is not None
+    standard = Concept(
+        id="ccss:7.EE.B.4.a", name="7.EE.B.4.a", kind="standard", source="s", license="l"
+    )
+    write_bundle(SourceRecords(concepts=[standard]), live / "catalogue")
+    bundle = _tar(tmp_path / "b.tar.gz", [_file("concepts.jsonl")]).read_bytes()
+    async with _api(tmp_path) as c:
+        resp = await c.post(
+            "/v1/ingest",
+            params={"prune": str(prune).lower()},
+            content=bundle,
+            headers={"Content-Type": "application/gzip"},
+        )
+        assert resp.status_code == 202, resp.text
+        for _ in range(300):
+            job = (await c.get(resp.headers["location"])).json()
+            if job["status"] == "failed":
+                break
+            await asyncio.sleep(0.01)
+    assert job["error"]["code"] == "invalid_bundle"
+    assert seen == [None if prune else frozenset({"ccss:7.EE.B.4.a"})]
