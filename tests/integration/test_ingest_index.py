@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from tutorgraph.errors import ConfigurationError, EmbedderMismatchError
+from tutorgraph.errors import BundleError, ConfigurationError, EmbedderMismatchError
 from tutorgraph.index.generations import live_generation
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.local import LocalIndex
@@ -410,14 +410,17 @@ def test_an_add_on_bundle_links_to_the_index_and_removes_nothing(
     finally:
         asyncio.run(index_items.aclose())
 
-    # With prune, into a copy of the index: its concepts do not resolve.
+    # With prune, into a copy of the index: its concepts do not resolve, and a pruning
+    # ingest with rejected records is refused whole (it would remove them from the index).
     shutil.copytree(index, tmp_path / "index-pruned")
-    pruned = _ingest(bundle, tmp_path / "index-pruned", embedder, prune=True)
-    assert [(e.file, e.line) for e in pruned.rejected] == [
+    with pytest.raises(BundleError, match="nothing was changed") as refused:
+        _ingest(bundle, tmp_path / "index-pruned", embedder, prune=True)
+    assert [(e.file, e.line) for e in refused.value.errors] == [
         ("concepts.jsonl", 1),
         ("documents.jsonl", 1),
         ("documents.jsonl", 2),
         ("prerequisites.jsonl", 1),
     ]
-    assert construct in pruned.rejected[0].reason
-    assert not any("index" in e.reason for e in pruned.rejected)
+    assert construct in refused.value.errors[0].reason
+    assert not any("index" in e.reason for e in refused.value.errors)
+    assert load_catalogue(IndexLayout.live(tmp_path / "index-pruned")) == after

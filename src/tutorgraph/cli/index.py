@@ -105,13 +105,6 @@ def ingest_cmd(
         report = asyncio.run(ingest())
     for e in report.rejected[:50]:
         err_console.print(f"[red]rejected[/] {e}", highlight=False)
-    if prune and any(e.reason.startswith("unknown") for e in report.rejected):
-        err_console.print(
-            "[yellow]hint[/]: --prune keeps only this bundle's records, so they may reference "
-            "only its own concepts; without --prune a bundle is added to the index and may "
-            "reference the concepts it holds",
-            highlight=False,
-        )
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     console.print(
         f"ingested into {settings.index_dir} (generation {report.generation}): "

@@ -40,7 +40,7 @@ from typing import TypedDict, Unpack
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.stored_vectors import StoredVectors
-from tutorgraph.errors import ConfigurationError, IndexDamagedError
+from tutorgraph.errors import BundleError, ConfigurationError, IndexDamagedError
 from tutorgraph.index._bundle_alignment import align_bundle
 from tutorgraph.index._bundle_vectors import STORED_VECTORS_DIR, embed_bundle
 from tutorgraph.index._ingest_options import IngestOptions, IngestReport, ProgressCallback
@@ -365,13 +365,29 @@ async def ingest_bundle(
 
     The records are merged into what the index holds (nothing is removed unless
     `options.prune`), so a bundle may reference the index's concepts as well as its own (an
-    add-on bundle: `index/references.py`); with `prune` only its own."""
+    add-on bundle: `index/references.py`); with `prune` only its own, and a bundle with a
+    rejected record is refused whole (BundleError), since pruning would remove it."""
     options = options or IngestOptions()
     options.check()
     async with writing(index_dir, options.writer, lock):
         validation = await asyncio.to_thread(
             partial(validate_for_index, prune=options.prune, writer=True), bundle_dir, index_dir
         )
+        if options.prune and validation.errors:
+            # A pruning ingest keeps only the bundle: a rejected record would be removed
+            # from the index too, so nothing is written until the bundle is whole.
+            hint = (
+                " (a pruning ingest keeps only the bundle, so it may reference only its own "
+                "concepts; without --prune it is added to the index and may reference those)"
+                if any(e.reason.startswith("unknown") for e in validation.errors)
+                else ""
+            )
+            raise BundleError(
+                f"{len(validation.errors)} invalid record(s) in the bundle, and --prune would "
+                f"remove them from the index; nothing was changed{hint}. First: "
+                f"{validation.errors[0]}",
+                errors=validation.errors,
+            )
         stored = await asyncio.to_thread(StoredVectors.read, bundle_dir / STORED_VECTORS_DIR)
         options = replace(options, source_hash=bundle_hash(bundle_dir))
         report = await ingest_locked(
