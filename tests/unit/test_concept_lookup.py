@@ -139,6 +139,15 @@ def test_the_view_of_a_standard(records: SourceRecords, graph: EmbeddedGraphStor
     assert asyncio.run(concept_view(graph, "ccss:9.ZZ.Z.9")) is None
 
 
+def test_the_cli_suggests_concepts_for_words_not_for_an_id(graph: EmbeddedGraphStore) -> None:
+    from tutorgraph.cli.concept import _did_you_mean
+
+    assert asyncio.run(_did_you_mean(graph, "ccss:9.ZZ.Z.9")) == ""
+    hint = asyncio.run(_did_you_mean(graph, "mixed number fractions"))
+    assert hint.startswith(" (did you mean ") and hint.endswith("?)")
+    assert asyncio.run(_did_you_mean(graph, "qqqzzz")) == ""
+
+
 def test_a_chain_leaves_alignments_out(records: SourceRecords, graph: EmbeddedGraphStore) -> None:
     construct = next(iter(_aligned(records, STANDARD)))
     steps = asyncio.run(chain(graph, construct, "in", 2))
@@ -215,3 +224,52 @@ def test_the_route_lists_a_standards_misconceptions_with_their_construct(
     text = want[-1].misconception.text
     ranked = asyncio.run(get(text))["misconceptions"]
     assert isinstance(ranked, list) and ranked[0]["misconception"]["text"] == text
+
+
+# -- the graph alone, as `tutorgraph concept` opens it ---------------------------------------
+
+
+def _graph_only_index(tmp_path: Path) -> tuple[Path, Path]:
+    """An index folder whose live generation holds a small catalogue and its manifest."""
+    from tests.unit.api_fakes import RECORDS
+
+    from tutorgraph.index.generations import activate, new_generation
+    from tutorgraph.index.integrity import record_counts
+    from tutorgraph.index.layout import IndexLayout
+    from tutorgraph.ingest.bundle import write_bundle
+    from tutorgraph.stores.manifest import FileSignature, Manifest
+
+    index_dir = tmp_path / "index"
+    index_dir.mkdir()
+    generation = new_generation(index_dir, None)
+    layout = IndexLayout(generation)
+    write_bundle(RECORDS, layout.catalogue)
+    files = {
+        f.relative_to(generation).as_posix(): FileSignature(size=f.stat().st_size, sha256="")
+        for f in layout.catalogue.iterdir()
+    }
+    Manifest(
+        embedder="x", embedding_dim=1, bundle_hash="t", counts=record_counts(RECORDS), files=files
+    ).write(generation)
+    activate(index_dir, generation)
+    return index_dir, layout.catalogue
+
+
+def test_the_graph_alone_opens_checks_and_refuses_damage(tmp_path: Path) -> None:
+    from tutorgraph.errors import IndexDamagedError, IndexNotFoundError
+    from tutorgraph.index.local import GraphOnly
+
+    with pytest.raises(IndexNotFoundError):
+        GraphOnly.load(tmp_path / "none")
+    index_dir, catalogue = _graph_only_index(tmp_path)
+
+    async def lookup() -> list[str]:
+        async with GraphOnly.load(index_dir) as opened:
+            found = await concept_misconceptions(opened.graph, STANDARD)
+            return [f.misconception.id for f in found]
+
+    assert asyncio.run(lookup()) == ["eedi:misconception:1"]
+    misconceptions = catalogue / "misconceptions.jsonl"
+    misconceptions.write_text(misconceptions.read_text()[:-5])  # cut short: another size
+    with pytest.raises(IndexDamagedError, match=r"misconceptions\.jsonl is"):
+        GraphOnly.load(index_dir)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -30,6 +30,7 @@ __all__ = [
     "err_console",
     "fail_on_errors",
     "load_settings",
+    "loading",
     "open_retriever",  # re-exported for the commands
     "progress_bars",
     "refuse_damaged",
@@ -70,6 +71,23 @@ def fail_on_errors() -> Iterator[None]:
     except TutorGraphError as exc:
         err_console.print(f"[bold red]error[/]: {exc.message}", highlight=False)
         raise typer.Exit(2) from None
+
+
+def _quiet(_what: str) -> None:
+    return None
+
+
+@contextmanager
+def loading(*, quiet: bool = False) -> Iterator[Callable[[str], None]]:
+    """A one-line status on stderr while a one-shot command loads: the block gets a function
+    to call with what it is doing now (`say("loading the embedder")`), and the line is gone
+    when the block ends. Silent with `quiet` (`--json`) and when stderr is not a terminal (a
+    pipe, a log, CI), and never on stdout: a command's output is unchanged by it."""
+    if quiet or not err_console.is_terminal:
+        yield _quiet
+        return
+    with err_console.status("starting…") as status:
+        yield lambda what: status.update(f"{what}…")
 
 
 def refuse_damaged(index: LocalIndex) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -19,6 +20,7 @@ from tutorgraph.cli._common import (
     err_console,
     fail_on_errors,
     load_settings,
+    loading,
     open_retriever,
     refuse_damaged,
 )
@@ -80,10 +82,18 @@ def answer_cmd(
 
     async def run() -> tuple[ReasoningPacket, AnswerResult]:
         nonlocal streamed
-        served = await asyncio.to_thread(open_retriever, settings)
+        # The status line (stderr, a terminal only) ends before the answer streams.
+        with loading(quiet=as_json) as say:
+            say("checking the index")
+            served = await asyncio.to_thread(partial(open_retriever, settings, status=say))
+            try:
+                refuse_damaged(served.index)
+                say("retrieving")
+                packet = await served.retriever.retrieve(request)
+            except BaseException:
+                await served.aclose()
+                raise
         async with served:
-            refuse_damaged(served.index)
-            packet = await served.retriever.retrieve(request)
             if unavailable is not None:
                 return packet, no_answer(unavailable)
             answerer = build_answerer(settings)

@@ -14,7 +14,7 @@ from typing import cast
 
 import typer
 
-from tutorgraph.cli import answer, curriculum, index, query, serve, train
+from tutorgraph.cli import answer, concept, curriculum, index, query, serve, train
 
 __all__ = ["PLUGIN_GROUP", "RESEARCH_COMMANDS", "app", "build_app", "installed_plugins", "main"]
 
@@ -69,6 +69,7 @@ def build_app(plugins: Mapping[str, Register] | None = None) -> typer.Typer:
     curriculum.register(app)
     index.register(app)
     query.register(app)
+    concept.register(app)
     answer.register(app)
     # The plugins go here so that `--help` lists them where the built-in commands were.
     for register in plugins.values():

@@ -19,6 +19,7 @@ from tutorgraph.cli._common import (
     err_console,
     fail_on_errors,
     load_settings,
+    loading,
     open_retriever,
     refuse_damaged,
 )
@@ -136,11 +137,14 @@ def query_cmd(
             err_console.print(f"[bold red]invalid request[/]: {line}", highlight=False)
         raise typer.Exit(2) from None
 
-    async def answer(retriever: HybridRetriever) -> ReasoningPacket:
-        return await retriever.retrieve(request)
+    # The status line (stderr, a terminal only) lasts until the packet is ready to print.
+    with fail_on_errors(), loading(quiet=as_json) as say:
 
-    with fail_on_errors():
-        packet = _with_retriever(settings, answer)
+        async def answer(retriever: HybridRetriever) -> ReasoningPacket:
+            say("retrieving")
+            return await retriever.retrieve(request)
+
+        packet = _with_retriever(settings, answer, say)
     if as_json:
         typer.echo(packet.model_dump_json())
     else:
@@ -193,10 +197,17 @@ def _run_file(path: Path, defaults: dict[str, object], settings: Settings) -> No
         raise typer.Exit(1)
 
 
-def _with_retriever(settings: Settings, job: Callable[[HybridRetriever], Awaitable[T]]) -> T:
+def _with_retriever(
+    settings: Settings,
+    job: Callable[[HybridRetriever], Awaitable[T]],
+    status: Callable[[str], None] | None = None,
+) -> T:
     """Open the retriever, run `job` and close everything, all in one event loop (the
-    OpenAI refiner's HTTP client must be closed in the loop that used it)."""
-    served = open_retriever(settings)
+    OpenAI refiner's HTTP client must be closed in the loop that used it); `status` is told
+    what loads."""
+    if status is not None:
+        status("checking the index")
+    served = open_retriever(settings, status=status)
 
     async def run() -> T:
         async with served:

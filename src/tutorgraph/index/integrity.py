@@ -126,10 +126,13 @@ def fingerprint_files(layout: IndexLayout) -> dict[str, FileSignature]:
     return out
 
 
-def check_files(layout: IndexLayout, manifest: Manifest, *, deep: bool = False) -> list[Problem]:
+def check_files(
+    layout: IndexLayout, manifest: Manifest, *, deep: bool = False, only: str | None = None
+) -> list[Problem]:
     """Every file the manifest lists, present and of its size (and sha256 when `deep`); the
-    embedded Chroma database a real SQLite file. At most one problem per source."""
-    return list(_file_problems(layout, manifest, deep=deep).values())
+    embedded Chroma database a real SQLite file. At most one problem per source. With
+    `only` (a path prefix such as `catalogue/`), just the files under it."""
+    return list(_file_problems(layout, manifest, deep=deep, only=only).values())
 
 
 def check_parts(
@@ -142,7 +145,12 @@ def check_parts(
 
 
 def _file_problems(
-    layout: IndexLayout, manifest: Manifest, *, deep: bool, by: str = "source"
+    layout: IndexLayout,
+    manifest: Manifest,
+    *,
+    deep: bool,
+    by: str = "source",
+    only: str | None = None,
 ) -> dict[str, Problem]:
     problems: dict[str, Problem] = {}
 
@@ -151,6 +159,8 @@ def _file_problems(
         problems.setdefault(problem.source if by == "source" else problem.part, problem)
 
     for rel, signature in sorted(manifest.files.items()):
+        if only is not None and not rel.startswith(only):
+            continue
         path = layout.root / rel
         try:
             size = path.stat().st_size
@@ -161,6 +171,8 @@ def _file_problems(
             found(rel, f"{rel} is {size:,} bytes, the ingest wrote {signature.size:,}")
         elif deep and signature.sha256 and _sha256(path) != signature.sha256:
             found(rel, f"{rel} changed since the ingest wrote it (sha256 differs)")
+    if only is not None and not _CHROMA_DB.startswith(only):
+        return problems
     if any(rel.startswith("chroma/") for rel in manifest.files) or layout.chroma.is_dir():
         db = layout.root / _CHROMA_DB
         try:

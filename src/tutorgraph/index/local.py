@@ -24,7 +24,12 @@ import numpy as np
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.stored_vectors import StoredVectors
-from tutorgraph.errors import ConfigurationError, DiskFullError, IndexNotFoundError
+from tutorgraph.errors import (
+    ConfigurationError,
+    DiskFullError,
+    IndexDamagedError,
+    IndexNotFoundError,
+)
 from tutorgraph.index.diskspace import disk_full_reason, is_disk_full, nearly_full
 from tutorgraph.index.generations import LEGACY, ReaderHold, generation_name, live_generation
 from tutorgraph.index.integrity import (
@@ -49,7 +54,7 @@ from tutorgraph.stores.manifest import Manifest, require_manifest
 from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, VectorStore
 from tutorgraph_client.models.curriculum import Concept
 
-__all__ = ["AsyncClosing", "LocalIndex", "Opening"]
+__all__ = ["AsyncClosing", "GraphOnly", "LocalIndex", "Opening"]
 
 log = logging.getLogger(__name__)
 
@@ -355,6 +360,72 @@ class LocalIndex(AsyncClosing):
             return await asyncio.to_thread(cls.load, index_dir, embedder=embedder.name)
 
         return Opening(make)
+
+
+class GraphOnly(AsyncClosing):
+    """The curriculum graph of an index alone: what a concept lookup (`tutorgraph concept`)
+    reads, without the vectors, BM25 or any model. `load` reads the live generation's
+    catalogue, checked as `LocalIndex.load` checks it; a Neo4j store can stand in."""
+
+    def __init__(
+        self, graph: GraphStore, *, generation: str = LEGACY, hold: ReaderHold | None = None
+    ) -> None:
+        self._graph = graph
+        self._generation = generation
+        self._hold = hold
+
+    @property
+    def graph(self) -> GraphStore:
+        return self._graph
+
+    @property
+    def generation(self) -> str:
+        return self._generation
+
+    async def aclose(self) -> None:
+        await self._graph.aclose()
+        if self._hold is not None:
+            self._hold.release()
+
+    @classmethod
+    def load(cls, index_dir: Path) -> GraphOnly:
+        """The embedded graph of the live generation (blocking: reads the catalogue). No
+        index is an `IndexNotFoundError`; a catalogue whose files are not the sizes the
+        manifest recorded, or that cannot be read, or whose counts differ, is an
+        `IndexDamagedError` (a lookup has nothing to degrade to)."""
+        generation = live_generation(index_dir)
+        if generation is None:
+            raise IndexNotFoundError(index_dir)
+        hold = ReaderHold(generation)
+        try:
+            layout = IndexLayout(generation)
+            manifest = Manifest.read(generation)
+            if manifest is None:
+                raise IndexNotFoundError(index_dir)
+            problem = next(
+                (
+                    p
+                    for p in check_files(layout, manifest, only="catalogue/")
+                    if p.source == "graph"
+                ),
+                None,
+            )
+            records = SourceRecords()
+            if problem is None:
+                try:
+                    records = load_catalogue(layout)
+                except Exception as exc:
+                    problem = Problem("graph", f"the catalogue cannot be read ({_why(exc)})")
+                else:
+                    problem = catalogue_problem(records, manifest)
+            if problem is not None:
+                raise IndexDamagedError(f"the index is damaged: {problem} (`tutorgraph doctor`)")
+            return cls(
+                EmbeddedGraphStore(records), generation=generation_name(generation), hold=hold
+            )
+        except BaseException:
+            hold.release()
+            raise
 
 
 def _load_linker(

@@ -8,13 +8,14 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tutorgraph.config import Settings
 from tutorgraph.extras import require
 from tutorgraph.index.generations import live_generation, require_live_manifest
-from tutorgraph.index.local import AsyncClosing, LocalIndex
+from tutorgraph.index.local import AsyncClosing, GraphOnly, LocalIndex
 from tutorgraph.index.vector_check import VectorCheck
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever, load_models
 from tutorgraph.retrieval.retriever import HybridRetriever
@@ -27,6 +28,7 @@ __all__ = [
     "OpenRetriever",
     "SharedModels",
     "graph_store",
+    "open_graph",
     "open_index",
     "open_retriever",
     "start_vector_check",
@@ -56,6 +58,15 @@ def graph_store(settings: Settings) -> Neo4jGraphStore | None:
         timeout_s=settings.source_timeout_s,
         sql=sql,
     )
+
+
+def open_graph(settings: Settings) -> GraphOnly:
+    """The curriculum graph alone, for a lookup that needs no vectors, BM25 or model: Neo4j
+    when `NEO4J_URI` is set (no I/O yet), else the index's catalogue (blocking: reads it)."""
+    neo4j = graph_store(settings)
+    if neo4j is not None:
+        return GraphOnly(neo4j)
+    return GraphOnly.load(settings.index_dir)
 
 
 def vector_store(settings: Settings) -> ChromaVectorStore | None:
@@ -112,19 +123,23 @@ def open_retriever(
     *,
     isolate: bool = True,
     check: VectorCheck | None = None,
+    status: Callable[[str], None] | None = None,
 ) -> OpenRetriever:
     """Open the index of `settings` and build a retriever over it, loading the models unless
     `models` are given (blocking: call at start-up).
 
     With `isolate` (the default) a child process opens the embedded vector store first; it
     is started before the models load, so that the two overlap (see `open_index`; `check`:
-    a child the caller started even earlier)."""
+    a child the caller started even earlier). `status` is told what loads next, for a
+    command's status line."""
     try:
         # Fail fast on a missing index or another embedder's, before loading any model.
         require_live_manifest(settings.index_dir, settings.embedding_model)
         if isolate and check is None:
             check = start_vector_check(settings)
-        models = models or load_models(settings)
+        models = models or load_models(settings, status=status)
+        if status is not None:
+            status("opening the index (BM25, the graph, the vectors)")
         index = open_index(settings, isolate=isolate, check=check)
     finally:
         if check is not None:

@@ -245,18 +245,33 @@ def make_embedder(settings: Settings) -> SentenceTransformerEmbedder | OnnxEmbed
     )
 
 
-def load_models(settings: Settings, *, micro_batch: bool = False) -> Models:
+def _silent(_what: str) -> None:
+    return None
+
+
+def load_models(
+    settings: Settings, *, micro_batch: bool = False, status: Callable[[str], None] | None = None
+) -> Models:
     """Load the embedder, the reranker and the learned ranker (blocking: call at start-up).
 
     `micro_batch` (the server's choice) puts a `MicroBatcher` in front of each, so concurrent
     requests share model calls (a lone caller would only wait for nobody). Serving is what
     this is for, so numpy's BLAS is capped at `settings.blas_threads` for the process.
+    `status` is told what loads next ("loading the embedder (all-MiniLM-L6-v2)"), for a
+    command's status line.
     """
+    say = status or _silent
     limit_blas_threads(settings.blas_threads)
     model = make_embedder(settings)
+    say(f"loading the embedder ({settings.embedding_model.rsplit('/', 1)[-1]})")
     model.load()
+    if settings.reranker_model.strip():
+        say("loading the reranker")
     reranker, why_not = load_reranker(settings)
+    if settings.ranker_model.strip():
+        say("loading the learned ranker")
     ranker, ranker_why_not = load_ranker(settings)
+    say("loading the scope and standards models")
     scope, scope_why_not = load_scope(settings)
     standards, standards_why_not = load_standards_model(settings)
     return Models(
