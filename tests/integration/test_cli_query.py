@@ -50,6 +50,7 @@ PACKET_FIELDS = {
     "no_match_reason",
     "scope",
     "grade",
+    "language",
     "debug",
 }
 HIT_FIELDS = {
