@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,3 +70,36 @@ def test_an_unreadable_model_is_a_configuration_error(tmp_path: Path) -> None:
         lazy.warm()
     with pytest.raises(ConfigurationError):
         lazy.score([[]])
+
+
+def test_scoring_imports_neither_scikit_learn_nor_pandas_and_scores_the_same() -> None:
+    """The bundled booster scores in a fresh process without LightGBM's scikit-learn and
+    pandas integrations (seconds of a one-shot query), exactly as with them; both can still
+    be imported after."""
+    code = (
+        "import json, sys\n"
+        "{first}"
+        "from tutorgraph.ranking.combiner import Combiner\n"
+        "from tutorgraph.retrieval.factory import bundled_ranker_path\n"
+        "c = Combiner.load(bundled_ranker_path())\n"
+        "rows = [[(i * 7 + j * 3) % 11 / 10 for j in range(len(c.feature_names))] "
+        "for i in range(12)]\n"
+        "out = [c.score(rows), c.contributions(rows)]\n"
+        "loaded = [m for m in ('sklearn', 'pandas') if m in sys.modules]\n"
+        "{after}"
+        "print(json.dumps([out, loaded]))\n"
+    )
+    runs = [
+        code.format(first="", after="import sklearn, pandas\n"),
+        code.format(first="import lightgbm\n", after=""),  # with its integrations
+    ]
+    (lean, lean_loaded), (full, _) = (
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", c], capture_output=True, text=True, check=True, timeout=120
+            ).stdout
+        )
+        for c in runs
+    )
+    assert lean_loaded == []
+    assert lean == full

@@ -12,6 +12,7 @@ LightGBM computes them), which the packet's debug block shows.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -49,6 +50,34 @@ class CombinerConfig:
             raise ConfigurationError("combiner: n_estimators >= 1, learning_rate > 0, leaves >= 2")
 
 
+# What LightGBM imports, when it finds them, for its scikit-learn and pandas integrations.
+# A booster scoring numpy rows uses neither; scikit-learn imports SciPy's stats, and the two
+# cost two to three seconds of a one-shot query's first score.
+_INTEGRATIONS = ("sklearn", "pandas")
+
+
+def _lightgbm_for_scoring() -> Any:
+    """`lightgbm`, imported without the integrations no process has imported yet: while it
+    imports, they are marked absent (`sys.modules[name] = None`, which LightGBM's own
+    fallback for a missing package catches), and unmarked after, so a later import of them
+    works. LightGBM then offers no scikit-learn estimators in this process; tutorgraph
+    trains and scores with `lgb.train` and `Booster` only."""
+    if "lightgbm" in sys.modules:
+        import lightgbm
+
+        return lightgbm
+    absent = [name for name in _INTEGRATIONS if name not in sys.modules]
+    for name in absent:
+        sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        import lightgbm
+    finally:
+        for name in absent:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+    return lightgbm
+
+
 class Combiner:
     """A trained LambdaRank booster and the names of the features it reads, in order."""
 
@@ -78,8 +107,7 @@ class Combiner:
     def _model(self) -> Any:
         with self._lock:
             if self._booster is None:
-                import lightgbm as lgb
-
+                lgb = _lightgbm_for_scoring()
                 try:
                     self._booster = lgb.Booster(model_file=str(self._model_file))
                 except (OSError, lgb.basic.LightGBMError) as exc:
