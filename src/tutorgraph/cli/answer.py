@@ -25,6 +25,7 @@ from tutorgraph.cli._common import (
     refuse_damaged,
 )
 from tutorgraph.cli.query import print_packet, read_local_context, request_errors
+from tutorgraph.retrieval.stages.rank import may_be_scored
 from tutorgraph.synthesis.answerer import (
     Delta,
     answer_unavailable,
@@ -85,7 +86,10 @@ def answer_cmd(
         # The status line (stderr, a terminal only) ends before the answer streams.
         with loading(quiet=as_json) as say:
             say("checking the index")
-            served = await asyncio.to_thread(partial(open_retriever, settings, status=say))
+            defer = not may_be_scored(request)  # no ranker may score it: none is loaded
+            served = await asyncio.to_thread(
+                partial(open_retriever, settings, status=say, defer_ranker=defer)
+            )
             try:
                 refuse_damaged(served.index)
                 say("retrieving")

@@ -26,6 +26,7 @@ from tutorgraph.cli._common import (
 from tutorgraph.config import Settings
 from tutorgraph.errors import TutorGraphError
 from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph.retrieval.stages.rank import may_be_scored
 from tutorgraph_client.models.packet import Hit, ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
 
@@ -144,7 +145,9 @@ def query_cmd(
             say("retrieving")
             return await retriever.retrieve(request)
 
-        packet = _with_retriever(settings, answer, say)
+        # A request no learned ranker may score leaves it unloaded (one that may: it loads
+        # beside the index, as always).
+        packet = _with_retriever(settings, answer, say, defer_ranker=not may_be_scored(request))
     if as_json:
         typer.echo(packet.model_dump_json())
     else:
@@ -201,13 +204,16 @@ def _with_retriever(
     settings: Settings,
     job: Callable[[HybridRetriever], Awaitable[T]],
     status: Callable[[str], None] | None = None,
+    *,
+    defer_ranker: bool = True,
 ) -> T:
     """Open the retriever, run `job` and close everything, all in one event loop (the
     OpenAI refiner's HTTP client must be closed in the loop that used it); `status` is told
-    what loads."""
+    what loads. With `defer_ranker` (a file of requests, or one no ranker may score) the
+    learned ranker loads only when a request needs it."""
     if status is not None:
         status("checking the index")
-    served = open_retriever(settings, status=status)
+    served = open_retriever(settings, status=status, defer_ranker=defer_ranker)
 
     async def run() -> T:
         async with served:

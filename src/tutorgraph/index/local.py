@@ -17,8 +17,9 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable, Generator, Sequence
 from concurrent.futures import Future
+from functools import partial
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import numpy as np
 
@@ -42,7 +43,7 @@ from tutorgraph.index.integrity import (
 )
 from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.pipeline import IngestOptions, ingest_records
-from tutorgraph.index.vector_check import VectorCheck
+from tutorgraph.index.vector_check import VectorCheck, Verdict
 from tutorgraph.linking import ConceptLinker, build_cards
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.retrieval.lessons import LessonIndex
@@ -58,10 +59,23 @@ __all__ = ["AsyncClosing", "GraphOnly", "LocalIndex", "Opening"]
 
 log = logging.getLogger(__name__)
 
+_T = TypeVar("_T")
 
-def _in_thread(call: Callable[[], int]) -> Future[int]:
+
+class _Unsound(Exception):
+    """The vector store's child check found it damaged (or the disk full): not opened here."""
+
+
+def _count_when_sound(store: ChromaVectorStore, verdict: Future[Verdict] | None) -> int:
+    """Open the embedded store and count it, once the child check (if any) found it sound."""
+    if verdict is not None and not verdict.result().ok:
+        raise _Unsound
+    return store.count_sync()
+
+
+def _in_thread(call: Callable[[], _T]) -> Future[_T]:
     """`call` in a thread of its own (Chroma pages its index in beside the other loads)."""
-    future: Future[int] = Future()
+    future: Future[_T] = Future()
 
     def run() -> None:
         try:
@@ -236,20 +250,19 @@ class LocalIndex(AsyncClosing):
     ) -> LocalIndex:
         layout = IndexLayout(generation)
         manifest = require_manifest(generation, embedder)
-        problems = {p.source: p for p in check_files(layout, manifest)}
+        found = {p.source: p for p in check_files(layout, manifest)}
+        problems = dict(found)
         unavailable: dict[str, str] = {}
         own: ChromaVectorStore | None = None
         opened: Future[int] | None = None
-        if vector is None and "vector" not in problems and isolate:
-            verdict = (check or VectorCheck.start(generation)).result()
-            if verdict.problem is not None:
-                problems["vector"] = verdict.problem
-            elif verdict.disk_full:
-                unavailable["vector"] = disk_full_reason(generation)
-        if vector is None and "vector" not in problems and "vector" not in unavailable:
-            own = ChromaVectorStore.embedded(layout.chroma, create=False)
-            # Chroma pages its HNSW index in while BM25 and the graph load.
-            opened = _in_thread(own.count_sync)
+        verdict: Future[Verdict] | None = None
+        if vector is None and "vector" not in problems:
+            if isolate:  # the child opens the store first; its verdict is awaited below
+                verdict = _in_thread((check or VectorCheck.start(generation)).result)
+            # Chroma pages its HNSW index in (in the child, then here once the child found
+            # it sound) while BM25 and the graph load.
+            own = ChromaVectorStore.embedded(layout.chroma, create=False)  # no I/O yet
+            opened = _in_thread(partial(_count_when_sound, own, verdict))
         expected = manifest.counts
         lexical: LexicalIndex | None = None
         if "lexical" not in problems:
@@ -278,6 +291,15 @@ class LocalIndex(AsyncClosing):
                 else:
                     graph = EmbeddedGraphStore(records)
                     concepts = records.concepts
+        if verdict is not None:
+            found_by_child = verdict.result()
+            if found_by_child.problem is not None:
+                # Where it was before BM25 and the graph loaded beside the child: first after
+                # the files' problems (the one a command reports first).
+                later = {k: p for k, p in problems.items() if k not in found}
+                problems = {**found, "vector": found_by_child.problem, **later}
+            elif found_by_child.disk_full:
+                unavailable["vector"] = disk_full_reason(generation)
         try:
             stored = StoredVectors.read(layout.vectors)
         except ConfigurationError as exc:
@@ -297,7 +319,12 @@ class LocalIndex(AsyncClosing):
                     "vectors",
                 ),
             )
-        if own is not None and opened is not None and "vector" not in problems:
+        if (
+            own is not None
+            and opened is not None
+            and "vector" not in problems
+            and "vector" not in unavailable
+        ):
             problem = _check_vectors(own, opened, manifest, lexical, stored, generation)
             if problem is _DISK_FULL:
                 unavailable["vector"] = disk_full_reason(generation)

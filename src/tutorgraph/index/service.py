@@ -7,9 +7,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from tutorgraph.config import Settings
@@ -17,6 +20,7 @@ from tutorgraph.extras import require
 from tutorgraph.index.generations import live_generation, require_live_manifest
 from tutorgraph.index.local import AsyncClosing, GraphOnly, LocalIndex
 from tutorgraph.index.vector_check import VectorCheck
+from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever, load_models
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.stores.chroma import ChromaVectorStore
@@ -124,29 +128,72 @@ def open_retriever(
     isolate: bool = True,
     check: VectorCheck | None = None,
     status: Callable[[str], None] | None = None,
+    defer_ranker: bool = False,
 ) -> OpenRetriever:
     """Open the index of `settings` and build a retriever over it, loading the models unless
     `models` are given (blocking: call at start-up).
 
-    With `isolate` (the default) a child process opens the embedded vector store first; it
-    is started before the models load, so that the two overlap (see `open_index`; `check`:
-    a child the caller started even earlier). `status` is told what loads next, for a
-    command's status line."""
+    The models load in a thread while the index opens (much of a model's load is native code
+    that runs beside the parsing of BM25's items and the catalogue; `scripts/cold_start.py`
+    measures the overlap). With
+    `isolate` (the default) a child process opens the embedded vector store first, started
+    before either (see `open_index`; `check`: a child the caller started even earlier), so
+    the three overlap. `status` is told what loads, for a command's status line;
+    `defer_ranker` leaves the learned ranker to the first request it may score (a one-shot
+    command's choice: see `load_models`)."""
+    loading: Future[Models] | None = None
     try:
         # Fail fast on a missing index or another embedder's, before loading any model.
         require_live_manifest(settings.index_dir, settings.embedding_model)
         if isolate and check is None:
             check = start_vector_check(settings)
-        models = models or load_models(settings, status=status)
+        if models is None:
+            loading = _in_thread(
+                partial(load_models, settings, status=status, defer_ranker=defer_ranker)
+            )
         if status is not None:
             status("opening the index (BM25, the graph, the vectors)")
         index = open_index(settings, isolate=isolate, check=check)
+    except BaseException:
+        if loading is not None:
+            loading.exception()  # no model loads on after this returns
+        raise
     finally:
         if check is not None:
             check.cancel()  # taken by `open_index`, or not wanted after a failure
+    try:
+        models = models or _result(loading)
+    except BaseException:
+        _close(index)
+        raise
     return OpenRetriever(
         build_retriever(index, models, RetrieverSetup.from_settings(settings)), index
     )
+
+
+def _in_thread(call: Callable[[], Models]) -> Future[Models]:
+    future: Future[Models] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(call())
+        except BaseException as exc:
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="load-models", daemon=True).start()
+    return future
+
+
+def _result(loading: Future[Models] | None) -> Models:
+    assert loading is not None
+    return loading.result()
+
+
+def _close(index: LocalIndex) -> None:
+    """Close an index from blocking code, whether or not this thread runs an event loop."""
+    done = threading.Thread(target=asyncio.run, args=(index.aclose(),), name="close-index")
+    done.start()
+    done.join()
 
 
 class SharedModels:
@@ -170,8 +217,9 @@ class SharedModels:
             if self._models is None:
                 models = load_models(settings, micro_batch=self._micro_batch)
                 # A server pays every load at start-up, not on its first ranked request.
-                if models.ranker is not None and models.ranker.combiner is not None:
-                    models.ranker.combiner.warm()
+                ranker = models.ranker
+                if isinstance(ranker, LearnedRanker) and ranker.combiner is not None:
+                    ranker.combiner.warm()
                 self._models = models
             return self._models
 

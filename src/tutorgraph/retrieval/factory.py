@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Literal, Protocol, TypeVar, cast
 
@@ -35,7 +36,7 @@ from tutorgraph.extras import require
 from tutorgraph.linking.linker import ConceptLinker
 from tutorgraph.linking.standards_model import MODEL_FILE as STANDARDS_MODEL_FILE
 from tutorgraph.linking.standards_model import StandardModel
-from tutorgraph.ranking.model import LearnedRanker
+from tutorgraph.ranking.model import TEXT_ONLY_DIR, LearnedRanker
 from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.refiner import Refiner
@@ -43,6 +44,7 @@ from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.retrieval.batching import MicroBatchingEmbedder, MicroBatchingReranker
 from tutorgraph.retrieval.reranker import CrossEncoderReranker, Reranker, RerankerOptions
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from tutorgraph.retrieval.stages.rank import DeferredRanker
 from tutorgraph.stores.protocols import ConceptLinks, IndexReader
 
 __all__ = [
@@ -228,7 +230,8 @@ class Models:
     embedder: Embedder
     reranker: Reranker | None = None
     reranker_unavailable: str = "no reranker configured"
-    ranker: LearnedRanker | None = None
+    # Deferred (`load_models(defer_ranker=True)`): loaded by the first request it may score.
+    ranker: LearnedRanker | DeferredRanker | None = None
     ranker_unavailable: str = "no learned ranker configured"
     scope: ScopeModel | None = None
     scope_unavailable: str = "no scope model configured"
@@ -249,8 +252,29 @@ def _silent(_what: str) -> None:
     return None
 
 
+def _defer(
+    settings: Settings, status: Callable[[str], None] | None = None
+) -> tuple[DeferredRanker | None, str]:
+    """The configured learned ranker, to be loaded by the first request it may score (a
+    one-shot command's), or why there is none (turned off)."""
+    name = settings.ranker_model.strip()
+    if not name:
+        return None, "learned ranker turned off (TUTORGRAPH_RANKER_MODEL is empty)"
+    path = bundled_ranker_path() if name == BUNDLED_RANKER else Path(name)
+    return DeferredRanker(
+        partial(load_ranker, settings),
+        name=name,
+        text_only=(path / TEXT_ONLY_DIR).is_dir(),
+        status=status,
+    ), ""
+
+
 def load_models(
-    settings: Settings, *, micro_batch: bool = False, status: Callable[[str], None] | None = None
+    settings: Settings,
+    *,
+    micro_batch: bool = False,
+    status: Callable[[str], None] | None = None,
+    defer_ranker: bool = False,
 ) -> Models:
     """Load the embedder, the reranker and the learned ranker (blocking: call at start-up).
 
@@ -258,7 +282,8 @@ def load_models(
     requests share model calls (a lone caller would only wait for nobody). Serving is what
     this is for, so numpy's BLAS is capped at `settings.blas_threads` for the process.
     `status` is told what loads next ("loading the embedder (all-MiniLM-L6-v2)"), for a
-    command's status line.
+    command's status line. With `defer_ranker` (a one-shot command's choice) the learned
+    ranker loads when a request first may be scored by it (`DeferredRanker`), not now.
     """
     say = status or _silent
     limit_blas_threads(settings.blas_threads)
@@ -268,9 +293,13 @@ def load_models(
     if settings.reranker_model.strip():
         say("loading the reranker")
     reranker, why_not = load_reranker(settings)
-    if settings.ranker_model.strip():
-        say("loading the learned ranker")
-    ranker, ranker_why_not = load_ranker(settings)
+    ranker: LearnedRanker | DeferredRanker | None
+    if defer_ranker:
+        ranker, ranker_why_not = _defer(settings, status)
+    else:
+        if settings.ranker_model.strip():
+            say("loading the learned ranker")
+        ranker, ranker_why_not = load_ranker(settings)
     say("loading the scope and standards models")
     scope, scope_why_not = load_scope(settings)
     standards, standards_why_not = load_standards_model(settings)

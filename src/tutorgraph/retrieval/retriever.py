@@ -30,7 +30,7 @@ from tutorgraph.retrieval.stages.fuse import FuseStage
 from tutorgraph.retrieval.stages.lessons import LessonStage
 from tutorgraph.retrieval.stages.link import LinkStage
 from tutorgraph.retrieval.stages.merge import MergeStage
-from tutorgraph.retrieval.stages.rank import RankStage
+from tutorgraph.retrieval.stages.rank import DeferredRanker, RankStage
 from tutorgraph.retrieval.stages.refine import RefineStage
 from tutorgraph.retrieval.stages.rerank import RerankStage
 from tutorgraph.retrieval.stages.route import RouteStage
@@ -95,7 +95,7 @@ class HybridRetriever:
         reranker: Reranker | None = None,
         reranker_unavailable: str = "no reranker configured",
         refiner: Refiner | None = None,
-        ranker: LearnedRanker | None = None,
+        ranker: LearnedRanker | DeferredRanker | None = None,
         ranker_unavailable: str = "no learned ranker configured",
         scope: ScopeModel | None = None,
         scope_unavailable: str = "no scope model configured",
@@ -137,7 +137,10 @@ class HybridRetriever:
 
     @property
     def ranker(self) -> LearnedRanker | None:
-        """The learned final score's model, or None when packets keep the fused order."""
+        """The learned final score's model, or None when packets keep the fused order (or
+        a deferred one no request has loaded yet)."""
+        if isinstance(self._ranker, DeferredRanker):
+            return self._ranker.loaded
         return self._ranker
 
     @property

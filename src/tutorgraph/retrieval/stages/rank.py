@@ -13,7 +13,8 @@ answer, as the reader reads a message (a worksheet's text as written).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+import threading
+from collections.abc import Awaitable, Callable
 
 import numpy as np
 
@@ -31,7 +32,15 @@ from tutorgraph_client.models.packet import Hit, RankerInfo
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest
 
-__all__ = ["RankStage", "learned_rank", "ranker_query_vector", "scoring_ranker", "stated_text"]
+__all__ = [
+    "DeferredRanker",
+    "RankStage",
+    "learned_rank",
+    "may_be_scored",
+    "ranker_query_vector",
+    "scoring_ranker",
+    "stated_text",
+]
 
 _NO_CONCEPTS = "the request names no concept_ids, and the learned score needs its concept"
 _NO_EVIDENCE = "no labelled examples on the request's concepts; first-stage order kept"
@@ -54,6 +63,69 @@ def scoring_ranker(
     if not _student_answer(request, refined):
         return None, [], f"{why}; the text-only ranker needs a student's answer"
     return ranker.text_only, [], ""
+
+
+def may_be_scored(request: RetrievalRequest) -> bool:
+    """Whether a learned ranker may score `request`, as far as the request itself tells
+    before any model runs: it names concepts, or gives or states a student's answer. (The
+    refiner may still read an answer where this says no: a `DeferredRanker` then loads.)"""
+    return bool(request.concept_ids) or _student_answer(request, None) is not None
+
+
+class DeferredRanker:
+    """A learned ranker loaded when a request first needs one: a one-shot command's (a
+    plain question, with no concept and no student's answer, never does; loading it is up
+    to a second of a cold start on a busy 2-core machine). `load` gives the ranker or None
+    and why (`load_ranker`'s answer); it runs once, in a worker thread. Until then the
+    ranker is known by its `name` and by whether it has a text-only ranker (`text_only`),
+    which is all it takes to say that a request will not be scored, in the words a loaded
+    ranker would use."""
+
+    def __init__(
+        self,
+        load: Callable[[], tuple[LearnedRanker | None, str]],
+        *,
+        name: str,
+        text_only: bool,
+        status: Callable[[str], None] | None = None,
+    ) -> None:
+        self._load = load
+        self._lock = threading.Lock()
+        self._done: tuple[LearnedRanker | None, str] | None = None
+        self._status = status
+        self.name = name
+        self.text_only = text_only
+
+    @property
+    def loaded(self) -> LearnedRanker | None:
+        """The ranker, once a request has loaded it (None before, or when it failed)."""
+        return self._done[0] if self._done is not None else None
+
+    def unscored(self, request: RetrievalRequest, refined: RefinedQuery | None) -> str | None:
+        """Why no ranker will score `request` whatever it has learnt (as `scoring_ranker`
+        says it), or None when one may: then it must be loaded to know."""
+        if request.concept_ids:
+            return None
+        if not self.text_only:
+            return _NO_CONCEPTS
+        if not _student_answer(request, refined):
+            return f"{_NO_CONCEPTS}; the text-only ranker needs a student's answer"
+        return None
+
+    def _get(self) -> tuple[LearnedRanker | None, str]:
+        with self._lock:
+            if self._done is None:
+                if self._status is not None:
+                    self._status("loading the learned ranker")
+                self._done = self._load()
+            return self._done
+
+    async def get(self) -> tuple[LearnedRanker | None, str]:
+        """The ranker (loaded now, off the event loop, if no request has yet) or None and
+        why not."""
+        if self._done is not None:
+            return self._done
+        return await asyncio.to_thread(self._get)
 
 
 def _student_answer(request: RetrievalRequest, refined: RefinedQuery | None) -> str | None:
@@ -202,7 +274,7 @@ class RankStage(Stage):
 
     def __init__(
         self,
-        ranker: LearnedRanker | None,
+        ranker: LearnedRanker | DeferredRanker | None,
         graph: GraphStore,
         embedder: Embedder,
         *,
@@ -216,11 +288,19 @@ class RankStage(Stage):
         self._unavailable = unavailable
 
     async def run(self, state: RequestState) -> bool:
-        if self._ranker is None or self._ranker.combiner is None:
-            state.ranker_info = RankerInfo(reason=self._unavailable)
+        ranker = self._ranker
+        unavailable = self._unavailable
+        if isinstance(ranker, DeferredRanker):
+            reason = ranker.unscored(state.request, state.refined)
+            if reason is not None:  # not loaded for a request it would not score
+                state.ranker_info = RankerInfo(model=ranker.name, reason=reason)
+                return False
+            ranker, unavailable = await ranker.get()
+        if ranker is None or ranker.combiner is None:
+            state.ranker_info = RankerInfo(reason=unavailable)
             return False
         state.hits, state.ranker_info, state.contributions = await learned_rank(
-            self._ranker,
+            ranker,
             self._graph,
             self._embedder,
             state.request,
@@ -237,6 +317,12 @@ class RankStage(Stage):
         return state.ranker_info.applied
 
     def degrade(self, state: RequestState, reason: str) -> None:
-        assert self._ranker is not None  # it only fails when it runs
-        model = scoring_ranker(self._ranker, state.request, state.refined)[0]
-        state.ranker_info = RankerInfo(model=_name(self._ranker, model), reason=reason)
+        ranker = self._ranker
+        if isinstance(ranker, DeferredRanker):
+            if ranker.loaded is None:  # it failed while loading
+                state.ranker_info = RankerInfo(model=ranker.name, reason=reason)
+                return
+            ranker = ranker.loaded
+        assert ranker is not None  # it only fails when it runs
+        model = scoring_ranker(ranker, state.request, state.refined)[0]
+        state.ranker_info = RankerInfo(model=_name(ranker, model), reason=reason)

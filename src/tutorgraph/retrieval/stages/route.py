@@ -21,7 +21,7 @@ from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.pipeline import RequestState, Stage, elapsed_ms
 from tutorgraph.retrieval.router import resolve_route
-from tutorgraph.retrieval.stages.rank import ranker_query_vector, scoring_ranker
+from tutorgraph.retrieval.stages.rank import DeferredRanker, ranker_query_vector, scoring_ranker
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest
@@ -39,7 +39,7 @@ class RouteStage(Stage):
         embedder: Embedder,
         graph: GraphStore,
         *,
-        ranker: LearnedRanker | None,
+        ranker: LearnedRanker | DeferredRanker | None,
         links: bool,
         default_profile: str,
         default_semantic_weight: float | None,
@@ -76,6 +76,13 @@ class RouteStage(Stage):
     ) -> asyncio.Task[RankerQuery | None] | None:
         """None when no ranker will score the request."""
         ranker = self._ranker
+        if isinstance(ranker, DeferredRanker):
+            if ranker.unscored(request, refined) is not None:
+                return None
+            # It loads (once) in a worker thread while the first stage runs.
+            task = asyncio.create_task(self._deferred_vector(ranker, request, refined))
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+            return task
         if ranker is None or ranker.combiner is None:
             return None
         if scoring_ranker(ranker, request, refined)[0] is None:
@@ -86,6 +93,14 @@ class RouteStage(Stage):
         # Awaited by the rank stage; if the request fails first, its error is not lost noise.
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
         return task
+
+    async def _deferred_vector(
+        self, deferred: DeferredRanker, request: RetrievalRequest, refined: RefinedQuery | None
+    ) -> RankerQuery | None:
+        ranker, _ = await deferred.get()
+        if ranker is None or ranker.combiner is None:
+            return None
+        return await ranker_query_vector(ranker, self._graph, self._embedder, request, refined)
 
     async def _embed(self, text: str, timings: dict[str, float]) -> npt.NDArray[np.float32]:
         started = time.perf_counter()
