@@ -24,10 +24,11 @@ from typing import Any
 
 import numpy as np
 
+from tutorgraph.retrieval.concepts import PRACTICE_KINDS
+from tutorgraph.retrieval.lessons import LESSON_KINDS
+
 ROOT = Path(__file__).resolve().parents[1]
 GRADES = ("K", "1", "2", "3", "4", "5", "6", "7", "8", "HS")
-TEACH = {"explanation", "worked_example"}
-PRACTICE = {"exercise", "question"}
 
 
 def _jsonl(path: Path) -> list[dict[str, Any]]:
@@ -75,8 +76,8 @@ def coverage(curriculum: Path) -> dict[str, Any]:
         rows[concept["id"]] = {
             "grade": where[0],
             "domain": where[1],
-            "lessons": bool(kinds & TEACH),
-            "practice": bool(kinds & PRACTICE),
+            "lessons": bool(kinds & LESSON_KINDS),
+            "practice": bool(kinds & PRACTICE_KINDS),
             "misconceptions": n_mis > 0,
         }
 
@@ -131,7 +132,7 @@ def model_grades(curriculum: Path) -> dict[str, dict[str, int]]:
         for i, lp in zip(rows, log_proba, strict=True):
             grades = model.grade_distribution(lp)
             best = max(grades, key=lambda g: grades[g])
-            what = "lessons" if items[i].kind in TEACH else "practice"
+            what = "lessons" if items[i].kind in LESSON_KINDS else "practice"
             out[what][best] += 1
     out["unread"] = {"items": len(items) - len(found)}
     return out

@@ -17,16 +17,16 @@ best way.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from tutorgraph.linking.alignment import ALIGNED
+from tutorgraph.retrieval.lessons import LESSON_KINDS
 from tutorgraph.stores.protocols import EdgeDirection, GraphStore
 from tutorgraph_client.models.curriculum import Concept, Document, Misconception
 
 __all__ = [
-    "ALIGNED",
-    "LESSON_KINDS",
     "PRACTICE_KINDS",
     "Aligned",
     "ChainStep",
@@ -40,10 +40,8 @@ __all__ = [
     "linked_documents",
 ]
 
-ALIGNED: Final = "aligned_with"
-# The documents a concept teaches with, and those it is practised with.
-LESSON_KINDS: Final = ("explanation", "worked_example")
-PRACTICE_KINDS: Final = ("exercise", "question")
+# The documents a concept is practised with (it teaches with `lessons.LESSON_KINDS`).
+PRACTICE_KINDS: Final = frozenset({"exercise", "question"})
 
 
 @dataclass(frozen=True)
@@ -153,7 +151,7 @@ async def concept_misconceptions(
 async def linked_documents(
     graph: GraphStore,
     concept_id: str,
-    kinds: Sequence[str],
+    kinds: Collection[str],
     limit: int,
     *,
     aligned: Sequence[Aligned] = (),
@@ -161,7 +159,7 @@ async def linked_documents(
     """At most `limit` documents of `kinds` about the concept, then about the concepts
     aligned with it (best aligned first), each once, saying which concept it came through."""
     order = [concept_id, *(a.concept_id for a in aligned if a.concept_id != concept_id)]
-    docs = await graph.documents_of(order, list(kinds), limit)
+    docs = await graph.documents_of(order, sorted(kinds), limit)
     rank = {cid: i for i, cid in enumerate(order)}
     out = []
     for doc in docs:
@@ -190,10 +188,7 @@ async def chain(
             near, far = (
                 (e.concept_id, e.prerequisite_id)
                 if direction == "in"
-                else (
-                    e.prerequisite_id,
-                    e.concept_id,
-                )
+                else (e.prerequisite_id, e.concept_id)
             )
             if far in seen:
                 continue
