@@ -34,6 +34,7 @@ __all__ = [
     "open_retriever",  # re-exported for the commands
     "progress_bars",
     "refuse_damaged",
+    "snippet",
 ]
 
 # soft_wrap: a line such as `file:line: reason` must stay one line in pipes and logs.
@@ -41,6 +42,16 @@ __all__ = [
 console = Console(soft_wrap=True, emoji=False)
 # Progress, warnings and errors go to stderr so `--json` output stays clean on stdout.
 err_console = Console(stderr=True, soft_wrap=True, emoji=False)
+
+
+def snippet(text: str, limit: int = 240) -> str:
+    """`text` on one line, cut to `limit` characters with an ellipsis.
+
+    >>> snippet("a  long   answer", 7)
+    'a long…'
+    """
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def load_settings(index_dir: Path | None = None) -> Settings:

@@ -21,7 +21,14 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from tutorgraph.cli._common import console, err_console, fail_on_errors, load_settings, loading
+from tutorgraph.cli._common import (
+    console,
+    err_console,
+    fail_on_errors,
+    load_settings,
+    loading,
+    snippet,
+)
 from tutorgraph.index.service import open_graph
 from tutorgraph.linking.cards import taxonomy_of
 from tutorgraph.retrieval.concepts import (
@@ -110,13 +117,8 @@ def _name(view: ConceptView, cid: str) -> str:
     concept = view.names.get(cid)
     if concept is None or cid.endswith(concept.name):
         about = concept.description if concept is not None else ""
-        return escape(cid + (f": {_snippet(about, 70)}" if about else ""))
+        return escape(cid + (f": {snippet(about, 70)}" if about else ""))
     return escape(f"{cid} {concept.name}")
-
-
-def _snippet(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def _more(shown: int, total: int) -> None:
@@ -144,7 +146,7 @@ def _documents(title: str, docs: list[LinkedDocument]) -> None:
         head = f"{doc.title}: " if doc.title else ""
         console.print(
             f"  [magenta]{doc.kind}[/] [dim]{escape(doc.id)}[/]{via}\n"
-            f"    {escape(_snippet(head + doc.text, 110))}",
+            f"    {escape(snippet(head + doc.text, 110))}",
             highlight=False,
         )
     _more(SHOWN, len(docs))

@@ -22,6 +22,7 @@ from tutorgraph.cli._common import (
     loading,
     open_retriever,
     refuse_damaged,
+    snippet,
 )
 from tutorgraph.config import Settings
 from tutorgraph.errors import TutorGraphError
@@ -267,11 +268,6 @@ def _label(cid: str, name: str) -> str:
     return escape(cid if cid.endswith(name) else f"{cid} {name}")
 
 
-def _snippet(text: str, limit: int = 240) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
 def _verdict(packet: ReasoningPacket) -> str:
     """The line an app acts on first: no match, or how sure the packet is."""
     if packet.no_match:
@@ -337,7 +333,7 @@ def print_packet(packet: ReasoningPacket) -> None:
         )
         if hit.title:
             console.print(f"    [bold]{escape(hit.title)}[/]", highlight=False)
-        console.print(f"    {escape(_snippet(hit.text))}", highlight=False)
+        console.print(f"    {escape(snippet(hit.text))}", highlight=False)
         if hit.graph_path and len(hit.graph_path) > 1:
             console.print(f"    [cyan]graph: {' → '.join(hit.graph_path)}[/]", highlight=False)
         if hit.corroborated_by:
@@ -352,7 +348,7 @@ def print_packet(packet: ReasoningPacket) -> None:
     if packet.lessons:
         lines = [
             f"[bold]{h.rank}.[/] [magenta]{h.kind}[/] {escape(h.title)} ({h.score:.3f})\n"
-            f"    {escape(_snippet(h.text, 90))}"
+            f"    {escape(snippet(h.text, 90))}"
             for h in packet.lessons
         ]
         console.print(Panel("\n".join(lines), title="lessons (the teach slot)"))
@@ -365,7 +361,7 @@ def print_packet(packet: ReasoningPacket) -> None:
             shown[linked.taxonomy] = shown.get(linked.taxonomy, 0) + 1
             if shown[linked.taxonomy] > CONCEPTS_SHOWN:
                 continue
-            about = f": {escape(_snippet(linked.description, 90))}" if linked.description else ""
+            about = f": {escape(snippet(linked.description, 90))}" if linked.description else ""
             lines.append(
                 f"[bold]{linked.taxonomy}[/] {_label(linked.id, linked.name)}{about}"
                 + (" (yours)" if linked.evidence.get("caller") else f" ({linked.score:.3f})")
@@ -374,7 +370,7 @@ def print_packet(packet: ReasoningPacket) -> None:
             steps = sorted(linked.prerequisites, key=lambda p: p.depth)
             lines += [
                 f"    [cyan]{_step(p.relation, p.depth)}: {_label(p.id, p.name)}"
-                + (f": {escape(_snippet(p.description, 70))}" if p.description else "")
+                + (f": {escape(snippet(p.description, 70))}" if p.description else "")
                 + "[/]"
                 for p in steps[:CHAIN_SHOWN]
             ]
@@ -407,7 +403,7 @@ def print_packet(packet: ReasoningPacket) -> None:
     )
     for c in packet.conflicts:
         if c.kind == "factual":
-            answers = "; ".join(f"{i}: {escape(_snippet(a, 60))}" for i, a in c.answers.items())
+            answers = "; ".join(f"{i}: {escape(snippet(a, 60))}" for i, a in c.answers.items())
             line = f"conflict: {answers} (preferred {c.preferred})"
         else:
             stale = ", ".join(f"{s.source} {s.updated_at or 'unversioned'}" for s in c.superseded)
