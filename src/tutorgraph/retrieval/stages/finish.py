@@ -12,6 +12,7 @@ import asyncio
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.retrieval.context import assemble_context
+from tutorgraph.retrieval.lessons import LESSON_KINDS
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph_client.models.packet import Hit, teaching_first
 
@@ -20,7 +21,6 @@ __all__ = ["TEACH_BY", "FinishStage", "with_teaching"]
 # Teaching is never crowded out of `results`: when none of the first `TEACH_BY` hits is an
 # explanation or worked example and the packet has a lesson, the best lesson is second.
 TEACH_BY = 10
-_TEACHING = ("explanation", "worked_example")
 
 
 def with_teaching(hits: list[Hit], lessons: list[Hit]) -> list[Hit]:
@@ -29,7 +29,7 @@ def with_teaching(hits: list[Hit], lessons: list[Hit]) -> list[Hit]:
     >>> [h.kind for h in with_teaching(misconceptions, lessons)][:3]  # doctest: +SKIP
     ['misconception', 'explanation', 'misconception']
     """
-    if not lessons or any(h.kind in _TEACHING for h in hits[:TEACH_BY]):
+    if not lessons or any(h.kind in LESSON_KINDS for h in hits[:TEACH_BY]):
         return hits
     lesson = lessons[0]
     rest = [h for h in hits if h.id != lesson.id]
