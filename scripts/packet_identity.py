@@ -1,9 +1,9 @@
 """Dump packets without their timings, to check that a refactor changes none.
 
-Each routing query (tests/data/routing_queries*.jsonl) runs as is, the first ten with debug
-on, three with a problem and wrong answer for the diagnosis, and an even spread of the
-index's Eedi questions is sent with their construct (`concept_ids`), so the learned ranker
-runs. Run it on the index of the README (`tutorgraph ingest data/curriculum`) before and
+Each routing query (tests/data/routing_queries*.jsonl) and each message of the tutoring
+benchmark (data/benchmarks/tutoring_messages.jsonl) runs as is, the first ten with debug on,
+three with a problem and wrong answer for the diagnosis, and an even spread of the index's
+Eedi questions is sent with their construct (`concept_ids`), so the learned ranker runs. Run it on the index of the README (`tutorgraph ingest data/curriculum`) before and
 after a change, then compare the two files:
 
     python scripts/packet_identity.py --out /tmp/before.json
@@ -26,6 +26,7 @@ QUERIES = [
     Path("tests/data/routing_queries_holdout.jsonl"),
 ]
 # Problems and wrong answers the bug rules read (from tests/data/eedi/diagnosis_questions.csv).
+TUTORING = Path("data/benchmarks/tutoring_messages.jsonl")
 DIAGNOSED = [("2/3 + 1/4", "3/7"), ("10 - 4 / 2", "3"), ("0.6 * 0.2", "1.2")]
 
 
@@ -43,6 +44,7 @@ def _eedi_requests(index_dir: Path, n: int) -> list[RetrievalRequest]:
 
 def _requests() -> list[RetrievalRequest]:
     queries = [json.loads(line)["query"] for path in QUERIES for line in path.open()]
+    queries += [json.loads(line)["text"] for line in TUTORING.open()]
     out = [RetrievalRequest(query=q) for q in queries]
     out += [RetrievalRequest(query=q, debug=True) for q in queries[:10]]
     out += [
