@@ -72,7 +72,7 @@ HOOKS: tuple[tuple[str, str], ...] = (
     ("model.embedder", "tutorgraph.embedding.onnx_embedder:OnnxEmbedder.load"),
     ("model.embedder", "tutorgraph.embedding.embedder:SentenceTransformerEmbedder.load"),
     ("model.reranker", "tutorgraph.retrieval.factory:load_reranker"),
-    ("model.reranker", "tutorgraph.retrieval.reranker:CrossEncoderReranker.load"),
+    ("model.reranker", "tutorgraph.embedding.reranker:CrossEncoderReranker.load"),
     ("model.ranker", "tutorgraph.retrieval.factory:load_ranker"),
     ("model.scope", "tutorgraph.retrieval.factory:load_scope"),
     ("model.standards", "tutorgraph.retrieval.factory:load_standards_model"),

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from tutorgraph.retrieval.concepts import PRACTICE_KINDS
-from tutorgraph.retrieval.lessons import LESSON_KINDS
+from tutorgraph.stores.lessons import LESSON_KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 GRADES = ("K", "1", "2", "3", "4", "5", "6", "7", "8", "HS")

@@ -3,8 +3,9 @@
 Each routing query (tests/data/routing_queries*.jsonl) and each message of the tutoring
 benchmark (data/benchmarks/tutoring_messages.jsonl) runs as is, the first ten with debug on,
 three with a problem and wrong answer for the diagnosis, and an even spread of the index's
-Eedi questions is sent with their construct (`concept_ids`), so the learned ranker runs. Run it on the index of the README (`tutorgraph ingest data/curriculum`) before and
-after a change, then compare the two files:
+Eedi questions is sent with their construct (`concept_ids`), so the learned ranker runs.
+Run it on the index of the README (`tutorgraph ingest data/curriculum`) before and after a
+change, then compare the two files:
 
     python scripts/packet_identity.py --out /tmp/before.json
     python scripts/packet_identity.py --out /tmp/after.json && cmp /tmp/before.json /tmp/after.json

@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from tutorgraph.cli._common import load_settings, open_retriever
+from tutorgraph.embedding.reranker import CrossEncoderReranker, RerankerOptions
 from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
-from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
 from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.tasks.latency import percentiles
 

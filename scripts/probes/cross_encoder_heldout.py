@@ -28,9 +28,9 @@ from cross_encoder_pooling import (  # this folder's probe: the model and its lo
     fold0_misconceptions,
 )
 
+from tutorgraph.embedding.reranker import RerankerOptions, encode_pairs
 from tutorgraph.ingest.eedi import read_eedi_questions
 from tutorgraph.ranking.metrics import average_precision_at_k
-from tutorgraph.retrieval.reranker import RerankerOptions, encode_pairs
 from tutorgraph_research.harness.results import bootstrap_ci
 from tutorgraph_research.tasks.eedi import eedi_pairs
 

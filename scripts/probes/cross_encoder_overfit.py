@@ -19,8 +19,8 @@ import torch
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 from tutorgraph.embedding.embedder import resolve_model_path
+from tutorgraph.embedding.reranker import RerankerOptions, encode_pairs, pad_batch
 from tutorgraph.ingest.eedi import eedi_misconception_id, read_eedi_questions, read_misconceptions
-from tutorgraph.retrieval.reranker import RerankerOptions, encode_pairs, pad_batch
 from tutorgraph.training.crossfit_encoders import load_fold_encoders
 from tutorgraph_research.tasks.eedi import eedi_pairs
 from tutorgraph_research.tasks.second_stage import RankedPair, tuned_negatives

@@ -24,9 +24,9 @@ from transformers import AutoModel, AutoTokenizer
 
 from tutorgraph.embedding.embedder import resolve_model_path
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
+from tutorgraph.embedding.reranker import EncodedPair, RerankerOptions, encode_pairs, pad_batch
 from tutorgraph.ingest.eedi import eedi_misconception_id, read_eedi_questions, read_misconceptions
 from tutorgraph.ranking.tuned import TUNED_GRAPH
-from tutorgraph.retrieval.reranker import EncodedPair, RerankerOptions, encode_pairs, pad_batch
 from tutorgraph_research.tasks.eedi import eedi_pairs
 
 DATA = Path("../shared/data/eedi")

@@ -52,7 +52,7 @@ NEAR_DUPLICATE_THRESHOLD = 0.85
 # Retrieval defaults, used by `Settings` and by `RetrieverConfig` (one place for each value).
 RERANK_DEPTH = 30
 SOURCE_TIMEOUT_S = 2.0
-# Lessons a packet carries (`retrieval/lessons.py`); chosen with the teaching benchmark's
+# Lessons a packet carries (`stores/lessons.py`); chosen with the teaching benchmark's
 # development sections (README, `bench teaching --dev`).
 LESSON_SLOTS = 4
 

@@ -16,8 +16,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from tutorgraph.embedding.batching import MicroBatchingEmbedder, embed_async
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.retrieval.batching import MicroBatchingEmbedder, embed_async
 
 pytestmark = pytest.mark.integration
 

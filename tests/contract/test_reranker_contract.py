@@ -18,8 +18,8 @@ from typing import cast
 import pytest
 
 from hostile_text import HOSTILE
-from tutorgraph.retrieval.batching import MicroBatchingReranker, rerank_async
-from tutorgraph.retrieval.reranker import (
+from tutorgraph.embedding.batching import MicroBatchingReranker, rerank_async
+from tutorgraph.embedding.reranker import (
     Backend,
     CrossEncoderReranker,
     Reranker,

@@ -13,9 +13,9 @@ from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.embedding.embedder import resolve_model_path
 from tutorgraph.embedding.fast_tokenizer import FastTokenizer
 from tutorgraph.embedding.onnx_embedder import _tokenizers
+from tutorgraph.embedding.reranker import RerankerOptions, encode_pairs
 from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
 from tutorgraph.retrieval.factory import bundled_reranker_path
-from tutorgraph.retrieval.reranker import RerankerOptions, encode_pairs
 
 pytestmark = pytest.mark.integration
 

@@ -12,15 +12,15 @@ import pytest
 from tests.conftest import index_retriever
 
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
-from tutorgraph.retrieval.lessons import (
+from tutorgraph.retrieval.pipeline import RequestState, run_stages
+from tutorgraph.retrieval.stages.lessons import LessonStage
+from tutorgraph.stores.lessons import (
     LESSON_KINDS,
     LESSON_POOL,
     PER_SUBSECTION,
     choose_lessons,
     subsection_votes,
 )
-from tutorgraph.retrieval.pipeline import RequestState, run_stages
-from tutorgraph.retrieval.stages.lessons import LessonStage
 from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.tasks.linking import exercise_query
 

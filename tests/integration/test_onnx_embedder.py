@@ -13,10 +13,10 @@ import pytest
 
 from tutorgraph.config import Settings
 from tutorgraph.embedding import onnx_embedder
+from tutorgraph.embedding.batching import MicroBatchingEmbedder
 from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.retrieval.batching import MicroBatchingEmbedder
 from tutorgraph.retrieval.factory import load_models
 
 pytestmark = pytest.mark.integration

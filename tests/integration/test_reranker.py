@@ -11,9 +11,9 @@ import pytest
 from tests.conftest import index_retriever
 
 from tutorgraph.config import BUNDLED_RERANKER, Settings
+from tutorgraph.embedding.reranker import CrossEncoderReranker, RerankerOptions
 from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
 from tutorgraph.retrieval.factory import bundled_reranker_path, load_reranker
-from tutorgraph.retrieval.reranker import CrossEncoderReranker, RerankerOptions
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig, fit_cross_encoder
 from tutorgraph.training.gates import LOSS_MARGIN, TrainingRefused
@@ -88,7 +88,7 @@ def test_the_cache_answers_repeated_pairs(tiny_cross_encoder: Path, texts: list[
 def test_long_queries_keep_head_and_tail(tiny_cross_encoder: Path) -> None:
     from transformers import AutoTokenizer
 
-    from tutorgraph.retrieval.reranker import encode_pairs
+    from tutorgraph.embedding.reranker import encode_pairs
 
     tok = AutoTokenizer.from_pretrained(str(tiny_cross_encoder))
     query = "fraction " * 300 + "student answer 26"

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from tutorgraph.retrieval.batching import (
+from tutorgraph.embedding.batching import (
     MicroBatchingEmbedder,
     MicroBatchingReranker,
     embed_async,

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from tutorgraph.embedding.stored_vectors import StoredVectors
 from tutorgraph.retrieval.hits import lesson_hit
-from tutorgraph.retrieval.lessons import (
+from tutorgraph.stores.lessons import (
     VOTE_RANK_K,
     LessonIndex,
     choose_lessons,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tutorgraph.embedding.reranker import RerankerOptions, _head_tail
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.retrieval.reranker import RerankerOptions, _head_tail
 from tutorgraph.training.cross_encoder import TrainingConfig
 
 pytestmark = pytest.mark.unit

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tutorgraph.embedding.reranker import CrossEncoderReranker
 from tutorgraph.retrieval.factory import bundled_reranker_path
-from tutorgraph.retrieval.reranker import CrossEncoderReranker
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph_research.harness.configs import BEST, ablation_grid
 from tutorgraph_research.tasks.latency import (

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from tests.conftest import index_retriever
 
+from tutorgraph.embedding.reranker import CrossEncoderReranker
 from tutorgraph.retrieval.factory import bundled_reranker_path
-from tutorgraph.retrieval.reranker import CrossEncoderReranker
 from tutorgraph_research.tasks.teaching import (
     TEACHING_METRICS,
     TeachingConfig,

@@ -19,6 +19,7 @@ from tutorgraph.cli._common import (
     progress_bars,
 )
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
+from tutorgraph.embedding.reranker import ONNX_FILES
 from tutorgraph.ingest.bundle import read_bundle
 from tutorgraph.ingest.eedi import (
     EediQuestion,
@@ -31,7 +32,6 @@ from tutorgraph.ingest.eedi import (
 )
 from tutorgraph.ranking.model import TUNED_DIR
 from tutorgraph.retrieval.factory import bundled_standards_path, make_embedder
-from tutorgraph.retrieval.reranker import ONNX_FILES
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig
 from tutorgraph.training.crossfit_encoders import (

@@ -46,11 +46,11 @@ from tutorgraph.index.pipeline import IngestOptions, ingest_records
 from tutorgraph.index.vector_check import VectorCheck, Verdict
 from tutorgraph.linking import ConceptLinker, build_cards
 from tutorgraph.models.records import SourceRecords
-from tutorgraph.retrieval.lessons import LessonIndex
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.chroma import ChromaVectorStore
 from tutorgraph.stores.damaged import DamagedStore
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
+from tutorgraph.stores.lessons import LessonIndex
 from tutorgraph.stores.manifest import Manifest, require_manifest
 from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, VectorStore
 from tutorgraph_client.models.curriculum import Concept

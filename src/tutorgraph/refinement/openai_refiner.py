@@ -38,10 +38,10 @@ from openai.types.chat import ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.mathtext.spans import canonical_math, plain_text
 from tutorgraph.refinement.local import LocalRefiner
-from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.stores.protocols import ConceptLinks
 from tutorgraph_client.models.refined_query import RefinedQuery
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from tutorgraph.linking.alignment import ALIGNED
-from tutorgraph.retrieval.lessons import LESSON_KINDS
+from tutorgraph.stores.lessons import LESSON_KINDS
 from tutorgraph.stores.protocols import EdgeDirection, GraphStore
 from tutorgraph_client.models.curriculum import Concept, Document, Misconception
 

@@ -28,8 +28,10 @@ from tutorgraph.config import (
     Settings,
 )
 from tutorgraph.diagnosis.diagnose import Diagnoser
+from tutorgraph.embedding.batching import MicroBatchingEmbedder, MicroBatchingReranker
 from tutorgraph.embedding.embedder import Embedder, SentenceTransformerEmbedder
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
+from tutorgraph.embedding.reranker import CrossEncoderReranker, Reranker, RerankerOptions
 from tutorgraph.embedding.runtime import limit_blas_threads
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.extras import require
@@ -41,8 +43,6 @@ from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
-from tutorgraph.retrieval.batching import MicroBatchingEmbedder, MicroBatchingReranker
-from tutorgraph.retrieval.reranker import CrossEncoderReranker, Reranker, RerankerOptions
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph.retrieval.stages.rank import DeferredRanker
 from tutorgraph.stores.protocols import ConceptLinks, IndexReader

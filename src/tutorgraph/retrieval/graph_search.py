@@ -19,11 +19,11 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from tutorgraph.retrieval.candidates import Candidate
-from tutorgraph.retrieval.router import QueryType
+from tutorgraph.retrieval.router import QueryType, Route
 from tutorgraph.stores.items import concept_item, document_item, misconception_item
 from tutorgraph.stores.protocols import (
     MAX_TEXT_SEEDS,
@@ -34,8 +34,9 @@ from tutorgraph.stores.protocols import (
     PrerequisitePath,
 )
 from tutorgraph_client.models.curriculum import STANDARD_CODE_RE, Concept, Document
+from tutorgraph_client.models.request import RetrievalRequest
 
-__all__ = ["GRAPH_PLANS", "GraphPlan", "GraphSearchResult", "graph_search"]
+__all__ = ["GRAPH_PLANS", "GraphPlan", "GraphSearchResult", "graph_plan", "graph_search"]
 
 TEXT_SEED_WEIGHT = 0.5
 HOP_DISCOUNT = 0.5
@@ -218,3 +219,11 @@ async def graph_search(
             for link in links
         ],
     )
+
+
+def graph_plan(request: RetrievalRequest, route: Route) -> GraphPlan:
+    """The query type's graph plan, with the request's prerequisite hops when it sets them."""
+    plan = GRAPH_PLANS[route.analysis.query_type]
+    if request.prerequisite_hops is None:
+        return plan
+    return replace(plan, prerequisite_depth=request.prerequisite_hops)

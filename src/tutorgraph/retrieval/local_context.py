@@ -21,8 +21,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.fusion import RRF_K
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.protocols import IndexItem, ScoredItem

@@ -16,11 +16,11 @@ from tutorgraph.confidence.scope import ScopeModel
 from tutorgraph.config import LESSON_SLOTS, RERANK_DEPTH, SOURCE_TIMEOUT_S, Settings
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.embedding.reranker import Reranker
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.packet import build_packet
 from tutorgraph.retrieval.pipeline import RequestState, Stage, run_stages
-from tutorgraph.retrieval.reranker import Reranker
 from tutorgraph.retrieval.stages.check import CheckStage
 from tutorgraph.retrieval.stages.dedupe import DedupeStage
 from tutorgraph.retrieval.stages.diagnose import DiagnoseStage

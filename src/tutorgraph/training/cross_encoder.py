@@ -23,8 +23,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from tutorgraph.embedding.reranker import EncodedPair, RerankerOptions, encode_pairs, pad_batch
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.retrieval.reranker import EncodedPair, RerankerOptions, encode_pairs, pad_batch
 from tutorgraph.training.gates import GateReport, TrainingRefused, base_rate_loss
 from tutorgraph.training.mining import TrainingGroup
 

@@ -13,8 +13,8 @@ import logging
 from pathlib import Path
 
 from tutorgraph.embedding.onnx_export import export_bert
+from tutorgraph.embedding.reranker import ONNX_FILES
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.retrieval.reranker import ONNX_FILES
 
 __all__ = ["export_onnx", "quantize_int8"]
 

@@ -56,9 +56,9 @@ def latency_cmd(
 ) -> None:
     """Warm per-stage latency (p50/p95/p99) of retrieval on the local index, then the
     reranker alone at several depths (pairs per second, peak memory)."""
+    from tutorgraph.embedding.reranker import CrossEncoderReranker
     from tutorgraph.ingest.eedi import eedi_construct_id, eedi_query_text, read_eedi_questions
     from tutorgraph.retrieval.factory import load_models
-    from tutorgraph.retrieval.reranker import CrossEncoderReranker
     from tutorgraph_client.models.request import RetrievalRequest
     from tutorgraph_research.tasks.latency import measure_latency, measure_rerank_latency
 

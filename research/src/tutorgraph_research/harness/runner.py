@@ -28,6 +28,7 @@ from pathlib import Path
 from tutorgraph.config import BUNDLED_RERANKER, MSMARCO_RERANKER, Settings
 from tutorgraph.embedding.cached_embedder import CachingEmbedder, caching
 from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.embedding.reranker import ONNX_FILES, Backend, CrossEncoderReranker, Reranker
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.index.local import LocalIndex, Opening
 from tutorgraph.index.pipeline import IngestOptions
@@ -40,7 +41,6 @@ from tutorgraph.retrieval.factory import (
     bundled_reranker_path,
     openai_unavailable,
 )
-from tutorgraph.retrieval.reranker import ONNX_FILES, Backend, CrossEncoderReranker, Reranker
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest

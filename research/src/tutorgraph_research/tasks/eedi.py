@@ -23,6 +23,7 @@ from typing import Any
 
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER
 from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.embedding.reranker import Backend, CrossEncoderReranker, RerankerOptions
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.ingest.eedi import (
@@ -39,7 +40,6 @@ from tutorgraph.ingest.eedi import (
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.ranking.metrics import average_precision_at_k, recall_at_k
 from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
-from tutorgraph.retrieval.reranker import Backend, CrossEncoderReranker, RerankerOptions
 from tutorgraph.retrieval.retriever import RetrieverConfig
 from tutorgraph.retrieval.router import analyse
 from tutorgraph.training.cross_encoder import TrainingConfig

@@ -24,9 +24,9 @@ from typing import Any
 
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.embedding.reranker import ONNX_FILES
 from tutorgraph.ingest.eedi import EediQuestion, EediSubject
 from tutorgraph.ranking.model import LearnedRanker
-from tutorgraph.retrieval.reranker import ONNX_FILES
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph.training.cross_encoder import TrainingConfig

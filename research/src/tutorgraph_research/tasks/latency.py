@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tutorgraph.retrieval.reranker import CrossEncoderReranker
+from tutorgraph.embedding.reranker import CrossEncoderReranker
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph_research.harness.configs import RunConfig
 from tutorgraph_research.harness.provenance import hardware

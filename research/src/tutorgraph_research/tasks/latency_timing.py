@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tutorgraph.retrieval.reranker import CrossEncoderReranker
+from tutorgraph.embedding.reranker import CrossEncoderReranker
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph_client.models.packet import STAGES
 from tutorgraph_client.models.request import RetrievalRequest

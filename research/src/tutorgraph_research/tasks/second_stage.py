@@ -32,11 +32,11 @@ from typing import Any
 
 import numpy as np
 
+from tutorgraph.embedding.reranker import ONNX_FILES, CrossEncoderReranker, RerankerOptions
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.combiner import Combiner, TrainingGroup
 from tutorgraph.ranking.metrics import average_precision_at_k
 from tutorgraph.ranking.tuned import tuned_features
-from tutorgraph.retrieval.reranker import ONNX_FILES, CrossEncoderReranker, RerankerOptions
 from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig
 from tutorgraph.training.crossfit_encoders import FoldEncoders
 from tutorgraph.training.eedi import fit_and_export

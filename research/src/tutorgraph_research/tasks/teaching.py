@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.retrieval.lessons import LESSON_KINDS, TEACHING_KINDS
 from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph.stores.lessons import LESSON_KINDS, TEACHING_KINDS
 from tutorgraph_client.models.curriculum import Document
 from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest

@@ -12,8 +12,8 @@ import asyncio
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.retrieval.context import assemble_context
-from tutorgraph.retrieval.lessons import LESSON_KINDS
 from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.stores.lessons import LESSON_KINDS
 from tutorgraph_client.models.packet import Hit, teaching_first
 
 __all__ = ["TEACH_BY", "FinishStage", "with_teaching"]

@@ -1,5 +1,5 @@
 """The lessons stage: the packet's `teach` slot, the explanations and worked examples for the
-message (`retrieval/lessons.py` says why they are searched apart and how they are chosen).
+message (`stores/lessons.py` says why they are searched apart and how they are chosen).
 
 The `LESSON_POOL` lessons nearest the query vector are reordered by their subsection's vote
 from the request's own dense and lexical searches (`state.raw`, already there: no extra
@@ -13,14 +13,14 @@ from __future__ import annotations
 import asyncio
 
 from tutorgraph.retrieval.hits import lesson_hit
-from tutorgraph.retrieval.lessons import (
+from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.stores.lessons import (
     LESSON_POOL,
     PER_SUBSECTION,
     VOTE_WEIGHT,
     choose_lessons,
     subsection_votes,
 )
-from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph.stores.protocols import LessonSearch
 
 __all__ = ["LessonStage"]

@@ -18,11 +18,11 @@ from collections.abc import Awaitable, Callable
 
 import numpy as np
 
+from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.model import CandidateSignals, LearnedRanker, RankerQuery
 from tutorgraph.ranking.query_text import concept_names, named_query, stated_query
-from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.facts import request_facts
 from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph.retrieval.pipeline import RequestState, Stage, await_shared

@@ -7,9 +7,9 @@ keeps the fused order and says why in `packet.reranker`.
 
 from __future__ import annotations
 
-from tutorgraph.retrieval.batching import rerank_async
+from tutorgraph.embedding.batching import rerank_async
+from tutorgraph.embedding.reranker import Reranker
 from tutorgraph.retrieval.pipeline import RequestState, Stage
-from tutorgraph.retrieval.reranker import Reranker
 from tutorgraph_client.models.packet import RerankerInfo
 
 __all__ = ["RerankStage"]

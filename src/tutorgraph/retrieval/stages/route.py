@@ -15,9 +15,9 @@ import time
 import numpy as np
 import numpy.typing as npt
 
+from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.ranking.model import LearnedRanker, RankerQuery
-from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.pipeline import RequestState, Stage, elapsed_ms
 from tutorgraph.retrieval.router import resolve_route

@@ -12,9 +12,9 @@ unless an LLM refiner rewrote the message (see `scope_signals`).
 from __future__ import annotations
 
 from tutorgraph.confidence.scope import ScopeModel, ScopeSignals
+from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
-from tutorgraph.retrieval.batching import embed_async
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph_client.models.packet import ScopeInfo
 

@@ -17,28 +17,21 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Sequence
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.retrieval.facts import RequestFacts
-from tutorgraph.retrieval.graph_search import (
-    GRAPH_PLANS,
-    GraphPlan,
-    GraphSearchResult,
-    graph_search,
-)
+from tutorgraph.retrieval.graph_search import GraphSearchResult, graph_plan, graph_search
 from tutorgraph.retrieval.local_context import local_items, search_local
 from tutorgraph.retrieval.pipeline import RequestState, Stage, elapsed_ms
-from tutorgraph.retrieval.router import Route
 from tutorgraph.retrieval.stages.link import await_linking
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, ScoredItem, VectorStore
 from tutorgraph_client.models.packet import LinkedConcept
-from tutorgraph_client.models.request import RetrievalRequest, SourceName
+from tutorgraph_client.models.request import SourceName
 
-__all__ = ["LINKED_SEEDS", "LINKED_SEED_WEIGHT", "SearchStage", "graph_plan", "linked_seeds"]
+__all__ = ["LINKED_SEEDS", "LINKED_SEED_WEIGHT", "SearchStage", "linked_seeds"]
 
 T = TypeVar("T")
 
@@ -67,14 +60,6 @@ def linked_seeds(linked: Sequence[LinkedConcept]) -> dict[str, float]:
             taken[c.taxonomy] = n + 1
             out[c.id] = LINKED_SEED_WEIGHT
     return out
-
-
-def graph_plan(request: RetrievalRequest, route: Route) -> GraphPlan:
-    """The query type's graph plan, with the request's prerequisite hops when it sets them."""
-    plan = GRAPH_PLANS[route.analysis.query_type]
-    if request.prerequisite_hops is None:
-        return plan
-    return replace(plan, prerequisite_depth=request.prerequisite_hops)
 
 
 async def _timed(stage: str, timings: dict[str, float], aw: Awaitable[T]) -> T:

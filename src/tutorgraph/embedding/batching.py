@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.retrieval.reranker import Reranker
+from tutorgraph.embedding.reranker import Reranker
 
 __all__ = [
     "AsyncEmbedder",
