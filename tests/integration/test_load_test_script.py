@@ -1,5 +1,6 @@
-"""`scripts/load_test.py` and `scripts/hostile_load.py` end to end, small: a real
-`tutorgraph serve` over the session index, loaded by locust, and the reports they write.
+"""`research/scripts/load_test.py` and `research/scripts/hostile_load.py` end to end, small:
+a real `tutorgraph serve` over the session index, loaded by locust, and the reports they
+write.
 Checks that the scripts work, not benchmarks: no number here is a measurement.
 """
 
@@ -21,7 +22,7 @@ QUESTIONS = REPO / "tests" / "data" / "eedi" / "train.csv"
 
 
 def run_script(name: str, env: dict[str, str], cwd: Path, *args: str) -> str:
-    command = [sys.executable, str(REPO / "scripts" / name), *args]
+    command = [sys.executable, str(REPO / "research" / "scripts" / name), *args]
     proc = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc.stdout

@@ -1,4 +1,4 @@
-"""`scripts/reproduce_paper.py --quick` end to end (slow: several minutes on 2 cores)."""
+"""`research/scripts/reproduce_paper.py --quick` end to end (slow: several minutes on 2 cores)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def _run(tmp: Path, *extra: str, timeout: float) -> subprocess.CompletedProcess[
     return subprocess.run(
         [
             sys.executable,
-            str(REPO / "scripts" / "reproduce_paper.py"),
+            str(REPO / "research" / "scripts" / "reproduce_paper.py"),
             "--quick",
             "--data",
             str(SHARED),

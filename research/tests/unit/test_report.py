@@ -386,7 +386,7 @@ def test_the_committed_fixture_tables_match_their_results(tmp_path: Path) -> Non
 def test_the_paper_tables_match_the_paper_results(tmp_path: Path) -> None:
     results, tables = REPO / "results" / "paper", REPO / "paper" / "tables"
     if not (results / "ablations.jsonl").is_file() or not tables.is_dir():
-        pytest.skip("no full results in results/paper yet (scripts/reproduce_paper.py)")
+        pytest.skip("no full results in results/paper yet (research/scripts/reproduce_paper.py)")
     _assert_tables_match(results, tables, tmp_path)
 
 

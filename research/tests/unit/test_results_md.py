@@ -1,6 +1,6 @@
-"""docs/RESULTS.md's tables are generated from results/*.json by scripts/results_md.py: the
-committed document is what the committed JSON gives (`--check`), a stale figure is caught,
-and regenerating rewrites only what lies between the markers."""
+"""docs/RESULTS.md's tables are generated from results/*.json by research/scripts/results_md.py:
+the committed document is what the committed JSON gives (`--check`), a stale figure is
+caught, and regenerating rewrites only what lies between the markers."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 pytestmark = pytest.mark.unit
 
 REPO = Path(__file__).resolve().parents[3]
-SCRIPT = REPO / "scripts" / "results_md.py"
+SCRIPT = REPO / "research" / "scripts" / "results_md.py"
 DOC = REPO / "docs" / "RESULTS.md"
 
 
@@ -31,9 +31,8 @@ def results_md(*args: str) -> subprocess.CompletedProcess[str]:
 def test_the_committed_document_matches_the_committed_results() -> None:
     done = results_md("--check")
     assert done.returncode == 0, (
-        "docs/RESULTS.md is out of date with results/: run python scripts/results_md.py\n"
-        + done.stdout[-4000:]
-        + done.stderr[-2000:]
+        "docs/RESULTS.md is out of date with results/:"
+        " run python research/scripts/results_md.py\n" + done.stdout[-4000:] + done.stderr[-2000:]
     )
 
 
