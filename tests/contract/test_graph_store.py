@@ -111,7 +111,7 @@ def bolt(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bolt]:
             os.environ.get("TUTORGRAPH_ARCADEDB_HTTP_URL"),
         )
         return
-    from tutorgraph_research.harness.bolt_server import arcadedb_server
+    from tests.contract.arcadedb_server import arcadedb_server
 
     try:
         server = arcadedb_server(Path(tmp_path_factory.mktemp("arcadedb")))

@@ -121,7 +121,7 @@ def test_ingest_graph_stats_and_query_on_a_bolt_server(  # type: ignore[no-untyp
     `graph-stats` counts what the embedded graph counts, and `query` answers from it."""
     import shutil
 
-    from tutorgraph_research.harness.bolt_server import arcadedb_server
+    from tests.contract.arcadedb_server import arcadedb_server
 
     index = tmp_path / "index"
     shutil.copytree(session_index[0], index)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from neo4j import AsyncGraphDatabase
+from tests.contract.arcadedb_server import BoltServer, arcadedb_server
 
 from tutorgraph.errors import StoreError
 from tutorgraph.index.local import LocalIndex
@@ -20,7 +21,6 @@ from tutorgraph.stores.arcadedb_sql import ArcadeDBSql
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.neo4j_graph import Neo4jGraphStore
 from tutorgraph_client.models.request import RetrievalRequest
-from tutorgraph_research.harness.bolt_server import BoltServer, arcadedb_server
 
 pytestmark = pytest.mark.integration
 

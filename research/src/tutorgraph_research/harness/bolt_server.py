@@ -4,6 +4,11 @@ loopback ports, in a folder of the caller's, with its database created over the 
 It answers the official `neo4j` driver as "Neo4j/5.26.0 compatible (ArcadeDB ...)", over
 Bolt 5.4.
 
+The product's tests start the same server with their own launcher
+(`tests/contract/arcadedb_server.py`): they never import research, and this module, which the
+latency phase and `bolt_parity.py` need at run time, cannot import tests that are no installed
+package. A change to ArcadeDB's flags belongs in both.
+
 >>> with arcadedb_server(Path("/tmp/arcadedb")) as server:  # doctest: +SKIP
 ...     print(server.uri, server.http_url)
 """
