@@ -1,12 +1,14 @@
 """The one place where errors become HTTP responses: `{"error": {"code", "message", "details"}}`.
 
-`STATUS_BY_ERROR` maps the error tree of `tutorgraph.errors` to status codes (first match
-wins, so subclasses come before their bases). Pydantic validation errors are reshaped into
-the same envelope (422), Starlette's own HTTP errors (unknown route, wrong method, body too
-large) too, and anything unexpected is a 500 that names no exception and carries no stack
-trace (the trace goes to the server log). A `CancelledError` that is not the request's own
-cancellation (a `BaseException`, which no handler sees) becomes the same envelope's 503
-instead of the server's plain-text 500 (`CancelledRequestMiddleware`).
+An `HTTPStatusError` (401, 403, 404, 409, 413, 429; the tree is drawn in
+`tutorgraph_client.errors`) answers with its own `status_code`; `STATUS_BY_ERROR` maps the
+engine's errors to theirs (first match wins, so subclasses come before their bases).
+Pydantic validation errors are reshaped into the same envelope (422), Starlette's own HTTP
+errors (unknown route, wrong method, body too large) too, and anything unexpected is a 500
+that names no exception and carries no stack trace (the trace goes to the server log). A
+`CancelledError` that is not the request's own cancellation (a `BaseException`, which no
+handler sees) becomes the same envelope's 503 instead of the server's plain-text 500
+(`CancelledRequestMiddleware`).
 
 >>> from tutorgraph.errors import UnknownConceptError
 >>> status_for(ConceptNotFoundError("ccss:9.ZZ.Z.9"))
@@ -34,6 +36,7 @@ from tutorgraph.errors import (
     ConceptNotFoundError,
     ConflictError,
     DiskFullError,
+    HTTPStatusError,
     IndexBusyError,
     IndexDamagedError,
     InvalidRequestError,
@@ -71,13 +74,9 @@ log = logging.getLogger(__name__)
 # Where `BodyLimitMiddleware` leaves the request's body limit, for the 413 details.
 LIMIT_SCOPE_KEY = "tutorgraph.max_body_bytes"
 
+# The engine's errors; an `HTTPStatusError` carries its own status.
 STATUS_BY_ERROR: tuple[tuple[type[TutorGraphError], int], ...] = (
-    (AuthenticationError, 401),
-    (PermissionDeniedError, 403),
-    (NotFoundError, 404),
-    (ConflictError, 409),
     (IndexBusyError, 409),
-    (PayloadTooLargeError, 413),
     (InvalidRequestError, 422),  # UnknownConceptError too: ids in a request body
     (BundleError, 422),
     (RateLimitedError, 429),
@@ -112,6 +111,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 def status_for(exc: TutorGraphError) -> int:
     """The HTTP status of a library error (500 for anything not mapped)."""
+    if isinstance(exc, HTTPStatusError):
+        return exc.status_code
     for cls, status in STATUS_BY_ERROR:
         if isinstance(exc, cls):
             return status

@@ -1,27 +1,51 @@
 """The one exception tree of tutorgraph.
 
-Every error the library raises on purpose derives from `TutorGraphError`; the HTTP layer
-maps these classes (and its own, in `tutorgraph.api.errors`) to status codes in one handler.
+Every error the library raises on purpose derives from `TutorGraphError`. The whole tree,
+with the HTTP status each answers with (a unit test checks this drawing against the classes):
 
     TutorGraphError
-    ├── ConfigurationError          settings, models or files that cannot be used
-    ├── InvalidRequestError         a request the library refuses (422)
-    │   └── UnknownConceptError     concept ids the graph does not hold
-    ├── BundleError                 bad records in a curriculum bundle
-    ├── StoreError                  a store failed; adapters chain the driver's error
-    │   ├── IndexNotFoundError      no index in the folder
-    │   ├── EmbedderMismatchError   an index built with another embedder
-    │   ├── IndexBusyError          another process is writing the index (409)
-    │   ├── IndexDamagedError       an index file that fails its integrity check (503)
-    │   ├── DiskFullError           the index's disk has no room for a new generation
-    │   └── SourceUnavailableError  no retrieval source could answer
-    └── StageFailedError            a required pipeline stage failed (a bug; 500)
+    ├── ConfigurationError              settings, models or files that cannot be used
+    ├── InvalidRequestError             a request the library refuses (422)
+    │   └── UnknownConceptError         concept ids the graph does not hold (422)
+    ├── BundleError                     bad records in a curriculum bundle (422)
+    ├── StoreError                      a store failed; adapters chain the driver's error
+    │   ├── IndexNotFoundError          no index in the folder
+    │   ├── EmbedderMismatchError       an index built with another embedder
+    │   ├── IndexBusyError              another process is writing the index (409)
+    │   ├── IndexDamagedError           an index file that fails its integrity check (503)
+    │   ├── DiskFullError               the index's disk has no room (507)
+    │   └── SourceUnavailableError      no retrieval source could answer (503)
+    ├── StageFailedError                a required pipeline stage failed (a bug; 500)
+    └── APIError                        talking to the HTTP API failed
+        ├── HTTPStatusError             an error answer; `status_code` says which
+        │   ├── AuthenticationError     no API key, or an unknown one (401)
+        │   ├── PermissionDeniedError   the key's role does not allow the route (403)
+        │   │   └── CrossSiteRequestError   a write from another site's page (403)
+        │   ├── NotFoundError           what the request names does not exist (404)
+        │   │   ├── ConceptNotFoundError    a concept id in a URL (404)
+        │   │   └── JobNotFoundError        an ingest job id (404)
+        │   ├── ConflictError           not in the server's current state (409)
+        │   ├── PayloadTooLargeError    a body over the size limit (413)
+        │   ├── RateLimitedError        too many requests for the key (429)
+        │   └── ServerError             a 5xx whose code this library does not know
+        └── APIConnectionError          no answer: the server could not be reached
+            └── APITimeoutError         no answer within the client's timeout
+
+The HTTP layer (`tutorgraph.api.errors`) maps these classes to status codes in one handler:
+an `HTTPStatusError` answers with its `status_code`, the engine's errors with the status
+drawn beside them (500 when none is). A client (`tutorgraph_client`) raises the class an
+error body's `code` names, whichever branch it is on, with the answer's `status_code` set;
+an error body with a code it does not know is a `ServerError` (5xx) or an `HTTPStatusError`.
+Catch `HTTPStatusError` for the answers only HTTP gives (401, 403, 404, 409, 413, 429),
+`APIError` for those and a server that could not be reached.
 
 >>> try:
 ...     raise UnknownConceptError(["ccss:9.ZZ.Z.9"])
 ... except TutorGraphError as exc:
 ...     print(exc.code)
 unknown_concept
+>>> issubclass(RateLimitedError, HTTPStatusError), RateLimitedError.status_code
+(True, 429)
 """
 
 from __future__ import annotations
@@ -32,6 +56,7 @@ from typing import Any
 
 __all__ = [
     "APIConnectionError",
+    "APIError",
     "APITimeoutError",
     "AuthenticationError",
     "BundleError",
@@ -42,6 +67,7 @@ __all__ = [
     "CrossSiteRequestError",
     "DiskFullError",
     "EmbedderMismatchError",
+    "HTTPStatusError",
     "IndexBusyError",
     "IndexDamagedError",
     "IndexNotFoundError",
@@ -65,7 +91,8 @@ class TutorGraphError(Exception):
     """Base class of every error tutorgraph raises on purpose."""
 
     code = "tutorgraph_error"
-    # The HTTP status, when the error came over HTTP (`tutorgraph_client`), else None.
+    # The HTTP status: the answer's, when the error came over HTTP (`tutorgraph_client`);
+    # an `HTTPStatusError`'s own otherwise; else None.
     status_code: int | None = None
 
     def __init__(self, message: str, *, details: dict[str, Any] | None = None) -> None:
@@ -190,16 +217,33 @@ class StageFailedError(TutorGraphError):
         self.stage = stage
 
 
-class AuthenticationError(TutorGraphError):
+class APIError(TutorGraphError):
+    """Talking to the HTTP API failed: an error answer (`HTTPStatusError`), or none at all
+    (`APIConnectionError`)."""
+
+    code = "api_error"
+
+
+class HTTPStatusError(APIError):
+    """An error answer of the HTTP API that only HTTP gives (a key, a route, a limit);
+    `status_code` is the status it answers with (the server) or answered with (a client)."""
+
+    code = "http_error"
+    status_code: int = 500
+
+
+class AuthenticationError(HTTPStatusError):
     """A request without an API key, or with a key that is not configured (401)."""
 
     code = "unauthenticated"
+    status_code = 401
 
 
-class PermissionDeniedError(TutorGraphError):
+class PermissionDeniedError(HTTPStatusError):
     """A valid key whose role does not allow the route, e.g. a read key on ingest (403)."""
 
     code = "permission_denied"
+    status_code = 403
 
 
 class CrossSiteRequestError(PermissionDeniedError):
@@ -209,10 +253,11 @@ class CrossSiteRequestError(PermissionDeniedError):
     code = "cross_site_request"
 
 
-class NotFoundError(TutorGraphError):
+class NotFoundError(HTTPStatusError):
     """Something the request names does not exist (404)."""
 
     code = "not_found"
+    status_code = 404
 
 
 class ConceptNotFoundError(NotFoundError):
@@ -235,16 +280,18 @@ class JobNotFoundError(NotFoundError):
         self.job_id = job_id
 
 
-class ConflictError(TutorGraphError):
+class ConflictError(HTTPStatusError):
     """A request the server cannot take in its current state, e.g. a second ingest job (409)."""
 
     code = "conflict"
+    status_code = 409
 
 
-class PayloadTooLargeError(TutorGraphError):
+class PayloadTooLargeError(HTTPStatusError):
     """A request body (or an unpacked bundle) over the configured size limit (413)."""
 
     code = "payload_too_large"
+    status_code = 413
 
     def __init__(self, limit_bytes: int, what: str = "request body") -> None:
         super().__init__(
@@ -254,10 +301,11 @@ class PayloadTooLargeError(TutorGraphError):
         self.limit_bytes = limit_bytes
 
 
-class RateLimitedError(TutorGraphError):
+class RateLimitedError(HTTPStatusError):
     """Too many requests for one API key; `retry_after` seconds until one is allowed (429)."""
 
     code = "rate_limited"
+    status_code = 429
 
     def __init__(self, retry_after: float) -> None:
         super().__init__(
@@ -267,10 +315,17 @@ class RateLimitedError(TutorGraphError):
         self.retry_after = retry_after
 
 
+class ServerError(HTTPStatusError):
+    """The server failed (a 5xx whose error code this library does not know)."""
+
+    code = "internal_error"
+    status_code = 500
+
+
 # -- errors only a client sees --
 
 
-class APIConnectionError(TutorGraphError):
+class APIConnectionError(APIError):
     """The server could not be reached, or the connection broke."""
 
     code = "connection_error"
@@ -280,12 +335,6 @@ class APITimeoutError(APIConnectionError):
     """The server did not answer within the client's timeout."""
 
     code = "timeout"
-
-
-class ServerError(TutorGraphError):
-    """The server failed (a 5xx whose error code this library does not know)."""
-
-    code = "internal_error"
 
 
 def _by_code(cls: type[TutorGraphError]) -> dict[str, type[TutorGraphError]]:
@@ -305,8 +354,10 @@ def error_from_wire(
     ('UnknownConceptError', 422)
     """
     cls = _by_code(TutorGraphError).get(code)
-    if cls is None:
-        cls = ServerError if status >= 500 else TutorGraphError
+    # A code this library does not know, or a category's (the server's `http_error` for a
+    # route it has not, say): the category the status falls in.
+    if cls is None or cls in (APIError, HTTPStatusError):
+        cls = ServerError if status >= 500 else HTTPStatusError
     # Built without the subclass's own constructor: the wire gives message and details.
     exc = cls.__new__(cls)
     TutorGraphError.__init__(exc, message, details=details)
