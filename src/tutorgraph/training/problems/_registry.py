@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Generator", "Kind", "Made", "Problem", "run"]
+__all__ = ["Generator", "Kind", "Made", "Make", "Problem", "run", "table"]
 
 Kind = Literal["word", "bare"]
 # What a generator's function returns: the problem's text, an expression that computes its
@@ -15,6 +15,8 @@ Kind = Literal["word", "bare"]
 # cmp, round_to, gcd, lcm, abs, min, max, mean, median, sqrt, floor, ceil; a quoted string
 # only for a categorical answer such as a shape's name) and the answer as text.
 Made = tuple[str, str, str]
+# A generator's function: one problem from the seeded random source.
+Make = Callable[[random.Random], Made]
 
 
 @dataclass(frozen=True)
@@ -42,13 +44,25 @@ class Generator:
     name: str
     standard: str
     kind: Kind
-    make: Callable[[random.Random], Made]
+    make: Make
 
     def make_one(self, rng: random.Random) -> Problem:
         text, expression, answer = self.make(rng)
         return Problem(
             " ".join(text.split()), self.standard, self.name, self.kind, expression, answer
         )
+
+
+def table(*rows: tuple[str, Kind, Make]) -> tuple[Generator, ...]:
+    """Generators from (name, kind, function) rows, in order; a name's standard is its code.
+
+    >>> rows = table(("3.OA.C.7/facts", "bare", lambda rng: ("6 x 7 = ?", "6 * 7", "42")))
+    >>> [g.standard for g in rows]
+    ['ccss:3.OA.C.7']
+    """
+    return tuple(
+        Generator(name, "ccss:" + name.split("/", 1)[0], kind, make) for name, kind, make in rows
+    )
 
 
 def run(generators: Iterable[Generator], per_generator: int, seed: int = 0) -> list[Problem]:
