@@ -11,7 +11,7 @@ import pytest
 from tutorgraph.config import Settings
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.retrieval.factory import load_ranker
-from tutorgraph.retrieval.stages.rank import DeferredRanker
+from tutorgraph.retrieval.ranker_runtime import DeferredRanker
 from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration

@@ -100,7 +100,7 @@ def test_a_one_shot_command_loads_the_ranker_only_for_a_request_it_may_score(
 ) -> None:
     """`tutorgraph query`/`answer` defer the learned ranker for a request that names no
     concept and gives or states no student's answer (it loads beside the index otherwise)."""
-    from tutorgraph.retrieval.stages.rank import may_be_scored
+    from tutorgraph.retrieval.ranker_runtime import may_be_scored
     from tutorgraph_client.models.request import RetrievalRequest
 
     assert may_be_scored(RetrievalRequest.model_validate(fields)) is scored

@@ -7,7 +7,7 @@ from tests.unit.test_learned_ranker import ranker
 
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
-from tutorgraph.retrieval.stages.rank import scoring_ranker, stated_text
+from tutorgraph.retrieval.ranker_runtime import scoring_ranker, stated_text
 from tutorgraph.training.eedi import eedi_text_queries
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest

@@ -25,7 +25,7 @@ from tutorgraph.cli._common import (
     refuse_damaged,
 )
 from tutorgraph.cli.query import print_packet, read_local_context, request_errors
-from tutorgraph.retrieval.stages.rank import may_be_scored
+from tutorgraph.retrieval.ranker_runtime import may_be_scored
 from tutorgraph.synthesis.answerer import (
     Delta,
     answer_unavailable,

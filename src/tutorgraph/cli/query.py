@@ -26,8 +26,8 @@ from tutorgraph.cli._common import (
 )
 from tutorgraph.config import Settings
 from tutorgraph.errors import TutorGraphError
+from tutorgraph.retrieval.ranker_runtime import may_be_scored
 from tutorgraph.retrieval.retriever import HybridRetriever
-from tutorgraph.retrieval.stages.rank import may_be_scored
 from tutorgraph_client.models.packet import Hit, ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
 

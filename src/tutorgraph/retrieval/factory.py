@@ -43,8 +43,8 @@ from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
+from tutorgraph.retrieval.ranker_runtime import DeferredRanker
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
-from tutorgraph.retrieval.stages.rank import DeferredRanker
 from tutorgraph.stores.protocols import ConceptLinks, IndexReader
 
 __all__ = [

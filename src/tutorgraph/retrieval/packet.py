@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tutorgraph.linking.linker import STRUCTURED as COMMON_CORE
 from tutorgraph.retrieval.fusion import RRF_K, source_weights
 from tutorgraph.retrieval.graph_search import GraphSearchResult, graph_plan
 from tutorgraph.retrieval.pipeline import RequestState, elapsed_ms
-from tutorgraph.retrieval.stages.scope import COMMON_CORE
 from tutorgraph_client.models.packet import (
     GraphContext,
     Hit,

@@ -24,12 +24,13 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.errors import SourceUnavailableError, StageFailedError, TutorGraphError
-from tutorgraph.ranking.model import RankerQuery
+from tutorgraph.ranking.model import LearnedRanker, RankerQuery
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.fusion import FusedHit
 from tutorgraph.retrieval.graph_search import GraphSearchResult
 from tutorgraph.retrieval.merge import MergedHit
+from tutorgraph.retrieval.ranker_runtime import Scoring, scoring_ranker
 from tutorgraph.retrieval.router import Route
 from tutorgraph.stores.protocols import ScoredItem
 from tutorgraph_client.models.packet import (
@@ -48,7 +49,7 @@ from tutorgraph_client.models.packet import (
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest, SourceName
 
-__all__ = ["Linking", "RequestState", "Stage", "await_shared", "run_stages"]
+__all__ = ["Linking", "RequestState", "Stage", "await_linking", "await_shared", "run_stages"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -110,6 +111,8 @@ class RequestState:
     # query embedding through `query_embedding()`, never the task itself.
     query_vector: asyncio.Task[npt.NDArray[np.float32]] | None = None
     ranker_vector: asyncio.Task[RankerQuery | None] | None = None
+    # Which learned model scores the request, worked out once (`ranker_scoring`).
+    scoring: Scoring | None = None
     # The concepts the request is about, linked by `link` (before the search, in a task that
     # awaits the query embedding); the graph search seeds from them, `search` sets `linked`.
     linking: asyncio.Task[Linking] | None = None
@@ -147,6 +150,28 @@ class RequestState:
         if self.query_vector is None:
             raise SourceUnavailableError("the query was not embedded")
         return await await_shared(self.query_vector, "query embedding")
+
+    def ranker_scoring(self, ranker: LearnedRanker) -> Scoring:
+        """Which of `ranker`'s models scores this request (`scoring_ranker`), worked out by
+        the first stage that asks (route, or rank for a ranker loaded on first need) and kept
+        in `scoring` for the others."""
+        if self.scoring is None:
+            self.scoring = scoring_ranker(ranker, self.request, self.refined)
+        return self.scoring
+
+
+async def await_linking(state: RequestState, timeout_s: float) -> Linking | None:
+    """The link stage's concepts, waiting at most `timeout_s` for them (never cancelling the
+    task: the graph search and the search stage both wait); None when the stage did not run,
+    was cancelled or has not finished by then."""
+    task = state.linking
+    if task is None:
+        return None
+    if not task.done():
+        await asyncio.wait({task}, timeout=timeout_s)
+    if not task.done() or task.cancelled():
+        return None
+    return task.result()
 
 
 class Stage(Protocol):

@@ -21,6 +21,7 @@ from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.packet import build_packet
 from tutorgraph.retrieval.pipeline import RequestState, Stage, run_stages
+from tutorgraph.retrieval.ranker_runtime import DeferredRanker
 from tutorgraph.retrieval.stages.check import CheckStage
 from tutorgraph.retrieval.stages.dedupe import DedupeStage
 from tutorgraph.retrieval.stages.diagnose import DiagnoseStage
@@ -30,7 +31,7 @@ from tutorgraph.retrieval.stages.fuse import FuseStage
 from tutorgraph.retrieval.stages.lessons import LessonStage
 from tutorgraph.retrieval.stages.link import LinkStage
 from tutorgraph.retrieval.stages.merge import MergeStage
-from tutorgraph.retrieval.stages.rank import DeferredRanker, RankStage
+from tutorgraph.retrieval.stages.rank import RankStage
 from tutorgraph.retrieval.stages.refine import RefineStage
 from tutorgraph.retrieval.stages.rerank import RerankStage
 from tutorgraph.retrieval.stages.route import RouteStage

@@ -6,7 +6,7 @@ It runs before the search and blocks on nothing: it starts `state.linking`, a ta
 awaits the query embedding `route` started, links in a worker thread and reads the chains,
 while the dense and lexical searches run. The graph search awaits it for its seeds (issue
 47: one source of concepts per request), and the search stage sets `state.linked` from it
-(`await_linking`). The task never raises: a failure is the stage's degradation.
+(`pipeline.await_linking`). The task never raises: a failure is the stage's degradation.
 
 The linker reads the request's `grade` (a prior over the standards) and the story's tags from
 the request's facts; it sets `state.grade_info`: the request's grade, else the band the
@@ -36,7 +36,7 @@ from tutorgraph.stores.protocols import ConceptLinks, GraphStore, LinkedCard
 from tutorgraph_client.models.grade import band
 from tutorgraph_client.models.packet import ChainStep, GradeInfo, LinkedConcept
 
-__all__ = ["CHAIN_DEPTH", "LINKED_PER_TAXONOMY", "LinkStage", "await_linking", "with_chains"]
+__all__ = ["CHAIN_DEPTH", "LINKED_PER_TAXONOMY", "LinkStage", "with_chains"]
 
 log = logging.getLogger(__name__)
 
@@ -153,20 +153,6 @@ class LinkStage(Stage):
                 band=inferred[0], source="inferred", probability=inferred[1]
             )
         return found
-
-
-async def await_linking(state: RequestState, timeout_s: float) -> Linking | None:
-    """The link stage's concepts, waiting at most `timeout_s` for them (never cancelling the
-    task: the graph search and the search stage both wait); None when the stage did not run,
-    was cancelled or has not finished by then."""
-    task = state.linking
-    if task is None:
-        return None
-    if not task.done():
-        await asyncio.wait({task}, timeout=timeout_s)
-    if not task.done() or task.cancelled():
-        return None
-    return task.result()
 
 
 async def with_chains(

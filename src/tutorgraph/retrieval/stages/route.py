@@ -20,11 +20,9 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.ranking.model import LearnedRanker, RankerQuery
 from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.pipeline import RequestState, Stage, elapsed_ms
+from tutorgraph.retrieval.ranker_runtime import DeferredRanker, ranker_query_vector
 from tutorgraph.retrieval.router import resolve_route
-from tutorgraph.retrieval.stages.rank import DeferredRanker, ranker_query_vector, scoring_ranker
 from tutorgraph.stores.protocols import GraphStore
-from tutorgraph_client.models.refined_query import RefinedQuery
-from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["RouteStage"]
 
@@ -64,43 +62,44 @@ class RouteStage(Stage):
             default_semantic_weight=self._default_semantic_weight,
             student_answer=facts.student_answer is not None,
         )
-        state.ranker_vector = self._start_ranker_vector(request, refined)
+        state.ranker_vector = self._start_ranker_vector(state)
         # One query embedding serves the dense search, the local context and the linker.
         if "vector" in request.sources or request.local_context or self._links:
             text = refined.optimized_query if refined else request.query
             state.query_vector = asyncio.create_task(self._embed(text, state.timings))
         return True
 
-    def _start_ranker_vector(
-        self, request: RetrievalRequest, refined: RefinedQuery | None
-    ) -> asyncio.Task[RankerQuery | None] | None:
+    def _start_ranker_vector(self, state: RequestState) -> asyncio.Task[RankerQuery | None] | None:
         """None when no ranker will score the request."""
         ranker = self._ranker
         if isinstance(ranker, DeferredRanker):
-            if ranker.unscored(request, refined) is not None:
+            if ranker.unscored(state.request, state.refined) is not None:
                 return None
             # It loads (once) in a worker thread while the first stage runs.
-            task = asyncio.create_task(self._deferred_vector(ranker, request, refined))
+            task = asyncio.create_task(self._deferred_vector(ranker, state))
             task.add_done_callback(lambda t: t.cancelled() or t.exception())
             return task
         if ranker is None or ranker.combiner is None:
             return None
-        if scoring_ranker(ranker, request, refined)[0] is None:
+        scoring = state.ranker_scoring(ranker)
+        if scoring.model is None:
             return None
         task = asyncio.create_task(
-            ranker_query_vector(ranker, self._graph, self._embedder, request, refined)
+            ranker_query_vector(scoring, self._graph, self._embedder, state.request, state.refined)
         )
         # Awaited by the rank stage; if the request fails first, its error is not lost noise.
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
         return task
 
     async def _deferred_vector(
-        self, deferred: DeferredRanker, request: RetrievalRequest, refined: RefinedQuery | None
+        self, deferred: DeferredRanker, state: RequestState
     ) -> RankerQuery | None:
         ranker, _ = await deferred.get()
         if ranker is None or ranker.combiner is None:
             return None
-        return await ranker_query_vector(ranker, self._graph, self._embedder, request, refined)
+        return await ranker_query_vector(
+            state.ranker_scoring(ranker), self._graph, self._embedder, state.request, state.refined
+        )
 
     async def _embed(self, text: str, timings: dict[str, float]) -> npt.NDArray[np.float32]:
         started = time.perf_counter()

@@ -15,12 +15,11 @@ from tutorgraph.confidence.scope import ScopeModel, ScopeSignals
 from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
+from tutorgraph.linking.linker import STRUCTURED as COMMON_CORE
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph_client.models.packet import ScopeInfo
 
-__all__ = ["COMMON_CORE", "ScopeStage", "scope_signals"]
-
-COMMON_CORE = "common-core"
+__all__ = ["ScopeStage", "scope_signals"]
 
 
 async def scope_signals(state: RequestState, embedder: Embedder) -> ScopeSignals:

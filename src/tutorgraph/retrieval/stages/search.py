@@ -24,8 +24,7 @@ from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.graph_search import GraphSearchResult, graph_plan, graph_search
 from tutorgraph.retrieval.local_context import local_items, search_local
-from tutorgraph.retrieval.pipeline import RequestState, Stage, elapsed_ms
-from tutorgraph.retrieval.stages.link import await_linking
+from tutorgraph.retrieval.pipeline import RequestState, Stage, await_linking, elapsed_ms
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, ScoredItem, VectorStore
 from tutorgraph_client.models.packet import LinkedConcept
