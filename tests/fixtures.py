@@ -23,8 +23,8 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -32,6 +32,8 @@ from tutorgraph.index.pipeline import IngestReport, ingest_bundle
 from tutorgraph.ingest.bundle import write_bundle
 from tutorgraph.ingest.eedi import (
     EediQuestion,
+    eedi_misconception_id,
+    eedi_query_text,
     eedi_records,
     read_eedi_questions,
     read_misconceptions,
@@ -39,6 +41,7 @@ from tutorgraph.ingest.eedi import (
 )
 from tutorgraph.ingest.learning_commons import load_learning_commons
 from tutorgraph.models.records import SourceRecords
+from tutorgraph_client.models.packet import ReasoningPacket
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
@@ -104,6 +107,34 @@ def slice_bundle(
     out = tmp_path_factory.mktemp("slice-bundle")
     write_bundle(full_slice_records, out)
     return out
+
+
+@dataclass(frozen=True)
+class LabelledAnswer:
+    """A wrong answer Eedi labels with a misconception: its question, the query the
+    benchmarks send for it (`eedi_query_text`) and the misconception's id."""
+
+    question: EediQuestion
+    query: str
+    target: str
+
+
+def labelled_answers(questions: Sequence[EediQuestion]) -> list[LabelledAnswer]:
+    """Every labelled wrong answer of `questions`, in file order (each question's by letter)."""
+    return [
+        LabelledAnswer(q, eedi_query_text(q, letter), eedi_misconception_id(mid))
+        for q in questions
+        for letter, mid in sorted(q.misconception_ids.items())
+        if mid is not None and letter != q.correct_answer
+    ]
+
+
+def misconception_ranking(packet: ReasoningPacket, target: str) -> list[str]:
+    """The packet's misconception hits in order; a merged hit that holds `target` counts as
+    it."""
+    return [
+        target if target in h.ids else h.id for h in packet.results if h.kind == "misconception"
+    ]
 
 
 # -- the real index (MiniLM + ChromaDB embedded), built once -----------------------------------
@@ -397,37 +428,3 @@ def tiny_cross_encoder(
     path = build_tiny_cross_encoder(tmp_path_factory.mktemp("tiny-ce"), texts)
     export_onnx(path)
     return path
-
-
-# -- one ranker benchmark over fold encoders, read by two test modules ---------------------
-
-
-@pytest.fixture(scope="session")
-def tuned_ranker_bench(  # type: ignore[no-untyped-def]
-    tmp_path_factory: pytest.TempPathFactory, embedder
-) -> tuple[Path, Path, dict[str, Any]]:
-    """(fold encoders folder, rankings file, results) of `default/construct` over 2 folds of
-    the Eedi slice, each fold's learned ranker (with tuned examples) served by the encoder
-    that left that fold's questions out, its out-of-fold lists kept. Run once: the
-    bench's own test (test_bench_eedi.py) and the second stage over its lists
-    (test_second_stage.py) only read it."""
-    from tutorgraph.training.ranker import RankerTrainingConfig
-    from tutorgraph_research.tasks.eedi_bench import EediBenchmarkSpec, run_eedi_benchmark
-
-    root = tmp_path_factory.mktemp("tuned-ranker-bench")
-    folds = root / "folds"
-    for k in range(2):
-        encoder_output(folds / f"fold{k}", {"fold": k, "folds": 2})
-    rankings = root / "rankings.jsonl"
-    spec = EediBenchmarkSpec(
-        train=EEDI_DIR / "train.csv",
-        misconceptions=EEDI_DIR / "misconception_mapping.csv",
-        subjects=EEDI_DIR / "subject_metadata.csv",
-        folds=2,
-        configs="default/construct",
-        tuned_folds=folds,
-        rankings=rankings,
-        ranker_training=RankerTrainingConfig(tuned_examples=True),
-    )
-    results = asyncio.run(run_eedi_benchmark(spec, embedder))
-    return folds, rankings, results

@@ -22,7 +22,6 @@ from tutorgraph.stores.lessons import (
     subsection_votes,
 )
 from tutorgraph_client.models.request import RetrievalRequest
-from tutorgraph_research.tasks.linking import exercise_query
 
 pytestmark = pytest.mark.integration
 
@@ -31,7 +30,8 @@ def _exercise(index_records: Any) -> str:
     exercises = [d for d in index_records.documents if d.kind == "exercise"]
     if not exercises:
         pytest.skip("the session index holds no OpenStax exercise (tests/data/openstax absent)")
-    return exercise_query(sorted(exercises, key=lambda d: d.id)[0])
+    # As a student meets it: instructions and problem, not the worked solution.
+    return sorted(exercises, key=lambda d: d.id)[0].text.split("\nSolution:")[0].strip()
 
 
 async def test_the_index_holds_every_lesson_with_its_stored_vector(

@@ -15,7 +15,13 @@ import statistics
 from pathlib import Path
 
 import pytest
-from tests.conftest import HELD_OUT_QUESTION, encoder_output, index_retriever
+from tests.conftest import (
+    HELD_OUT_QUESTION,
+    encoder_output,
+    index_retriever,
+    labelled_answers,
+    misconception_ranking,
+)
 
 from tutorgraph.config import BUNDLED_RANKER, Settings
 from tutorgraph.ingest.eedi import EediQuestion, eedi_construct_id
@@ -27,7 +33,6 @@ from tutorgraph.retrieval.factory import load_ranker
 from tutorgraph.training.eedi import train_eedi_ranker
 from tutorgraph.training.ranker import RankerTrainingConfig
 from tutorgraph_client.models.request import RetrievalRequest
-from tutorgraph_research.tasks.eedi import eedi_pairs, misconception_ranking
 
 pytestmark = pytest.mark.integration
 
@@ -65,7 +70,9 @@ def position(ranking: list[str], target: str) -> int:
 async def test_in_sample_targets_move_up(opened_index, embedder, ranker, eedi_questions) -> None:  # type: ignore[no-untyped-def]
     plain = index_retriever(opened_index, embedder)
     ranked = index_retriever(opened_index, embedder, ranker=ranker)
-    pairs = [p for p in eedi_pairs(eedi_questions) if p.question.question_id != HELD_OUT_QUESTION]
+    pairs = [
+        p for p in labelled_answers(eedi_questions) if p.question.question_id != HELD_OUT_QUESTION
+    ]
     before, after = [], []
     for pair in pairs[:25]:
         req = request(pair.question, pair.query)
@@ -82,7 +89,7 @@ async def test_a_held_out_question_gets_scores_proposals_and_explanations(  # ty
     opened_index, embedder, ranker, eedi_questions
 ) -> None:
     pair = next(
-        p for p in eedi_pairs(eedi_questions) if p.question.question_id == HELD_OUT_QUESTION
+        p for p in labelled_answers(eedi_questions) if p.question.question_id == HELD_OUT_QUESTION
     )
     retriever = index_retriever(opened_index, embedder, ranker=ranker)
     packet = await retriever.retrieve(request(pair.question, pair.query, debug=True))
@@ -108,7 +115,7 @@ def _without_evidence(given: bool, opened_index, ranker, eedi_questions) -> Retr
     if given:
         standards = [c for c in opened_index.graph._concepts if c.startswith("ccss:")]
         concepts = [next(c for c in standards if not ranker.prior.knows([c]))]
-    pair = eedi_pairs(eedi_questions)[0]
+    pair = labelled_answers(eedi_questions)[0]
     return request(pair.question, pair.query).model_copy(update={"concept_ids": concepts})
 
 
@@ -145,7 +152,9 @@ async def test_text_only_ranking_moves_in_sample_targets_up(  # type: ignore[no-
 ) -> None:
     plain = index_retriever(opened_index, embedder)
     ranked = index_retriever(opened_index, embedder, ranker=ranker)
-    pairs = [p for p in eedi_pairs(eedi_questions) if p.question.question_id != HELD_OUT_QUESTION]
+    pairs = [
+        p for p in labelled_answers(eedi_questions) if p.question.question_id != HELD_OUT_QUESTION
+    ]
     before, after = [], []
     for pair in pairs[:25]:
         req = request(pair.question, pair.query).model_copy(update={"concept_ids": []})
@@ -166,7 +175,7 @@ async def test_a_saved_ranker_scores_the_same(  # type: ignore[no-untyped-def]
     assert (tmp_path / "text" / "ranker.json").is_file()
     assert not (tmp_path / "text" / "targets.npz").exists()
     assert again.text_only is not None and again.text_only.target_ids == again.target_ids
-    pair = eedi_pairs(eedi_questions)[0]
+    pair = labelled_answers(eedi_questions)[0]
     req = request(pair.question, pair.query)
     a = await index_retriever(opened_index, embedder, ranker=ranker).retrieve(req)
     b = await index_retriever(opened_index, embedder, ranker=again).retrieve(req)
@@ -233,7 +242,7 @@ async def test_a_ranker_trained_with_a_tuned_encoder_serves_it(  # type: ignore[
         assert (folder / TUNED_EXAMPLES_FILE).is_file()
         assert part.feature_names[-2:] == TUNED_EXAMPLE_FEATURES
     assert len(ranker.text_only.tuned.examples) > len(ranker.tuned.examples)  # type: ignore[union-attr, arg-type]
-    pair = eedi_pairs(eedi_questions)[0]
+    pair = labelled_answers(eedi_questions)[0]
     for req in (
         request(pair.question, pair.query),
         request(pair.question, pair.query).model_copy(update={"concept_ids": []}),

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from tests.conftest import misconception_ranking
 
 from tutorgraph.errors import UnknownConceptError
 from tutorgraph.index.layout import IndexLayout
@@ -15,7 +16,6 @@ from tutorgraph.ranking.metrics import average_precision_at_k
 from tutorgraph.retrieval.fusion import rrf_score
 from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
-from tutorgraph_research.tasks.eedi import misconception_ranking
 
 pytestmark = pytest.mark.integration
 

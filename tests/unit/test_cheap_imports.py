@@ -33,24 +33,23 @@ def test_the_exports_still_load_on_first_use() -> None:
 
 
 EXTRAS = ("neo4j", "openai", "fastapi", "uvicorn")
-# The embedded pipeline end to end: the CLI, the index, the composition root, the benchmarks.
-CORE = (
-    "tutorgraph.cli.app",
-    "tutorgraph.index.service",
-    "tutorgraph.retrieval.factory",
-    "tutorgraph_research.ablation",
-    "tutorgraph_research.tasks.eedi_bench",
-)
+# The embedded pipeline end to end: the CLI, the index, the composition root.
+CORE = ("tutorgraph.cli.app", "tutorgraph.index.service", "tutorgraph.retrieval.factory")
 
 
-def test_the_embedded_pipeline_needs_no_server_extra() -> None:
-    code = f"import sys; [__import__(m) for m in {CORE!r}]; " + (
+def extras_loaded_by(modules: tuple[str, ...]) -> str:
+    """The server extras (`EXTRAS`) that importing `modules` loads, in a fresh interpreter."""
+    code = f"import sys; [__import__(m) for m in {modules!r}]; " + (
         f"print(sorted(m for m in {EXTRAS!r} if m in sys.modules))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
-    assert out.stdout.strip() == "[]"
+    return out.stdout.strip()
+
+
+def test_the_embedded_pipeline_needs_no_server_extra() -> None:
+    assert extras_loaded_by(CORE) == "[]"
 
 
 def test_a_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from tutorgraph.errors import ConfigurationError
 from tutorgraph.retrieval.router import PROFILES, analyse, resolve_route
 
 pytestmark = pytest.mark.unit
@@ -128,17 +127,3 @@ def test_request_switches_win_over_the_profile_defaults() -> None:
         query="x", retrieval_profile="exact", semantic_weight=None, graph_scope=True, rerank=True
     )
     assert route.graph_scope is True and route.rerank is True
-
-
-def test_routing_report_counts_every_query_once(tmp_path: Path) -> None:
-    from tutorgraph_research.tasks.routing import evaluate_routing
-
-    report = evaluate_routing(DATA / "routing_queries.jsonl")
-    n = report["n"]
-    assert n == sum(sum(row) for row in report["profile"]["confusion"])
-    assert n == sum(sum(row) for row in report["query_type"]["confusion"])
-    assert report["profile"]["accuracy"] >= 0.90
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"query": "x"}\n')
-    with pytest.raises(ConfigurationError, match=r"bad\.jsonl:1"):
-        evaluate_routing(bad)
