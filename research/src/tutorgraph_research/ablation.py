@@ -31,9 +31,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tutorgraph.embedding.cached_embedder import caching
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
+from tutorgraph_research.harness.cached_embedder import caching
 from tutorgraph_research.harness.configs import RunConfig, ablation_grid, matching
 from tutorgraph_research.harness.provenance import git_commit, hardware
 from tutorgraph_research.harness.results import (

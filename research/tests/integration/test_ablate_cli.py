@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from tutorgraph.embedding.cached_embedder import CachingEmbedder
 from tutorgraph.ingest.eedi import read_eedi_questions
 from tutorgraph.training.cross_encoder import TrainingConfig
 from tutorgraph_research.ablation import read_items
+from tutorgraph_research.harness.cached_embedder import CachingEmbedder
 from tutorgraph_research.harness.configs import ablation_grid
 from tutorgraph_research.harness.results import ItemScore
 from tutorgraph_research.tasks.eedi import EediMisconceptionTask

@@ -270,11 +270,11 @@ def test_serving_a_size_in_a_fresh_process_reports_latency_and_memory(  # type: 
     import numpy as np
 
     from tutorgraph.config import Settings
-    from tutorgraph.embedding.cached_embedder import CachingEmbedder
     from tutorgraph.index.layout import IndexLayout, load_catalogue
     from tutorgraph.index.pipeline import card_texts
     from tutorgraph.retrieval.factory import make_embedder
     from tutorgraph.stores.items import items_from_records
+    from tutorgraph_research.harness.cached_embedder import CachingEmbedder
     from tutorgraph_research.tasks.scale import measure_serving, vectors_from_index
 
     vectors = vectors_from_index(session_index[0])

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tutorgraph.config import BUNDLED_RERANKER, MSMARCO_RERANKER, Settings
-from tutorgraph.embedding.cached_embedder import CachingEmbedder, caching
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.reranker import ONNX_FILES, Backend, CrossEncoderReranker, Reranker
 from tutorgraph.errors import ConfigurationError
@@ -44,6 +43,7 @@ from tutorgraph.retrieval.factory import (
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
+from tutorgraph_research.harness.cached_embedder import CachingEmbedder, caching
 from tutorgraph_research.harness.configs import RunConfig
 from tutorgraph_research.harness.folds import EvalItem, Fold
 from tutorgraph_research.harness.results import ItemScore, UnitKey

@@ -88,8 +88,8 @@ async def phase_index(
 async def phase_ablations(
     run: Run, embedder: Any, say: Callable[[str], None], tick: Callable[[int, int], None]
 ) -> None:
-    from tutorgraph.embedding.cached_embedder import CachingEmbedder
     from tutorgraph_research.ablation import AblationSpec, run_ablations
+    from tutorgraph_research.harness.cached_embedder import CachingEmbedder
     from tutorgraph_research.tasks.scale import vectors_from_index
 
     if not run.data.is_dir():

@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tutorgraph.embedding.cached_embedder import CachingEmbedder
 from tutorgraph.embedding.embedder import Embedder
+from tutorgraph_research.harness.cached_embedder import CachingEmbedder
 from tutorgraph_research.harness.configs import DEFAULT
 from tutorgraph_research.tasks.latency_queries import LATENCY_QUERIES, WARMUP_QUERIES
 from tutorgraph_research.tasks.scale_corpus import (

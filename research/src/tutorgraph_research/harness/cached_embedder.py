@@ -1,4 +1,8 @@
-"""An embedder wrapper that remembers vectors by text (benchmarks embed each text once)."""
+"""An embedder wrapper that remembers vectors by text (benchmarks embed each text once).
+
+Research's alone: the server embeds each request once and keeps no unbounded cache, so the
+`tutorgraph` wheel does not ship it.
+"""
 
 from __future__ import annotations
 
