@@ -32,13 +32,26 @@ A request that says too little is not guessed at: `missing` names what is absent
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 from dataclasses import dataclass
-from typing import Literal
 
 from tutorgraph.mathtext.spans import plain_text
 from tutorgraph.refinement.answer import stated_answer
+from tutorgraph.refinement.cues import (
+    OTHERS,
+    RIGHT,
+    ROUND,
+    STRONG,
+    WRONG,
+    RequestKind,
+    answer_cue,
+    asks_why_fact,
+    checks_answer,
+    compared,
+    described,
+    problem_until,
+    request_kind,
+)
 from tutorgraph.refinement.expressions import (
     NUMBER,
     Expr,
@@ -57,7 +70,6 @@ __all__ = [
     "read_message",
 ]
 
-RequestKind = Literal["why_wrong", "is_right", "how_to", "what_is"]
 # Longer messages are read up to here (a student's message, not an essay).
 MAX_READ_CHARS = 2000
 
@@ -93,31 +105,6 @@ class MessageReading:
 
 # -- answers, problems and requests -------------------------------------------------------
 
-# Words that say "what follows is my answer" (the number comes within two filler words):
-# strong cues name the student's act; weak ones ("is", "as", "=") also join a question to
-# its problem ("what is 3/5 as a decimal"), so a strong cue wins.
-_STRONG = frozenset(
-    (
-        "got", "get", "gets", "getting", "put", "putting", "wrote", "write", "writing",
-        "said", "say", "answered", "answer", "thought", "think", "thinks", "reckon",
-        "reckoned", "guessed", "guess", "chose", "picked", "came", "ended", "ans",
-    )
-)  # fmt: skip
-_WEAK = frozenset(
-    ("was", "is", "as", "be", "equals", "equal", "gives", "gave", "making", "made", "make",
-     "makes", "comes")
-)  # fmt: skip
-_FILLER = frozenset(
-    (
-        "it", "it's", "its", "that", "the", "answer", "was", "is", "to", "like",
-        "down", "just", "out", "up", "with", "me", "i", "my", "a", "an", "of",
-    )
-)  # fmt: skip
-_ROUND = frozenset(("round", "rounded", "rounding", "rounds"))
-_RIGHT = frozenset(("right", "correct", "ok", "okay", "true"))
-_WRONG = frozenset(("wrong", "incorrect", "false"))
-_NOT = frozenset(("not", "isn't", "isnt", "aren't"))
-
 
 def _algebra(toks: list[Tok]) -> bool:
     """A letter stands for a number ("p - 5 = 1/10"): an equation, which this reader does
@@ -140,15 +127,6 @@ def _algebra(toks: list[Tok]) -> bool:
     return False
 
 
-# Whose answer a cue gives: "the teacher got 18", "it says 18", "the answer is 18" give the
-# answer someone else says is right, "my answer was 36" the student's.
-_OTHERS = frozenset(
-    ("teacher", "teachers", "book", "sheet", "key", "says", "should", "supposed", "actually",
-     "correct", "real", "calculator", "mum", "dad", "sir", "miss")
-)  # fmt: skip
-
-
-_MINE = frozenset(("my", "student", "students", "student's"))
 _LABEL_FILL = frozenset((":", "was", "is", "=", "of"))
 
 
@@ -162,7 +140,7 @@ def _labelled(toks: list[Tok], exprs: list[Expr]) -> tuple[Read | None, Read | N
             continue
         prev = toks[k - 1].text if k else ""
         # "Student answer:" labels the student's; "Correct answer:" does not.
-        if toks[k + 1].text != ":" or prev in _OTHERS | {"the"}:
+        if toks[k + 1].text != ":" or prev in OTHERS | {"the"}:
             continue
         j = k + 1
         while j < len(toks) and toks[j].text in _LABEL_FILL and j - k <= 3:
@@ -177,161 +155,12 @@ def _labelled(toks: list[Tok], exprs: list[Expr]) -> tuple[Read | None, Read | N
     return None
 
 
-def _cue(
-    toks: list[Tok], at: int, *, checks: bool = True, ends: frozenset[int] = frozenset()
-) -> tuple[int, bool]:
-    """How strongly the number at `at` reads as an answer (2 after a strong cue, 1 after a
-    weak one, within two filler words; 0 otherwise), and whether it is someone else's. A
-    weak word counts only in the student's voice, right after the problem (`ends`: "326
-    rounded to the nearest ten is 300") or in a message that checks an answer (`checks`):
-    "the rope is 72 inches long" states the problem, "it is 72" an answer."""
-    j = at - 1
-    seen = 0
-    while j >= 0 and seen <= 2:
-        tok = toks[j]
-        if tok.kind == "eq":
-            return 1, False
-        if tok.text == ":":  # "Student answer: 2/6"
-            j -= 1
-            continue
-        if tok.kind != "word":
-            return 0, False
-        if tok.text in _STRONG or tok.text in _NOT or tok.text in _WEAK or tok.text == "says":
-            before = {t.text for t in toks[max(j - 3, 0) : j + 1]}
-            theirs = bool(before & _OTHERS) or (tok.text == "answer" and "the" in before)
-            if j and toks[j - 1].text == "you":
-                return 0, False  # "how do you write 4.6 as a percentage": a question
-            strength = 2 if tok.text in _STRONG or tok.text in _NOT else 1
-            after = bool(ends & {j - 1, j})  # "7 - 2 x 3 to be 15"
-            if strength == 1 and not checks and not after and not _voiced(toks, j):
-                return 0, False
-            if tok.text == "answer" and (toks[j + 1].text == ":" or before & _MINE):
-                strength = 3  # "Student answer: 46%", "my answer was 36": a label
-            return strength, theirs
-        if tok.text not in _FILLER:
-            return 0, False
-        seen += 1
-        j -= 1
-    return 0, False
-
-
-# What may say "is" of an answer: "it is 12", "the answer was 36", "3^0 is 0", "0.3 as a
-# fraction is 1/3"; a story's noun ("the rope is 72 inches long") states the problem.
-_VOICE = frozenset(
-    ("it", "it's", "its", "that", "thats", "that's", "this", "answer", "ans", "mine",
-     "result", "total", "fraction", "decimal", "percentage", "percent", "form", "notation")
-)  # fmt: skip
-_STRONG_REACH = 8
-
-
-def _voiced(toks: list[Tok], j: int) -> bool:
-    """The weak cue at `j` follows math, an answer's word or, within a few words, a strong
-    cue ("i said the other one is 20")."""
-    if j == 0:
-        return False
-    prev = toks[j - 1]
-    if prev.kind not in ("word", "punct") or prev.text in _VOICE:
-        return True
-    return any(t.text in _STRONG for t in toks[max(j - _STRONG_REACH, 0) : j])
-
-
-_NOT_CHECKS = frozenset(("triangle", "triangles", "angle", "angles", "angled"))
-
-
-_YES_NO = frozenset(("is", "does", "do", "did", "are", "was"))
-
-
-def _checks(toks: list[Tok]) -> bool:
-    """The message checks an answer: it says right, correct, wrong or marked (a right
-    triangle aside), asks yes or no ("does 2.45 rounded to 1 dp equal 2.5", "… or not",
-    "… isnt it"), or a number is asked about ("… 12?")."""
-    if toks and toks[0].text in _YES_NO:
-        return True
-    for k, tok in enumerate(toks):
-        nxt = toks[k + 1] if k + 1 < len(toks) else None
-        said = tok.text in _RIGHT | _WRONG | {"marked"}
-        if said and not (tok.text == "right" and nxt is not None and nxt.text in _NOT_CHECKS):
-            return True
-        if tok.kind == "num" and nxt is not None and nxt.text == "?":
-            return True
-        if tok.text in ("isnt", "isn't", "or") and nxt is not None and nxt.text in ("it", "not"):
-            return True  # "1.5 hours is 1 hour 50 minutes isnt it", "equals 0.09 or not"
-    return False
-
-
-# An open question about the problem's quantity: "how many are left", "whats the area",
-# "when does it end", "who has more". What comes before it is the problem, and a number in
-# the problem is never the student's answer ("i got a 72 on my first test ... whats my
-# average").
-_HOW = frozenset(
-    ("many", "much", "long", "far", "old", "tall", "high", "big", "fast", "heavy", "wide",
-     "deep", "often", "large", "short", "tall", "heavier", "longer", "taller", "farther")
-)  # fmt: skip
-_WHAT = frozenset(("what", "whats", "what's"))
-_WHAT_ASKS = frozenset(
-    ("the", "my", "his", "her", "their", "its", "our", "your", "score", "time", "number")
-)  # fmt: skip
-_ABOUT_ANSWER = frozenset(("answer", "right", "correct", "wrong", "mistake", "error"))
-_WHEN_WHO = frozenset(("when", "who"))
-_WHEN_WHO_NEXT = frozenset(
-    ("does", "do", "did", "will", "would", "is", "can", "should", "has", "have", "had")
-)  # fmt: skip
-
-
-def _asks(toks: list[Tok], k: int) -> bool:
-    """An open question about the problem starts at `toks[k]`."""
-    tok = toks[k]
-    if tok.kind != "word":
-        return False
-    nxt = [t.text for t in toks[k + 1 : k + 5]]
-    if tok.text == "how":
-        return bool(nxt) and nxt[0] in _HOW
-    if tok.text in _WHEN_WHO:
-        return bool(nxt) and nxt[0] in _WHEN_WHO_NEXT
-    if tok.text in _WHAT:
-        rest = nxt[1:] if nxt[:1] in (["is"], ["are"], ["was"], ["will"]) else nxt
-        return bool(rest) and rest[0] in _WHAT_ASKS and not set(rest[:3]) & _ABOUT_ANSWER
-    return False
-
-
-def problem_until(toks: list[Tok]) -> int:
-    """Where the problem's last open question starts (a character offset; 0 when none):
-    no number before it is the student's answer.
-
-    >>> problem_until(tokens("a rope is 3 meters long how many centimeters is that"))
-    24
-    """
-    return max((t.start for k, t in enumerate(toks) if _asks(toks, k)), default=0)
-
-
-# "why does 1/2 = 2/4", "why do we flip": a question about why a fact holds, not a check.
-_WHY_FACT = frozenset(("does", "do", "can", "are"))
-
-
-def _why_fact(words: list[str]) -> bool:
-    """The message asks why a fact holds ("why does 1/2 = 2/4") and calls nothing wrong."""
-    asks = any(w == "why" and n in _WHY_FACT for w, n in itertools.pairwise(words))
-    return asks and not set(words) & (_WRONG | _NOT)
-
-
-def _request(words: list[str], joined: str) -> RequestKind | None:
-    if "why" in words or "wrong" in words or "marked" in words:
-        return "why_wrong"
-    if re.search(r"\b(?:is|am|was)\b.*\b(?:right|correct)\b|\bright\?|\bcorrect\?", joined):
-        return "is_right"
-    if re.search(r"\bhow (?:do|can|would|should|to)\b", joined):
-        return "how_to"
-    if re.search(r"\bwhat(?:'s| is| are)\b", joined):
-        return "what_is"
-    return None
-
-
 def _round_problem(toks: list[Tok], exprs: list[Expr]) -> tuple[Read, Read] | None:
     """ "rounded 2.45 to 2.4": the problem is rounding 2.45 to the answer's accuracy."""
     for k, expr in enumerate(exprs[:-1]):
         before = toks[expr.first - 1].text if expr.first else ""
         nxt = exprs[k + 1]
-        if before not in _ROUND or expr.ops or nxt.ops:
+        if before not in ROUND or expr.ops or nxt.ops:
             continue
         if nxt.first != expr.last + 1 or toks[expr.last].text != "to":
             continue
@@ -426,7 +255,7 @@ def read_message(message: str) -> MessageReading:
     text = _reader_text(message)
     toks = tokens(text)
     words = [t.text for t in toks if t.kind == "word"]
-    request = _request(words, " ".join(t.text for t in toks))
+    request = request_kind(words, " ".join(t.text for t in toks))
     if _algebra(toks):
         # An equation ("3p = 1/12", "x = 2"): the diagnosis's equation reader reads it, and
         # the refiner the answer's words ("p = 1/4").
@@ -437,7 +266,7 @@ def read_message(message: str) -> MessageReading:
             request,
             ("problem", "answer"),
             problem_until=problem_until(toks),
-            why_fact=_why_fact(words),
+            why_fact=asks_why_fact(words),
         )
     exprs = expressions(toks)
     until = problem_until(toks)
@@ -472,8 +301,8 @@ def read_message(message: str) -> MessageReading:
         e
         for e in exprs
         if not e.ops
-        and not _compared(toks, e)
-        and not _described(toks, e)
+        and not compared(toks, e)
+        and not described(toks, e)
         and toks[e.first].start >= until
     ]
     if answer is None or labelled is not None:
@@ -482,8 +311,8 @@ def read_message(message: str) -> MessageReading:
         ends = {e.last for e in exprs if e.ops}
         if problem is not None:
             ends.add(next((k for k, t in enumerate(toks) if t.start >= problem.end), len(toks)))
-        checks = _checks(toks)
-        cued, claimed = _answers(toks, lone, ends, checks=checks, why_fact=_why_fact(words))
+        checks = checks_answer(toks)
+        cued, claimed = _answers(toks, lone, ends, checks=checks, why_fact=asks_why_fact(words))
         answer = answer if labelled is not None else cued
     if problem is None:
         calc = [
@@ -508,29 +337,8 @@ def read_message(message: str) -> MessageReading:
         missing,
         labelled is not None,
         problem_until=until,
-        why_fact=_why_fact(words),
+        why_fact=asks_why_fact(words),
     )
-
-
-_COMPARING = frozenset(
-    ("bigger", "smaller", "greater", "larger", "less", "more", "than", "higher", "lower")
-)
-
-
-def _compared(toks: list[Tok], expr: Expr) -> bool:
-    """The number is compared with another, not given as an answer."""
-    if expr.last >= len(toks):
-        return False
-    nxt = toks[expr.last]
-    return nxt.kind == "cmp" or (nxt.kind == "word" and nxt.text in _COMPARING)
-
-
-_ARTICLES = frozenset(("a", "an"))
-
-
-def _described(toks: list[Tok], expr: Expr) -> bool:
-    """The message says what the number is ("why isnt 1 a prime number")."""
-    return expr.last < len(toks) and toks[expr.last].text in _ARTICLES
 
 
 def _ungrouped(text: str) -> str:
@@ -544,16 +352,16 @@ def _answers(
     """The student's answer and the answer someone else says is right, among the lone
     numbers: the first with the strongest cue, else a number right after a calculation ("is
     5 + 4 x 3 60?"), else the last one checked ("15 right?"); "not Y" after a why-question
-    makes Y the student's. A weak cue needs the student's voice or a check (`_cue`), and a
+    makes Y the student's. A weak cue needs the student's voice or a check (`answer_cue`), and a
     question about why a fact holds (`why_fact`: "why does 1/2 = 2/4") states no answer by
     one."""
-    cues = {e.first: _cue(toks, e.first, checks=checks, ends=frozenset(ends)) for e in lone}
+    cues = {e.first: answer_cue(toks, e.first, checks=checks, ends=frozenset(ends)) for e in lone}
     if why_fact:
         cues = {k: (0, False) if v[0] == 1 else v for k, v in cues.items()}
     for e in lone:
         # "15 is what i got": the cue after the number.
         tail = [t.text for t in toks[e.last : e.last + 4]]
-        if tail[:3] == ["is", "what", "i"] and len(tail) == 4 and tail[3] in _STRONG:
+        if tail[:3] == ["is", "what", "i"] and len(tail) == 4 and tail[3] in STRONG:
             cues[e.first] = (2, False)
     # A recurring decimal ("0.666...") is no exact answer to check a reading with.
     theirs = [
@@ -567,7 +375,7 @@ def _answers(
     best = max((cues[e.first][0] for e in mine), default=0)
     cued = [e for e in mine if cues[e.first][0] == best]
     after = [e for e in lone if e.first in ends and e not in theirs]
-    checked = [e for e in lone if e.last < len(toks) and toks[e.last].text in _RIGHT | _WRONG]
+    checked = [e for e in lone if e.last < len(toks) and toks[e.last].text in RIGHT | WRONG]
     pick = cued[0] if cued else after[0] if after else checked[-1] if checked else None
     claimed = _span(toks, theirs[0]) if theirs else None
     if pick is not None and pick.first and toks[pick.first - 1].text == "not" and not claimed:
