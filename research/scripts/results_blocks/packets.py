@@ -1,0 +1,112 @@
+"""The blocks of "Whole packets" (issue 47): the tutoring tables, the bars, the latency
+rounds."""
+
+from __future__ import annotations
+
+# research/scripts/ is first on sys.path (results_md.py runs from it): the tutoring tables
+# are tutoring_table.py's, so that both print the same thing.
+from tutoring_table import tables as tutoring_tables
+
+from .common import Json, Results, ms, table
+
+__all__ = ["latency_47", "tutoring_bars", "tutoring_fields", "tutoring_typed"]
+
+
+def tutoring_typed(results: Results) -> str:
+    return tutoring_tables(
+        results("tutoring_bench_baseline.json"), results("tutoring_bench_issue47.json")
+    )
+
+
+def tutoring_fields(results: Results) -> str:
+    return tutoring_tables(
+        results("tutoring_bench_baseline_fields.json"),
+        results("tutoring_bench_issue47_fields.json"),
+    )
+
+
+def _ci(stat: Json) -> str:
+    return f"{stat['mean']:.3f} [{stat['ci95'][0]:.2f}, {stat['ci95'][1]:.2f}]"
+
+
+def _met(value: float, bar: float, at_least: bool) -> str:
+    return "" if (value >= bar if at_least else value <= bar) else " (missed)"
+
+
+def tutoring_bars(results: Results) -> str:
+    """The held-out third against issue 47's bars: before (67a8a71) and after."""
+    first = results("tutoring_bench_baseline.json")["heldout"]
+    last = results("tutoring_bench_issue47.json")["heldout"]
+
+    def part(name: str, bar: float) -> tuple[str, str]:
+        a, b = first["all"].get(name), last["all"][name]
+        return (f"{a['mean']:.3f}" if a else "–", _ci(b) + _met(b["mean"], bar, True))
+
+    def flags(split: Json) -> tuple[str, str]:
+        f = split["off_topic_flag"]
+        off = split["off_topic"]["flagged"]["n"]
+        return f"{f['flagged_off_topic']} of {off}", f"{f['flagged_math']} of {f['math_messages']}"
+
+    (off_a, math_a), (off_b, math_b) = flags(first), flags(last)
+    flag_b = last["off_topic_flag"]
+    off_n = last["off_topic"]["flagged"]["n"]
+    math_share = flag_b["flagged_math"] / flag_b["math_messages"]
+    rows = [
+        ("packet score (every message)", "≥ 0.85", *part("packet", 0.85)),
+        ("balanced", "≥ 95%", *part("balanced", 0.95)),
+        ("teach@10", "≥ 90%", *part("teach@10", 0.90)),
+        ("misconception@10, stated errors", "≥ 90%", *part("misconception@10", 0.90)),
+        (
+            "off-topic flagged",
+            "≥ 90%",
+            off_a,
+            f"{off_b} ({flag_b['flagged_off_topic'] / off_n:.3f})"
+            + _met(flag_b["flagged_off_topic"] / off_n, 0.90, True),
+        ),
+        (
+            "maths messages flagged",
+            "≤ 2%",
+            math_a,
+            f"{math_b} ({math_share:.1%})" + _met(math_share, 0.02, False),
+        ),
+    ]
+    reader = last["all"]["reader_none"]
+    none_read = round(reader["mean"] * reader["n"])
+    rows.append(
+        (
+            "reader reads no answer where none is stated",
+            "≥ 98%",
+            _reader_before(first),
+            f"{none_read} of {reader['n']} ({reader['mean']:.3f})"
+            + _met(reader["mean"], 0.98, True),
+        )
+    )
+    return table(("measure", "bar", "before", "after"), rows)
+
+
+def _reader_before(split: Json) -> str:
+    stat = split["all"].get("reader_none")
+    if stat is None:  # the baseline predates the part: see the prose under the table
+        return "–"
+    return f"{round(stat['mean'] * stat['n'])} of {stat['n']} ({stat['mean']:.3f})"
+
+
+LATENCY_47_ROUNDS = (1, 2, 3)
+
+
+def latency_47(results: Results) -> str:
+    """67a8a71 (base) and HEAD alternated, three rounds: total p50 / p95, and the p50 change."""
+
+    def total(side: str, kind: str, r: int) -> Json:
+        stages: Json = results(f"latency_47_{side}_{kind}_{r}.json")["stages_ms"]
+        return stages["total"]  # type: ignore[no-any-return]
+
+    def cell(kind: str, r: int) -> str:
+        a, b = total("base", kind, r), total("head", kind, r)
+        return (
+            f"{ms(a['p50'])} / {ms(a['p95'])} → {ms(b['p50'])} / {ms(b['p95'])} "
+            f"({ms(b['p50'], a['p50'])})"
+        )
+
+    rows = [(r, cell("c", r), cell("t", r)) for r in LATENCY_47_ROUNDS]
+    return table(("round", "with the construct, p50 / p95 ms", "without, p50 / p95 ms"), rows)
