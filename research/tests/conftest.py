@@ -12,9 +12,6 @@ from typing import Any
 import pytest
 from tests.fixtures import EEDI_DIR, encoder_output
 
-from tutorgraph.training.ranker import RankerTrainingConfig
-from tutorgraph_research.tasks.eedi_bench import EediBenchmarkSpec, run_eedi_benchmark
-
 
 @pytest.fixture(scope="session")
 def tuned_ranker_bench(  # type: ignore[no-untyped-def]
@@ -25,6 +22,11 @@ def tuned_ranker_bench(  # type: ignore[no-untyped-def]
     that left that fold's questions out, its out-of-fold lists kept. Run once: the
     bench's own test (test_bench_eedi.py) and the second stage over its lists
     (test_second_stage.py) only read it."""
+    # Imported here: a conftest that imports the benchmark would fail every research test
+    # (the unit ones too) at collection when the benchmark does not import.
+    from tutorgraph.training.ranker import RankerTrainingConfig
+    from tutorgraph_research.tasks.eedi_bench import EediBenchmarkSpec, run_eedi_benchmark
+
     root = tmp_path_factory.mktemp("tuned-ranker-bench")
     folds = root / "folds"
     for k in range(2):
