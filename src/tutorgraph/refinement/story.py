@@ -37,13 +37,38 @@ the story's); what it cannot place it does not guess: None.
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
 from tutorgraph.mathtext.spans import plain_text
 from tutorgraph.refinement.expressions import Tok, tokens
+from tutorgraph.refinement.story_words import (
+    ANSWER_VERBS,
+    AT_FIRST,
+    COMPARATIVE,
+    EACH,
+    EQUAL,
+    GROUP_NOUNS,
+    HOW,
+    IN_ALL,
+    JOIN,
+    MONEY,
+    MORE_FEWER,
+    NOT_NOUNS,
+    RATE_UNITS,
+    REFUSED_WORDS,
+    SHARE,
+    SOME,
+    TAKE,
+    TO_REACH,
+    TO_WHOM,
+    WHAT,
+    WHAT_ASKS,
+    number_of,
+    phrase_at,
+    same_noun,
+)
 
 __all__ = ["MAX_STORY_CHARS", "Operation", "Story", "Unknown", "read_story"]
 
@@ -80,119 +105,6 @@ class Story:
         return frozenset(out)
 
 
-# -- words ----------------------------------------------------------------------------------
-
-# "one" is left out: it is a pronoun as often as a number ("the other one").
-_NUMBER_WORDS = {
-    "zero": "0", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
-    "thirteen": "13", "fourteen": "14", "fifteen": "15", "sixteen": "16", "seventeen": "17",
-    "eighteen": "18", "nineteen": "19", "twenty": "20", "thirty": "30", "forty": "40",
-    "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80", "ninety": "90",
-}  # fmt: skip
-
-# What the reader does not read: arithmetic written out, a question about why, times of day
-# and halves (not a two-number story).
-_REFUSED_WORDS = frozenset(("why", "o'clock", "half", "halves", "percent", "squared", "cubed"))
-_HOW = frozenset(
-    ("many", "much", "tall", "long", "far", "heavy", "old", "big", "wide", "high", "fast")
-)
-_WHAT = frozenset(("what", "whats", "what's", "find"))
-_WHAT_ASKS = frozenset(("total", "sum", "difference"))
-_ALL = (("in", "all"), ("altogether",), ("in", "total"), ("total",), ("all", "together"))
-# The student's answer after the story's question: "I got 25", "my answer is 25", "is it 25".
-_ANSWER_VERBS = frozenset(
-    ("got", "get", "put", "said", "say", "wrote", "write", "think", "thought", "reckon",
-     "guess", "guessed", "answered", "did", "made", "make", "came")
-)  # fmt: skip
-
-# Take away: the verbs of separating, and the question's "left", "remain", "still".
-_TAKE = frozenset(
-    ("ate", "eats", "eat", "eaten", "lost", "loses", "lose", "spent", "spends", "sold",
-     "sells", "sell", "used", "uses", "broke", "breaks", "popped", "pops", "away", "left",
-     "remain", "remains", "remaining", "still", "drank", "drinks", "leave", "leaves", "went",
-     "flew", "fell", "melted", "off", "gave", "gives", "give", "took", "takes", "returned",
-     "donated", "dropped", "fewer", "less")
-)  # fmt: skip
-_TO_WHOM = frozenset(("him", "her", "me", "us", "them", "you"))
-_JOIN = frozenset(
-    ("more", "bought", "buys", "buy", "found", "finds", "got", "gets", "get", "received",
-     "receives", "joined", "joins", "join", "came", "come", "comes", "arrived", "arrive",
-     "arrives", "added", "adds", "grew", "grows", "won", "wins", "picked", "picks", "together",
-     "both", "altogether", "total", "all", "another", "earned", "earns", "saved", "collected",
-     "caught")
-)  # fmt: skip
-# "how many more does she need to make 15": a change to a known result.
-_TO_REACH = frozenset(
-    ("need", "needs", "make", "have", "get", "reach", "until", "fill", "finish", "buy", "save",
-     "so", "want", "wants")
-)  # fmt: skip
-_SOME = frozenset(("some", "few", "several"))
-_AT_FIRST = (("at", "first"), ("to", "start"), ("to", "begin"), ("in", "the", "beginning"),
-             ("start", "with"), ("started", "with"), ("begin", "with"), ("originally",),
-             ("before",))  # fmt: skip
-_COMPARATIVE = frozenset(
-    ("longer", "shorter", "taller", "heavier", "lighter", "older", "younger", "farther",
-     "further", "bigger", "smaller", "wider", "higher", "deeper", "faster", "slower",
-     "cheaper", "greater", "larger")
-)  # fmt: skip
-_MORE_FEWER = frozenset(("more", "fewer", "less"))
-# Equal groups: "each", "every", "per", "equally"; sharing and splitting divide.
-_EACH = frozenset(("each", "every", "per", "apiece"))
-_EQUAL = frozenset(("equal", "equally", "same"))
-_SHARE = frozenset(
-    ("share", "shares", "shared", "sharing", "split", "splits", "divide", "divides", "divided",
-     "dividing")
-)  # fmt: skip
-_GROUP_NOUNS = frozenset(("rows", "groups", "columns", "stacks", "teams", "piles"))
-_NOT_NOUNS = frozenset(
-    ("more", "fewer", "less", "of", "the", "a", "an", "in", "on", "are", "is", "does", "do",
-     "did", "will", "can", "each", "there", "were", "was", "have", "has", "would", "should")
-)  # fmt: skip
-
-
-_MONEY = re.compile(r"\$(?=\d|\.\d)")
-# "$12.50 an hour", "8 dollars a week": a rate, as "per hour".
-_RATE_UNITS = frozenset(
-    ("hour", "day", "week", "month", "year", "minute", "second", "piece", "pack", "box",
-     "bag", "ticket", "page", "row", "person", "kid", "child", "student")
-)  # fmt: skip
-
-
-def _number(tok: Tok) -> str | None:
-    if tok.kind == "num":
-        return tok.text
-    return _NUMBER_WORDS.get(tok.text) if tok.kind == "word" else None
-
-
-def _stem(word: str) -> str:
-    """ "boxes" -> "box", "pages" -> "page", "berries" -> "berr", "berry" -> "berr"."""
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3]
-    if word.endswith("y") and len(word) > 3:
-        return word[:-1]
-    if word.endswith(("ses", "xes", "zes", "ches", "shes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
-
-
-def _same_noun(a: str, b: str) -> bool:
-    """ "box" and "boxes", "pizza" and "pizzas"; "bracelet" and "bracelets"."""
-    sa, sb = _stem(a), _stem(b)
-    return sa == sb or (min(len(sa), len(sb)) >= 4 and (sa.startswith(sb) or sb.startswith(sa)))
-
-
-def _has(words: list[str], phrase: tuple[str, ...]) -> int:
-    """Where `phrase` starts in `words`, or -1."""
-    n = len(phrase)
-    for k in range(len(words) - n + 1):
-        if tuple(words[k : k + n]) == phrase:
-            return k
-    return -1
-
-
 @dataclass(frozen=True)
 class _Number:
     text: str
@@ -205,12 +117,12 @@ def _question_start(words: list[str]) -> int:
     "how much", "how tall", "what is the total", or "in all" / "altogether" on its own."""
     for k, word in enumerate(words):
         nxt = words[k + 1] if k + 1 < len(words) else ""
-        if word == "how" and nxt in _HOW:
+        if word == "how" and nxt in HOW:
             return k
-        if word in _WHAT and _WHAT_ASKS & set(words[k + 1 : k + 5]):
+        if word in WHAT and WHAT_ASKS & set(words[k + 1 : k + 5]):
             return k
-    for phrase in _ALL:
-        if (k := _has(words, phrase)) >= 0:
+    for phrase in IN_ALL:
+        if (k := phrase_at(words, phrase)) >= 0:
             return k
     return -1
 
@@ -223,11 +135,11 @@ def _story_end(toks: list[Tok], ask: int) -> int:
         if tok.kind == "punct" and tok.text in "?.!":
             return k
         before = toks[k - 1].text if k else ""
-        if tok.text in _ANSWER_VERBS and before == "i":
+        if tok.text in ANSWER_VERBS and before == "i":
             return k - 1
         if tok.text == "answer" and before == "my":
             return k - 1
-        if tok.text == "it" and before == "is" and k + 1 < len(toks) and _number(toks[k + 1]):
+        if tok.text == "it" and before == "is" and k + 1 < len(toks) and number_of(toks[k + 1]):
             return k - 1
     return len(toks)
 
@@ -236,7 +148,7 @@ def _noun_after(words: list[str], k: int) -> list[str]:
     """The words that name what the number at `k` counts ("24 red stickers")."""
     out: list[str] = []
     for word in words[k + 1 : k + 4]:
-        if not word or word in _NOT_NOUNS or word in ("and", "with", "to", "for", "at"):
+        if not word or word in NOT_NOUNS or word in ("and", "with", "to", "for", "at"):
             break
         out.append(word)
     return out
@@ -246,16 +158,16 @@ def _asked_nouns(words: list[str], ask: int) -> list[str]:
     """What the question asks about: "how many (more) boxes" -> ["boxes"]."""
     out = []
     for word in words[ask + 2 : ask + 5]:
-        if word in _MORE_FEWER:
+        if word in MORE_FEWER:
             continue
-        if word in _NOT_NOUNS or not word:
+        if word in NOT_NOUNS or not word:
             break
         out.append(word)
     return out
 
 
 def _nouns_match(a: list[str], b: list[str]) -> bool:
-    return any(_same_noun(x, y) for x in a for y in b)
+    return any(same_noun(x, y) for x in a for y in b)
 
 
 def _fmt(a: str, op: str, b: str) -> str:
@@ -274,7 +186,7 @@ def _rates(words: list[str], nums: list[_Number]) -> list[int]:
     for n in nums:
         for k in (n.at + 1, n.at + 2):
             rate = words[k : k + 1] in (["a"], ["an"])
-            if rate and words[k + 1 : k + 2] and words[k + 1] in _RATE_UNITS:
+            if rate and words[k + 1 : k + 2] and words[k + 1] in RATE_UNITS:
                 out.append(k)
     return out
 
@@ -293,7 +205,7 @@ def _sharing(words: list[str], ask: int, nums: list[_Number]) -> tuple[_Number, 
         after = words[n.at + 1 : n.at + 2]
         if before in _INTO or after == ["equal"]:
             return other, n
-        if before in _SHARE:
+        if before in SHARE:
             return n, other
     asked = _asked_nouns(words, ask) if words[ask] == "how" else []
     if asked and _nouns_match(asked, _noun_after(words, b.at)):
@@ -309,14 +221,14 @@ def _equal_groups(words: list[str], ask: int, nums: list[_Number]) -> Story | No
     between = words[a.at + 1 : b.at]
     # "6 boxes of 7", "4 rows of 5": groups of a size.
     of_groups = 1 <= len(between) <= 3 and between[-1] == "of" and between[0] not in ("out",)
-    each = [k for k, w in enumerate(words) if w in _EACH] + _rates(words, nums)
-    shares = any(w in _SHARE for w in words)
-    rows = any(w in _GROUP_NOUNS for w in words)
-    equal = any(w in _EQUAL for w in words)
+    each = [k for k, w in enumerate(words) if w in EACH] + _rates(words, nums)
+    shares = any(w in SHARE for w in words)
+    rows = any(w in GROUP_NOUNS for w in words)
+    equal = any(w in EQUAL for w in words)
     if not (of_groups or each or shares or rows or equal):
         return None
     asked = _asked_nouns(words, ask) if words[ask] == "how" else []
-    each_in_question = any(w in _EACH for w in words[ask:])
+    each_in_question = any(w in EACH for w in words[ask:])
     if shares or each_in_question or (equal and not each):
         # Sharing: the total among the groups; how many in each.
         total, groups = _sharing(words, ask, nums)
@@ -335,12 +247,12 @@ def _equal_groups(words: list[str], ask: int, nums: list[_Number]) -> Story | No
     for k in (k for k, w in enumerate(words) if w == "every" and words[k - 1 : k] == ["for"]):
         size = next((n for n in nums if n.at == k + 1), None)
         lead = words[max(0, k - 6) : k - 1]
-        if size is not None and asked and any(_same_noun(w, x) for w in lead for x in asked):
+        if size is not None and asked and any(same_noun(w, x) for w in lead for x in asked):
             total = b if size is a else a
             expression = _fmt(total.text, "÷", size.text)
             return _story("divide", "groups", nums, expression, f"? × {size.text} = {total.text}")
     group_nouns = [words[k + 1] for k in each if k + 1 < len(words)]
-    if asked and any(_same_noun(g, x) for g in group_nouns for x in asked):
+    if asked and any(same_noun(g, x) for g in group_nouns for x in asked):
         # Grouping: "puts 6 in each box, how many boxes": the size is the number before
         # "each", the total the other.
         sized = [n for n in nums if any(n.at < k for k in each)]
@@ -361,7 +273,7 @@ def _compare(words: list[str], ask: int, nums: list[_Number]) -> Story | None:
     a, b = nums
     for n in nums:
         nxt = words[n.at + 1 : n.at + 5]
-        if nxt[:1] and nxt[0] in _MORE_FEWER | _COMPARATIVE and "than" in nxt:
+        if nxt[:1] and nxt[0] in MORE_FEWER | COMPARATIVE and "than" in nxt:
             other = b if n is a else a
             if nxt[0] in ("fewer", "less", "shorter", "younger", "lighter", "smaller", "slower"):
                 expression = _fmt(other.text, "-", n.text)
@@ -374,16 +286,16 @@ def _compare(words: list[str], ask: int, nums: list[_Number]) -> Story | None:
     big, small = (a, b) if a.value >= b.value else (b, a)
     expression = _fmt(big.text, "-", small.text)
     difference = _story("compare", "difference", nums, expression, f"{expression} = ?")
-    if question[1] == "much" and question[2] in _COMPARATIVE:
+    if question[1] == "much" and question[2] in COMPARATIVE:
         return difference  # "how much longer is the pencil"
-    if question[2] not in _MORE_FEWER:
+    if question[2] not in MORE_FEWER:
         return None
     if "than" in question:
         return difference
     # "how many more stickers does Mei have", "how many more came on friday": a comparison;
     # "how many more do I need to have 10" and "got some more ... how many more did he get"
     # are changes (`_join_separate`).
-    if set(question) & _TO_REACH - {"have"} or set(words[:ask]) & _SOME:
+    if set(question) & TO_REACH - {"have"} or set(words[:ask]) & SOME:
         return None
     return difference
 
@@ -393,7 +305,7 @@ def _gives_to(words: list[str], k: int) -> bool:
     return (
         words[k] in ("gave", "gives", "give")
         and words[k + 1 : k + 2] != []
-        and (words[k + 1] in _TO_WHOM)
+        and (words[k + 1] in TO_WHOM)
     )
 
 
@@ -401,14 +313,14 @@ def _join_separate(words: list[str], ask: int, nums: list[_Number]) -> Story | N
     """Add and take-away stories, with the unknown at the result, the change or the start."""
     a, b = nums
     story, question = words[:ask], words[ask:]
-    takes = any(w in _TAKE and not _gives_to(words, k) for k, w in enumerate(story))
+    takes = any(w in TAKE and not _gives_to(words, k) for k, w in enumerate(story))
     # "got off" is a take, not a join.
     joins = any(
-        (w in _JOIN or _gives_to(words, k)) and words[k + 1 : k + 2] != ["off"]
+        (w in JOIN or _gives_to(words, k)) and words[k + 1 : k + 2] != ["off"]
         for k, w in enumerate(story)
     )
-    some = [k for k, w in enumerate(story) if w in _SOME]
-    at_first = any(_has(question, p) >= 0 for p in _AT_FIRST)
+    some = [k for k, w in enumerate(story) if w in SOME]
+    at_first = any(phrase_at(question, p) >= 0 for p in AT_FIRST)
     small, big = (a, b) if a.value <= b.value else (b, a)
     if (some and some[0] < a.at) or (at_first and not some):
         # The start unknown: "had some, got 8 more, now 15"; "gave away 9, now has 15".
@@ -420,8 +332,8 @@ def _join_separate(words: list[str], ask: int, nums: list[_Number]) -> Story | N
     reach = (
         len(question) > 2
         and question[1] in ("many", "much")
-        and bool(_MORE_FEWER & set(question[2:4]))
-        and bool(set(question) & _TO_REACH)
+        and bool(MORE_FEWER & set(question[2:4]))
+        and bool(set(question) & TO_REACH)
     )
     if (some and a.at < some[0] < b.at) or reach:
         # The change unknown: "had 8, got some more, now 15"; "how many more to make 15".
@@ -434,7 +346,7 @@ def _join_separate(words: list[str], ask: int, nums: list[_Number]) -> Story | N
     # The result unknown: the question decides when the story both joins and takes ("how
     # much did she spend" on two things is their total).
     takes_q = bool({"left", "remain", "remaining", "still"} & set(question))
-    joins_q = any(_has(question, p) >= 0 for p in _ALL) or (
+    joins_q = any(phrase_at(question, p) >= 0 for p in IN_ALL) or (
         question[1:2] == ["much"] and bool({"spend", "spent", "pay", "cost"} & set(question))
     )
     took, joined = takes or takes_q, joins or joins_q
@@ -463,7 +375,7 @@ def _read(text: str) -> Story | None:
     if not text or len(text) > MAX_STORY_CHARS:
         return None
     # A money sign is no LaTeX delimiter here ("had $50 and spent $27").
-    toks = tokens(plain_text(_MONEY.sub("", text)))
+    toks = tokens(plain_text(MONEY.sub("", text)))
     words = [t.text if t.kind == "word" else "" for t in toks]
     ask = _question_start(words)
     if ask < 0:
@@ -473,7 +385,7 @@ def _read(text: str) -> Story | None:
     nums: list[_Number] = []
     for k, tok in enumerate(toks):
         if tok.kind in ("word", "punct", "num") or (tok.kind == "bin" and tok.said == "of"):
-            if tok.kind == "word" and tok.text in _REFUSED_WORDS:
+            if tok.kind == "word" and tok.text in REFUSED_WORDS:
                 return None
             if (
                 tok.text == ":"
@@ -481,7 +393,7 @@ def _read(text: str) -> Story | None:
                 and toks[k - 1].kind == "num" == toks[k + 1].kind
             ):
                 return None  # a time of day, "4:35"
-            if (value := _number(tok)) is not None:
+            if (value := number_of(tok)) is not None:
                 if " " in value or (nums and nums[-1].at == k - 1):
                     # A mixed number ("2 1/2") or numbers in a row ("twenty five"): no
                     # two-number story the diagnosis parses.
