@@ -36,7 +36,11 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import load_test  # a sibling script, not a package
+import load_locust  # sibling modules, not a package
+import load_server
+import load_test
+
+from tutorgraph_research.harness.provenance import hardware
 
 BAR = 1.5
 NINES = f"I got {'9' * 1970} for 1/2+1/4"
@@ -56,12 +60,12 @@ def phase(
     """`args.clients` normal users over `queries` (after a warm-up), with
     `args.hostile_clients` more running alongside them: `extra` "hostile" ones, or
     "ordinary" ones (the control: what any two more clients cost), or none. Locust runs it
-    (`load_test.run_load`)."""
+    (`load_locust.run_load`)."""
     hostile = args.hostile_clients if extra else 0
     # The control's users send queries of the set that no phase times.
     bodies = HOSTILE if extra == "hostile" else [{"query": q} for q in queries[: args.warmup]]
-    out = load_test.run_load(
-        load_test.Load(
+    out = load_locust.run_load(
+        load_locust.Load(
             url=url,
             key=key,
             users=args.clients,
@@ -102,12 +106,12 @@ def main(argv: list[str] | None = None) -> int:
     per_phase = args.warmup + args.requests
     if len(queries) < 3 * per_phase:
         raise SystemExit(f"{args.questions} has {len(queries)} queries; {3 * per_phase} needed")
-    args.workers = 1  # `load_test.start_server` reads it
+    args.workers = 1  # `load_server.start_server` reads it
     key = secrets.token_urlsafe(24)
     with tempfile.TemporaryDirectory(prefix="tutorgraph-hostile-") as tmp:
-        server = load_test.start_server(args, key, Path(tmp) / "serve.log")
+        server = load_server.start_server(args, key, Path(tmp) / "serve.log")
         try:
-            ready = load_test.wait_ready(server, args.start_timeout)
+            ready = load_server.wait_ready(server, args.start_timeout)
             print(f"server up at {server.url} ({ready['generation']})", flush=True)
             rows = []
             for n, extra in enumerate((None, "ordinary", "hostile")):
@@ -115,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
                 sliced = load_test.take(queries, n * per_phase, per_phase)
                 rows.append(phase(server.url, key, sliced, args, extra))
         finally:
-            load_test.stop_server(server)
+            load_server.stop_server(server)
     without, control, with_ = (r["normal_latency_ms"] for r in rows)
     if without is None or control is None or with_ is None:
         raise SystemExit("no normal request was answered in a phase")
@@ -139,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"p95 ratio with/without hostile clients: {ratio} ({verdict} the {BAR}x bar)")
     control_ratio = round(with_["p95"] / control["p95"], 3)
     print(f"p95 ratio hostile/ordinary extra clients: {control_ratio}")
-    hw = load_test.hardware()
+    hw = hardware()
     print(f"hardware: {hw['cpu']}, {hw['cores']} cores, Python {hw['python']}")
     report = {
         "command": " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]]),

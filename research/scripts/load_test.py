@@ -27,29 +27,31 @@ with the rate limit off and one API key made for the run; every other setting co
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
-import os
 import secrets
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import httpx
+# research/scripts/ is first on sys.path: the load and the server are the modules beside it.
+from load_locust import Load, run_load
+from load_server import (
+    PeakRss,
+    Server,
+    rerank_applied,
+    start_server,
+    stop_server,
+    tree_rss_mib,
+    wait_ready,
+)
 
 from tutorgraph_research.harness.provenance import hardware
 
-RETRIEVE = "/v1/retrieve"
 MAX_QUERY_CHARS = 2000  # `RetrievalRequest.query`'s limit: longer queries would be 422s
 
 
@@ -97,303 +99,6 @@ def warmup_count(warmup: int, clients: int) -> int:
     """Untimed requests before a scenario: `--warmup`, and at least one per user (each
     opens its connection then), unless `--warmup 0`."""
     return max(warmup, clients) if warmup else 0
-
-
-# -- the load: locust, in a child process ---------------------------------------------------------
-
-
-@dataclass
-class Load:
-    """One locust run. `users` send the `warm` bodies (not timed), then, all together, the
-    `timed` ones until they run out or `seconds` pass; `extra_users` send `extra_bodies` in
-    turn from the end of the warm-up (`head_start_s` before the timing) to its end."""
-
-    url: str
-    key: str
-    users: int
-    warm: list[dict[str, Any]]
-    timed: list[dict[str, Any]]
-    seconds: float
-    timeout: float
-    extra_users: int = 0
-    extra_bodies: list[dict[str, Any]] = field(default_factory=list)
-    head_start_s: float = 0.0
-
-
-def run_load(load: Load) -> dict[str, Any]:
-    """`load` run by locust in a child process (this script with `--locust SPEC`): the stats
-    of the timed requests (`normal`) and of the extra users' (`extra`), and `elapsed_s`."""
-    with tempfile.TemporaryDirectory(prefix="tutorgraph-locust-") as tmp:
-        spec = Path(tmp) / "load.json"
-        spec.write_text(json.dumps(asdict(load)), encoding="utf-8")
-        command = [sys.executable, str(Path(__file__).resolve()), "--locust", str(spec)]
-        # Generous: the warm-up is not bounded in time, and a request may take `timeout`.
-        limit = load.seconds + 2 * load.timeout + 600
-        proc = subprocess.run(command, capture_output=True, text=True, timeout=limit, check=False)
-    if proc.returncode != 0 or not proc.stdout.strip():
-        raise SystemExit(f"the locust run failed ({proc.returncode}):\n{proc.stderr}")
-    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return result
-
-
-def locust_main(spec: Path) -> dict[str, Any]:
-    """The child process: runs the `Load` in `spec` with locust and returns its stats."""
-    import gevent  # type: ignore[import-untyped]  # locust monkey-patches: only in this child
-    import locust.stats
-    from gevent.event import Event  # type: ignore[import-untyped]
-    from locust import FastHttpUser, User, constant, task
-    from locust.env import Environment
-    from locust.exception import CatchResponseError
-
-    load = Load(**json.loads(spec.read_text(encoding="utf-8")))
-    # Locust keeps response times in a histogram rounded to 2 significant digits (1,370 ms
-    # would read 1,400): 0.01 ms buckets instead (the hook its docstring offers for that).
-    locust.stats.bucket_response_time = lambda ms: round(ms, 2)  # type: ignore[assignment,return-value]
-    warm, extra_bodies = list(reversed(load.warm)), itertools.cycle(load.extra_bodies)
-    n = {"warm": len(warm), "sent": 0, "answered": 0}
-    clock = {"deadline": float("inf"), "t0": 0.0, "last": 0.0}
-    warmed, go, done = Event(), Event(), Event()
-
-    def over() -> bool:
-        """Whether the timed requests are all sent or time is up; `done` once all are answered
-        too. (The cap is kept here: a request event hook that quits would drop those in flight.)"""
-        ended = n["sent"] == len(load.timed) or time.perf_counter() >= clock["deadline"]
-        if ended and n["answered"] == n["sent"]:
-            done.set()
-        return ended
-
-    class Client(FastHttpUser):
-        abstract = True
-        wait_time = constant(0)
-        network_timeout = connection_timeout = load.timeout
-        default_headers = {"X-API-Key": load.key}  # noqa: RUF012 (locust's own attribute)
-
-        def post(self, body: dict[str, Any], name: str) -> None:
-            with self.client.post(RETRIEVE, json=body, name=name, catch_response=True) as resp:
-                if resp.status_code != 200:  # kept apart: the latencies are of the 200s
-                    resp.request_meta["name"] = f"{name} failed"
-                    if resp.status_code:  # else a transport error, which locust records
-                        resp.failure(f"HTTP {resp.status_code}")
-
-    class Normal(Client):
-        fixed_count = load.users
-
-        @task
-        def retrieve(self) -> None:
-            if warm:
-                try:
-                    self.post(warm.pop(), "warm-up")
-                finally:
-                    n["warm"] -= 1
-                    if not n["warm"]:
-                        warmed.set()
-            elif go.wait() and over():
-                done.wait()
-            else:
-                n["sent"] += 1
-                try:
-                    self.post(load.timed[n["sent"] - 1], RETRIEVE)
-                finally:
-                    n["answered"] += 1
-                    clock["last"] = time.perf_counter()
-                    over()
-
-    class Extra(Client):
-        fixed_count = load.extra_users
-
-        @task
-        def extra(self) -> None:
-            if warmed.wait() and done.is_set():
-                gevent.sleep(0.05)  # the runner is stopping the users
-            else:
-                self.post(next(extra_bodies), "extra")
-
-    classes: list[type[User]] = [Normal, Extra] if load.extra_users else [Normal]
-    # stop_timeout: stopping waits for the requests in flight (the extra users').
-    env = Environment(user_classes=classes, host=load.url, stop_timeout=load.timeout)
-    runner = env.create_local_runner()
-    runner.start(load.users + load.extra_users, spawn_rate=load.users + load.extra_users)
-    if load.warm:
-        warmed.wait()
-    warmed.set()
-    gevent.sleep(load.head_start_s)
-    clock["t0"] = time.perf_counter()
-    clock["deadline"] = clock["t0"] + load.seconds
-    go.set()
-    done.wait()
-    runner.quit()
-
-    def stats(name: str) -> dict[str, Any]:
-        ok, failed = env.stats.get(name, "POST"), env.stats.get(f"{name} failed", "POST")
-        kinds: Counter[str] = Counter()
-        for err in env.stats.errors.values():
-            if err.name == failed.name:
-                e = err.error
-                kinds[str(e) if isinstance(e, CatchResponseError) else type(e).__name__] += (
-                    err.occurrences
-                )
-        pct = ok.get_response_time_percentile
-        latency: dict[str, float] = {"p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99)}
-        latency["mean"] = ok.avg_response_time
-        return {
-            "requests": ok.num_requests + failed.num_requests,
-            "ok": ok.num_requests,
-            "errors": failed.num_requests,
-            "error_kinds": dict(kinds),
-            "latency_ms": {k: round(v, 2) for k, v in latency.items()} if ok.num_requests else None,
-        }
-
-    return {
-        "normal": stats(RETRIEVE),
-        "extra": stats("extra") if load.extra_users else None,
-        "elapsed_s": round(clock["last"] - clock["t0"], 3),
-        "locust_cpu_warning": runner.cpu_warning_emitted,
-    }
-
-
-# -- the server ---------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def tutorgraph_command() -> list[str]:
-    script = Path(sys.executable).with_name("tutorgraph")
-    if script.is_file():
-        return [str(script)]
-    return [sys.executable, "-c", "from tutorgraph.cli.app import main; main()"]
-
-
-@dataclass
-class Server:
-    url: str
-    process: subprocess.Popen[bytes]
-    log: Path
-
-    def log_tail(self, n: int = 40) -> str:
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
-        except OSError:
-            return ""
-
-
-def start_server(args: argparse.Namespace, key: str, log: Path) -> Server:
-    from tutorgraph.api.auth import key_entry
-
-    port = free_port()
-    env = dict(os.environ)
-    env.update(
-        TUTORGRAPH_API_KEYS=key_entry(key, "read"),
-        TUTORGRAPH_RATE_LIMIT_PER_MINUTE="0",
-        TOKENIZERS_PARALLELISM="false",
-    )
-    env.setdefault("HF_HUB_OFFLINE", "1")
-    command = [
-        *tutorgraph_command(),
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--index-dir",
-        str(args.index_dir),
-        "--workers",
-        str(args.workers),
-        "--log-level",
-        "warning",
-    ]
-    with log.open("wb") as out:
-        process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
-    return Server(f"http://127.0.0.1:{port}", process, log)
-
-
-def tree_rss_mib(pid: int) -> float:
-    """Resident memory of `pid` and its descendants (uvicorn's workers), from /proc."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            parents[int(stat.parent.name)] = int(fields[1])
-        except (OSError, IndexError, ValueError):
-            continue
-    tree, frontier = {pid}, [pid]
-    while frontier:
-        parent = frontier.pop()
-        children = [p for p, pp in parents.items() if pp == parent and p not in tree]
-        tree.update(children)
-        frontier.extend(children)
-    kib = 0
-    for p in tree:
-        try:
-            status = Path(f"/proc/{p}/status").read_text()
-            kib += int(status.split("VmRSS:")[1].split()[0])
-        except (OSError, IndexError, ValueError):
-            continue
-    return round(kib / 1024, 1)
-
-
-class PeakRss:
-    """The largest `tree_rss_mib` seen every 0.25 s while the block runs."""
-
-    def __init__(self, pid: int) -> None:
-        self._pid, self.peak, self._stop = pid, 0.0, threading.Event()
-        self._thread = threading.Thread(target=self._sample, daemon=True)
-
-    def _sample(self) -> None:
-        while not self._stop.wait(0.25):
-            self.peak = max(self.peak, tree_rss_mib(self._pid))
-
-    def __enter__(self) -> PeakRss:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-
-def wait_ready(server: Server, timeout_s: float) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            raise SystemExit(
-                f"tutorgraph serve exited with {server.process.returncode}:\n{server.log_tail()}"
-            )
-        try:
-            resp = httpx.get(server.url + "/readyz", timeout=30)
-            if resp.status_code == 200:
-                body: dict[str, Any] = resp.json()
-                return body
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    raise SystemExit(f"tutorgraph serve was not ready within {timeout_s:g}s:\n{server.log_tail()}")
-
-
-def stop_server(server: Server) -> None:
-    if server.process.poll() is not None:
-        return
-    server.process.send_signal(signal.SIGTERM)
-    try:
-        server.process.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        server.process.kill()
-        server.process.wait()
-
-
-def rerank_applied(server: Server, key: str, query: str) -> bool:
-    """Whether the server reranks a `"rerank": true` request (a reranker is loaded)."""
-    resp = httpx.post(
-        server.url + RETRIEVE,
-        json={"query": query, "rerank": True},
-        headers={"X-API-Key": key},
-        timeout=120,
-    )
-    resp.raise_for_status()
-    return bool(resp.json()["reranker"]["applied"])
 
 
 # -- one scenario, the report ---------------------------------------------------------------------
@@ -547,7 +252,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--timeout", type=float, default=120.0, help="per-request timeout (s)")
     p.add_argument("--start-timeout", type=float, default=300.0, help="wait for /readyz (s)")
     p.add_argument("--out", type=Path, default=None, help="also write the report as JSON")
-    p.add_argument("--locust", type=Path, help=argparse.SUPPRESS)  # the child process
     args = p.parse_args(argv)
     if args.requests < 1 or args.seconds <= 0 or args.warmup < 0 or args.workers < 1:
         p.error("--requests and --workers must be >= 1, --seconds > 0, --warmup >= 0")
@@ -557,11 +261,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    if args.locust:
-        print(json.dumps(locust_main(args.locust)))
-        return 0
-    return server_main(args)
+    return server_main(parse_args(argv))
 
 
 if __name__ == "__main__":
