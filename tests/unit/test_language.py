@@ -138,7 +138,7 @@ def _jsonl(path: Path) -> list[dict]:
 def test_the_non_english_set() -> None:
     """The set written for the check (tests/data/NON_ENGLISH_QUESTIONS.md): recall on the
     rows the word lists were tuned on and on the held-out rows, as measured when the
-    detector was written (scripts/language_check.py); a lower figure is a regression."""
+    detector was written (research/scripts/language_check.py); a lower figure is a regression."""
     rows = _jsonl(NON_ENGLISH)
     assert len(rows) >= 30 and {r["split"] for r in rows} == {"dev", "heldout"}
     assert {r["language"] for r in rows} <= set(LANGUAGE_NAMES) - {"en"}
@@ -152,7 +152,7 @@ def test_the_non_english_set() -> None:
 
 
 def test_no_benchmark_message_reads_as_another_language() -> None:
-    """Every English message of the benchmarks and test data (scripts/language_check.py
+    """Every English message of the benchmarks and test data (research/scripts/language_check.py
     also reads the Eedi data and the curriculum's texts)."""
     bench = ROOT / "data" / "benchmarks"
     texts = [

@@ -1,5 +1,5 @@
 """The standards linker the product serves fuses its scores as `tasks.linker_fit.fuse`, the
-fusion `scripts/linker_cv.py` cross-validated."""
+fusion `research/scripts/linker_cv.py` cross-validated."""
 
 from __future__ import annotations
 

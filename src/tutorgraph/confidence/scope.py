@@ -2,7 +2,7 @@
 slot of its packet be trusted.
 
 Four small logistic regressions, each calibrated on messages a teacher judged (fitted by
-`scripts/train_scope.py`; design 8a):
+`research/scripts/train_scope.py`; design 8a):
 
 * `in_scope`: P(the message is K-12 math in English that the curriculum covers), from the
   query embedding the pipeline already made and a few character counts (nothing of the

@@ -1,13 +1,14 @@
 """The same sentence-transformers model run by ONNX Runtime: the same vectors, faster.
 
 On this project's 2-core CPU, one MiniLM query embeds about 3x faster than through
-PyTorch, a batch of 8 about 1.6x (`scripts/embedder_speed.py`, `results/onnx_embedder.json`),
-which matters to a server whose CPU goes mostly to query embeddings. The model is exported
-once, with `torch.onnx`, into a cache folder; the export is checked against PyTorch before
-its first use and refused when the vectors differ. Only fp32 for the index's embedder: int8
-vectors drift too far from the ones an index was built with. A model whose every vector
-comes from one graph (the fine-tuned encoder, served by `train-embedder`'s int8 graph) names
-it with `graph`, and needs no weights, export or PyTorch.
+PyTorch, a batch of 8 about 1.6x (`research/scripts/embedder_speed.py`,
+`results/onnx_embedder.json`), which matters to a server whose CPU goes mostly to query
+embeddings. The model is exported once, with `torch.onnx`, into a cache folder; the export
+is checked against PyTorch before its first use and refused when the vectors differ. Only
+fp32 for the index's embedder: int8 vectors drift too far from the ones an index was built
+with. A model whose every vector comes from one graph (the fine-tuned encoder, served by
+`train-embedder`'s int8 graph) names it with `graph`, and needs no weights, export or
+PyTorch.
 
 A single text is run once per token sequence: a request reads a message through the
 same model for the dense search and for the ranker, often with only its spacing changed.
@@ -82,8 +83,9 @@ class OnnxEmbedder:
         self._graph = graph  # a prebuilt ONNX file, relative to the model folder
         self._batch_size = batch_size
         self._cache_dir = cache_dir
-        # Small batches measured fastest on 2 cores (`scripts/bulk_embed_speed.py`: 111 texts/s
-        # at 2, 83 at 16, PyTorch 90 at 64); intra-op threads, 0 = ONNX Runtime's default.
+        # Small batches measured fastest on 2 cores (`research/scripts/bulk_embed_speed.py`:
+        # 111 texts/s at 2, 83 at 16, PyTorch 90 at 64); intra-op threads, 0 = ONNX Runtime's
+        # default.
         self._threads = threads
         self._session: Any = None
         self._tokenizer: Any = None

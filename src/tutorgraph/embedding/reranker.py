@@ -72,7 +72,7 @@ class RerankerOptions:
 
     max_length: int = 128
     query_max_tokens: int = 64
-    # Small batches pad less; 8 beat 32 at depth 30 (scripts/rerank_levers.py).
+    # Small batches pad less; 8 beat 32 at depth 30 (research/scripts/rerank_levers.py).
     batch_size: int = 8
     cache_size: int = 8192
     # Sorting pairs by length before batching pads less (off only to measure the lever).

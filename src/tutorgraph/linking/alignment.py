@@ -11,7 +11,7 @@ Two methods, each naming at most one standard per concept:
 When both methods name the same standard with a cosine of at least `THRESHOLD`, one edge
 says ``item-and-card-similarity`` and carries the larger score; an edge only one method
 names needs `SINGLE_THRESHOLD`. (Both were set after reading 24 edges at 0.5.) On a separate
-judged sample (`tests/data/alignment_judgments.jsonl`, `scripts/alignment_sample.py`) the
+judged sample (`tests/data/alignment_judgments.jsonl`, `research/scripts/alignment_sample.py`) the
 agreed edges were right for 21 of 30, the single-method ones for 10 of 20 each, so only the
 agreed edges are built by default (`SHIPPED`); the others on request. The
 Learning Commons crosswalk joins California's standards to Common Core, not to Eedi or

@@ -49,7 +49,7 @@ LEXICAL_WEIGHT = 0.06
 # The share of the structural overlap (`structure`) in a card's score, and in a story's (a
 # word problem: its words are the story's). Chosen on MathFish and the dev messages, 0.1 and
 # 0.3 linked more word problems (dev hit@10 0.552 -> 0.759), but 5-fold CV over those items
-# (weights chosen on four folds, scored on the fifth; scripts/linker_probe/structure_cv.py)
+# (weights chosen on four folds, scored on the fifth; research/scripts/linker_probe/structure_cv.py)
 # found no gain over none: hit@1 +0.003 [-0.029, +0.035], hit@10 +0.000 [-0.022, +0.026].
 # So structure ships off; pass the weights to turn it on.
 STRUCTURE_WEIGHT = 0.0
@@ -58,7 +58,7 @@ STRUCTURED = "common-core"
 # The learned standards model's shares (x its log-probability and its cluster's, floored;
 # `with_model`) and the grade prior's (per grade a standard is above the student's, half
 # that per grade below; with or without a model). Issue 48, chosen by cross-validation
-# (`scripts/linker_cv.py`, docs/RESULTS.md).
+# (`research/scripts/linker_cv.py`, docs/RESULTS.md).
 MODEL_WEIGHT = 0.03
 CLUSTER_WEIGHT = 0.01
 MODEL_FLOOR = -6.0

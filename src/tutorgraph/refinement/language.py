@@ -27,7 +27,7 @@ So math alone, misspelt English ("im so bored", "whats 3/4 of 12"), short messag
 names read as English: they hold too few foreign function words, or enough English ones.
 A message that mixes English and another language reads as English when its English
 function words weigh more than half as much as the other language's.
-`scripts/language_check.py` measures both sides (`results/language_check.json`): the
+`research/scripts/language_check.py` measures both sides (`results/language_check.json`): the
 English messages, questions and texts of the benchmarks and the bundle, and non-English
 questions written for the check.
 

@@ -18,7 +18,7 @@ its subsection ("Subtract Whole Numbers in Applications"), while its nearest exp
 often about something else the story mentions; the exercises name the subsection that
 teaches it. At most `PER_SUBSECTION` lessons come from one subsection, so the slot is not
 four chunks of one wrong guess. Whole-packet benchmark, development messages, paired over
-the plain cosine: teach@10 0.477 -> 0.570 (`scripts/probes/teach_slot.py`; docs/RESULTS.md,
+the plain cosine: teach@10 0.477 -> 0.570 (`research/scripts/probes/teach_slot.py`; docs/RESULTS.md,
 whole packets, has the recipes that did not help).
 
 >>> lessons = LessonIndex.of(index_items, stored_vectors)  # doctest: +SKIP

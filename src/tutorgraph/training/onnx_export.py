@@ -43,7 +43,7 @@ def quantize_int8(fp32: Path, int8: Path, *, per_channel: bool = False) -> Path:
     `per_channel`: one scale per output channel, unsigned weights. For the fine-tuned
     bi-encoder it keeps the cosine's held-out MAP@25 within 0.006 of fp32 on the five Eedi
     folds (mean -0.003), where one scale per tensor lost 0.008-0.019 (mean 0.015;
-    `scripts/int8_encoder.py`, `results/int8_encoder.json`).
+    `research/scripts/int8_encoder.py`, `results/int8_encoder.json`).
     """
     from onnxruntime.quantization import QuantType, quantize_dynamic
 

@@ -1,9 +1,9 @@
 """Regenerate every result, table, figure and number of the paper from the raw data.
 
-    .venv/bin/python scripts/reproduce_paper.py                 # the full run (about 2 h here)
-    .venv/bin/python scripts/reproduce_paper.py --quick         # small samples (minutes)
+    .venv/bin/python research/scripts/reproduce_paper.py          # the full run (about 2 h here)
+    .venv/bin/python research/scripts/reproduce_paper.py --quick  # small samples (minutes)
 
-(`scripts/reproduce_paper.py` runs `main` from the checkout's root.)
+(`research/scripts/reproduce_paper.py` runs `main` from the checkout's root.)
 
 Phases, each skipped when its output exists for the same settings, so an interrupted run
 resumes (the ablation phase also resumes inside itself, unit by unit). Every phase records

@@ -4,7 +4,7 @@ A tutoring app rarely sends Eedi's three-line query; it sends what the student t
 message here puts a real Eedi question and a real labelled wrong answer into one phrasing
 from a fixed list of templates (`TEMPLATES`); the accepted misconception is the answer's
 Eedi label. 30% of the questions (by a hash of the question id) are held out of every
-tuning decision (`split == "heldout"`). `scripts/build_student_messages.py` writes the set.
+tuning decision (`split == "heldout"`). `research/scripts/build_student_messages.py` writes the set.
 
 >>> msgs = student_messages(read_eedi_questions(Path("train.csv")))  # doctest: +SKIP
 >>> msgs[0].message  # doctest: +SKIP

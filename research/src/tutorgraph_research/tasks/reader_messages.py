@@ -1,8 +1,8 @@
 """`tutorgraph bench reader`: does the math-message reader read a student's own words?
 
 The set (`data/benchmarks/reader_messages.jsonl`, built by
-`scripts/build_reader_messages.py`) holds messages in many phrasings, each labelled with its
-problem, the student's answer and, where known, the misconception. It is split by
+`research/scripts/build_reader_messages.py`) holds messages in many phrasings, each labelled
+with its problem, the student's answer and, where known, the misconception. It is split by
 phrasing: `heldout` phrasings were never seen while the reader was written. Per message:
 
 * ``problem_read``: the reader's problem is the labelled one: the same text after
