@@ -20,7 +20,7 @@ import statistics
 import time
 from pathlib import Path
 
-from tutorgraph.cli._common import default_subjects
+from tutorgraph.cli.plugin import default_subjects
 from tutorgraph.config import Settings
 from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph_research.harness.provenance import git_commit, hardware

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tutorgraph.cli._common import load_settings, open_retriever
+from tutorgraph.cli.plugin import load_settings, open_retriever
 from tutorgraph.embedding.reranker import CrossEncoderReranker, RerankerOptions
 from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
 from tutorgraph_client.models.request import RetrievalRequest

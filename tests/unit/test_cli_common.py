@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tutorgraph.cli._common import console, err_console
+from tutorgraph.cli.plugin import console, err_console
 
 pytestmark = pytest.mark.unit
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tutorgraph.cli._common import load_settings
+from tutorgraph.cli.plugin import load_settings
 from tutorgraph.index.service import open_retriever
 from tutorgraph.retrieval.stages import search
 from tutorgraph_research.harness.results import bootstrap_ci

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tutorgraph.cli._common import load_settings
+from tutorgraph.cli.plugin import load_settings
 from tutorgraph.index.service import open_retriever
 from tutorgraph.retrieval.packet import build_packet
 from tutorgraph.retrieval.pipeline import RequestState, Stage, run_stages

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tutorgraph.cli._common import load_settings
+from tutorgraph.cli.plugin import load_settings
 from tutorgraph.embedding.reranker import CrossEncoderReranker
 from tutorgraph.index.service import open_retriever
 from tutorgraph.retrieval.hits import lesson_hit

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import sys
 from functools import partial
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -23,6 +22,13 @@ from tutorgraph.cli._common import (
     loading,
     open_retriever,
     refuse_damaged,
+)
+from tutorgraph.cli.options import (
+    ConceptOption,
+    GradeOption,
+    IndexDirOption,
+    LocalContextOption,
+    StudentAnswerOption,
 )
 from tutorgraph.cli.query import print_packet, read_local_context, request_errors
 from tutorgraph.retrieval.ranker_runtime import may_be_scored
@@ -41,23 +47,15 @@ __all__ = ["register"]
 def answer_cmd(
     text: Annotated[str, typer.Argument(help="The student's or tutor's question.")],
     n_results: Annotated[int, typer.Option("--n-results", "-n", help="Hits to retrieve.")] = 10,
-    concept: Annotated[
-        list[str] | None,
-        typer.Option("--concept", "--concept-id", help="A concept the student is on (repeat)."),
-    ] = None,
-    student_answer: Annotated[str | None, typer.Option(help="The student's answer.")] = None,
+    concept: ConceptOption = None,
+    student_answer: StudentAnswerOption = None,
     problem: Annotated[str | None, typer.Option(help="The problem the student worked on.")] = None,
-    grade: Annotated[
-        str | None, typer.Option(help="The student's grade: K, 1-8 or HS (a prior, not a filter).")
-    ] = None,
-    local_context: Annotated[
-        Path | None,
-        typer.Option(help="A JSON list of your own documents ({id, text, title?, kind?})."),
-    ] = None,
+    grade: GradeOption = None,
+    local_context: LocalContextOption = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one AnswerResponse JSON instead of streaming.")
     ] = False,
-    index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
+    index_dir: IndexDirOption = None,
 ) -> None:
     """Retrieve a packet for TEXT and stream an answer that cites only its context."""
     settings = load_settings(index_dir)

@@ -2,32 +2,30 @@
 
 The benchmark commands (`bench`, `ablate`) are not in this package: the `tutorgraph-research`
 distribution (`research/` in a checkout) registers them through the `tutorgraph.cli`
-entry-point group, each entry point a `register(app)` function named after its command.
+entry-point group, each entry point a `register(app)` function named after its command
+(the seam a plugin builds on: `tutorgraph.cli.plugin`).
 Without it, `tutorgraph bench` and `tutorgraph ablate` still exist, and say where they live.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from importlib.metadata import entry_points
 from typing import cast
 
 import typer
 
 from tutorgraph.cli import answer, concept, curriculum, index, query, serve, train
+from tutorgraph.cli.plugin import PLUGIN_GROUP, Register
 
 __all__ = ["PLUGIN_GROUP", "RESEARCH_COMMANDS", "app", "build_app", "installed_plugins", "main"]
 
-# The entry-point group of the commands other distributions add to `tutorgraph`.
-PLUGIN_GROUP = "tutorgraph.cli"
 # The commands `tutorgraph-research` registers; without it each one says how to install it.
 RESEARCH_COMMANDS = ("ablate", "bench")
 MISSING_RESEARCH = (
     "tutorgraph {name}: the benchmarks live in the tutorgraph-research package, which is not "
     "installed; from a checkout, `pip install -e research/` (scripts/setup.sh does it)."
 )
-
-Register = Callable[[typer.Typer], None]
 
 
 def installed_plugins() -> dict[str, Register]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -29,6 +28,7 @@ from tutorgraph.cli._common import (
     loading,
     snippet,
 )
+from tutorgraph.cli.options import IndexDirOption
 from tutorgraph.index.service import open_graph
 from tutorgraph.linking.cards import taxonomy_of
 from tutorgraph.retrieval.concepts import (
@@ -63,7 +63,7 @@ def concept_cmd(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object on stdout.")
     ] = False,
-    index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
+    index_dir: IndexDirOption = None,
 ) -> None:
     """Show a concept: its chain both ways, misconceptions, lessons and practice."""
     settings = load_settings(index_dir)

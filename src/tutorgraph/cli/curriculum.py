@@ -19,6 +19,7 @@ from tutorgraph.cli._common import (
     load_settings,
     progress_bars,
 )
+from tutorgraph.cli.options import BundleArgument
 from tutorgraph.errors import IndexNotFoundError
 from tutorgraph.index.pipeline import STORED_VECTORS_DIR, align_bundle, embed_bundle
 from tutorgraph.index.references import index_concept_ids
@@ -62,7 +63,7 @@ def build_curriculum_cmd(
 
 
 def embed_bundle_cmd(
-    bundle: Annotated[Path, typer.Argument(help="Bundle folder, e.g. data/curriculum.")],
+    bundle: BundleArgument,
 ) -> None:
     """Store the bundle's vectors in BUNDLE/embeddings/ (float16, keyed by the embedder's
     fingerprint and each text's sha256), so that `ingest` embeds only texts not in it."""
@@ -84,7 +85,7 @@ def embed_bundle_cmd(
 
 
 def align_bundle_cmd(
-    bundle: Annotated[Path, typer.Argument(help="Bundle folder, e.g. data/curriculum.")],
+    bundle: BundleArgument,
     all_methods: Annotated[
         bool,
         typer.Option(

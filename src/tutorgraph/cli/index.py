@@ -21,6 +21,7 @@ from tutorgraph.cli._common import (
     load_settings,
     progress_bars,
 )
+from tutorgraph.cli.options import BundleArgument, IndexDirEnvOption, IndexDirOption
 from tutorgraph.errors import IndexNotFoundError
 from tutorgraph.index.doctor import examine
 from tutorgraph.index.doctor import repair as repair_index
@@ -35,7 +36,7 @@ __all__ = ["register"]
 
 
 def ingest_cmd(
-    bundle: Annotated[Path, typer.Argument(help="Bundle folder, e.g. data/curriculum.")],
+    bundle: BundleArgument,
     prune: Annotated[
         bool,
         typer.Option(
@@ -43,9 +44,7 @@ def ingest_cmd(
             "exactly the bundle). Without it the bundle is added: nothing is removed."
         ),
     ] = False,
-    index_dir: Annotated[
-        Path | None, typer.Option(help="Index folder (default: TUTORGRAPH_INDEX_DIR).")
-    ] = None,
+    index_dir: IndexDirEnvOption = None,
     default_profile: Annotated[
         str | None,
         typer.Option(help="The index's retrieval profile when a request names none."),
@@ -128,7 +127,7 @@ def doctor_cmd(
         typer.Option(help="Repair what can be repaired (takes the index's writer lock)."),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
-    index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
+    index_dir: IndexDirOption = None,
     bundle: Annotated[
         Path | None,
         typer.Option(
@@ -192,7 +191,7 @@ def doctor_cmd(
 
 def graph_stats_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
-    index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
+    index_dir: IndexDirOption = None,
 ) -> None:
     """Node and edge counts of the graph: Neo4j when configured, else the embedded graph."""
     settings = load_settings(index_dir)

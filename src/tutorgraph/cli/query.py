@@ -24,6 +24,13 @@ from tutorgraph.cli._common import (
     refuse_damaged,
     snippet,
 )
+from tutorgraph.cli.options import (
+    ConceptOption,
+    GradeOption,
+    IndexDirOption,
+    LocalContextOption,
+    StudentAnswerOption,
+)
 from tutorgraph.config import Settings
 from tutorgraph.errors import TutorGraphError
 from tutorgraph.retrieval.ranker_runtime import may_be_scored
@@ -57,19 +64,14 @@ def query_cmd(
         list[str] | None,
         typer.Option("--sources", "--source", help="vector, lexical, graph (repeat or comma)."),
     ] = None,
-    concept: Annotated[
-        list[str] | None,
-        typer.Option("--concept", "--concept-id", help="A concept the student is on (repeat)."),
-    ] = None,
-    student_answer: Annotated[str | None, typer.Option(help="The student's answer.")] = None,
+    concept: ConceptOption = None,
+    student_answer: StudentAnswerOption = None,
     problem: Annotated[
         str | None,
         typer.Option(help="The problem the student worked on (stands for the query if none)."),
     ] = None,
     correct_answer: Annotated[str | None, typer.Option(help="The problem's answer.")] = None,
-    grade: Annotated[
-        str | None, typer.Option(help="The student's grade: K, 1-8 or HS (a prior, not a filter).")
-    ] = None,
+    grade: GradeOption = None,
     rerank: Annotated[
         bool | None, typer.Option("--rerank/--no-rerank", help="Default: the profile's.")
     ] = None,
@@ -86,10 +88,7 @@ def query_cmd(
         float | None,
         typer.Option(help="Cosine in [0.5, 1] at which near-duplicate hits merge (the index's)."),
     ] = None,
-    local_context: Annotated[
-        Path | None,
-        typer.Option(help="A JSON list of your own documents ({id, text, title?, kind?})."),
-    ] = None,
+    local_context: LocalContextOption = None,
     debug: Annotated[bool, typer.Option(help="Include the debug block.")] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print exactly the packet JSON on stdout.")
@@ -98,7 +97,7 @@ def query_cmd(
         Path | None,
         typer.Option(help="JSON Lines of requests; prints one packet JSON per line."),
     ] = None,
-    index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
+    index_dir: IndexDirOption = None,
 ) -> None:
     """Retrieve a ReasoningPacket for a question (or for every request in --file)."""
     settings = load_settings(index_dir)

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from tutorgraph.cli._common import err_console, fail_on_errors, load_settings
+from tutorgraph.cli.options import IndexDirEnvOption
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.extras import require
 
@@ -74,9 +75,7 @@ def serve_cmd(
             min=1,
         ),
     ] = 1,
-    index_dir: Annotated[
-        Path | None, typer.Option(help="Index folder (default: TUTORGRAPH_INDEX_DIR).")
-    ] = None,
+    index_dir: IndexDirEnvOption = None,
     log_level: Annotated[str, typer.Option(help="uvicorn's log level.")] = "info",
 ) -> None:
     """Serve the HTTP API (`/v1/retrieve`, `/v1/concepts`, `/v1/ingest`, `/healthz`, ...).

@@ -18,6 +18,14 @@ from tutorgraph.cli._common import (
     load_settings,
     progress_bars,
 )
+from tutorgraph.cli.options import (
+    BaseModelOption,
+    EediSubjectsOption,
+    EediTrainOption,
+    LearningRateOption,
+    MisconceptionsOption,
+    SeedOption,
+)
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.embedding.reranker import ONNX_FILES
 from tutorgraph.ingest.bundle import read_bundle
@@ -63,20 +71,14 @@ _SLIM_KEEP = {
 
 
 def train_reranker_cmd(
-    train: Annotated[Path, typer.Option(help="Eedi train.csv: the labelled questions.")],
+    train: EediTrainOption,
     out: Annotated[Path, typer.Option(help="Model directory to write.")] = Path(
         "models/eedi-minilm-reranker"
     ),
-    misconceptions: Annotated[
-        Path | None,
-        typer.Option(help="misconception_mapping.csv (default: beside --train)."),
-    ] = None,
-    subjects: Annotated[
-        Path | None,
-        typer.Option(help="Eedi subject_metadata.csv (default: ../eedi-subjects/ beside it)."),
-    ] = None,
+    misconceptions: MisconceptionsOption = None,
+    subjects: EediSubjectsOption = None,
     epochs: Annotated[float, typer.Option(help="Passes over the mined groups.")] = _D.epochs,
-    learning_rate: Annotated[float, typer.Option(help="Peak AdamW rate.")] = _D.learning_rate,
+    learning_rate: LearningRateOption = _D.learning_rate,
     batch_size: Annotated[int, typer.Option(help="Pairs per step.")] = _D.batch_size,
     negatives: Annotated[int, typer.Option(help="Hard negatives per positive.")] = _D.negatives,
     random_negatives: Annotated[
@@ -89,10 +91,8 @@ def train_reranker_cmd(
     query_max_tokens: Annotated[
         int, typer.Option(help="Query tokens kept (head and tail).")
     ] = _D.query_max_tokens,
-    seed: Annotated[int, typer.Option(help="Seed for sampling and initialisation.")] = _D.seed,
-    base_model: Annotated[
-        str, typer.Option(help="Weights to start from (a local directory or a model name).")
-    ] = DEFAULT_EMBEDDING_MODEL,
+    seed: SeedOption = _D.seed,
+    base_model: BaseModelOption = DEFAULT_EMBEDDING_MODEL,
     slim: Annotated[
         bool, typer.Option(help="Keep only the int8 ONNX model (what the package bundles).")
     ] = False,
@@ -198,18 +198,12 @@ def _read_eedi(train: Path, misconceptions: Path | None, subjects: Path | None) 
 
 
 def train_ranker_cmd(
-    train: Annotated[Path, typer.Option(help="Eedi train.csv: the labelled questions.")],
+    train: EediTrainOption,
     out: Annotated[Path, typer.Option(help="Ranker directory to write.")] = Path(
         "models/eedi-ranker"
     ),
-    misconceptions: Annotated[
-        Path | None,
-        typer.Option(help="misconception_mapping.csv (default: beside --train)."),
-    ] = None,
-    subjects: Annotated[
-        Path | None,
-        typer.Option(help="Eedi subject_metadata.csv (default: ../eedi-subjects/ beside it)."),
-    ] = None,
+    misconceptions: MisconceptionsOption = None,
+    subjects: EediSubjectsOption = None,
     name: Annotated[str, typer.Option(help="The model name packets report.")] = "eedi-ranker",
     tuned_model: Annotated[
         Path | None,
@@ -280,20 +274,14 @@ _E = EmbedderTrainingConfig()
 
 
 def train_embedder_cmd(
-    train: Annotated[Path, typer.Option(help="Eedi train.csv: the labelled questions.")],
+    train: EediTrainOption,
     out: Annotated[Path, typer.Option(help="Directory to write.")] = Path(
         "models/eedi-minilm-embedder"
     ),
-    misconceptions: Annotated[
-        Path | None,
-        typer.Option(help="misconception_mapping.csv (default: beside --train)."),
-    ] = None,
-    subjects: Annotated[
-        Path | None,
-        typer.Option(help="Eedi subject_metadata.csv (default: ../eedi-subjects/ beside it)."),
-    ] = None,
+    misconceptions: MisconceptionsOption = None,
+    subjects: EediSubjectsOption = None,
     epochs: Annotated[float, typer.Option(help="Passes over the examples.")] = _E.epochs,
-    learning_rate: Annotated[float, typer.Option(help="Peak AdamW rate.")] = _E.learning_rate,
+    learning_rate: LearningRateOption = _E.learning_rate,
     batch_size: Annotated[int, typer.Option(help="Queries per step.")] = _E.batch_size,
     max_length: Annotated[int, typer.Option(help="Tokens per text.")] = _E.max_length,
     hard_negatives: Annotated[
@@ -302,10 +290,8 @@ def train_embedder_cmd(
     validation_share: Annotated[
         float, typer.Option(help="Share of the questions held out for the gates.")
     ] = _E.validation_share,
-    seed: Annotated[int, typer.Option(help="Seed for sampling and initialisation.")] = _E.seed,
-    base_model: Annotated[
-        str, typer.Option(help="Weights to start from (a local directory or a model name).")
-    ] = DEFAULT_EMBEDDING_MODEL,
+    seed: SeedOption = _E.seed,
+    base_model: BaseModelOption = DEFAULT_EMBEDDING_MODEL,
     leave_out: Annotated[
         str | None,
         typer.Option(

@@ -10,7 +10,7 @@ import typer
 from rich.progress import Progress, TaskID
 from rich.table import Table
 
-from tutorgraph.cli._common import console, fail_on_errors, load_settings, progress_bars
+from tutorgraph.cli.plugin import console, fail_on_errors, load_settings, progress_bars
 from tutorgraph.errors import ConfigurationError
 from tutorgraph_research.harness.task import TASK_NAMES
 

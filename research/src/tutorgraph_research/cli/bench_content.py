@@ -15,7 +15,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from tutorgraph.cli._common import (
+from tutorgraph.cli.plugin import (
     console,
     fail_on_errors,
     load_settings,
@@ -24,14 +24,13 @@ from tutorgraph.cli._common import (
 )
 from tutorgraph.config import BUNDLED_RERANKER
 from tutorgraph.errors import ConfigurationError
+from tutorgraph_research.cli.options import BundleIndexDirOption
 
 __all__ = ["MATHFISH_CSV", "linking_cmd", "teaching_cmd"]
 
 
 def teaching_cmd(
-    index_dir: Annotated[
-        Path | None, typer.Option(help="Index folder (`tutorgraph ingest` of --curriculum).")
-    ] = None,
+    index_dir: BundleIndexDirOption = None,
     curriculum: Annotated[
         Path, typer.Option(help="The bundle whose exercises are the items.")
     ] = Path("data/curriculum"),
@@ -141,9 +140,7 @@ def linking_cmd(
     curriculum: Annotated[
         Path, typer.Option(help="The bundle whose standards the dense baseline searches.")
     ] = Path("data/curriculum"),
-    index_dir: Annotated[
-        Path | None, typer.Option(help="Index folder (`tutorgraph ingest` of --curriculum).")
-    ] = None,
+    index_dir: BundleIndexDirOption = None,
     out: Annotated[Path, typer.Option(help="Where to write the report.")] = Path(
         "results/linking_bench.json"
     ),

@@ -15,7 +15,8 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from tutorgraph.cli._common import (
+from tutorgraph.cli.plugin import (
+    EediSubjectsOption,
     console,
     default_subjects,
     fail_on_errors,
@@ -28,6 +29,7 @@ from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph.training.cross_encoder import TrainingConfig
 from tutorgraph.training.crossfit_encoders import fold_model_dir, load_fold_encoders
 from tutorgraph.training.ranker import RankerTrainingConfig
+from tutorgraph_research.cli.options import FoldsOption, JsonReportOption, MisconceptionListOption
 from tutorgraph_research.tasks.eedi_bench import EediBenchmarkSpec, run_eedi_benchmark
 from tutorgraph_research.tasks.second_stage import (
     cross_encoder_row,
@@ -58,16 +60,13 @@ def _fold_keys(text: str | None) -> frozenset[int] | None:
 
 def eedi_cmd(
     train: Annotated[Path, typer.Option(help="Eedi train.csv (the development file).")],
-    misconceptions: Annotated[Path, typer.Option(help="misconception_mapping.csv.")],
+    misconceptions: MisconceptionListOption,
     out: Annotated[Path, typer.Option(help="Where to write results.json.")] = Path("results.json"),
     test: Annotated[
         Path | None, typer.Option(help="Held-out test file; without it, k-fold CV on --train.")
     ] = None,
-    subjects: Annotated[
-        Path | None,
-        typer.Option(help="Eedi subject_metadata.csv (default: ../eedi-subjects/ beside it)."),
-    ] = None,
-    folds: Annotated[int, typer.Option(help="Folds: fold = int(QuestionId) % folds.")] = 5,
+    subjects: EediSubjectsOption = None,
+    folds: FoldsOption = 5,
     configs: Annotated[str, typer.Option(help="Comma-separated globs over config names.")] = "*",
     limit: Annotated[int | None, typer.Option(help="At most this many pairs (quick runs).")] = None,
     rerank_depth: Annotated[
@@ -200,7 +199,7 @@ def diagnosis_cmd(
             "the `held out` row scores the others.",
         ),
     ] = None,
-    out: Annotated[Path | None, typer.Option(help="Also write the report as JSON.")] = None,
+    out: JsonReportOption = None,
 ) -> None:
     """Coverage (pairs where a bug rule fires) and precision (firing rules whose
     misconception is the labelled one) of the diagnosis, overall, per fold and per rule.
@@ -244,7 +243,7 @@ def cross_encoder_cmd(
         Path,
         typer.Option(exists=True, dir_okay=False, help="`bench eedi --rankings` output."),
     ],
-    misconceptions: Annotated[Path, typer.Option(help="misconception_mapping.csv.")],
+    misconceptions: MisconceptionListOption,
     work: Annotated[
         Path,
         typer.Option(
@@ -257,7 +256,7 @@ def cross_encoder_cmd(
     config: Annotated[str, typer.Option(help="Which configuration's lists.")] = (
         "default/construct"
     ),
-    folds: Annotated[int, typer.Option(help="Folds: fold = int(QuestionId) % folds.")] = 5,
+    folds: FoldsOption = 5,
     depth: Annotated[int, typer.Option(help="Hits per list the cross-encoder scores.")] = 20,
     base_folds: Annotated[
         Path | None,

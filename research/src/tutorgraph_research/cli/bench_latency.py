@@ -15,13 +15,15 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from tutorgraph.cli._common import (
+from tutorgraph.cli.plugin import (
+    IndexDirOption,
     console,
     fail_on_errors,
     load_settings,
     open_retriever,
     progress_bars,
 )
+from tutorgraph_research.cli.options import JsonReportOption
 
 __all__ = ["WARMUP", "latency_cmd"]
 
@@ -34,8 +36,8 @@ def latency_cmd(
         Path, typer.Option(help="Eedi train.csv whose question texts are the query set.")
     ],
     n: Annotated[int, typer.Option(help="How many queries.")] = 200,
-    out: Annotated[Path | None, typer.Option(help="Also write the report as JSON.")] = None,
-    index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
+    out: JsonReportOption = None,
+    index_dir: IndexDirOption = None,
     rerank_depths: Annotated[
         str, typer.Option(help="Depths at which to time the reranker alone ('' to skip).")
     ] = "10,30,50",

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 from rich.progress import Progress
 
-from tutorgraph.cli._common import (
+from tutorgraph.cli.plugin import (
     console,
     fail_on_errors,
     load_settings,
