@@ -6,7 +6,10 @@ command, whose object is a `register(app)` function (`Register`). Its commands r
 settings with `load_settings`, print on `console` (progress, warnings and errors on
 `err_console`, so that JSON output stays clean), turn library errors into one line and exit
 code 2 with `fail_on_errors`, and take the shared options of `tutorgraph.cli.options`
-(re-exported here). In the plugin's `pyproject.toml`:
+(re-exported here). Beside them: `loading` (a status line while a command loads),
+`progress_bars`, `snippet` (text on one line, cut), `open_retriever` and `refuse_damaged`
+(the retriever of the settings, refused on a damaged index) and `default_subjects` (Eedi's
+subject file beside a train file). In the plugin's `pyproject.toml`:
 
     [project.entry-points."tutorgraph.cli"]
     hello = "my_plugin.cli:register"
@@ -30,36 +33,13 @@ from collections.abc import Callable
 
 import typer
 
-from tutorgraph.cli import options as _options
-from tutorgraph.cli._common import (
-    console,
-    default_subjects,
-    err_console,
-    fail_on_errors,
-    load_settings,
-    loading,
-    open_retriever,
-    progress_bars,
-    refuse_damaged,
-    snippet,
-)
+from tutorgraph.cli import _common, options
+from tutorgraph.cli._common import *  # noqa: F403  (the names of `_common.__all__`)
 from tutorgraph.cli.options import *  # noqa: F403  (the names of `options.__all__`)
 
-__all__ = [
-    *_options.__all__,
-    "PLUGIN_GROUP",
-    "Register",
-    "console",
-    "default_subjects",
-    "err_console",
-    "fail_on_errors",
-    "load_settings",
-    "loading",
-    "open_retriever",
-    "progress_bars",
-    "refuse_damaged",
-    "snippet",
-]
+# What the built-in commands share (`_common`: settings, consoles, errors, the retriever),
+# the shared options, and the plugin contract.
+__all__ = [*_common.__all__, *options.__all__, "PLUGIN_GROUP", "Register"]
 
 # The entry-point group of the commands other distributions add to `tutorgraph`.
 PLUGIN_GROUP = "tutorgraph.cli"
