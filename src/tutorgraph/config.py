@@ -29,8 +29,18 @@ __all__ = [
     "BUNDLED_RANKER",
     "BUNDLED_RERANKER",
     "BUNDLED_SCOPE",
+    "CHAT_MODEL",
     "DEFAULT_EMBEDDING_MODEL",
+    "DIAGNOSIS",
+    "GRAPH_DEPTH",
+    "LESSON_SLOTS",
     "MSMARCO_RERANKER",
+    "NEAR_DUPLICATE_THRESHOLD",
+    "RANKER_PROPOSALS",
+    "REFINER_CACHE_SIZE",
+    "REFINER_TIMEOUT_S",
+    "RERANK_DEPTH",
+    "SOURCE_TIMEOUT_S",
     "Settings",
     "settings_error_line",
 ]
@@ -52,6 +62,18 @@ NEAR_DUPLICATE_THRESHOLD = 0.85
 # Retrieval defaults, used by `Settings` and by `RetrieverConfig` (one place for each value).
 RERANK_DEPTH = 30
 SOURCE_TIMEOUT_S = 2.0
+# Candidates the graph search returns.
+GRAPH_DEPTH = 50
+# How many misconceptions each of the learned ranker's proposal lists adds to the pool, when
+# it ranks and when it is trained (`training/ranker.py`).
+RANKER_PROPOSALS = 40
+# Bug rules that reproduce a student's wrong answer: on for the server, the CLI and the
+# library alike.
+DIAGNOSIS = True
+# The OpenAI chat model (the refiner's and the answerer's), the refiner's deadline and cache.
+CHAT_MODEL = "gpt-4o-mini"
+REFINER_TIMEOUT_S = 1.5
+REFINER_CACHE_SIZE = 1024
 # Lessons a packet carries (`stores/lessons.py`); chosen with the teaching benchmark's
 # development sections (README, `bench teaching --dev`).
 LESSON_SLOTS = 4
@@ -127,18 +149,18 @@ class Settings(BaseSettings):
     # bundled one, a `standards.npz` path, or "" off (the card search alone).
     linker_model: str = BUNDLED_LINKER
     # Bug rules that reproduce a student's wrong answer (`tutorgraph.diagnosis`).
-    diagnosis: bool = True
+    diagnosis: bool = DIAGNOSIS
     openai_api_key: SecretStr | None = Field(
         default=None,
         validation_alias=AliasChoices("TUTORGRAPH_OPENAI_API_KEY", "OPENAI_API_KEY"),
     )
     openai_base_url: str | None = None
     # The OpenAI refiner is used only when a key or a base URL is set; otherwise the local one.
-    refiner_model: str = "gpt-4o-mini"
-    refiner_timeout_s: float = Field(default=1.5, gt=0, le=30)
-    refiner_cache_size: int = Field(default=1024, ge=0, le=1_000_000)
+    refiner_model: str = CHAT_MODEL
+    refiner_timeout_s: float = Field(default=REFINER_TIMEOUT_S, gt=0, le=30)
+    refiner_cache_size: int = Field(default=REFINER_CACHE_SIZE, ge=0, le=1_000_000)
     # `POST /v1/answer` and `tutorgraph answer`: the same OpenAI key or base URL.
-    answer_model: str = "gpt-4o-mini"
+    answer_model: str = CHAT_MODEL
     answer_timeout_s: float = Field(default=20.0, gt=0, le=300)
     api_keys: str = ""
     # `tutorgraph serve` on a non-loopback address with no API keys (every caller an admin):

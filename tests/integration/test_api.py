@@ -36,7 +36,8 @@ from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.service import OpenRetriever, open_index
 from tutorgraph.ingest.bundle import write_bundle
 from tutorgraph.models.records import SourceRecords
-from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever, load_reranker
+from tutorgraph.retrieval.factory import Models, build_retriever, load_reranker
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph_client.models.curriculum import Concept, Document, Misconception
 
 pytestmark = [pytest.mark.integration, pytest.mark.asyncio(loop_scope="module")]
@@ -87,7 +88,7 @@ def switchable_opener(embedder: Any, graphs: list[SwitchableGraph]) -> Retriever
         )
         models = Models(embedder, *load_reranker(settings))
         return OpenRetriever(
-            build_retriever(index, models, RetrieverSetup.from_settings(settings)), index
+            build_retriever(index, models, RetrieverConfig.from_settings(settings)), index
         )
 
     return open_

@@ -15,7 +15,7 @@ from tests.contract.arcadedb_server import BoltServer, arcadedb_server
 from tutorgraph.errors import StoreError
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.models.records import SourceRecords
-from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
+from tutorgraph.retrieval.factory import Models, build_retriever
 from tutorgraph.retrieval.retriever import RetrieverConfig
 from tutorgraph.stores.arcadedb_sql import ArcadeDBSql
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
@@ -103,8 +103,8 @@ async def test_a_server_killed_while_serving_degrades_then_recovers(
         await store.upsert(index_records)
         # The session index's vectors and BM25, with the graph on the Bolt server.
         index = LocalIndex(opened_index.manifest, opened_index.vector, opened_index.lexical, store)
-        setup = RetrieverSetup(RetrieverConfig(source_timeout_s=TIMEOUT_S), refiner="none")
-        retriever = build_retriever(index, Models(embedder), setup)
+        config = RetrieverConfig(source_timeout_s=TIMEOUT_S, refiner="none")
+        retriever = build_retriever(index, Models(embedder), config)
         request = RetrievalRequest(query="adding fractions with different denominators")
         before = await retriever.retrieve(request)
         assert before.degraded_sources == [] and before.graph_count > 0

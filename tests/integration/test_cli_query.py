@@ -161,13 +161,13 @@ def test_cli_packet_equals_the_library_packet(
     from tutorgraph.config import Settings
     from tutorgraph.diagnosis.diagnose import Diagnoser
     from tutorgraph.retrieval.factory import (
-        RetrieverSetup,
         build_refiner,
         load_ranker,
         load_reranker,
         load_scope,
         load_standards_model,
     )
+    from tutorgraph.retrieval.retriever_config import RetrieverConfig
 
     # By default the CLI applies the bundled learned ranker, scope and standards models,
     # reranks nothing and refines locally; so does this library retriever.
@@ -185,7 +185,7 @@ def test_cli_packet_equals_the_library_packet(
         reranker_unavailable=off,
         ranker=ranker,
         scope=scope,
-        refiner=build_refiner(RetrieverSetup.from_settings(Settings()), opened_index, embedder),
+        refiner=build_refiner(RetrieverConfig.from_settings(Settings()), opened_index, embedder),
         diagnoser=Diagnoser.bundled(),
     )
     request = RetrievalRequest(query=query_text, concept_ids=[CONSTRUCT], n_results=20, debug=True)

@@ -277,10 +277,11 @@ def test_damage_degrades_its_source_says_how_to_repair_and_is_repaired(
 
     # In process (the server's way): the other sources answer, the damaged one is degraded.
     async def packet() -> tuple[list[str], list[str]]:
-        from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
+        from tutorgraph.retrieval.factory import Models, build_retriever
+        from tutorgraph.retrieval.retriever_config import RetrieverConfig
 
         async with LocalIndex.open(index_dir, embedder=embedder.name) as index:
-            retriever = build_retriever(index, Models(embedder), RetrieverSetup())
+            retriever = build_retriever(index, Models(embedder), RetrieverConfig())
             try:
                 got = await retriever.retrieve(RetrievalRequest(query=QUERIES[0]))
             finally:

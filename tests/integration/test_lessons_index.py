@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from tests.conftest import index_retriever
 
-from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
+from tutorgraph.retrieval.factory import Models, build_retriever
 from tutorgraph.retrieval.pipeline import RequestState, run_stages
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stages.lessons import LessonStage
 from tutorgraph.stores.lessons import (
     LESSON_KINDS,
@@ -89,9 +90,9 @@ async def test_a_request_that_does_not_search_vectors_gets_no_lessons(  # type: 
 async def test_the_factory_gives_the_retriever_the_index_lessons(
     opened_index, embedder, index_records
 ) -> None:  # type: ignore[no-untyped-def]
-    retriever = build_retriever(opened_index, Models(embedder), RetrieverSetup(refiner="none"))
+    retriever = build_retriever(opened_index, Models(embedder), RetrieverConfig(refiner="none"))
     packet = await retriever.retrieve(RetrievalRequest(query=_exercise(index_records)))
-    assert len(packet.lessons) == RetrieverSetup().config.lesson_slots
+    assert len(packet.lessons) == RetrieverConfig().lesson_slots
     await retriever.aclose()
 
 

@@ -19,7 +19,8 @@ from tutorgraph.refinement.openai_refiner import (
     LinkerCandidates,
     OpenAIRefiner,
 )
-from tutorgraph.retrieval.factory import RetrieverSetup, build_refiner
+from tutorgraph.retrieval.factory import build_refiner
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
@@ -210,7 +211,7 @@ def test_the_retriever_uses_the_openai_refiner_from_settings(
 
     server.reset("valid")
     settings = Settings(openai_base_url=server.base_url, refiner_timeout_s=ANSWER_TIMEOUT_S)
-    refiner = build_refiner(RetrieverSetup.from_settings(settings), opened_index, embedder)
+    refiner = build_refiner(RetrieverConfig.from_settings(settings), opened_index, embedder)
     assert isinstance(refiner, OpenAIRefiner)
     retriever = index_retriever(opened_index, embedder, refiner=refiner)
 
@@ -242,6 +243,6 @@ def test_the_retriever_uses_the_openai_refiner_from_settings(
 
 def test_without_a_key_or_url_the_local_refiner_is_used(opened_index) -> None:  # type: ignore[no-untyped-def]
     settings = Settings(openai_api_key=None, openai_base_url=None)
-    setup = RetrieverSetup.from_settings(settings)
-    assert setup.refiner == "local"
-    assert isinstance(build_refiner(setup, opened_index), LocalRefiner)
+    config = RetrieverConfig.from_settings(settings)
+    assert config.refiner == "local"
+    assert isinstance(build_refiner(config, opened_index), LocalRefiner)

@@ -11,7 +11,8 @@ from tests.conftest import index_retriever
 
 from tutorgraph.config import Settings
 from tutorgraph.diagnosis.diagnose import Diagnoser
-from tutorgraph.retrieval.factory import RetrieverSetup, build_refiner
+from tutorgraph.retrieval.factory import build_refiner
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
@@ -22,7 +23,7 @@ def story_retriever(opened_index, embedder):  # type: ignore[no-untyped-def]
     return index_retriever(
         opened_index,
         embedder,
-        refiner=build_refiner(RetrieverSetup.from_settings(Settings()), opened_index),
+        refiner=build_refiner(RetrieverConfig.from_settings(Settings()), opened_index),
         diagnoser=Diagnoser.bundled(),
     )
 

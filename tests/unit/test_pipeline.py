@@ -38,7 +38,7 @@ class _Broken(Stage):
         raise RuntimeError("boom")
 
     def degrade(self, state: RequestState, reason: str) -> None:
-        state.near_duplicates = {"why": reason}
+        state.diagnosis_skipped = reason
 
 
 class _Down(_Broken):
@@ -79,7 +79,7 @@ async def test_a_stage_that_did_nothing_reports_zero_under_its_key() -> None:
 async def test_a_failed_optional_stage_degrades_with_its_name_and_reason() -> None:
     state = await run_stages([_Broken(), _Sleep()], _state())
     assert state.degraded_stages == {"rerank": "rerank failed: RuntimeError"}
-    assert state.near_duplicates == {"why": "rerank failed: RuntimeError"}
+    assert state.diagnosis_skipped == "rerank failed: RuntimeError"
     assert "merge" in state.stage_ms  # the request went on
 
 

@@ -21,8 +21,9 @@ from tutorgraph.index.generations import live_generation, require_live_manifest
 from tutorgraph.index.local import AsyncClosing, GraphOnly, LocalIndex
 from tutorgraph.index.vector_check import VectorCheck
 from tutorgraph.ranking.model import LearnedRanker
-from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever, load_models
+from tutorgraph.retrieval.factory import Models, build_retriever, load_models
 from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.stores.chroma import ChromaVectorStore
 
 if TYPE_CHECKING:
@@ -167,7 +168,7 @@ def open_retriever(
         _close(index)
         raise
     return OpenRetriever(
-        build_retriever(index, models, RetrieverSetup.from_settings(settings)), index
+        build_retriever(index, models, RetrieverConfig.from_settings(settings)), index
     )
 
 

@@ -38,6 +38,7 @@ from openai.types.chat import ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from tutorgraph.config import CHAT_MODEL, REFINER_CACHE_SIZE, REFINER_TIMEOUT_S
 from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.mathtext.spans import canonical_math, plain_text
@@ -55,7 +56,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-DEFAULT_REFINER_MODEL = "gpt-4o-mini"
+DEFAULT_REFINER_MODEL = CHAT_MODEL
 # How many curriculum concepts the prompt offers the model to choose key concepts from:
 # without a linker, in all; with one, per taxonomy.
 CONTEXT_CONCEPTS = 8
@@ -174,8 +175,8 @@ class OpenAIRefiner:
         fallback: LocalRefiner,
         *,
         model: str = DEFAULT_REFINER_MODEL,
-        timeout_s: float = 1.5,
-        cache_size: int = 1024,
+        timeout_s: float = REFINER_TIMEOUT_S,
+        cache_size: int = REFINER_CACHE_SIZE,
         candidates: ConceptSource | None = None,
     ) -> None:
         """`candidates` lists the concepts the prompt offers (the linker's, `LinkerCandidates`);

@@ -5,7 +5,7 @@ benchmark and the training scripts call it); `load_models` loads the configured 
 
 >>> models = load_models(settings)  # doctest: +SKIP
 >>> async with LocalIndex.open(settings.index_dir, embedder=settings.embedding_model) as index:
-...     retriever = build_retriever(index, models, RetrieverSetup.from_settings(settings))
+...     retriever = build_retriever(index, models, RetrieverConfig.from_settings(settings))
 ...     packet = await retriever.retrieve(RetrievalRequest(query="what is a ratio?"))
 ...     await retriever.aclose()  # doctest: +SKIP
 """
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import Literal, Protocol, TypeVar, cast
+from typing import Protocol, TypeVar, cast
 
 from tutorgraph.confidence.scope import SCOPE_MODEL_FILE, ScopeModel
 from tutorgraph.config import (
@@ -44,13 +44,16 @@ from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.retrieval.ranker_runtime import DeferredRanker
-from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph.retrieval.retriever_config import OpenAIRefinerConfig, RefinerKind, RetrieverConfig
+from tutorgraph.retrieval.stages.rank import NO_RANKER
+from tutorgraph.retrieval.stages.rerank import NO_RERANKER
+from tutorgraph.retrieval.stages.scope import NO_SCOPE_MODEL
 from tutorgraph.stores.protocols import ConceptLinks, IndexReader
 
 __all__ = [
     "Models",
     "RefinerKind",
-    "RetrieverSetup",
     "build_refiner",
     "build_retriever",
     "bundled_ranker_path",
@@ -229,12 +232,12 @@ class Models:
 
     embedder: Embedder
     reranker: Reranker | None = None
-    reranker_unavailable: str = "no reranker configured"
+    reranker_unavailable: str = NO_RERANKER
     # Deferred (`load_models(defer_ranker=True)`): loaded by the first request it may score.
     ranker: LearnedRanker | DeferredRanker | None = None
-    ranker_unavailable: str = "no learned ranker configured"
+    ranker_unavailable: str = NO_RANKER
     scope: ScopeModel | None = None
-    scope_unavailable: str = "no scope model configured"
+    scope_unavailable: str = NO_SCOPE_MODEL
     standards: StandardModel | None = None
     standards_unavailable: str = "no standards model configured"
 
@@ -316,67 +319,24 @@ def load_models(
     )
 
 
-RefinerKind = Literal["none", "local", "openai"]
-
-
 def openai_unavailable(settings: Settings) -> str | None:
     """Why the OpenAI refiner cannot run with `settings`, or None when it can."""
-    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else ""
-    if not key and not settings.openai_base_url:
-        return (
-            "no OpenAI key or base URL is configured "
-            "(TUTORGRAPH_OPENAI_API_KEY / TUTORGRAPH_OPENAI_BASE_URL)"
-        )
-    return None
-
-
-@dataclass(frozen=True)
-class RetrieverSetup:
-    """What a retriever is built with besides its index and models.
-
-    `config`: the depths and timeouts (its `near_duplicate_threshold`, when set, replaces
-    the index's; the index sets the routing defaults). `refiner`: none, the deterministic
-    local one, or the OpenAI one (which wraps the local one and falls back to it),
-    configured by `settings`, which it needs.
-
-    >>> RetrieverSetup(refiner="none").config.rerank_depth
-    30
-    """
-
-    config: RetrieverConfig = field(default_factory=RetrieverConfig)
-    refiner: RefinerKind = "local"
-    diagnosis: bool = False
-    settings: Settings | None = None
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> RetrieverSetup:
-        """The server's setup: the OpenAI refiner when a key or URL is set, else the local."""
-        return cls(
-            config=RetrieverConfig.from_settings(settings),
-            refiner="local" if openai_unavailable(settings) else "openai",
-            diagnosis=settings.diagnosis,
-            settings=settings,
-        )
+    return OpenAIRefinerConfig.from_settings(settings).unavailable()
 
 
 def build_refiner(
-    setup: RetrieverSetup, index: IndexReader, embedder: Embedder | None = None
+    config: RetrieverConfig, index: IndexReader, embedder: Embedder | None = None
 ) -> Refiner | None:
-    """The setup's refiner over the index (its spelling vocabulary and graph; CPU only,
+    """The configured refiner over the index (its spelling vocabulary and graph; CPU only,
     well under a second), or None. The OpenAI refiner's prompt lists the index linker's
     concepts for the message when the index has a linker and `embedder` is given (the
     query embedder: `build_retriever` passes it), else the best concept-name matches."""
-    if setup.refiner == "none":
+    if config.refiner == "none":
         return None
-    if setup.refiner == "local":
+    if config.refiner == "local":
         return LocalRefiner(index.graph, SpellingCorrector(index.vocabulary()))
-    settings = setup.settings
-    if settings is None:
-        raise ConfigurationError(
-            "the OpenAI refiner needs the settings that name its key or URL "
-            "(RetrieverSetup(settings=...) or RetrieverSetup.from_settings)"
-        )
-    if (reason := openai_unavailable(settings)) is not None:
+    openai = config.openai
+    if (reason := openai.unavailable()) is not None:
         raise ConfigurationError(f"the OpenAI refiner cannot run: {reason}")
     require("openai", "openai", "the OpenAI refiner")
     local = LocalRefiner(index.graph, SpellingCorrector(index.vocabulary()))
@@ -384,20 +344,20 @@ def build_refiner(
 
     from tutorgraph.refinement.openai_refiner import LinkerCandidates, OpenAIRefiner
 
-    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+    key = openai.api_key.get_secret_value() if openai.api_key else None
     client = AsyncOpenAI(
         # A local OpenAI-compatible server may need no key; the client insists on one.
         api_key=key or "no-key",
-        base_url=settings.openai_base_url,
-        timeout=settings.refiner_timeout_s,
+        base_url=openai.base_url,
+        timeout=openai.timeout_s,
         max_retries=0,
     )
     return OpenAIRefiner(
         client,
         local,
-        model=settings.refiner_model,
-        timeout_s=settings.refiner_timeout_s,
-        cache_size=settings.refiner_cache_size,
+        model=openai.model,
+        timeout_s=openai.timeout_s,
+        cache_size=openai.cache_size,
         candidates=(
             LinkerCandidates(index.linker, embedder)
             if index.linker is not None and embedder is not None
@@ -407,14 +367,16 @@ def build_refiner(
 
 
 def build_retriever(
-    index: IndexReader, models: Models, setup: RetrieverSetup | None = None
+    index: IndexReader, models: Models, config: RetrieverConfig | None = None
 ) -> HybridRetriever:
-    """The retriever over an opened index with loaded models. It owns its refiner
+    """The retriever over an opened index with loaded models, configured by `config` (its
+    refiner, its diagnosis, its depths; the index's manifest sets the routing defaults and,
+    unless `config` sets one, the near-duplicate threshold). It owns its refiner
     (`aclose()` closes it); the index and the models stay the caller's.
 
-    >>> retriever = build_retriever(index, Models(embedder), RetrieverSetup())  # doctest: +SKIP
+    >>> retriever = build_retriever(index, Models(embedder), RetrieverConfig())  # doctest: +SKIP
     """
-    setup = setup or RetrieverSetup()
+    config = config or RetrieverConfig()
     manifest = index.manifest
     return HybridRetriever(
         models.embedder,
@@ -422,10 +384,10 @@ def build_retriever(
         index.lexical,
         index.graph,
         replace(
-            setup.config,
+            config,
             default_retrieval_profile=manifest.default_retrieval_profile,
             default_semantic_weight=manifest.default_semantic_weight,
-            near_duplicate_threshold=setup.config.near_duplicate_threshold
+            near_duplicate_threshold=config.near_duplicate_threshold
             or manifest.near_duplicate_threshold,
         ),
         reranker=models.reranker,
@@ -434,8 +396,8 @@ def build_retriever(
         ranker_unavailable=models.ranker_unavailable,
         scope=models.scope,
         scope_unavailable=models.scope_unavailable,
-        refiner=build_refiner(setup, index, models.embedder),
-        diagnoser=Diagnoser.bundled() if setup.diagnosis else None,
+        refiner=build_refiner(config, index, models.embedder),
+        diagnoser=Diagnoser.bundled() if config.diagnosis else None,
         linker=_linker(index, models),
         lessons=index.lessons,
     )

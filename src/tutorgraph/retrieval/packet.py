@@ -184,7 +184,7 @@ def _debug(state: RequestState) -> dict[str, Any]:
             for name, cands in results.items()
         },
         "learned_score": state.contributions,
-        "near_duplicates": state.near_duplicates,
+        "near_duplicates": state.near_duplicates.debug() if state.near_duplicates else {},
         "conflicts_detected": len(state.conflicts),
         "conflicts_resolved": sum(c.kind == "temporal" for c in state.conflicts),
         "diagnosis_skipped": state.diagnosis_skipped,

@@ -7,6 +7,11 @@ stage that fails degrades, with its name and the reason, and the request goes on
 one that fails raises the library's error naming the stage (a `TutorGraphError` it raised on
 purpose, such as an unknown concept, propagates as it is).
 
+Each stage declares the `RequestState` fields it reads and writes (`Stage.reads`,
+`Stage.writes`); `check_stage_order` refuses a list in which a stage reads a field that no
+earlier stage writes (the request and the bookkeeping fields, `INITIAL`, are there from the
+start), and `retrieval/stage_table.py` renders the declarations as DESIGN section 2's table.
+
 >>> state = RequestState(RetrievalRequest(query="why is 3/4 bigger than 2/3?"))
 >>> await run_stages(retriever.stages, state)  # doctest: +SKIP
 """
@@ -16,14 +21,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from tutorgraph.errors import SourceUnavailableError, StageFailedError, TutorGraphError
+from tutorgraph.errors import (
+    ConfigurationError,
+    SourceUnavailableError,
+    StageFailedError,
+    TutorGraphError,
+)
 from tutorgraph.ranking.model import LearnedRanker, RankerQuery
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.facts import RequestFacts
@@ -49,7 +59,18 @@ from tutorgraph_client.models.packet import (
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest, SourceName
 
-__all__ = ["Linking", "RequestState", "Stage", "await_linking", "await_shared", "run_stages"]
+__all__ = [
+    "INITIAL",
+    "Linking",
+    "NearDuplicates",
+    "RequestState",
+    "Stage",
+    "await_linking",
+    "await_shared",
+    "check_stage_order",
+    "declared",
+    "run_stages",
+]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -90,6 +111,24 @@ class Linking:
     linker_ran: bool
 
 
+@dataclass(frozen=True)
+class NearDuplicates:
+    """What the dedupe stage's near-duplicate merge did (the debug block's
+    `near_duplicates`): its threshold (None: off), how many hits it folded, and why it was
+    skipped (the vector store failed)."""
+
+    threshold: float | None
+    merged: int = 0
+    skipped: str | None = None
+
+    def debug(self) -> dict[str, Any]:
+        """The debug block's entry (`skipped` only when it was)."""
+        out: dict[str, Any] = {"threshold": self.threshold, "merged": self.merged}
+        if self.skipped is not None:
+            out["skipped"] = self.skipped
+        return out
+
+
 @dataclass
 class RequestState:
     """What one request has gathered so far; each stage fills its own fields."""
@@ -128,7 +167,7 @@ class RequestState:
     # The final order before the cut to `n_results` (the packet's slots reach past the cut).
     uncut: list[Hit] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
-    near_duplicates: dict[str, Any] = field(default_factory=dict)
+    near_duplicates: NearDuplicates | None = None
     reranker_info: RerankerInfo = field(default_factory=RerankerInfo)
     ranker_info: RankerInfo = field(default_factory=RankerInfo)
     contributions: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -174,16 +213,25 @@ async def await_linking(state: RequestState, timeout_s: float) -> Linking | None
     return task.result()
 
 
+# The fields a request starts with: the request and the pipeline's bookkeeping, which every
+# stage may read and add to (`run_stages` times them; a degraded stage says why).
+INITIAL = frozenset({"request", "timings", "stage_ms", "degraded_stages", "started"})
+
+
 class Stage(Protocol):
     """One step of the pipeline. Stages subclass this to inherit its defaults.
 
     `name` names the stage in `stage_ms`, logs and errors; `timing` is the `timings_ms` key
     its time adds to (None: the total only); an optional stage that fails is `degrade`d.
+    `reads` and `writes` name the `RequestState` fields it reads and writes (besides
+    `INITIAL`'s), including those of the tasks it starts; `check_stage_order` checks them.
     """
 
     name: ClassVar[str]
     timing: ClassVar[str | None] = None
     required: ClassVar[bool] = True
+    reads: ClassVar[frozenset[str]]
+    writes: ClassVar[frozenset[str]]
 
     async def run(self, state: RequestState) -> bool:
         """Do the stage's work on `state`; False when it had nothing to do (its `timings_ms`
@@ -224,3 +272,43 @@ async def run_stages(stages: Sequence[Stage], state: RequestState) -> RequestSta
         if stage.timing is not None and ran:
             state.timings[stage.timing] = round(state.timings[stage.timing] + ms, 3)
     return state
+
+
+def declared(stage: Stage | type[Stage], what: str) -> frozenset[str]:
+    """The fields `stage` declares it `what`s ("reads" or "writes"); `ConfigurationError`
+    when it declares none."""
+    value = getattr(stage, what, None)
+    if not isinstance(value, frozenset):
+        raise ConfigurationError(
+            f"the {stage.name} stage declares no `{what}` (a frozenset of RequestState fields)"
+        )
+    return value
+
+
+def check_stage_order(stages: Iterable[Stage | type[Stage]]) -> None:
+    """Raise `ConfigurationError` unless every stage reads only fields that an earlier stage
+    writes (or `INITIAL` ones), names only `RequestState` fields, and has a name of its own.
+
+    >>> check_stage_order([FinishStage])  # doctest: +SKIP
+    ConfigurationError: the finish stage reads hits, lessons, ranker_info, route, which no
+    earlier stage writes (stages in order: finish)
+    """
+    known = {f.name for f in fields(RequestState)}
+    written = set(INITIAL)
+    order: list[str] = []
+    for stage in stages:
+        reads, writes = declared(stage, "reads"), declared(stage, "writes")
+        if stage.name in order:
+            raise ConfigurationError(f"two stages are named {stage.name!r}")
+        order.append(stage.name)
+        if unknown := sorted((reads | writes) - known):
+            raise ConfigurationError(
+                f"the {stage.name} stage declares {', '.join(unknown)}, "
+                "which RequestState does not have"
+            )
+        if missing := sorted(reads - written):
+            raise ConfigurationError(
+                f"the {stage.name} stage reads {', '.join(missing)}, which no earlier stage "
+                f"writes (stages in order: {', '.join(order)})"
+            )
+        written |= writes

@@ -34,8 +34,9 @@ from tutorgraph.ingest.eedi import (
 )
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.ranking.query_text import concept_names, named_query
-from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
+from tutorgraph.retrieval.factory import Models, build_retriever
 from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph.training.cross_encoder import (
     StepProgress,
@@ -116,7 +117,9 @@ async def train_eedi_reranker(
     with tempfile.TemporaryDirectory(prefix="tutorgraph-train-") as tmp:
         options = IngestOptions(source_hash="reranker-training")
         async with LocalIndex.build(records, Path(tmp), embedder, options) as index:
-            retriever = build_retriever(index, Models(embedder), RetrieverSetup(refiner="none"))
+            retriever = build_retriever(
+                index, Models(embedder), RetrieverConfig(refiner="none", diagnosis=False)
+            )
             groups = await eedi_training_groups(
                 retriever, index.graph, questions, misconceptions, progress=mine_progress
             )

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tutorgraph.config import RANKER_PROPOSALS
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.adapter import AdapterConfig, QueryAdapter
 from tutorgraph.ranking.combiner import Combiner, CombinerConfig, TrainingGroup
@@ -87,7 +88,7 @@ class TunedTraining:
 class RankerTrainingConfig:
     inner_folds: int = 3
     # Per proposal list (adapter, cosine, vote): how many targets each adds to the pool.
-    proposals: int = 40
+    proposals: int = RANKER_PROPOSALS
     adapter: AdapterConfig = field(default_factory=AdapterConfig)
     # The combiner settings compared (one: no comparison). Issue 33: smaller trees (15
     # leaves, 50 rows a leaf) scored 0.415 against 0.407 in an inner CV of one outer fold's

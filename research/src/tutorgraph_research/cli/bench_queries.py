@@ -31,13 +31,14 @@ def refine_cmd(
 ) -> None:
     """Extraction accuracy and warm latency of the configured refiner on a query set."""
     from tutorgraph.index.service import open_index
-    from tutorgraph.retrieval.factory import RetrieverSetup, build_refiner
+    from tutorgraph.retrieval.factory import build_refiner
+    from tutorgraph.retrieval.retriever_config import RetrieverConfig
     from tutorgraph_research.tasks.refinement import evaluate_refiner
 
     settings = load_settings(index_dir)
     with fail_on_errors():
         index = open_index(settings)
-        refiner = build_refiner(RetrieverSetup.from_settings(settings), index)
+        refiner = build_refiner(RetrieverConfig.from_settings(settings), index)
         assert refiner is not None  # the setup of settings always refines
 
         async def run() -> dict[str, Any]:

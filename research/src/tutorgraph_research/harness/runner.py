@@ -35,12 +35,12 @@ from tutorgraph.models.records import SourceRecords
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.retrieval.factory import (
     Models,
-    RetrieverSetup,
     build_retriever,
     bundled_reranker_path,
     openai_unavailable,
 )
-from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph.retrieval.retriever_config import OpenAIRefinerConfig, RetrieverConfig
 from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.harness.cached_embedder import CachingEmbedder, caching
@@ -205,19 +205,20 @@ class _FoldRetrievers:
             models = Models(
                 self._embedder, reranker, ranker=self._models.ranker if cfg.ranker else None
             )
-            setup = RetrieverSetup(
-                RetrieverConfig(
-                    rerank_depth=self._depth,
-                    source_timeout_s=BENCH_SOURCE_TIMEOUT_S,
-                    near_duplicate_threshold=cfg.near_duplicate_threshold,
-                ),
+            config = RetrieverConfig(
+                rerank_depth=self._depth,
+                source_timeout_s=BENCH_SOURCE_TIMEOUT_S,
+                near_duplicate_threshold=cfg.near_duplicate_threshold,
                 # A configuration without refinement sends `use_refinement=False`, which
                 # leaves the local refiner unused.
                 refiner="local" if cfg.refiner == "none" else cfg.refiner,
                 diagnosis=cfg.diagnosis,
-                settings=self._resources.settings,
+                # The settings are read only when a configuration refines with OpenAI.
+                openai=OpenAIRefinerConfig.from_settings(settings)
+                if (settings := self._resources.settings) is not None
+                else OpenAIRefinerConfig(),
             )
-            self._made[key] = build_retriever(self._index, models, setup)
+            self._made[key] = build_retriever(self._index, models, config)
         return self._made[key]
 
     async def aclose(self) -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER
+from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER, RERANK_DEPTH
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.reranker import Backend, CrossEncoderReranker, RerankerOptions
 from tutorgraph.errors import ConfigurationError
@@ -39,8 +39,8 @@ from tutorgraph.ingest.eedi import (
 )
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.ranking.metrics import average_precision_at_k, recall_at_k
-from tutorgraph.retrieval.factory import Models, RetrieverSetup, build_retriever
-from tutorgraph.retrieval.retriever import RetrieverConfig
+from tutorgraph.retrieval.factory import Models, build_retriever
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.router import analyse
 from tutorgraph.training.cross_encoder import TrainingConfig
 from tutorgraph.training.crossfit_encoders import (
@@ -239,7 +239,7 @@ class EediMisconceptionTask(FoldTask):
         folds: int = 5,
         training: TrainingConfig | None = None,
         reranker_base: str = DEFAULT_EMBEDDING_MODEL,
-        rerank_depth: int = 30,
+        rerank_depth: int = RERANK_DEPTH,
         msmarco_model: str = MSMARCO_RERANKER,
         test: Path | None = None,
         messages: Sequence[StudentMessage] | None = None,
@@ -375,10 +375,12 @@ class EediMisconceptionTask(FoldTask):
         wanted = {c.reranker for c in configs} & set(_DOMAIN_BACKENDS)
         if wanted:
             # The fold's first stage (with the local refiner) mines the training negatives.
-            setup = RetrieverSetup(
-                RetrieverConfig(
-                    rerank_depth=self.rerank_depth, source_timeout_s=BENCH_SOURCE_TIMEOUT_S
-                )
+            # Without the diagnosis, as before the library turned it on by default (the
+            # benchmark's numbers stay).
+            setup = RetrieverConfig(
+                rerank_depth=self.rerank_depth,
+                source_timeout_s=BENCH_SOURCE_TIMEOUT_S,
+                diagnosis=False,
             )
             base = build_retriever(index, Models(embedder), setup)
             model_dir = await self.trainer.reranker(

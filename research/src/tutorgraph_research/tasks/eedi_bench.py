@@ -25,7 +25,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, MSMARCO_RERANKER, NEAR_DUPLICATE_THRESHOLD
+from tutorgraph.config import (
+    DEFAULT_EMBEDDING_MODEL,
+    MSMARCO_RERANKER,
+    NEAR_DUPLICATE_THRESHOLD,
+    RERANK_DEPTH,
+)
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.training.cross_encoder import TrainingConfig
@@ -93,7 +98,7 @@ class EediBenchmarkSpec:
     configs: str = "*"
     limit: int | None = None
     training: TrainingConfig = field(default_factory=TrainingConfig)
-    rerank_depth: int = 30
+    rerank_depth: int = RERANK_DEPTH
     msmarco_model: str = MSMARCO_RERANKER
     # What the fold rerankers are fine-tuned from (tests pass a tiny local model).
     reranker_base: str = DEFAULT_EMBEDDING_MODEL

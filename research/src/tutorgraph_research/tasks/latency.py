@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tutorgraph.embedding.reranker import CrossEncoderReranker
-from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph.retrieval.retriever_config import OpenAIRefinerConfig, RetrieverConfig
 from tutorgraph_research.harness.configs import RunConfig
 from tutorgraph_research.harness.provenance import hardware
 from tutorgraph_research.tasks.latency_bolt import (
@@ -141,7 +142,6 @@ async def run_latency_harness(
     from tutorgraph.index.local import LocalIndex
     from tutorgraph.retrieval.factory import (
         Models,
-        RetrieverSetup,
         build_retriever,
         bundled_reranker_path,
         load_ranker,
@@ -195,17 +195,15 @@ async def run_latency_harness(
             ranker=ranker if config.ranker else None,
             ranker_unavailable="the learned ranker is off in this configuration",
         )
-        setup = RetrieverSetup(
-            RetrieverConfig(
-                rerank_depth=settings.rerank_depth,
-                source_timeout_s=LATENCY_SOURCE_TIMEOUT_S,
-                near_duplicate_threshold=config.near_duplicate_threshold,
-            ),
+        setup = RetrieverConfig(
+            rerank_depth=settings.rerank_depth,
+            source_timeout_s=LATENCY_SOURCE_TIMEOUT_S,
+            near_duplicate_threshold=config.near_duplicate_threshold,
             # The request turns refinement and reranking on or off; only the OpenAI
             # refiner is another object.
             refiner="openai" if config.refiner == "openai" else "local",
             diagnosis=config.diagnosis,
-            settings=settings,
+            openai=OpenAIRefinerConfig.from_settings(settings),
         )
         return build_retriever(reader, models, setup)
 

@@ -49,12 +49,11 @@ async def _serve_and_time(
     from tutorgraph.index.local import LocalIndex
     from tutorgraph.retrieval.factory import (
         Models,
-        RetrieverSetup,
         build_retriever,
         load_ranker,
         make_embedder,
     )
-    from tutorgraph.retrieval.retriever import RetrieverConfig
+    from tutorgraph.retrieval.retriever_config import OpenAIRefinerConfig, RetrieverConfig
     from tutorgraph_research.tasks.latency_configs import latency_by_config
     from tutorgraph_research.tasks.latency_queries import load_query_set
 
@@ -72,13 +71,12 @@ async def _serve_and_time(
         if ranker is None:  # timing the configuration without it would mislabel the row
             raise ConfigurationError(f"{config.name} needs the learned ranker: {why_not}")
     index = LocalIndex.load(index_dir, embedder=embedder.name)
-    setup = RetrieverSetup(
-        RetrieverConfig(
-            source_timeout_s=60.0, near_duplicate_threshold=config.near_duplicate_threshold
-        ),
+    setup = RetrieverConfig(
+        source_timeout_s=60.0,
+        near_duplicate_threshold=config.near_duplicate_threshold,
         refiner=config.refiner,
         diagnosis=config.diagnosis,
-        settings=settings,
+        openai=OpenAIRefinerConfig.from_settings(settings),
     )
     retriever = build_retriever(index, Models(embedder, ranker=ranker), setup)
     load_s = time.perf_counter() - t

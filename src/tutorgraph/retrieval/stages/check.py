@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
+
 from tutorgraph.errors import UnknownConceptError
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph.stores.guard import guarded
@@ -13,20 +15,23 @@ from tutorgraph.stores.protocols import GraphStore
 __all__ = ["CheckStage"]
 
 
+@dataclass(frozen=True)
 class CheckStage(Stage):
     """Refuses concept ids the graph does not hold (`UnknownConceptError`)."""
 
     name = "check"
+    reads = frozenset()
+    writes = frozenset()
 
-    def __init__(self, graph: GraphStore, *, timeout_s: float) -> None:
-        self._graph = graph
-        self._timeout_s = timeout_s
+    graph: GraphStore
+    _: KW_ONLY
+    timeout_s: float
 
     async def run(self, state: RequestState) -> bool:
         ids = state.request.concept_ids
         if not ids:
             return False
-        unknown = await guarded("graph", self._graph.unknown_concepts(ids), self._timeout_s)
+        unknown = await guarded("graph", self.graph.unknown_concepts(ids), self.timeout_s)
         # None: the graph is down, so the ids cannot be checked; its search degrades too.
         if unknown:
             raise UnknownConceptError(unknown)

@@ -12,14 +12,14 @@ when it fails, the hits stay unmerged and the debug block says so.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import KW_ONLY, dataclass
 
 from tutorgraph.retrieval.conflicts import factual_conflicts
 from tutorgraph.retrieval.fusion import FusedHit
 from tutorgraph.retrieval.hits import fused_hit
 from tutorgraph.retrieval.local_context import LOCAL_PREFIX
 from tutorgraph.retrieval.near_duplicates import MERGEABLE_KINDS, merge_near_duplicates
-from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.pipeline import NearDuplicates, RequestState, Stage
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import VectorStore
 from tutorgraph_client.models.packet import Conflict, Hit
@@ -46,34 +46,31 @@ def _kept_conflicts(hits: list[Hit], conflicts: list[Conflict]) -> list[Conflict
     return out
 
 
+@dataclass(frozen=True)
 class DedupeStage(Stage):
     """Sets `state.hits` (as many as the packet and the reranker need), adds the factual
     conflicts and records what the merge did in `state.near_duplicates`."""
 
     name = "dedupe"
+    reads = frozenset({"conflicts", "fused", "route"})
+    writes = frozenset({"conflicts", "hits", "near_duplicates"})
     # Reported with the merge of the sources' copies: both merge what is one.
     timing = "merge"
 
-    def __init__(
-        self,
-        vector: VectorStore,
-        *,
-        rerank_depth: int,
-        reranks: bool,
-        threshold: float | None,
-        timeout_s: float,
-    ) -> None:
-        self._vector = vector
-        self._rerank_depth = rerank_depth
-        self._reranks = reranks
-        self._threshold = threshold
-        self._timeout_s = timeout_s
+    vector: VectorStore
+    _: KW_ONLY
+    rerank_depth: int
+    # Whether a reranker is configured (then the reranker's depth of hits is kept).
+    reranks: bool
+    # The index's near-duplicate threshold (a request may set its own); None: no merge.
+    threshold: float | None
+    timeout_s: float
 
     async def run(self, state: RequestState) -> bool:
         request = state.request
-        rerank_on = state.route.rerank and self._reranks
-        keep = max(request.n_results, self._rerank_depth if rerank_on else 0)
-        threshold = request.near_duplicate_threshold or self._threshold
+        rerank_on = state.route.rerank and self.reranks
+        keep = max(request.n_results, self.rerank_depth if rerank_on else 0)
+        threshold = request.near_duplicate_threshold or self.threshold
         hits, info, conflicts = await self._dedupe(state.fused, keep, threshold)
         state.hits = hits
         state.near_duplicates = info
@@ -82,10 +79,10 @@ class DedupeStage(Stage):
 
     async def _dedupe(
         self, fused: list[FusedHit], keep: int, threshold: float | None
-    ) -> tuple[list[Hit], dict[str, Any], list[Conflict]]:
+    ) -> tuple[list[Hit], NearDuplicates, list[Conflict]]:
         if threshold is None:
             hits = [fused_hit(f) for f in fused[:keep]]
-            return hits, {"threshold": None, "merged": 0}, factual_conflicts(hits)
+            return hits, NearDuplicates(None), factual_conflicts(hits)
         hits = [fused_hit(f) for f in fused[: keep * NEAR_DUPLICATE_WINDOW]]
         conflicts = factual_conflicts(hits)
         # The local context is in no store (and is the caller's: never merged away).
@@ -93,11 +90,11 @@ class DedupeStage(Stage):
             h.id for h in hits if h.kind in MERGEABLE_KINDS and not h.id.startswith(LOCAL_PREFIX)
         ]
         vectors = (
-            await guarded("vector", self._vector.embeddings(ids), self._timeout_s) if ids else {}
+            await guarded("vector", self.vector.embeddings(ids), self.timeout_s) if ids else {}
         )
         if vectors is None:
-            info = {"threshold": threshold, "merged": 0, "skipped": "the vector store failed"}
+            info = NearDuplicates(threshold, skipped="the vector store failed")
         else:
             hits, merged = merge_near_duplicates(hits, vectors, threshold)
-            info = {"threshold": threshold, "merged": merged}
+            info = NearDuplicates(threshold, merged)
         return hits[:keep], info, _kept_conflicts(hits[:keep], conflicts)

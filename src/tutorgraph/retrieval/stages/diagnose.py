@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 
 from tutorgraph.diagnosis.diagnose import Diagnoser, Diagnosis
 from tutorgraph.diagnosis.problem import find_problem
@@ -175,29 +175,32 @@ async def diagnose_hits(
     return DiagnosisOutcome(lead + rest, findings, check, ran=True)
 
 
+@dataclass(frozen=True)
 class DiagnoseStage(Stage):
     """Puts the reproduced misconceptions first in `state.hits`; sets `state.findings`,
     `state.answer_check` and, when the rules gave nothing in time, `state.diagnosis_skipped`."""
 
     name = "diagnose"
+    reads = frozenset({"facts", "hits"})
+    writes = frozenset({"answer_check", "diagnosis_skipped", "findings", "hits"})
     timing = "diagnose"
     required = False
 
-    def __init__(self, diagnoser: Diagnoser | None, graph: GraphStore, *, timeout_s: float) -> None:
-        self._diagnoser = diagnoser
-        self._graph = graph
-        self._timeout_s = timeout_s
+    diagnoser: Diagnoser | None
+    graph: GraphStore
+    _: KW_ONLY
+    timeout_s: float
 
     async def run(self, state: RequestState) -> bool:
-        if self._diagnoser is None:
+        if self.diagnoser is None:
             return False
         outcome = await diagnose_hits(
-            self._diagnoser,
-            lambda ids: guarded("graph", self._graph.get_misconceptions(ids), self._timeout_s),
+            self.diagnoser,
+            lambda ids: guarded("graph", self.graph.get_misconceptions(ids), self.timeout_s),
             state.request,
             state.facts or RequestFacts.given(state.request),
             state.hits,
-            timeout_s=self._timeout_s,
+            timeout_s=self.timeout_s,
         )
         state.hits, state.findings, state.answer_check = (
             outcome.hits,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import KW_ONLY, dataclass
 
 from tutorgraph.retrieval.facts import RequestFacts, request_facts
 from tutorgraph.retrieval.pipeline import RequestState, Stage
@@ -19,25 +20,28 @@ __all__ = ["FactsStage"]
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
 class FactsStage(Stage):
     """Sets `state.facts`. Past `timeout_s` (the reader is linear: tens of milliseconds at
     most for 2,000 hostile characters) or on a failure, the facts are the request's own
     fields, nothing read."""
 
     name = "facts"
+    reads = frozenset({"refined"})
+    writes = frozenset({"facts"})
     required = False
 
-    def __init__(self, *, timeout_s: float) -> None:
-        self._timeout_s = timeout_s
+    _: KW_ONLY
+    timeout_s: float
 
     async def run(self, state: RequestState) -> bool:
         # The reader runs in a worker thread, off the event loop (it is cached: the local
         # refiner has usually read the same text already).
         work = asyncio.to_thread(request_facts, state.request, state.refined)
         try:
-            state.facts = await asyncio.wait_for(work, self._timeout_s)
+            state.facts = await asyncio.wait_for(work, self.timeout_s)
         except TimeoutError:
-            log.warning("reading the request's facts took over %g s", self._timeout_s)
+            log.warning("reading the request's facts took over %g s", self.timeout_s)
             state.facts = RequestFacts.given(state.request)
         return True
 

@@ -9,6 +9,7 @@ from the lessons and then them (`teaching_first`) within the request's token bud
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.retrieval.context import assemble_context
@@ -36,13 +37,15 @@ def with_teaching(hits: list[Hit], lessons: list[Hit]) -> list[Hit]:
     return [*rest[:1], lesson.model_copy(), *rest[1:]]
 
 
+@dataclass(frozen=True)
 class FinishStage(Stage):
     """Sets the final `state.hits` and `state.context`."""
 
     name = "finish"
+    reads = frozenset({"hits", "lessons", "ranker_info", "route"})
+    writes = frozenset({"context", "hits", "ranker_info", "uncut"})
 
-    def __init__(self, embedder: Embedder) -> None:
-        self._embedder = embedder
+    embedder: Embedder
 
     async def run(self, state: RequestState) -> bool:
         request, hits = state.request, state.hits
@@ -60,7 +63,7 @@ class FinishStage(Stage):
         state.context = await asyncio.to_thread(
             assemble_context,
             teaching_first(state.lessons, hits),
-            count_tokens=self._embedder.count_tokens,
+            count_tokens=self.embedder.count_tokens,
             max_tokens=request.max_context_tokens,
         )
         return True

@@ -6,16 +6,21 @@ the route's semantic weight, best first.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tutorgraph.retrieval.fusion import fuse, source_weights
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 
 __all__ = ["FuseStage"]
 
 
+@dataclass(frozen=True)
 class FuseStage(Stage):
     """Sets `state.fused`."""
 
     name = "fuse"
+    reads = frozenset({"merged", "route"})
+    writes = frozenset({"fused"})
     timing = "fuse"
 
     async def run(self, state: RequestState) -> bool:

@@ -11,6 +11,7 @@ search), at most `PER_SUBSECTION` of one subsection.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import KW_ONLY, dataclass
 
 from tutorgraph.retrieval.hits import lesson_hit
 from tutorgraph.retrieval.pipeline import RequestState, Stage
@@ -26,6 +27,7 @@ from tutorgraph.stores.protocols import LessonSearch
 __all__ = ["LessonStage"]
 
 
+@dataclass(frozen=True)
 class LessonStage(Stage):
     """Sets `state.lessons`: up to `slots` of them (the request's `lessons`, when it sets
     it); none for a request that does not search `vector`, or an index without lesson
@@ -37,40 +39,34 @@ class LessonStage(Stage):
     """
 
     name = "lessons"
+    reads = frozenset({"query_vector", "raw"})
+    writes = frozenset({"lessons"})
     timing = "lessons"
     required = False
 
-    def __init__(
-        self,
-        lessons: LessonSearch | None,
-        *,
-        slots: int,
-        pool: int = LESSON_POOL,
-        vote_weight: float = VOTE_WEIGHT,
-        per_subsection: int | None = PER_SUBSECTION,
-    ) -> None:
-        self._lessons = lessons
-        self._slots = slots
-        self._pool = pool
-        self._vote_weight = vote_weight
-        self._per_subsection = per_subsection
+    lessons: LessonSearch | None
+    _: KW_ONLY
+    slots: int
+    pool: int = LESSON_POOL
+    vote_weight: float = VOTE_WEIGHT
+    per_subsection: int | None = PER_SUBSECTION
 
     async def run(self, state: RequestState) -> bool:
         request = state.request
-        slots = request.lessons if request.lessons is not None else self._slots
-        if self._lessons is None or slots == 0 or "vector" not in request.sources:
+        slots = request.lessons if request.lessons is not None else self.slots
+        if self.lessons is None or slots == 0 or "vector" not in request.sources:
             return False
         if state.query_vector is None:
             return False
         vector = await state.query_embedding()
-        found = await asyncio.to_thread(self._lessons.search, vector, max(slots, self._pool))
+        found = await asyncio.to_thread(self.lessons.search, vector, max(slots, self.pool))
         votes = subsection_votes(state.raw.get("vector", []), state.raw.get("lexical", []))
         picks = choose_lessons(
             found,
             votes,
             slots,
-            weight=self._vote_weight,
-            per_subsection=self._per_subsection,
+            weight=self.vote_weight,
+            per_subsection=self.per_subsection,
         )
         # `score` stays the cosine (the teach slot's documented scale); the vote only orders.
         state.lessons = [lesson_hit(p.found, rank) for rank, p in enumerate(picks, start=1)]

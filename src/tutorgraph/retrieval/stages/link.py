@@ -24,6 +24,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -47,19 +48,22 @@ CHAIN_DEPTH = 2
 LINKED_PER_TAXONOMY = 10
 
 
+@dataclass(frozen=True)
 class LinkStage(Stage):
     """Starts `state.linking`; a graph that is down leaves the concepts without their chains,
     a failed or missing query embedding leaves the caller's concepts only."""
 
     name = "link"
+    reads = frozenset({"facts", "query_vector"})
+    writes = frozenset({"grade_info", "linking"})
     # The task reports its own time under `timings_ms.link` (the stage only starts it).
     timing = None
     required = False
 
-    def __init__(self, graph: GraphStore, linker: ConceptLinks | None, *, timeout_s: float) -> None:
-        self._graph = graph
-        self._linker = linker
-        self._timeout_s = timeout_s
+    graph: GraphStore
+    linker: ConceptLinks | None
+    _: KW_ONLY
+    timeout_s: float
 
     async def run(self, state: RequestState) -> bool:
         if (grade := state.request.grade) is not None:
@@ -76,14 +80,14 @@ class LinkStage(Stage):
         waited: float | None = None
         try:
             out, waited = await self._concepts(state)
-            chained = await guarded("graph", with_chains(self._graph, out), self._timeout_s)
+            chained = await guarded("graph", with_chains(self.graph, out), self.timeout_s)
             return Linking(chained or out, linker_ran=waited is not None)
         except Exception as exc:  # the stage's failure policy, inside its task
             log.warning("stage link failed (%s); the request goes on without it", exc)
             state.degraded_stages[self.name] = f"{self.name} failed: {type(exc).__name__}"
             return Linking([], linker_ran=False)
         finally:
-            if self._linker is not None:
+            if self.linker is not None:
                 # Its own work, not the wait for the embedding it shares with the search.
                 ms = elapsed_ms(started) - (waited or 0.0)
                 state.timings["link"] = round(max(ms, 0.0), 3)
@@ -93,7 +97,7 @@ class LinkStage(Stage):
         the query embedding (None when the linker did not run)."""
         request = state.request
         caller = (
-            await guarded("graph", self._graph.get_concepts(request.concept_ids), self._timeout_s)
+            await guarded("graph", self.graph.get_concepts(request.concept_ids), self.timeout_s)
             if request.concept_ids
             else None
         )
@@ -108,7 +112,7 @@ class LinkStage(Stage):
             for c in caller or []
             if (t := taxonomy_of(c)) is not None
         ]
-        if self._linker is None or state.query_vector is None:
+        if self.linker is None or state.query_vector is None:
             return out, None
         named = {c.taxonomy for c in out}
         text = " ".join(p for p in (request.query, request.problem) if p)
@@ -142,13 +146,13 @@ class LinkStage(Stage):
     ) -> dict[str, list[LinkedCard]]:
         """The linker's concepts (in a worker thread), and the grade it used: the request's,
         else the band it reads from the message (`state.grade_info`)."""
-        assert self._linker is not None
+        assert self.linker is not None
         grade = state.request.grade
         # The story's mathematics, read once by the facts stage (the diagnosis reads it too).
         story = state.facts.story if state.facts is not None else None
         tags = story.tags() if story is not None else frozenset()
-        found = self._linker.link(text, LINKED_PER_TAXONOMY, vector, grade=grade, tags=tags)
-        if grade is None and (inferred := self._linker.infer_band(text, vector, tags)) is not None:
+        found = self.linker.link(text, LINKED_PER_TAXONOMY, vector, grade=grade, tags=tags)
+        if grade is None and (inferred := self.linker.infer_band(text, vector, tags)) is not None:
             state.grade_info = GradeInfo(
                 band=inferred[0], source="inferred", probability=inferred[1]
             )

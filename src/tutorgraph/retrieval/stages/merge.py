@@ -7,6 +7,8 @@ conflict each), and the copies of one text from several sources merge into one h
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.conflicts import latest_versions
 from tutorgraph.retrieval.merge import merge_candidates
@@ -39,10 +41,13 @@ def _candidates(results: list[ScoredItem]) -> list[Candidate]:
     return [Candidate(r.item, r.score, rank) for rank, r in enumerate(results, start=1)]
 
 
+@dataclass(frozen=True)
 class MergeStage(Stage):
     """Sets `state.scope`, `state.results`, `state.merged` and the temporal conflicts."""
 
     name = "merge"
+    reads = frozenset({"graph", "raw", "route"})
+    writes = frozenset({"conflicts", "merged", "results", "scope"})
     timing = "merge"
 
     async def run(self, state: RequestState) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
+from dataclasses import KW_ONLY, dataclass
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.ranking.model import CandidateSignals, LearnedRanker, RankerQuery
@@ -22,7 +23,9 @@ from tutorgraph_client.models.packet import Hit, RankerInfo
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest
 
-__all__ = ["RankStage", "learned_rank"]
+__all__ = ["NO_RANKER", "RankStage", "learned_rank"]
+
+NO_RANKER = "no learned ranker configured"
 
 
 async def learned_rank(
@@ -107,32 +110,28 @@ def _name(ranker: LearnedRanker, model: LearnedRanker | None) -> str:
     return name if model is None else str(model.info.get("name", name))
 
 
+@dataclass(frozen=True)
 class RankStage(Stage):
     """Re-orders the misconceptions of `state.hits`; sets `state.ranker_info` and, for the
     debug block, `state.contributions`. A ranker that fails keeps the first-stage order."""
 
     name = "rank"
+    reads = frozenset({"hits", "ranker_vector", "refined", "route", "scoring"})
+    writes = frozenset({"contributions", "hits", "ranker_info", "scoring"})
     timing = "rank"
     required = False
 
-    def __init__(
-        self,
-        ranker: LearnedRanker | DeferredRanker | None,
-        graph: GraphStore,
-        embedder: Embedder,
-        *,
-        proposals: int,
-        unavailable: str,
-    ) -> None:
-        self._ranker = ranker
-        self._graph = graph
-        self._embedder = embedder
-        self._proposals = proposals
-        self._unavailable = unavailable
+    ranker: LearnedRanker | DeferredRanker | None
+    graph: GraphStore
+    embedder: Embedder
+    _: KW_ONLY
+    proposals: int
+    # Why there is no ranker (the packet's `ranker.reason`).
+    unavailable: str
 
     async def run(self, state: RequestState) -> bool:
-        ranker = self._ranker
-        unavailable = self._unavailable
+        ranker = self.ranker
+        unavailable = self.unavailable
         if isinstance(ranker, DeferredRanker):
             reason = ranker.unscored(state.request, state.refined)
             if reason is not None:  # not loaded for a request it would not score
@@ -145,13 +144,13 @@ class RankStage(Stage):
         state.hits, state.ranker_info, state.contributions = await learned_rank(
             ranker,
             state.ranker_scoring(ranker),
-            self._graph,
-            self._embedder,
+            self.graph,
+            self.embedder,
             state.request,
             state.refined,
             state.route,
             state.hits,
-            proposals=self._proposals,
+            proposals=self.proposals,
             query_vector=(
                 None
                 if state.ranker_vector is None
@@ -161,7 +160,7 @@ class RankStage(Stage):
         return state.ranker_info.applied
 
     def degrade(self, state: RequestState, reason: str) -> None:
-        ranker = self._ranker
+        ranker = self.ranker
         if isinstance(ranker, DeferredRanker):
             if ranker.loaded is None:  # it failed while loading
                 state.ranker_info = RankerInfo(model=ranker.name, reason=reason)

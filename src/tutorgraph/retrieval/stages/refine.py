@@ -7,6 +7,8 @@ and a refiner is configured.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tutorgraph.refinement.language import detect_language, language_note
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.pipeline import RequestState, Stage
@@ -15,18 +17,20 @@ from tutorgraph_client.models.packet import LanguageInfo
 __all__ = ["RefineStage"]
 
 
+@dataclass(frozen=True)
 class RefineStage(Stage):
     """Sets `state.language` (always: the detector is cached and takes well under a
     millisecond for a message, a few for 2,000 hostile characters) and `state.refined`; a
     refiner that fails leaves it None (the query as written)."""
 
     name = "refine"
+    reads = frozenset()
+    writes = frozenset({"language", "refined"})
     timing = "refine"
     # Refiners fall back on their own; a failure here is a bug in one.
     required = False
 
-    def __init__(self, refiner: Refiner | None) -> None:
-        self._refiner = refiner
+    refiner: Refiner | None
 
     async def run(self, state: RequestState) -> bool:
         request = state.request
@@ -37,9 +41,9 @@ class RefineStage(Stage):
             state.language = LanguageInfo(
                 english=False, detected=language.code, note=language_note(language)
             )
-        if not request.use_refinement or self._refiner is None:
+        if not request.use_refinement or self.refiner is None:
             return False
-        state.refined = await self._refiner.refine(
+        state.refined = await self.refiner.refine(
             request.query, student_answer=request.student_answer
         )
         return True

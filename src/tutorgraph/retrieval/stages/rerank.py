@@ -7,40 +7,48 @@ keeps the fused order and says why in `packet.reranker`.
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
+
 from tutorgraph.embedding.batching import rerank_async
 from tutorgraph.embedding.reranker import Reranker
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph_client.models.packet import RerankerInfo
 
-__all__ = ["RerankStage"]
+__all__ = ["NO_RERANKER", "RerankStage"]
+
+NO_RERANKER = "no reranker configured"
 
 
+@dataclass(frozen=True)
 class RerankStage(Stage):
     """Re-orders the head of `state.hits`; sets `state.reranker_info`."""
 
     name = "rerank"
+    reads = frozenset({"hits", "route"})
+    writes = frozenset({"hits", "reranker_info"})
     timing = "rerank"
     required = False
 
-    def __init__(self, reranker: Reranker | None, *, depth: int, unavailable: str) -> None:
-        self._reranker = reranker
-        self._depth = depth
-        self._unavailable = unavailable
+    reranker: Reranker | None
+    _: KW_ONLY
+    depth: int
+    # Why there is no reranker (the packet's `reranker.reason`).
+    unavailable: str
 
     async def run(self, state: RequestState) -> bool:
         if not state.route.rerank:
             state.reranker_info = RerankerInfo(applied=False, reason="reranking not requested")
             return True
-        if self._reranker is None:
-            state.reranker_info = RerankerInfo(applied=False, reason=self._unavailable)
+        if self.reranker is None:
+            state.reranker_info = RerankerInfo(applied=False, reason=self.unavailable)
             return True
-        name, hits = self._reranker.name, state.hits
+        name, hits = self.reranker.name, state.hits
         if not hits:
             state.reranker_info = RerankerInfo(applied=False, model=name, reason="no candidates")
             return True
-        head, tail = hits[: self._depth], hits[self._depth :]
+        head, tail = hits[: self.depth], hits[self.depth :]
         texts = [f"{h.title}: {h.text}" if h.title else h.text for h in head]
-        scores = await rerank_async(self._reranker, state.request.query, texts)
+        scores = await rerank_async(self.reranker, state.request.query, texts)
         for hit, s in zip(head, scores, strict=True):
             hit.rerank_score = s
             hit.score = s
@@ -51,5 +59,5 @@ class RerankStage(Stage):
         return True
 
     def degrade(self, state: RequestState, reason: str) -> None:
-        model = self._reranker.name if self._reranker is not None else None
+        model = self.reranker.name if self.reranker is not None else None
         state.reranker_info = RerankerInfo(applied=False, model=model, reason=reason)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -27,27 +28,22 @@ from tutorgraph.stores.protocols import GraphStore
 __all__ = ["RouteStage"]
 
 
+@dataclass(frozen=True)
 class RouteStage(Stage):
     """Sets `state.route` and starts `state.query_vector` and `state.ranker_vector`."""
 
     name = "route"
+    reads = frozenset({"facts", "refined"})
+    writes = frozenset({"query_vector", "ranker_vector", "route", "scoring"})
 
-    def __init__(
-        self,
-        embedder: Embedder,
-        graph: GraphStore,
-        *,
-        ranker: LearnedRanker | DeferredRanker | None,
-        links: bool,
-        default_profile: str,
-        default_semantic_weight: float | None,
-    ) -> None:
-        self._embedder = embedder
-        self._graph = graph
-        self._ranker = ranker
-        self._links = links
-        self._default_profile = default_profile
-        self._default_semantic_weight = default_semantic_weight
+    embedder: Embedder
+    graph: GraphStore
+    _: KW_ONLY
+    ranker: LearnedRanker | DeferredRanker | None
+    # Whether a linker will read the query embedding (then it is started for every request).
+    links: bool
+    default_profile: str
+    default_semantic_weight: float | None
 
     async def run(self, state: RequestState) -> bool:
         request, refined = state.request, state.refined
@@ -58,20 +54,20 @@ class RouteStage(Stage):
             semantic_weight=request.semantic_weight,
             graph_scope=request.graph_scope,
             rerank=request.rerank,
-            default_profile=self._default_profile,
-            default_semantic_weight=self._default_semantic_weight,
+            default_profile=self.default_profile,
+            default_semantic_weight=self.default_semantic_weight,
             student_answer=facts.student_answer is not None,
         )
         state.ranker_vector = self._start_ranker_vector(state)
         # One query embedding serves the dense search, the local context and the linker.
-        if "vector" in request.sources or request.local_context or self._links:
+        if "vector" in request.sources or request.local_context or self.links:
             text = refined.optimized_query if refined else request.query
             state.query_vector = asyncio.create_task(self._embed(text, state.timings))
         return True
 
     def _start_ranker_vector(self, state: RequestState) -> asyncio.Task[RankerQuery | None] | None:
         """None when no ranker will score the request."""
-        ranker = self._ranker
+        ranker = self.ranker
         if isinstance(ranker, DeferredRanker):
             if ranker.unscored(state.request, state.refined) is not None:
                 return None
@@ -85,7 +81,7 @@ class RouteStage(Stage):
         if scoring.model is None:
             return None
         task = asyncio.create_task(
-            ranker_query_vector(scoring, self._graph, self._embedder, state.request, state.refined)
+            ranker_query_vector(scoring, self.graph, self.embedder, state.request, state.refined)
         )
         # Awaited by the rank stage; if the request fails first, its error is not lost noise.
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
@@ -98,12 +94,12 @@ class RouteStage(Stage):
         if ranker is None or ranker.combiner is None:
             return None
         return await ranker_query_vector(
-            state.ranker_scoring(ranker), self._graph, self._embedder, state.request, state.refined
+            state.ranker_scoring(ranker), self.graph, self.embedder, state.request, state.refined
         )
 
     async def _embed(self, text: str, timings: dict[str, float]) -> npt.NDArray[np.float32]:
         started = time.perf_counter()
-        vectors = await embed_async(self._embedder, [text])
+        vectors = await embed_async(self.embedder, [text])
         timings["embed"] = elapsed_ms(started)
         first: npt.NDArray[np.float32] = vectors[0]
         return first

@@ -11,6 +11,8 @@ unless an LLM refiner rewrote the message (see `scope_signals`).
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
+
 from tutorgraph.confidence.scope import ScopeModel, ScopeSignals
 from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
@@ -19,7 +21,9 @@ from tutorgraph.linking.linker import STRUCTURED as COMMON_CORE
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph_client.models.packet import ScopeInfo
 
-__all__ = ["ScopeStage", "scope_signals"]
+__all__ = ["NO_SCOPE_MODEL", "ScopeStage", "scope_signals"]
+
+NO_SCOPE_MODEL = "no scope model configured"
 
 
 async def scope_signals(state: RequestState, embedder: Embedder) -> ScopeSignals:
@@ -54,27 +58,31 @@ async def scope_signals(state: RequestState, embedder: Embedder) -> ScopeSignals
     )
 
 
+@dataclass(frozen=True)
 class ScopeStage(Stage):
     """Sets `state.scope_info` and `state.confidence` (`concept`, `teach`,
     `misconceptions`); without a model, or without a query embedding, says why."""
 
     name = "scope"
+    reads = frozenset(
+        {"answer_check", "findings", "hits", "lessons", "linked", "query_vector", "refined"}
+    )
+    writes = frozenset({"confidence", "scope_info"})
     required = False
 
-    def __init__(
-        self, model: ScopeModel | None, embedder: Embedder, *, unavailable: str = ""
-    ) -> None:
-        self._model = model
-        self._embedder = embedder
-        self._unavailable = unavailable or "no scope model configured"
+    model: ScopeModel | None
+    embedder: Embedder
+    _: KW_ONLY
+    # Why there is no model (the packet's `scope.reason`).
+    unavailable: str = NO_SCOPE_MODEL
 
     async def run(self, state: RequestState) -> bool:
-        model = self._model
+        model = self.model
         if model is None:
-            state.scope_info = ScopeInfo(reason=self._unavailable)
+            state.scope_info = ScopeInfo(reason=self.unavailable or NO_SCOPE_MODEL)
             return False
         try:
-            signals = await scope_signals(state, self._embedder)
+            signals = await scope_signals(state, self.embedder)
         except SourceUnavailableError as exc:
             state.scope_info = ScopeInfo(reason=f"no query embedding: {exc}")
             return False

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Sequence
+from dataclasses import KW_ONLY, dataclass
 from typing import Any, TypeVar
 
 from tutorgraph.embedding.embedder import Embedder
@@ -68,27 +69,21 @@ async def _timed(stage: str, timings: dict[str, float], aw: Awaitable[T]) -> T:
     return out
 
 
+@dataclass(frozen=True)
 class SearchStage(Stage):
     """Sets `state.raw` (dense, lexical, local), `state.graph` and `state.degraded`."""
 
     name = "search"
+    reads = frozenset({"facts", "linking", "query_vector", "refined", "route"})
+    writes = frozenset({"degraded", "graph", "linked", "raw"})
 
-    def __init__(
-        self,
-        embedder: Embedder,
-        vector: VectorStore,
-        lexical: LexicalIndex,
-        graph: GraphStore,
-        *,
-        graph_depth: int,
-        timeout_s: float,
-    ) -> None:
-        self._embedder = embedder
-        self._vector = vector
-        self._lexical = lexical
-        self._graph = graph
-        self._graph_depth = graph_depth
-        self._timeout_s = timeout_s
+    embedder: Embedder
+    vector: VectorStore
+    lexical: LexicalIndex
+    graph: GraphStore
+    _: KW_ONLY
+    graph_depth: int
+    timeout_s: float
 
     async def run(self, state: RequestState) -> bool:
         request, refined, route, timings = state.request, state.refined, state.route, state.timings
@@ -109,14 +104,14 @@ class SearchStage(Stage):
             # a failed or slow vector source just leaves it with its other seeds.
             if vector_task is None:
                 return []
-            await asyncio.wait({vector_task}, timeout=self._timeout_s / 2)
+            await asyncio.wait({vector_task}, timeout=self.timeout_s / 2)
             if not vector_task.done() or vector_task.cancelled() or vector_task.exception():
                 return []
             return [h.item for h in vector_task.result()]
 
         async def seeds() -> dict[str, float] | None:
             # No linker, or linking failed or is slow: the graph matches names itself.
-            linking = await await_linking(state, self._timeout_s / 2)
+            linking = await await_linking(state, self.timeout_s / 2)
             if linking is None or not linking.linker_ran:
                 return None
             return linked_seeds(linking.concepts)
@@ -127,11 +122,11 @@ class SearchStage(Stage):
                 "graph",
                 timings,
                 graph_search(
-                    self._graph,
+                    self.graph,
                     graph_text,
                     request.concept_ids,
                     plan=graph_plan(request, route),
-                    limit=self._graph_depth,
+                    limit=self.graph_depth,
                     evidence=items,
                     linked=linked,
                 ),
@@ -142,7 +137,7 @@ class SearchStage(Stage):
             jobs["vector"] = vector_task
         if "lexical" in request.sources:
             jobs["lexical"] = _timed(
-                "lexical", timings, self._lexical.search(text, profile.lexical_depth)
+                "lexical", timings, self.lexical.search(text, profile.lexical_depth)
             )
         if "graph" in request.sources:
             jobs["graph"] = run_graph()
@@ -153,7 +148,7 @@ class SearchStage(Stage):
                 self._local_search(local, text, state, route.semantic_weight),
             )
         names = list(jobs)
-        outcomes = await asyncio.gather(*(guarded(n, jobs[n], self._timeout_s) for n in names))
+        outcomes = await asyncio.gather(*(guarded(n, jobs[n], self.timeout_s) for n in names))
         degraded = [n for n, out in zip(names, outcomes, strict=True) if out is None]
         if len(degraded) == len(names):
             raise SourceUnavailableError(
@@ -172,11 +167,11 @@ class SearchStage(Stage):
         link stage is degraded and the packet has no concepts."""
         if state.linking is None:
             return []
-        linking = await await_linking(state, self._timeout_s)
+        linking = await await_linking(state, self.timeout_s)
         if linking is None:
             state.linking.cancel()
             state.degraded_stages.setdefault(
-                "link", f"link failed: no concepts within {self._timeout_s:g} s"
+                "link", f"link failed: no concepts within {self.timeout_s:g} s"
             )
             return []
         return linking.concepts
@@ -186,7 +181,7 @@ class SearchStage(Stage):
     ) -> list[ScoredItem]:
         vec = await state.query_embedding()
         started = time.perf_counter()
-        out = await self._vector.search(vec, depth)
+        out = await self.vector.search(vec, depth)
         timings["vector"] = elapsed_ms(started)
         return out
 
@@ -194,4 +189,4 @@ class SearchStage(Stage):
         self, items: list[IndexItem], query: str, state: RequestState, semantic_weight: float
     ) -> list[ScoredItem]:
         vector = await state.query_embedding()
-        return await search_local(items, query, vector, self._embedder, semantic_weight)
+        return await search_local(items, query, vector, self.embedder, semantic_weight)
