@@ -16,6 +16,7 @@ from tutorgraph.ranking.prior import PRIOR_FEATURES, LabelledExample, LinkPrior
 from tutorgraph.training.ranker import (
     LabelledQuery,
     RankerTrainingConfig,
+    RankerTrainingData,
     cross_fit,
     fit_ranker,
     inner_fold,
@@ -53,7 +54,7 @@ def queries() -> list[LabelledQuery]:
 
 def test_no_training_row_sees_its_own_groups_labels() -> None:
     data = queries()
-    fit = cross_fit(data, TARGETS, embed(TARGETS), embed, config=CONFIG)
+    fit = cross_fit(RankerTrainingData(data, TARGETS, embed(TARGETS), embed, config=CONFIG))
     columns = [FEATURES.index(n) for n in (*PRIOR_FEATURES, *EXAMPLE_FEATURES)]
     for q, pool, group in zip(fit.queries, fit.pools, fit.groups, strict=True):
         others = [x for x in data if x.group != q.group]
@@ -73,7 +74,7 @@ def test_no_training_row_sees_its_own_groups_labels() -> None:
 def test_a_lonely_label_has_no_evidence_in_its_own_row() -> None:
     # every target in every pool (the adapter's top 12 of 12), so m11 is in its own row
     config = RankerTrainingConfig(proposals=len(TARGETS), adapter=AdapterConfig(steps=20))
-    fit = cross_fit(queries(), TARGETS, embed(TARGETS), embed, config=config)
+    fit = cross_fit(RankerTrainingData(queries(), TARGETS, embed(TARGETS), embed, config=config))
     i = next(i for i, q in enumerate(fit.queries) if q.group == "lonely")
     row = fit.groups[i].rows[fit.pools[i].index("m11")]
     assert row[FEATURES.index("concept_count")] == 0.0
@@ -85,7 +86,8 @@ def test_inner_folds_are_stable_and_fit_ranker_records_its_training() -> None:
     assert inner_fold("q7", 3) == inner_fold("q7", 3)
     assert {inner_fold(f"q{i}", 3) for i in range(30)} == {0, 1, 2}
     ranker = fit_ranker(
-        queries(), TARGETS, embed(TARGETS), embed, config=CONFIG, info={"embedder": "toy"}
+        RankerTrainingData(queries(), TARGETS, embed(TARGETS), embed, config=CONFIG),
+        info={"embedder": "toy"},
     )
     assert ranker.combiner is not None and ranker.embedder == "toy"
     assert ranker.info["queries"] == len(queries())
@@ -97,7 +99,7 @@ def test_inner_folds_are_stable_and_fit_ranker_records_its_training() -> None:
 
 
 def test_the_combiner_setting_that_ranks_better_in_the_inner_cv_is_picked() -> None:
-    fit = cross_fit(queries(), TARGETS, embed(TARGETS), embed, config=CONFIG)
+    fit = cross_fit(RankerTrainingData(queries(), TARGETS, embed(TARGETS), embed, config=CONFIG))
     names = FEATURES
     # A one-split stump against the default: the default must rank better and win, whichever
     # order the settings come in.

@@ -29,6 +29,7 @@ from tutorgraph.training.crossfit_encoders import FoldEncoders, TunedEncoders
 from tutorgraph.training.ranker import (
     LabelledQuery,
     RankerTrainingConfig,
+    RankerTrainingData,
     fit_ranker,
 )
 
@@ -109,7 +110,7 @@ def _fit(*, examples: bool) -> Trained:
     folds = FoldEncoders([ToyEncoder(1), ToyEncoder(2), ToyEncoder(3)])
     serving = ToyEncoder(9)
     tuned = TunedEncoders(serving, "tuned-model", folds)
-    ranker = fit_ranker(
+    data = RankerTrainingData(
         _queries(),
         TARGETS,
         base.embed(TEXTS),
@@ -120,8 +121,8 @@ def _fit(*, examples: bool) -> Trained:
             tuned_examples=examples,
         ),
         tuned=tuned.training(TEXTS),
-        info={"embedder": "toy-0"},
     )
+    ranker = fit_ranker(data, info={"embedder": "toy-0"})
     return ranker, folds, serving
 
 

@@ -41,7 +41,7 @@ from tutorgraph.ranking.tuned import TUNED_FEATURES
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.training.crossfit_encoders import TunedEncoders, fold_model_dir, load_fold_encoders
 from tutorgraph.training.eedi import eedi_ranker_queries
-from tutorgraph.training.ranker import cross_fit, inner_fold
+from tutorgraph.training.ranker import RankerTrainingData, cross_fit, inner_fold
 
 NAMES = FEATURES + TUNED_FEATURES
 # Columns whose rank within the candidate pool the `pool-ranks` variant adds.
@@ -69,13 +69,15 @@ def build_rows(args: argparse.Namespace) -> dict[str, Any]:
         folds.encoders[args.fold], str(fold_model_dir(args.tuned_folds, args.fold)), folds
     )
     fit = cross_fit(
-        queries,
-        target_ids,
-        embedder.embed(target_texts),
-        embedder.embed,
-        parents=parents,
-        tuned=tuned.training(target_texts),
-        progress=print,
+        RankerTrainingData(
+            queries,
+            target_ids,
+            embedder.embed(target_texts),
+            embedder.embed,
+            parents=parents,
+            tuned=tuned.training(target_texts),
+            progress=print,
+        )
     )
     return {
         "groups": [(g.rows, g.labels) for g in fit.groups],

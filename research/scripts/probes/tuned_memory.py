@@ -48,7 +48,12 @@ from tutorgraph.ranking.tuned import TUNED_EXAMPLE_FEATURES, TUNED_FEATURES, TUN
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.training.crossfit_encoders import FoldEncoders, TunedEncoders, fold_model_dir
 from tutorgraph.training.eedi import eedi_ranker_queries
-from tutorgraph.training.ranker import RankerTrainingConfig, cross_fit, inner_fold
+from tutorgraph.training.ranker import (
+    RankerTrainingConfig,
+    RankerTrainingData,
+    cross_fit,
+    inner_fold,
+)
 from tutorgraph_research.harness.results import bootstrap_ci
 
 WITH = FEATURES + TUNED_FEATURES + TUNED_EXAMPLE_FEATURES
@@ -103,14 +108,16 @@ def main() -> None:
     folds = FoldEncoders([encoders.get(k, encoders[0]) for k in range(5)])
     tuned = TunedEncoders(encoders[0], str(fold_model_dir(args.tuned_folds, 0)), folds)
     fit = cross_fit(
-        queries,
-        [eedi_misconception_id(m) for m in ids],
-        embedder.embed([texts[m] for m in ids]),
-        embedder.embed,
-        parents=parents,
-        config=RankerTrainingConfig(tuned_examples=True),
-        tuned=tuned.training([texts[m] for m in ids]),
-        progress=print,
+        RankerTrainingData(
+            queries,
+            [eedi_misconception_id(m) for m in ids],
+            embedder.embed([texts[m] for m in ids]),
+            embedder.embed,
+            parents=parents,
+            config=RankerTrainingConfig(tuned_examples=True),
+            tuned=tuned.training([texts[m] for m in ids]),
+            progress=print,
+        )
     )
     without = [TrainingGroup([r[: len(WITHOUT)] for r in g.rows], g.labels) for g in fit.groups]
     split = [inner_fold(q.group, 3) for q in fit.queries]

@@ -15,6 +15,7 @@ import asyncio
 import hashlib
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ from tutorgraph.training.embedder import EmbedderExample
 from tutorgraph.training.mining import LabelledQuery, TrainingGroup, mine_groups
 from tutorgraph.training.onnx_export import export_onnx
 from tutorgraph.training.ranker import LabelledQuery as RankerQuery
-from tutorgraph.training.ranker import RankerTrainingConfig, fit_ranker
+from tutorgraph.training.ranker import RankerTrainingConfig, RankerTrainingData, fit_ranker
 
 __all__ = [
     "data_hash",
@@ -247,27 +248,26 @@ async def train_eedi_ranker(
         texts = [misconceptions[m] for m in ids]
         vectors = embedder.embed(texts)
         training = tuned.training(texts) if tuned is not None else None
-        ranker = fit_ranker(
+        data = RankerTrainingData(
             queries,
             target_ids,
             vectors,
             embedder.embed,
             parents=parents,
-            config=config,
+            config=config or RankerTrainingConfig(),
             tuned=training,
-            info=record,
             progress=say,
         )
-        text = fit_ranker(
-            eedi_text_queries(questions),
-            target_ids,
-            vectors,
-            embedder.embed,
-            config=config,
-            tuned=training,
-            info={**record, "name": f"{record.get('name', 'learned-ranker')}/text"},
+        ranker = fit_ranker(data, info=record)
+        # The text-only ranker: the same answers without concepts (so no parents either).
+        text_only = replace(
+            data,
+            queries=eedi_text_queries(questions),
+            parents=None,
             progress=lambda line: say(f"text-only: {line}"),
         )
+        name = f"{record.get('name', 'learned-ranker')}/text"
+        text = fit_ranker(text_only, info={**record, "name": name})
         return ranker.with_text_only(text)
 
     return await asyncio.to_thread(fit)

@@ -20,7 +20,8 @@ queries no part of the ranker has seen. So:
 `signals` lets a caller add what the retrieval pipeline measured of each candidate (source
 ranks and scores) for a query, computed without that query's split as well.
 
->>> ranker = fit_ranker(queries, target_ids, target_vectors, embed)  # doctest: +SKIP
+>>> data = RankerTrainingData(queries, target_ids, target_vectors, embed)  # doctest: +SKIP
+>>> ranker = fit_ranker(data)  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ __all__ = [
     "CrossFit",
     "LabelledQuery",
     "RankerTrainingConfig",
+    "RankerTrainingData",
     "TunedTraining",
     "cross_fit",
     "fit_ranker",
@@ -108,6 +110,32 @@ class RankerTrainingConfig:
             raise ConfigurationError("at least one combiner setting is needed")
 
 
+@dataclass(frozen=True)
+class RankerTrainingData:
+    """What `cross_fit` and `fit_ranker` learn from: the labelled queries, the targets (ids,
+    and their vectors in the same order) and the function that embeds query texts; the
+    concepts' parents for the prior, the recipe, the retrieval pipeline's signals per query,
+    a fine-tuned encoder and a progress callback are optional.
+
+    >>> data = RankerTrainingData(queries, target_ids, target_vectors, embed)  # doctest: +SKIP
+    >>> fit_ranker(data, info={"embedder": "all-MiniLM-L6-v2"})  # doctest: +SKIP
+    """
+
+    queries: Sequence[LabelledQuery]
+    target_ids: Sequence[str]
+    target_vectors: Matrix
+    embed: Callable[[list[str]], Matrix]
+    parents: Mapping[str, Sequence[str]] | None = None
+    config: RankerTrainingConfig = field(default_factory=RankerTrainingConfig)
+    signals: SignalSource | None = None
+    tuned: TunedTraining | None = None
+    progress: Progress | None = None
+
+    def say(self, line: str) -> None:
+        if self.progress is not None:
+            self.progress(line)
+
+
 def inner_fold(group: str, folds: int) -> int:
     """A stable split of a group (sha256, never Python's per-process `hash`)."""
     return int(hashlib.sha256(group.encode()).hexdigest()[:8], 16) % folds
@@ -144,27 +172,15 @@ class CrossFit:
     inner_adapter_ap: list[float] = field(default_factory=list)
 
 
-def cross_fit(
-    queries: Sequence[LabelledQuery],
-    target_ids: Sequence[str],
-    target_vectors: Matrix,
-    embed: Callable[[list[str]], Matrix],
-    *,
-    parents: Mapping[str, Sequence[str]] | None = None,
-    config: RankerTrainingConfig | None = None,
-    signals: SignalSource | None = None,
-    tuned: TunedTraining | None = None,
-    progress: Progress | None = None,
-) -> CrossFit:
+def cross_fit(data: RankerTrainingData) -> CrossFit:
     """Feature rows for the combiner in which no query sees its own label (see the module)."""
-    cfg = config or RankerTrainingConfig()
-    say = progress or (lambda _line: None)
+    cfg, say, tuned, target_ids = data.config, data.say, data.tuned, data.target_ids
     row_of = {t: i for i, t in enumerate(target_ids)}
-    usable = [q for q in queries if q.target in row_of]
+    usable = [q for q in data.queries if q.target in row_of]
     if not usable:
         raise ConfigurationError("no labelled query names a known target")
     say(f"embedding {len(usable)} labelled queries")
-    vectors = embed([q.text for q in usable])
+    vectors = data.embed([q.text for q in usable])
     tuned_queries: list[TunedQuery] | None = None
     if tuned is not None:
         say(f"tuned scores of {len(usable)} labelled queries")
@@ -174,7 +190,7 @@ def cross_fit(
         vectors,
         [row_of[q.target] for q in usable],
         LinkPrior.build(
-            (LabelledExample(q.group, q.target, q.concept_ids) for q in usable), parents
+            (LabelledExample(q.group, q.target, q.concept_ids) for q in usable), data.parents
         ),
         ExampleMemory(vectors, [q.target for q in usable], [q.group for q in usable]),
     )
@@ -187,13 +203,13 @@ def cross_fit(
         train = np.flatnonzero(split != j)
         say(f"inner fold {j + 1}/{cfg.inner_folds}: adapter on {len(train)} queries")
         adapter = QueryAdapter.fit(
-            vectors[train], [fit.labels[i] for i in train], target_vectors, cfg.adapter
+            vectors[train], [fit.labels[i] for i in train], data.target_vectors, cfg.adapter
         )
-        inner = _ranker(fit, adapter, target_ids, target_vectors, None)
+        inner = _ranker(fit, adapter, target_ids, data.target_vectors, None)
         for i in np.flatnonzero(split == j):
             q = usable[i]
             scores = tuned_queries[i] if tuned_queries is not None else None
-            found = signals(q, j) if signals else []
+            found = data.signals(q, j) if data.signals else []
             pool = _pool(inner, q, vectors[i], found, cfg.proposals, scores)
             rows = inner.features(vectors[i], q.concept_ids, pool, exclude=q.group, tuned=scores)
             targets = [c.target for c in pool]
@@ -258,37 +274,15 @@ def _ranker(
     )
 
 
-def fit_ranker(
-    queries: Sequence[LabelledQuery],
-    target_ids: Sequence[str],
-    target_vectors: Matrix,
-    embed: Callable[[list[str]], Matrix],
-    *,
-    parents: Mapping[str, Sequence[str]] | None = None,
-    config: RankerTrainingConfig | None = None,
-    signals: SignalSource | None = None,
-    tuned: TunedTraining | None = None,
-    info: Mapping[str, Any] | None = None,
-    progress: Progress | None = None,
-) -> LearnedRanker:
-    """Train a `LearnedRanker` whose targets are `target_ids` (vectors in the same order)."""
-    cfg = config or RankerTrainingConfig()
-    say = progress or (lambda _line: None)
+def fit_ranker(data: RankerTrainingData, *, info: Mapping[str, Any] | None = None) -> LearnedRanker:
+    """Train a `LearnedRanker` whose targets are `data.target_ids`; `info` starts its
+    training record."""
+    cfg, say = data.config, data.say
     started = time.perf_counter()
-    fit = cross_fit(
-        queries,
-        target_ids,
-        target_vectors,
-        embed,
-        parents=parents,
-        config=cfg,
-        signals=signals,
-        tuned=tuned,
-        progress=say,
-    )
+    fit = cross_fit(data)
     say("adapter on every query")
-    adapter = QueryAdapter.fit(fit.vectors, fit.labels, target_vectors, cfg.adapter)
-    ranker = _ranker(fit, adapter, target_ids, target_vectors, None)
+    adapter = QueryAdapter.fit(fit.vectors, fit.labels, data.target_vectors, cfg.adapter)
+    ranker = _ranker(fit, adapter, data.target_ids, data.target_vectors, None)
     names = ranker.feature_names
     chosen, compared = pick_combiner(fit, names, cfg, say)
     say(f"combiner on {len(fit.groups)} groups")
