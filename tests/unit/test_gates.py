@@ -1,4 +1,5 @@
-"""The reranker's gates: a collapsed model is refused, a learning one passes."""
+"""The training gates: a collapsed reranker is refused, a learning one passes; the embedder's
+gates share the record and the refusal."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from tutorgraph.training.gates import (
     MIN_SPREAD,
+    EmbedderGates,
     GateReport,
     TrainingRefused,
     average_precision,
@@ -45,6 +47,19 @@ def test_a_model_that_learnt_passes() -> None:
     assert report.inner_map == pytest.approx(0.75)
     record = report.to_json()
     assert record["passed"] is True and record["reasons"] == []
+    assert list(record)[-4:] == ["loss_margin", "min_spread", "passed", "reasons"]
+
+
+def test_the_embedders_gates_share_the_record_and_the_refusal() -> None:
+    worse = EmbedderGates(base_loss=1.0, loss=1.2, base_map=0.3, map=0.25, held_out=7)
+    assert not worse.passed and len(worse.reasons) == 2
+    error = TrainingRefused(worse, "embedder")
+    assert error.message.startswith("training refused to write the embedder: held-out loss")
+    assert error.report is worse
+    better = EmbedderGates(base_loss=1.0, loss=0.81234567, base_map=0.3, map=0.4, held_out=7)
+    record = better.to_json()
+    assert list(record) == ["base_loss", "loss", "base_map", "map", "held_out", "passed", "reasons"]
+    assert record["loss"] == 0.81235 and record["passed"] is True
 
 
 def test_average_precision_counts_only_the_top_25() -> None:

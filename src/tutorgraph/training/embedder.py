@@ -41,13 +41,12 @@ from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.metrics import cosine_map_at_k
 from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.training.cross_encoder import TRAINING_RECORD
+from tutorgraph.training.gates import EmbedderGates, TrainingRefused
 from tutorgraph.training.onnx_export import quantize_int8
 from tutorgraph.training.ranker import inner_fold
 
 __all__ = [
     "EmbedderExample",
-    "EmbedderGates",
-    "EmbedderRefused",
     "EmbedderTrainingConfig",
     "EmbedderTrainingResult",
     "fit_embedder",
@@ -95,49 +94,6 @@ class EmbedderExample:
     queries: tuple[str, ...]
     target: str
     concept_ids: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class EmbedderGates:
-    """The held-out checks, base model against trained model."""
-
-    base_loss: float
-    loss: float
-    base_map: float
-    map: float
-    held_out: int
-
-    @property
-    def reasons(self) -> list[str]:
-        out = []
-        if not self.loss < self.base_loss:
-            out.append(
-                f"held-out loss {self.loss:.4f} is not below the base's {self.base_loss:.4f}"
-            )
-        if not self.map > self.base_map:
-            out.append(
-                f"held-out MAP@25 {self.map:.4f} does not beat the base's {self.base_map:.4f}"
-            )
-        return out
-
-    @property
-    def passed(self) -> bool:
-        return not self.reasons
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            **{k: round(v, 5) if isinstance(v, float) else v for k, v in asdict(self).items()},
-            "passed": self.passed,
-            "reasons": self.reasons,
-        }
-
-
-class EmbedderRefused(ConfigurationError):
-    """A trained embedder failed its gates; nothing was written."""
-
-    def __init__(self, gates: EmbedderGates) -> None:
-        super().__init__("training refused to write the embedder: " + "; ".join(gates.reasons))
-        self.gates = gates
 
 
 @dataclass
@@ -242,7 +198,7 @@ def fit_embedder(
         held_out=len(held),
     )
     if enforce_gates and not gates.passed:
-        raise EmbedderRefused(gates)
+        raise TrainingRefused(gates, "embedder")
     seconds = time.perf_counter() - started
     result = EmbedderTrainingResult(out_dir, step, seconds, device, running, gates)
     result.record = _write(model, texts, vectors, out_dir, cfg, result, record or {})

@@ -1,4 +1,6 @@
-"""Quality gates a trained reranker must pass before it is written (issue 15).
+"""Quality gates a trained model must pass before it is written: the reranker's
+(`GateReport`, issue 15) and the fine-tuned embedder's (`EmbedderGates`), both `Gates`, and
+the one error that refuses either (`TrainingRefused`).
 
 The bundled reranker of the first release collapsed: its loss ended at the always-predict-
 the-base-rate level and its scores within a query spread by about 0.003. Three checks catch
@@ -17,6 +19,7 @@ that, each measured and recorded in `training.json`:
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -26,7 +29,9 @@ from tutorgraph.errors import ConfigurationError
 __all__ = [
     "LOSS_MARGIN",
     "MIN_SPREAD",
+    "EmbedderGates",
     "GateReport",
+    "Gates",
     "TrainingRefused",
     "average_precision",
     "base_rate_loss",
@@ -39,11 +44,48 @@ MIN_SPREAD = 0.03
 _K = 25
 
 
-class TrainingRefused(ConfigurationError):
-    """A trained model failed its gates; nothing was written. `report` says by how much."""
+@dataclass(frozen=True)
+class Gates(ABC):
+    """A trained model's held-out checks: a frozen dataclass of what was measured, whose
+    `reasons` name each failed gate (none: it passed); `to_json` is what `training.json`
+    records, with the thresholds of `limits()` beside the measures.
 
-    def __init__(self, report: GateReport) -> None:
-        super().__init__("training refused to write the model: " + "; ".join(report.reasons))
+    >>> EmbedderGates(base_loss=1.0, loss=0.5, base_map=0.2, map=0.3, held_out=9).passed
+    True
+    """
+
+    @property
+    @abstractmethod
+    def reasons(self) -> list[str]:
+        """Why the model fails, one line per failed gate (empty when it passes)."""
+
+    @property
+    def passed(self) -> bool:
+        return not self.reasons
+
+    def limits(self) -> dict[str, float]:
+        """The thresholds the record keeps beside the measures."""
+        return {}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **{k: round(v, 5) if isinstance(v, float) else v for k, v in asdict(self).items()},
+            **self.limits(),
+            "passed": self.passed,
+            "reasons": self.reasons,
+        }
+
+
+class TrainingRefused(ConfigurationError):
+    """A trained model failed its gates; nothing was written. `report` says by how much.
+
+    >>> report = EmbedderGates(base_loss=1.0, loss=1.5, base_map=0.2, map=0.3, held_out=9)
+    >>> TrainingRefused(report, "embedder").message
+    "training refused to write the embedder: held-out loss 1.5000 is not below the base's 1.0000"
+    """
+
+    def __init__(self, report: Gates, model: str = "model") -> None:
+        super().__init__(f"training refused to write the {model}: " + "; ".join(report.reasons))
         self.report = report
 
 
@@ -66,7 +108,9 @@ def average_precision(position: int) -> float:
 
 
 @dataclass(frozen=True)
-class GateReport:
+class GateReport(Gates):
+    """The reranker's gates (see the module)."""
+
     final_loss: float
     base_rate_loss: float
     # Mean within-group standard deviation of the scores on the held-out groups.
@@ -105,7 +149,6 @@ class GateReport:
 
     @property
     def reasons(self) -> list[str]:
-        """Why the model fails, one line per failed gate (empty when it passes)."""
         out = []
         if self.final_loss >= LOSS_MARGIN * self.base_rate_loss:
             out.append(
@@ -121,15 +164,30 @@ class GateReport:
             )
         return out
 
-    @property
-    def passed(self) -> bool:
-        return not self.reasons
+    def limits(self) -> dict[str, float]:
+        return {"loss_margin": LOSS_MARGIN, "min_spread": MIN_SPREAD}
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            **{k: round(v, 5) if isinstance(v, float) else v for k, v in asdict(self).items()},
-            "loss_margin": LOSS_MARGIN,
-            "min_spread": MIN_SPREAD,
-            "passed": self.passed,
-            "reasons": self.reasons,
-        }
+
+@dataclass(frozen=True)
+class EmbedderGates(Gates):
+    """The fine-tuned embedder's gates, base model against trained model on the held-out
+    questions: a lower loss and a higher MAP@25."""
+
+    base_loss: float
+    loss: float
+    base_map: float
+    map: float
+    held_out: int
+
+    @property
+    def reasons(self) -> list[str]:
+        out = []
+        if not self.loss < self.base_loss:
+            out.append(
+                f"held-out loss {self.loss:.4f} is not below the base's {self.base_loss:.4f}"
+            )
+        if not self.map > self.base_map:
+            out.append(
+                f"held-out MAP@25 {self.map:.4f} does not beat the base's {self.base_map:.4f}"
+            )
+        return out
