@@ -15,8 +15,9 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from tutorgraph.cli._common import console, fail_on_errors, load_settings
+from tutorgraph.cli.plugin import IndexDirOption, console, fail_on_errors, load_settings
 from tutorgraph.diagnosis import diagnose as diagnose_module
+from tutorgraph_research.cli.options import JsonReportOption
 
 __all__ = ["reader_cmd", "refine_cmd", "routing_cmd"]
 
@@ -26,8 +27,8 @@ def refine_cmd(
         "tests/data/refiner_queries.jsonl"
     ),
     repeats: Annotated[int, typer.Option(min=1, help="Timed passes over the set.")] = 20,
-    out: Annotated[Path | None, typer.Option(help="Also write the report as JSON.")] = None,
-    index_dir: Annotated[Path | None, typer.Option(help="Index folder.")] = None,
+    out: JsonReportOption = None,
+    index_dir: IndexDirOption = None,
 ) -> None:
     """Extraction accuracy and warm latency of the configured refiner on a query set."""
     from tutorgraph.index.service import open_index
@@ -72,7 +73,7 @@ def reader_cmd(
     messages: Annotated[Path, typer.Argument(help="Labelled messages (JSON Lines).")] = Path(
         "data/benchmarks/reader_messages.jsonl"
     ),
-    out: Annotated[Path | None, typer.Option(help="Also write the report as JSON.")] = None,
+    out: JsonReportOption = None,
     show_misses: Annotated[int, typer.Option(help="Dev misses to print.")] = 0,
 ) -> None:
     """How well the math-message reader reads labelled student messages: problem read,
@@ -127,7 +128,7 @@ def routing_cmd(
     queries: Annotated[Path, typer.Argument(help="Labelled JSON Lines file.")] = Path(
         "tests/data/routing_queries.jsonl"
     ),
-    out: Annotated[Path | None, typer.Option(help="Also write the report as JSON.")] = None,
+    out: JsonReportOption = None,
 ) -> None:
     """Accuracy and confusion matrices of the auto router on a labelled query set."""
     from tutorgraph_research.tasks.routing import evaluate_routing
