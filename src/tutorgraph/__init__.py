@@ -2,8 +2,9 @@
 
 The doors: `open_retriever(settings)` opens the index of `settings`, loads the models and
 builds the retriever (what the server and the CLI do); `build_retriever(index, models,
-...)` builds one over an index and models you opened yourself. `HybridRetriever` is the
-class both return, for advanced use; build it through a door.
+config)` builds one over an index and models you opened yourself, configured by one
+`RetrieverConfig` (`RetrieverConfig.from_settings(settings)`). `HybridRetriever` is the
+class both build, for advanced use; build it through a door.
 
 >>> import asyncio
 >>> from tutorgraph import RetrievalRequest, Settings, open_retriever
@@ -37,7 +38,7 @@ if TYPE_CHECKING:  # for type checkers only (`X as X`: an explicit re-export)
     from tutorgraph.index.service import open_retriever as open_retriever
     from tutorgraph.retrieval.factory import build_retriever as build_retriever
     from tutorgraph.retrieval.retriever import HybridRetriever as HybridRetriever
-    from tutorgraph.retrieval.retriever import RetrieverConfig as RetrieverConfig
+    from tutorgraph.retrieval.retriever_config import RetrieverConfig as RetrieverConfig
     from tutorgraph_client.models.packet import GradeInfo as GradeInfo
     from tutorgraph_client.models.packet import GraphContext as GraphContext
     from tutorgraph_client.models.packet import Hit as Hit
@@ -67,7 +68,8 @@ _EXPORTS: dict[str, str] = {
         # The doors, and what they return.
         "tutorgraph.index.service": ("OpenRetriever", "open_retriever"),
         "tutorgraph.retrieval.factory": ("build_retriever",),
-        "tutorgraph.retrieval.retriever": ("HybridRetriever", "RetrieverConfig"),
+        "tutorgraph.retrieval.retriever": ("HybridRetriever",),
+        "tutorgraph.retrieval.retriever_config": ("RetrieverConfig",),
         # The packet, its parts and the info models of each stage that may not run.
         "tutorgraph_client.models.packet": (
             "GradeInfo",
