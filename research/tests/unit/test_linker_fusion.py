@@ -15,8 +15,8 @@ pytestmark = pytest.mark.unit
 
 
 def test_the_served_fusion_is_the_one_cross_validated() -> None:
-    """`linker_cv.py` (the cross-validation script) scores batches with `linker_fit.fuse`; the served linker must
-    compute the same scores, or its figures describe another linker."""
+    """`research/scripts/linker_cv.py` scores batches with `linker_fit.fuse`; the served
+    linker must compute the same scores, or its figures describe another linker."""
     linker = _linker()
     rng = np.random.default_rng(1)
     classes = ("ccss:1.OA.A.1", "ccss:4.OA.A.3", "ccss:7.EE.B.4")
