@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from tutorgraph.config import RERANK_DEPTH
 from tutorgraph.index.pipeline import IngestReport, ingest_bundle
 from tutorgraph.ingest.bundle import write_bundle
 from tutorgraph.ingest.eedi import (
@@ -219,7 +220,7 @@ def opened_index(session_index: tuple[Path, IngestReport], embedder) -> Iterator
     asyncio.run(index.aclose())
 
 
-def index_retriever(opened_index, embedder, *, rerank_depth: int = 30, **kw):  # type: ignore[no-untyped-def]
+def index_retriever(opened_index, embedder, *, rerank_depth: int = RERANK_DEPTH, **kw):  # type: ignore[no-untyped-def]
     """A retriever over the session index, with its concept linker and lessons (as the
     factory builds it); `kw` goes to `HybridRetriever` (the reranker)."""
     from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
