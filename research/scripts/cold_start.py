@@ -77,7 +77,7 @@ HOOKS: tuple[tuple[str, str], ...] = (
     ("model.scope", "tutorgraph.retrieval.factory:load_scope"),
     ("model.standards", "tutorgraph.retrieval.factory:load_standards_model"),
     # A learned ranker left to the first request that may be scored by it.
-    ("model.ranker", "tutorgraph.retrieval.stages.rank:DeferredRanker._get"),
+    ("model.ranker", "tutorgraph.retrieval.ranker_runtime:DeferredRanker._get"),
     ("build_retriever", "tutorgraph.retrieval.factory:build_retriever"),
     ("first_query", "tutorgraph.retrieval.retriever:HybridRetriever.retrieve"),
     ("close", "tutorgraph.index.service:OpenRetriever.aclose"),

@@ -24,8 +24,9 @@ import numpy as np
 
 from tutorgraph import RetrievalRequest, Settings
 from tutorgraph.index.service import open_index
-from tutorgraph.retrieval.factory import RetrieverSetup, build_retriever, load_models
+from tutorgraph.retrieval.factory import build_retriever, load_models
 from tutorgraph.retrieval.near_duplicates import MERGEABLE_KINDS
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.stores.protocols import VectorStore
 from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_research.harness.provenance import git_commit, hardware
@@ -50,7 +51,7 @@ async def _run(queries: list[str], thresholds: list[float]) -> dict[str, Any]:
     settings = Settings()
     models = await asyncio.to_thread(load_models, settings)
     index = await asyncio.to_thread(open_index, settings)
-    setup = RetrieverSetup.from_settings(settings)
+    setup = RetrieverConfig.from_settings(settings)
     runs: dict[str, Any] = {}
     examples: list[dict[str, Any]] = []
     try:
