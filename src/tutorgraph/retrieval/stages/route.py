@@ -30,7 +30,9 @@ __all__ = ["RouteStage"]
 
 @dataclass(frozen=True)
 class RouteStage(Stage):
-    """Sets `state.route` and starts `state.query_vector` and `state.ranker_vector`."""
+    """Sets `state.route` and starts `state.query_vector` and `state.ranker_vector`; works
+    out which model scores the request (`state.scoring`) for a loaded ranker now, for a
+    deferred one in the task that loads it."""
 
     name = "route"
     reads = frozenset({"facts", "refined"})
