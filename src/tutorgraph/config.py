@@ -57,7 +57,7 @@ BUNDLED_RANKER = "tutorgraph/eedi-ranker"
 MSMARCO_RERANKER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
 # The cosine at which two hits of a content kind merge when the merge is turned on (per
 # index or request; off by default: it did not improve Eedi MAP@25, results/
-# eedi_near_duplicates_cv.json); scripts/near_duplicates.py measures the choice.
+# eedi_near_duplicates_cv.json); research/scripts/near_duplicates.py measures the choice.
 NEAR_DUPLICATE_THRESHOLD = 0.85
 # Retrieval defaults, used by `Settings` and by `RetrieverConfig` (one place for each value).
 RERANK_DEPTH = 30

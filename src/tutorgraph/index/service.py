@@ -135,7 +135,7 @@ def open_retriever(
     `models` are given (blocking: call at start-up).
 
     The models load in a thread while the index opens (much of a model's load is native code
-    that runs beside the parsing of BM25's items and the catalogue; `scripts/cold_start.py`
+    that runs beside the parsing of BM25's items and the catalogue; `research/scripts/cold_start.py`
     measures the overlap). With
     `isolate` (the default) a child process opens the embedded vector store first, started
     before either (see `open_index`; `check`: a child the caller started even earlier), so

@@ -80,7 +80,7 @@ def bundled_ranker_path() -> Path:
 
 
 def bundled_scope_path() -> Path:
-    """The scope model that ships inside the package (`scripts/train_scope.py`)."""
+    """The scope model that ships inside the package (`research/scripts/train_scope.py`)."""
     return Path(__file__).resolve().parent.parent / "_weights" / "scope" / SCOPE_MODEL_FILE
 
 

@@ -94,7 +94,7 @@ class RankerTrainingConfig:
     adapter: AdapterConfig = field(default_factory=AdapterConfig)
     # The combiner settings compared (one: no comparison). Issue 33: smaller trees (15
     # leaves, 50 rows a leaf) scored 0.415 against 0.407 in an inner CV of one outer fold's
-    # training rows (scripts/probes/combiner_variants.py); each ranker picks for itself.
+    # training rows (research/scripts/probes/combiner_variants.py); each ranker picks for itself.
     combiners: tuple[CombinerConfig, ...] = (
         CombinerConfig(),
         CombinerConfig(num_leaves=15, min_child_samples=50),

@@ -92,7 +92,7 @@ def eedi_cmd(
         bool,
         typer.Option(
             help="Keep each item's MAP@25 in the results, to compare two runs pair by pair "
-            "(scripts/paired_runs.py)."
+            "(research/scripts/paired_runs.py)."
         ),
     ] = False,
     tuned_folds: Annotated[

@@ -267,7 +267,7 @@ class EediMisconceptionTask(FoldTask):
         self.tuned_folds = tuned_folds
         self.ranker_training = ranker_training
         # Score only these folds (keys: `int(QuestionId) % folds`); each trains as in the full
-        # run, so its items pair with a full run's (`scripts/paired_runs.py`).
+        # run, so its items pair with a full run's (`research/scripts/paired_runs.py`).
         self.only_folds = only_folds
         self._fold_encoders: FoldEncoders | None = None
         # With keep_rankings > 0: per scored packet, its first misconception hits with their

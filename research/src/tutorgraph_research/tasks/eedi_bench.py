@@ -109,7 +109,7 @@ class EediBenchmarkSpec:
     # the paired difference over the other questions' pairs (`paired_diff_held_out`).
     read_questions: frozenset[int] = frozenset()
     # Keep each item's MAP@25 (`per_item`), so that two runs, two versions of the code, can
-    # be compared pair by pair (`scripts/paired_runs.py`).
+    # be compared pair by pair (`research/scripts/paired_runs.py`).
     per_item: bool = False
     # Fold encoders (`tutorgraph train-embedder --leave-out K/N` into `<dir>/fold<K>`): the
     # learned rankers read their scores, cross-fitted (`training.crossfit_encoders`).

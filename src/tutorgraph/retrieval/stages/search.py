@@ -38,7 +38,7 @@ T = TypeVar("T")
 # How many of the linker's concepts seed the graph, per taxonomy, best first, and their
 # weight (the caller's concepts weigh 1). The curriculum's misconceptions hang off Eedi
 # constructs; a seeded standard or section only adds its concept hit, which crowds out
-# teaching. On the whole-packet dev messages (`scripts/probes/graph_seeds.py`) the first
+# teaching. On the whole-packet dev messages (`research/scripts/probes/graph_seeds.py`) the first
 # construct alone did best (teach@10 0.570; 3 or 5 constructs 0.564, 10 0.558, adding a
 # standard and a section 0.552-0.564; misconception@10 0.679 in every variant, the learned
 # ranker orders them); the weight (0.25-1) changed nothing. DESIGN 2, Search.
