@@ -1,4 +1,9 @@
-"""Hits and the ReasoningPacket (design section 8a)."""
+"""The ReasoningPacket (design section 8a): its hits, in slots, and its reports.
+
+The hits' models live in `models.hit` and the reports' (linked concepts, graph context, what
+each stage did) in `models.packet_info`; this module re-exports every one of them, as it
+always has.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,27 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tutorgraph_client.models.grade import Band, Grade
+from tutorgraph_client.models.hit import (
+    Conflict,
+    Corroboration,
+    Hit,
+    HitKind,
+    HitSource,
+    NearDuplicate,
+    SupersededCopy,
+)
+from tutorgraph_client.models.packet_info import (
+    AnswerCheck,
+    ChainStep,
+    DiagnosisFinding,
+    GradeInfo,
+    GraphContext,
+    LanguageInfo,
+    LinkedConcept,
+    RankerInfo,
+    RerankerInfo,
+    ScopeInfo,
+)
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import SourceName
 
@@ -37,12 +62,6 @@ __all__ = [
     "teaching_first",
 ]
 
-# The retrieval sources; `diagnosis`: a bug rule reproduced the student's answer; `ranker`:
-# the learned ranker proposed a misconception that no source had found.
-HitSource = Literal["vector", "lexical", "graph", "local", "diagnosis", "ranker"]
-HitKind = Literal[
-    "concept", "misconception", "explanation", "worked_example", "exercise", "question"
-]
 
 # Every stage of `timings_ms`, in pipeline order; stages that did not run report 0.
 STAGES = (
@@ -61,324 +80,6 @@ STAGES = (
     "lessons",
     "total",
 )
-
-
-class NearDuplicate(BaseModel):
-    """A hit folded into another because their stored vectors nearly match."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    id: str = Field(description="The id of the hit folded in.")
-    ids: list[str] = Field(description="Every id merged into that hit.")
-    similarity: float = Field(description="The cosine of its stored vector to the kept hit's.")
-    found_by: list[HitSource] = Field(description="The sources that found it.")
-
-
-class Corroboration(BaseModel):
-    """Who agrees with a hit: every source that found it or a near-duplicate of it, and the
-    near-duplicates merged into it."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    sources: list[HitSource] = Field(
-        default_factory=list,
-        description="Every source that found the hit or one of its near-duplicates.",
-    )
-    near_duplicates: list[NearDuplicate] = Field(
-        default_factory=list, description="The near-duplicates merged into the hit."
-    )
-
-
-class SupersededCopy(BaseModel):
-    """A stale copy of a record that a source returned, and the version that replaced it."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    source: str = Field(description="The source that returned the stale copy.")
-    updated_at: str | None = Field(description="When the stale copy was last changed.")
-    superseded_by: str | None = Field(
-        description="When the version that replaced it was last changed."
-    )
-
-
-class Conflict(BaseModel):
-    """Hits that disagree. `factual`: the same problem with different stated answers (all
-    kept, each listing the others in `conflicts_with`; `answers` maps id to answer).
-    `temporal`: one id at two versions in two sources (the latest kept, the stale copies in
-    `superseded`). `preferred` is the id (or, temporal, the version) that wins."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Literal["factual", "temporal"] = Field(
-        description="factual: the same problem with different stated answers; temporal: one "
-        "id at two versions in two sources."
-    )
-    ids: list[str] = Field(description="The hits (factual) or the one id (temporal) involved.")
-    preferred: str = Field(description="The id, or for temporal the version, that wins.")
-    reason: str = Field(description="Why it wins.")
-    answers: dict[str, str] = Field(
-        default_factory=dict, description="factual: each hit's stated answer, by id."
-    )
-    superseded: list[SupersededCopy] = Field(
-        default_factory=list, description="temporal: the stale copies that were dropped."
-    )
-
-
-class Hit(BaseModel):
-    """One piece of evidence, with where it came from and how it scored."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    id: str = Field(
-        description="The record's id (eedi:misconception:1667, openstax:...); `local:<id>` "
-        "for your own local_context documents."
-    )
-    ids: list[str] = Field(
-        description="Every id merged into this hit (itself and its near-duplicates)."
-    )
-    kind: HitKind = Field(
-        description="concept, misconception, explanation, worked_example, exercise or question."
-    )
-    title: str = Field(default="", description="Its title, when it has one.")
-    text: str = Field(description="The text to show or give to a model.")
-    concept_ids: list[str] = Field(
-        default_factory=list, description="The curriculum concepts it belongs to."
-    )
-    score: float = Field(
-        description="The final score the hits are ordered by; comparable within one list only."
-    )
-    rank: int = Field(
-        description="Its position in its list, from 1 (0: a slot's extra hit, not among the "
-        "results)."
-    )
-    found_by: list[HitSource] = Field(
-        description="The sources that found it: vector, lexical, graph, local; diagnosis (a "
-        "bug rule reproduced the student's answer); ranker (the learned ranker proposed it)."
-    )
-    source_ranks: dict[str, int] = Field(
-        default_factory=dict, description="Its rank in each source's own list."
-    )
-    source_scores: dict[str, float] = Field(
-        default_factory=dict, description="Its score in each source's own list."
-    )
-    fused_score: float = Field(description="Its score once the sources' lists were merged.")
-    source_contributions: dict[str, float] = Field(
-        default_factory=dict,
-        description="What each source added to `fused_score` (weight / (k + rank), or weight "
-        "x normalised score).",
-    )
-    rerank_score: float | None = Field(
-        default=None, description="The cross-encoder's score, when the hits were reranked."
-    )
-    learned_score: float | None = Field(
-        default=None,
-        description="The learned final score of a misconception (see the packet's `ranker`), "
-        "else null.",
-    )
-    graph_path: list[str] | None = Field(
-        default=None, description="The concept ids the graph search followed to it, if any."
-    )
-    corroborated_by: Corroboration | None = Field(
-        default=None,
-        description="Set when near-duplicates were merged into this hit (their ids are in "
-        "`ids` too).",
-    )
-    conflicts_with: list[str] = Field(
-        default_factory=list,
-        description="Hits that answer the same problem differently (see the packet's `conflicts`).",
-    )
-
-
-class ChainStep(BaseModel):
-    """A concept on the prerequisite chain of a linked concept, `depth` edges before it;
-    `relation` is the edge it leaves by (`aligned_with`: the standard a construct or section
-    teaches, whose own prerequisites follow)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    id: str = Field(description="The concept's id.")
-    name: str = Field(description="Its name (a standard's code).")
-    description: str = Field(default="", description="What it is about.")
-    depth: int = Field(description="How many edges before the linked concept it comes.")
-    relation: str = Field(
-        description="The edge it leaves by (builds_towards, ...; aligned_with: the standard "
-        "a construct or section teaches)."
-    )
-
-
-class LinkedConcept(BaseModel):
-    """A concept the request is about, in one taxonomy (`common-core`, `eedi`, `openstax`):
-    from the caller's `concept_ids` (`evidence: {"caller": true}`, no score), else named by
-    the concept linker (its fused score; its dense and lexical ranks, cosine, BM25 and
-    structural overlap). The first concept of each taxonomy carries its prerequisite chain
-    (foundations first)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    id: str = Field(description="The concept's id.", examples=["ccss:3.OA.A.3"])
-    taxonomy: str = Field(description="common-core, eedi or openstax.")
-    name: str = Field(description="Its name (a standard's code).")
-    description: str = Field(default="", description="What it is about.")
-    score: float | None = Field(
-        default=None,
-        description="The linker's fused score (higher is better); null for the caller's own "
-        "concept_ids.",
-    )
-    evidence: dict[str, Any] = Field(
-        default_factory=dict,
-        description="Why it was chosen: `caller: true` for the request's concept_ids, else the "
-        "linker's cosine, dense_rank, bm25, lexical_rank and structure.",
-    )
-    prerequisites: list[ChainStep] = Field(
-        default_factory=list,
-        description="Its prerequisite chain, foundations first (the first concept of each "
-        "taxonomy only).",
-    )
-
-
-class GraphContext(BaseModel):
-    """The graph neighbourhood of the request: matched concepts, prerequisites, misconceptions."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    concepts: list[dict[str, Any]] = Field(
-        default_factory=list,
-        description="The graph's seed concepts: id, name, kind, seed (request, code, linked, "
-        "text or evidence) and weight.",
-    )
-    prerequisites: list[list[str]] = Field(
-        default_factory=list, description="Prerequisite paths of concept ids, foundations first."
-    )
-    misconceptions: list[dict[str, Any]] = Field(
-        default_factory=list, description="Misconceptions linked to those concepts."
-    )
-
-
-class RerankerInfo(BaseModel):
-    """Whether the cross-encoder ran, and why not when it did not."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    applied: bool = Field(default=False, description="Whether the hits were reranked.")
-    model: str | None = Field(default=None, description="The reranker model, when it ran.")
-    reason: str | None = Field(
-        default=None, description="Why it did not run (turned off, not asked for, ...)."
-    )
-
-
-class RankerInfo(BaseModel):
-    """Whether the learned final score ran, why not, and how many misconceptions it added
-    that no source had found (`proposed`: such hits have `found_by: ["ranker"]`)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    applied: bool = Field(
-        default=False, description="Whether the learned ranker scored the misconceptions."
-    )
-    model: str | None = Field(default=None, description="The ranker model, when it ran.")
-    reason: str | None = Field(default=None, description="Why it did not run.")
-    proposed: int = Field(
-        default=0, description="Misconceptions it added that no source had found."
-    )
-
-
-class DiagnosisFinding(BaseModel):
-    """A bug rule that reproduces the student's answer, and the misconception it names."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    misconception_id: str = Field(description="The misconception the rule names.")
-    rule: str = Field(description="The bug rule's name.")
-    reproduced_answer: str = Field(
-        description="The answer the rule computes, which is the student's."
-    )
-    explanation: str = Field(
-        description="How the error gives that answer, in words a tutor can use."
-    )
-
-
-class AnswerCheck(BaseModel):
-    """The problem and the student's answer the diagnosis read, and whether it is right. A
-    message about an answer that says too little is not guessed at: `missing` names what it
-    did not say (`problem`, `answer`) and `correct` is null."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    problem: str | None = Field(default=None, description="The problem as read.")
-    student_answer: str | None = Field(default=None, description="The student's answer as read.")
-    correct: bool | None = Field(
-        default=None,
-        description="Whether the answer is right; null when the problem or answer is missing.",
-    )
-    correct_answer: str | None = Field(
-        default=None, description="The answer the diagnosis computed, when it could."
-    )
-    missing: list[Literal["problem", "answer"]] = Field(
-        default_factory=list,
-        description="What the message did not say, so nothing was diagnosed: problem, answer.",
-    )
-
-
-class ScopeInfo(BaseModel):
-    """Whether the scope model ran (why not, when it did not) and what it said:
-    `in_scope` is the calibrated probability that the message is school math the
-    curriculum covers (`confidence/scope.py`)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    applied: bool = Field(default=False, description="Whether the scope model ran.")
-    model: str | None = Field(default=None, description="The scope model, when it ran.")
-    reason: str | None = Field(default=None, description="Why it did not run.")
-    in_scope: float | None = Field(
-        default=None,
-        description="The calibrated probability that the message is school math the "
-        "curriculum covers.",
-    )
-    threshold: float | None = Field(
-        default=None,
-        description='Below it, the packet says `no_match` ("off_topic").',
-    )
-
-
-class GradeInfo(BaseModel):
-    """The student's grade as the linker used it: the request's (`source` "request"), or
-    the band the standards model reads from the message (`source` "inferred", with the
-    model's probability for that band); null fields when neither is known.
-
-    >>> GradeInfo(grade="3", band="3-5", source="request").band
-    '3-5'
-    """
-
-    model_config = ConfigDict(extra="forbid")
-
-    grade: Grade | None = Field(
-        default=None, description="The request's grade (K, 1-8, HS), when it gave one."
-    )
-    band: Band | None = Field(default=None, description="The grade band: K-2, 3-5, 6-8 or HS.")
-    source: Literal["request", "inferred"] | None = Field(
-        default=None,
-        description="request: the request's grade; inferred: read from the message.",
-    )
-    probability: float | None = Field(
-        default=None, description="inferred only: the model's probability for that band."
-    )
-
-
-class LanguageInfo(BaseModel):
-    """The message's language as the refiner read it. Only English is supported: a message
-    read as another language (`english` false, `detected` its ISO 639-1 code when known) is
-    not spell-corrected into English words, and `note` says what that means for the packet."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    english: bool = Field(default=True, description="Whether the message reads as English.")
-    detected: str | None = Field(
-        default=None,
-        description="Its ISO 639-1 language code, when another language was detected.",
-    )
-    note: str | None = Field(
-        default=None, description="What a non-English message means for the packet."
-    )
 
 
 SlotScale = Literal["cosine", "learned", "fused", "rerank", "none"]
