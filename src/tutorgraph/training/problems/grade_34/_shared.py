@@ -7,10 +7,7 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 
-from tutorgraph.training.problems._words import (
-    NAMES,
-    pick,
-)
+from tutorgraph.training.problems._words import NAMES, pick
 
 __all__ = [
     "_FOODS",

@@ -1,6 +1,6 @@
 """Grade 3 problem generators: Measurement and Data, clusters A–B.
 
-The standards 3.MD.A.1 to 3.MD.B.4; `GENERATORS` lists them in the registry's order.
+The standards 3.MD.A.1 to 3.MD.B.4; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -9,11 +9,7 @@ import random
 from fractions import Fraction
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    NAMES,
-    fraction_text,
-    pick,
-)
+from tutorgraph.training.problems._words import NAMES, fraction_text, pick
 from tutorgraph.training.problems.grade_34._shared import _ones, _say, _voice
 
 __all__ = ["GENERATORS"]

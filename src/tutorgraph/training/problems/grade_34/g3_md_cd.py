@@ -1,6 +1,6 @@
 """Grade 3 problem generators: Measurement and Data, clusters C–D.
 
-The standards 3.MD.C.5 to 3.MD.D.8; `GENERATORS` lists them in the registry's order.
+The standards 3.MD.C.5 to 3.MD.D.8; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -8,10 +8,7 @@ from __future__ import annotations
 import random
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    NAMES,
-    pick,
-)
+from tutorgraph.training.problems._words import NAMES, pick
 from tutorgraph.training.problems.grade_34._shared import _say, _x
 
 __all__ = ["GENERATORS"]

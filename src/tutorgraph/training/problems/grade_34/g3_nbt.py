@@ -1,6 +1,6 @@
 """Grade 3 problem generators: Number and Operations in Base Ten.
 
-The standards 3.NBT.A.1 to 3.NBT.A.3; `GENERATORS` lists them in the registry's order.
+The standards 3.NBT.A.1 to 3.NBT.A.3; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -8,11 +8,7 @@ from __future__ import annotations
 import random
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    NAMES,
-    THINGS,
-    pick,
-)
+from tutorgraph.training.problems._words import NAMES, THINGS, pick
 from tutorgraph.training.problems.grade_34._shared import _bare, _eq, _round, _say, _two, _x
 
 __all__ = ["GENERATORS"]

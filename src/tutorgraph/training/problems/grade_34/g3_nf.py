@@ -1,6 +1,6 @@
 """Grade 3 problem generators: Number and Operations—Fractions.
 
-The standards 3.NF.A.1 to 3.NF.A.3; `GENERATORS` lists them in the registry's order.
+The standards 3.NF.A.1 to 3.NF.A.3; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -9,10 +9,7 @@ import random
 from fractions import Fraction
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    NAMES,
-    pick,
-)
+from tutorgraph.training.problems._words import NAMES, pick
 from tutorgraph.training.problems.grade_34._shared import (
     _FOODS,
     _cmp_text,

@@ -1,6 +1,6 @@
 """Grade 3 problem generators: Operations and Algebraic Thinking, cluster A.
 
-The standards 3.OA.A.1 to 3.OA.A.4; `GENERATORS` lists them in the registry's order.
+The standards 3.OA.A.1 to 3.OA.A.4; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -8,12 +8,7 @@ from __future__ import annotations
 import random
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    CONTAINERS,
-    NAMES,
-    THINGS,
-    pick,
-)
+from tutorgraph.training.problems._words import CONTAINERS, NAMES, THINGS, pick
 from tutorgraph.training.problems.grade_34._shared import _d, _eq, _say, _x
 
 __all__ = ["GENERATORS"]

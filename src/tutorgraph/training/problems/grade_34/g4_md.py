@@ -1,6 +1,6 @@
 """Grade 4 problem generators: Measurement and Data.
 
-The standards 4.MD.A.1 to 4.MD.C.7; `GENERATORS` lists them in the registry's order.
+The standards 4.MD.A.1 to 4.MD.C.7; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -9,12 +9,7 @@ import random
 from fractions import Fraction
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    NAMES,
-    fraction_text,
-    number_text,
-    pick,
-)
+from tutorgraph.training.problems._words import NAMES, fraction_text, number_text, pick
 from tutorgraph.training.problems.grade_34._shared import _dec, _f, _say, _voice
 
 __all__ = ["GENERATORS"]

@@ -1,6 +1,6 @@
 """Grade 4 problem generators: Number and Operations in Base Ten.
 
-The standards 4.NBT.A.1 to 4.NBT.B.6; `GENERATORS` lists them in the registry's order.
+The standards 4.NBT.A.1 to 4.NBT.B.6; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -8,11 +8,7 @@ from __future__ import annotations
 import random
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    NAMES,
-    number_text,
-    pick,
-)
+from tutorgraph.training.problems._words import NAMES, number_text, pick
 from tutorgraph.training.problems.grade_34._shared import (
     _bare,
     _cmp_text,

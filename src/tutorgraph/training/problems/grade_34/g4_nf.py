@@ -1,6 +1,6 @@
 """Grade 4 problem generators: Number and Operations—Fractions.
 
-The standards 4.NF.A.1 to 4.NF.C.7; `GENERATORS` lists them in the registry's order.
+The standards 4.NF.A.1 to 4.NF.C.7; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -10,11 +10,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    NAMES,
-    fraction_text,
-    pick,
-)
+from tutorgraph.training.problems._words import NAMES, fraction_text, pick
 from tutorgraph.training.problems.grade_34._shared import (
     _FOODS,
     _bare,

@@ -1,6 +1,6 @@
 """Grade 4 problem generators: Operations and Algebraic Thinking.
 
-The standards 4.OA.A.1 to 4.OA.C.5; `GENERATORS` lists them in the registry's order.
+The standards 4.OA.A.1 to 4.OA.C.5; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -8,11 +8,7 @@ from __future__ import annotations
 import random
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    NAMES,
-    THINGS,
-    pick,
-)
+from tutorgraph.training.problems._words import NAMES, THINGS, pick
 from tutorgraph.training.problems.grade_34._shared import _ordinal, _say, _two, _x
 
 __all__ = ["GENERATORS"]

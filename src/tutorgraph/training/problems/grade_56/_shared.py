@@ -6,12 +6,7 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 
-from tutorgraph.training.problems._words import (
-    NAMES,
-    fraction_text,
-    number_text,
-    pick,
-)
+from tutorgraph.training.problems._words import NAMES, fraction_text, number_text, pick
 
 __all__ = [
     "_CONV",

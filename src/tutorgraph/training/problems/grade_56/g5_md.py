@@ -1,6 +1,6 @@
 """Grade 5 problem generators: Measurement and Data.
 
-The standards 5.MD.A.1 to 5.MD.C.5; `GENERATORS` lists them in the registry's order.
+The standards 5.MD.A.1 to 5.MD.C.5; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -9,9 +9,7 @@ import random
 from fractions import Fraction
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    pick,
-)
+from tutorgraph.training.problems._words import pick
 from tutorgraph.training.problems.grade_56._shared import (
     _CONV,
     F,

@@ -1,6 +1,6 @@
 """Grade 5 problem generators: Number and Operations in Base Ten, cluster B.
 
-The standards 5.NBT.B.5 to 5.NBT.B.7; `GENERATORS` lists them in the registry's order.
+The standards 5.NBT.B.5 to 5.NBT.B.7; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -8,11 +8,7 @@ from __future__ import annotations
 import random
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    CONTAINERS,
-    THINGS,
-    pick,
-)
+from tutorgraph.training.problems._words import CONTAINERS, THINGS, pick
 from tutorgraph.training.problems.grade_56._shared import F, _ask, _d, _dec, _div, _money, _name, _x
 
 __all__ = ["GENERATORS"]

@@ -1,6 +1,6 @@
 """Grade 5 problem generators: Number and Operations—Fractions, cluster B.
 
-The standards 5.NF.B.3 to 5.NF.B.7; `GENERATORS` lists them in the registry's order.
+The standards 5.NF.B.3 to 5.NF.B.7; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -8,9 +8,7 @@ from __future__ import annotations
 import random
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    pick,
-)
+from tutorgraph.training.problems._words import pick
 from tutorgraph.training.problems.grade_56._shared import (
     _DENS5,
     F,

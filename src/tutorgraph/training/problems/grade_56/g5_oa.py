@@ -1,6 +1,6 @@
 """Grade 5 problem generators: Operations and Algebraic Thinking.
 
-The standards 5.OA.A.1 to 5.OA.B.3; `GENERATORS` lists them in the registry's order.
+The standards 5.OA.A.1 to 5.OA.B.3; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -8,9 +8,7 @@ from __future__ import annotations
 import random
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    pick,
-)
+from tutorgraph.training.problems._words import pick
 from tutorgraph.training.problems.grade_56._shared import _ask, _d, _div, _two_names, _x
 
 __all__ = ["GENERATORS"]

@@ -1,6 +1,6 @@
 """Grade 6 problem generators: The Number System, clusters A–B.
 
-The standards 6.NS.A.1 to 6.NS.B.4; `GENERATORS` lists them in the registry's order.
+The standards 6.NS.A.1 to 6.NS.B.4; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -9,12 +9,7 @@ import random
 from math import gcd
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    CONTAINERS,
-    THINGS,
-    pick,
-    plural,
-)
+from tutorgraph.training.problems._words import CONTAINERS, THINGS, pick, plural
 from tutorgraph.training.problems.grade_56._shared import (
     _ask,
     _d,

@@ -1,6 +1,6 @@
 """Grade 6 problem generators: The Number System, cluster C.
 
-The standards 6.NS.C.5 to 6.NS.C.8; `GENERATORS` lists them in the registry's order.
+The standards 6.NS.C.5 to 6.NS.C.8; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -8,9 +8,7 @@ from __future__ import annotations
 import random
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    pick,
-)
+from tutorgraph.training.problems._words import pick
 from tutorgraph.training.problems.grade_56._shared import F, _ask, _f, _name, _two_names
 
 __all__ = ["GENERATORS"]

@@ -1,6 +1,6 @@
 """Grade 6 problem generators: Ratios and Proportional Relationships.
 
-The standards 6.RP.A.1 to 6.RP.A.3; `GENERATORS` lists them in the registry's order.
+The standards 6.RP.A.1 to 6.RP.A.3; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -9,9 +9,7 @@ import random
 from math import gcd
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    pick,
-)
+from tutorgraph.training.problems._words import pick
 from tutorgraph.training.problems.grade_56._shared import (
     _CONV,
     F,

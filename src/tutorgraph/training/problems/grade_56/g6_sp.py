@@ -1,6 +1,6 @@
 """Grade 6 problem generators: Statistics and Probability.
 
-The standards 6.SP.A.3 to 6.SP.B.5; `GENERATORS` lists them in the registry's order.
+The standards 6.SP.A.3 to 6.SP.B.5; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
@@ -10,10 +10,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from tutorgraph.training.problems._registry import Generator, Made, table
-from tutorgraph.training.problems._words import (
-    pick,
-    plural,
-)
+from tutorgraph.training.problems._words import pick, plural
 from tutorgraph.training.problems.grade_56._shared import F, _ask, _d, _fa, _name
 
 __all__ = ["GENERATORS"]

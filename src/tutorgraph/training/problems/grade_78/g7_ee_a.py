@@ -1,6 +1,6 @@
 """Grade 7 problem generators: Expressions and Equations, cluster A.
 
-The standards 7.EE.A.1 to 7.EE.A.2; `GENERATORS` lists them in the registry's order.
+The standards 7.EE.A.1 to 7.EE.A.2; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grade 7 problem generators: Expressions and Equations, cluster B.
 
-The standards 7.EE.B.3 to 7.EE.B.4; `GENERATORS` lists them in the registry's order.
+The standards 7.EE.B.3 to 7.EE.B.4; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

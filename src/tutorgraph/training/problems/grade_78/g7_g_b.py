@@ -1,6 +1,6 @@
 """Grade 7 problem generators: Geometry, cluster B.
 
-The standards 7.G.B.4 to 7.G.B.6; `GENERATORS` lists them in the registry's order.
+The standards 7.G.B.4 to 7.G.B.6; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grade 7 problem generators: The Number System.
 
-The standards 7.NS.A.1; `GENERATORS` lists them in the registry's order.
+The standard 7.NS.A.1; `GENERATORS` lists its generators in the registry's order.
 """
 
 from __future__ import annotations

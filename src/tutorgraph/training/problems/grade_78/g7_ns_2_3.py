@@ -1,6 +1,6 @@
 """Grade 7 problem generators: The Number System.
 
-The standards 7.NS.A.2 to 7.NS.A.3; `GENERATORS` lists them in the registry's order.
+The standards 7.NS.A.2 to 7.NS.A.3; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grade 7 problem generators: Ratios and Proportional Relationships.
 
-The standards 7.RP.A.1 to 7.RP.A.3; `GENERATORS` lists them in the registry's order.
+The standards 7.RP.A.1 to 7.RP.A.3; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grade 7 problem generators: Statistics and Probability, clusters A–B.
 
-The standards 7.SP.A.2 to 7.SP.B.4; `GENERATORS` lists them in the registry's order.
+The standards 7.SP.A.2 to 7.SP.B.4; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grade 7 problem generators: Statistics and Probability, cluster C.
 
-The standards 7.SP.C.5 to 7.SP.C.8; `GENERATORS` lists them in the registry's order.
+The standards 7.SP.C.5 to 7.SP.C.8; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grade 8 problem generators: Expressions and Equations, clusters B–C.
 
-The standards 8.EE.B.5 to 8.EE.C.8; `GENERATORS` lists them in the registry's order.
+The standards 8.EE.B.5 to 8.EE.C.8; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grade 8 problem generators: Functions.
 
-The standards 8.F.A.1 to 8.F.B.4; `GENERATORS` lists them in the registry's order.
+The standards 8.F.A.1 to 8.F.B.4; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grade 8 problem generators: Geometry, cluster A.
 
-The standards 8.G.A.1 to 8.G.A.5; `GENERATORS` lists them in the registry's order.
+The standards 8.G.A.1 to 8.G.A.5; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grade 8 problem generators: Geometry, clusters B–C.
 
-The standards 8.G.B.7 to 8.G.C.9; `GENERATORS` lists them in the registry's order.
+The standards 8.G.B.7 to 8.G.C.9; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

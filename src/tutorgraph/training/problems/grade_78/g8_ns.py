@@ -1,6 +1,6 @@
 """Grade 8 problem generators: The Number System.
 
-The standards 8.NS.A.1 to 8.NS.A.2; `GENERATORS` lists them in the registry's order.
+The standards 8.NS.A.1 to 8.NS.A.2; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

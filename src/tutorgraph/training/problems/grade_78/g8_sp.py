@@ -1,6 +1,6 @@
 """Grade 8 problem generators: Statistics and Probability.
 
-The standards 8.SP.A.3 to 8.SP.A.4; `GENERATORS` lists them in the registry's order.
+The standards 8.SP.A.3 to 8.SP.A.4; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grade 1 problem generators: Geometry.
 
-The standards 1.G.A.1 to 1.G.A.3; `GENERATORS` lists them in the registry's order.
+The standards 1.G.A.1 to 1.G.A.3; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grade 1 problem generators: Measurement and Data.
 
-The standards 1.MD.A.1 to 1.MD.C.4; `GENERATORS` lists them in the registry's order.
+The standards 1.MD.A.1 to 1.MD.C.4; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grade 1 problem generators: Number and Operations in Base Ten.
 
-The standards 1.NBT.A.1 to 1.NBT.C.6; `GENERATORS` lists them in the registry's order.
+The standards 1.NBT.A.1 to 1.NBT.C.6; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grade 1 problem generators: Operations and Algebraic Thinking, clusters A–B.
 
-The standards 1.OA.A.1 to 1.OA.B.4; `GENERATORS` lists them in the registry's order.
+The standards 1.OA.A.1 to 1.OA.B.4; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Grade 1 problem generators: Operations and Algebraic Thinking, clusters C–D.
 
-The standards 1.OA.C.5 to 1.OA.D.8; `GENERATORS` lists them in the registry's order.
+The standards 1.OA.C.5 to 1.OA.D.8; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

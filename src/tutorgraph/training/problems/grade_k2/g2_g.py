@@ -1,6 +1,6 @@
 """Grade 2 problem generators: Geometry.
 
-The standards 2.G.A.1 to 2.G.A.3; `GENERATORS` lists them in the registry's order.
+The standards 2.G.A.1 to 2.G.A.3; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

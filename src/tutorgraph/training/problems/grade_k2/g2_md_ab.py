@@ -1,6 +1,6 @@
 """Grade 2 problem generators: Measurement and Data, clusters A–B.
 
-The standards 2.MD.A.1 to 2.MD.B.6; `GENERATORS` lists them in the registry's order.
+The standards 2.MD.A.1 to 2.MD.B.6; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

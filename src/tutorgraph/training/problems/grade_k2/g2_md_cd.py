@@ -1,6 +1,6 @@
 """Grade 2 problem generators: Measurement and Data, clusters C–D.
 
-The standards 2.MD.C.7 to 2.MD.D.10; `GENERATORS` lists them in the registry's order.
+The standards 2.MD.C.7 to 2.MD.D.10; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

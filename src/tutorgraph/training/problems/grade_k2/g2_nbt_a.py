@@ -1,6 +1,6 @@
 """Grade 2 problem generators: Number and Operations in Base Ten, cluster A.
 
-The standards 2.NBT.A.1 to 2.NBT.A.4; `GENERATORS` lists them in the registry's order.
+The standards 2.NBT.A.1 to 2.NBT.A.4; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

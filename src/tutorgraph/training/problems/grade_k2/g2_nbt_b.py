@@ -1,6 +1,6 @@
 """Grade 2 problem generators: Number and Operations in Base Ten, cluster B.
 
-The standards 2.NBT.B.5 to 2.NBT.B.9; `GENERATORS` lists them in the registry's order.
+The standards 2.NBT.B.5 to 2.NBT.B.9; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

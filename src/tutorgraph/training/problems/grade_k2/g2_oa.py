@@ -1,6 +1,6 @@
 """Grade 2 problem generators: Operations and Algebraic Thinking.
 
-The standards 2.OA.A.1 to 2.OA.C.4; `GENERATORS` lists them in the registry's order.
+The standards 2.OA.A.1 to 2.OA.C.4; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

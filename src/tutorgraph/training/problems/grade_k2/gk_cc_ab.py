@@ -1,6 +1,6 @@
 """Kindergarten problem generators: Counting and Cardinality, clusters A–B.
 
-The standards K.CC.A.1 to K.CC.B.5; `GENERATORS` lists them in the registry's order.
+The standards K.CC.A.1 to K.CC.B.5; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

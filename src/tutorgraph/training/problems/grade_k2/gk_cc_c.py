@@ -1,6 +1,6 @@
 """Kindergarten problem generators: Counting and Cardinality, cluster C.
 
-The standards K.CC.C.6 to K.CC.C.7; `GENERATORS` lists them in the registry's order.
+The standards K.CC.C.6 to K.CC.C.7; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

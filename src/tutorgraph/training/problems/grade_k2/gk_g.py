@@ -1,6 +1,6 @@
 """Kindergarten problem generators: Geometry.
 
-The standards K.G.A.2 to K.G.B.6; `GENERATORS` lists them in the registry's order.
+The standards K.G.A.2 to K.G.B.6; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

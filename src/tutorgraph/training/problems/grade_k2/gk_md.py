@@ -1,6 +1,6 @@
 """Kindergarten problem generators: Measurement and Data.
 
-The standards K.MD.A.2 to K.MD.B.3; `GENERATORS` lists them in the registry's order.
+The standards K.MD.A.2 to K.MD.B.3; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Kindergarten problem generators: Number and Operations in Base Ten.
 
-The standards K.NBT.A.1; `GENERATORS` lists them in the registry's order.
+The standard K.NBT.A.1; `GENERATORS` lists its generators in the registry's order.
 """
 
 from __future__ import annotations

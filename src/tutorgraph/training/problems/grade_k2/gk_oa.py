@@ -1,6 +1,6 @@
 """Kindergarten problem generators: Operations and Algebraic Thinking.
 
-The standards K.OA.A.1 to K.OA.A.5; `GENERATORS` lists them in the registry's order.
+The standards K.OA.A.1 to K.OA.A.5; `GENERATORS` lists their generators in the registry's order.
 """
 
 from __future__ import annotations
