@@ -66,7 +66,7 @@ HOOKS: tuple[tuple[str, str], ...] = (
     ("index.bm25", "tutorgraph.stores.bm25:BM25Index.load"),
     ("index.catalogue", "tutorgraph.index.layout:load_catalogue"),
     ("index.graph", "tutorgraph.stores.embedded_graph:EmbeddedGraphStore.__init__"),
-    ("index.linker", "tutorgraph.index.local:_load_linker"),
+    ("index.linker", "tutorgraph.index.local:load_linker"),
     ("index.check_files", "tutorgraph.index.integrity:check_files"),
     ("models", "tutorgraph.retrieval.factory:load_models"),
     ("model.embedder", "tutorgraph.embedding.onnx_embedder:OnnxEmbedder.load"),

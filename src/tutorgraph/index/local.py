@@ -14,37 +14,40 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from collections.abc import Awaitable, Callable, Generator, Sequence
 from concurrent.futures import Future
 from functools import partial
 from pathlib import Path
-from typing import Any, Self, TypeVar
-
-import numpy as np
+from typing import Any, Self
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.stored_vectors import StoredVectors
 from tutorgraph.errors import (
     ConfigurationError,
-    DiskFullError,
     IndexDamagedError,
     IndexNotFoundError,
 )
-from tutorgraph.index.diskspace import disk_full_reason, is_disk_full, nearly_full
+from tutorgraph.index.diskspace import disk_full_reason
 from tutorgraph.index.generations import LEGACY, ReaderHold, generation_name, live_generation
 from tutorgraph.index.integrity import (
     Problem,
     catalogue_problem,
     check_files,
     nonfinite_rows,
-    probe_items,
-    probe_vectors,
 )
 from tutorgraph.index.layout import IndexLayout, load_catalogue
+from tutorgraph.index.loading import (
+    DISK_FULL,
+    check_vectors,
+    count_when_sound,
+    error_text,
+    in_thread,
+    load_linker,
+    vector_store_for,
+)
 from tutorgraph.index.pipeline import IngestOptions, ingest_records
 from tutorgraph.index.vector_check import VectorCheck, Verdict
-from tutorgraph.linking import ConceptLinker, build_cards
+from tutorgraph.linking import ConceptLinker
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.chroma import ChromaVectorStore
@@ -58,33 +61,6 @@ from tutorgraph_client.models.curriculum import Concept
 __all__ = ["AsyncClosing", "GraphOnly", "LocalIndex", "Opening"]
 
 log = logging.getLogger(__name__)
-
-_T = TypeVar("_T")
-
-
-class _Unsound(Exception):
-    """The vector store's child check found it damaged (or the disk full): not opened here."""
-
-
-def _count_when_sound(store: ChromaVectorStore, verdict: Future[Verdict] | None) -> int:
-    """Open the embedded store and count it, once the child check (if any) found it sound."""
-    if verdict is not None and not verdict.result().ok:
-        raise _Unsound
-    return store.count_sync()
-
-
-def _in_thread(call: Callable[[], _T]) -> Future[_T]:
-    """`call` in a thread of its own (Chroma pages its index in beside the other loads)."""
-    future: Future[_T] = Future()
-
-    def run() -> None:
-        try:
-            future.set_result(call())
-        except BaseException as exc:
-            future.set_exception(exc)
-
-    threading.Thread(target=run, name="chroma-open", daemon=True).start()
-    return future
 
 
 class AsyncClosing:
@@ -258,18 +234,18 @@ class LocalIndex(AsyncClosing):
         verdict: Future[Verdict] | None = None
         if vector is None and "vector" not in problems:
             if isolate:  # the child opens the store first; its verdict is awaited below
-                verdict = _in_thread((check or VectorCheck.start(generation)).result)
+                verdict = in_thread((check or VectorCheck.start(generation)).result)
             # Chroma pages its HNSW index in (in the child, then here once the child found
             # it sound) while BM25 and the graph load.
             own = ChromaVectorStore.embedded(layout.chroma, create=False)  # no I/O yet
-            opened = _in_thread(partial(_count_when_sound, own, verdict))
+            opened = in_thread(partial(count_when_sound, own, verdict))
         expected = manifest.counts
         lexical: LexicalIndex | None = None
         if "lexical" not in problems:
             try:
                 bm25 = BM25Index.load(layout.lexical)
             except Exception as exc:  # any failure to read a damaged file is damage
-                problems["lexical"] = Problem("lexical", f"cannot be read ({_why(exc)})")
+                problems["lexical"] = Problem("lexical", f"cannot be read ({error_text(exc)})")
             else:
                 if "items" in expected and len(bm25.items) != expected["items"]:
                     problems["lexical"] = Problem(
@@ -284,7 +260,9 @@ class LocalIndex(AsyncClosing):
             try:
                 records = load_catalogue(layout)
             except Exception as exc:
-                problems["graph"] = Problem("graph", f"the catalogue cannot be read ({_why(exc)})")
+                problems["graph"] = Problem(
+                    "graph", f"the catalogue cannot be read ({error_text(exc)})"
+                )
             else:
                 if (wrong := catalogue_problem(records, manifest)) is not None:
                     problems["graph"] = wrong
@@ -325,12 +303,12 @@ class LocalIndex(AsyncClosing):
             and "vector" not in problems
             and "vector" not in unavailable
         ):
-            problem = _check_vectors(own, opened, manifest, lexical, stored, generation)
-            if problem is _DISK_FULL:
+            problem = check_vectors(own, opened, manifest, lexical, stored, generation)
+            if problem is DISK_FULL:
                 unavailable["vector"] = disk_full_reason(generation)
             elif problem is not None:
                 problems["vector"] = problem
-        linker = None if "graph" in problems else _load_linker(layout, concepts, stored)
+        linker = None if "graph" in problems else load_linker(layout, concepts, stored)
         lessons = (
             LessonIndex.of(lexical.items, stored)
             if isinstance(lexical, BM25Index) and stored is not None
@@ -344,7 +322,7 @@ class LocalIndex(AsyncClosing):
             own.close_sync()
         return cls(
             manifest,
-            _vector_store(problems, unavailable, vector, own),
+            vector_store_for(problems, unavailable, vector, own),
             lexical or DamagedStore(str(problems["lexical"])),
             graph or DamagedStore(str(problems["graph"])),
             generation=generation_name(generation),
@@ -442,7 +420,7 @@ class GraphOnly(AsyncClosing):
                 try:
                     records = load_catalogue(layout)
                 except Exception as exc:
-                    problem = Problem("graph", f"the catalogue cannot be read ({_why(exc)})")
+                    problem = Problem("graph", f"the catalogue cannot be read ({error_text(exc)})")
                 else:
                     problem = catalogue_problem(records, manifest)
             if problem is not None:
@@ -453,85 +431,6 @@ class GraphOnly(AsyncClosing):
         except BaseException:
             hold.release()
             raise
-
-
-def _load_linker(
-    layout: IndexLayout, concepts: list[Concept] | None, stored: StoredVectors | None
-) -> ConceptLinker | None:
-    """The linker over the catalogue's cards, with the card vectors the ingest stored."""
-    try:
-        if concepts is None:
-            concepts = load_catalogue(layout, documents=False).concepts
-    except Exception as exc:  # damage is the integrity check's to report
-        log.info("no concept linker: %s", _why(exc))
-        return None
-    cards = build_cards(concepts)
-    if stored is None or not cards:
-        return None
-    found = stored.lookup([c.text for c in cards], stored.fingerprint)
-    if len(found) < len(cards):
-        log.info("no concept linker: %d cards have no stored vector", len(cards) - len(found))
-        return None
-    return ConceptLinker(cards, np.stack([found[i] for i in range(len(cards))]))
-
-
-def _vector_store(
-    problems: dict[str, Problem],
-    unavailable: dict[str, str],
-    given: VectorStore | None,
-    own: ChromaVectorStore | None,
-) -> VectorStore:
-    if "vector" in problems:
-        return DamagedStore(str(problems["vector"]))
-    if "vector" in unavailable:
-        return DamagedStore(f"vector: {unavailable['vector']}", DiskFullError)
-    store = given or own
-    assert store is not None  # no problem and no given store: the embedded one was opened
-    return store
-
-
-def _why(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {str(exc)[:160]}" if str(exc) else type(exc).__name__
-
-
-# What `_check_vectors` returns when Chroma could not open for want of disk space.
-_DISK_FULL = Problem("vector", "disk full", "chroma")
-
-
-def _check_vectors(
-    store: ChromaVectorStore,
-    opened: Future[int],
-    manifest: Manifest,
-    lexical: LexicalIndex | None,
-    stored: StoredVectors | None,
-    root: Path,
-) -> Problem | None:
-    """The count against the manifest's, then each probe item's stored vector finds it."""
-    try:
-        count = opened.result()
-    except Exception as exc:
-        # Chroma writes when it opens: an intact store on a full disk fails here.
-        if is_disk_full(exc) or nearly_full(root):
-            return _DISK_FULL
-        return Problem("vector", f"the vector store cannot be opened ({_why(exc)})", "chroma")
-    expected = manifest.counts.get("items")
-    if expected is not None and count != expected:
-        return Problem(
-            "vector",
-            f"holds {count:,} vectors, the manifest counted {expected:,} items",
-            "chroma",
-        )
-    if not isinstance(lexical, BM25Index) or stored is None:  # no vectors: an older index
-        return None
-    items = probe_items(lexical.items)
-    found = stored.lookup([it.search_text for it in items], stored.fingerprint)
-    probes = [(items[i], v) for i, v in sorted(found.items())]
-    try:
-        return probe_vectors(store.search_sync, probes)
-    except Exception as exc:
-        if is_disk_full(exc) or nearly_full(root):
-            return _DISK_FULL
-        return Problem("vector", f"the vector store fails a search ({_why(exc)})", "chroma")
 
 
 class Opening:
