@@ -117,11 +117,9 @@ async def test_the_harness_serves_each_configuration_as_it_says_and_names_the_re
     built: list[tuple[bool, bool, float | None]] = []
     real_build = factory.build_retriever
 
-    def spy(index, models, setup):  # type: ignore[no-untyped-def]
-        built.append(
-            (models.ranker is not None, setup.diagnosis, setup.config.near_duplicate_threshold)
-        )
-        return real_build(index, models, setup)
+    def spy(index, models, config):  # type: ignore[no-untyped-def]
+        built.append((models.ranker is not None, config.diagnosis, config.near_duplicate_threshold))
+        return real_build(index, models, config)
 
     monkeypatch.setattr(factory, "build_retriever", spy)
     grid = ablation_grid()
