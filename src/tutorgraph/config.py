@@ -50,7 +50,7 @@ DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 # Off by default: its scores collapsed to a constant and it lowers MAP@25 (README).
 BUNDLED_RERANKER = "tutorgraph/eedi-minilm-reranker"
 # The learned final score shipped inside the package (`tutorgraph train-ranker` on the Eedi
-# development file; design section 10).
+# development file; design section 6).
 BUNDLED_SCOPE = "tutorgraph/scope"
 BUNDLED_LINKER = "tutorgraph/standards"
 BUNDLED_RANKER = "tutorgraph/eedi-ranker"
