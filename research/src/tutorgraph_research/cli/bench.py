@@ -1,4 +1,4 @@
-"""`tutorgraph bench`: the benchmarks of design section 8.
+"""`tutorgraph bench`: the benchmarks of the evaluation protocol (research/docs/EVALUATION.md).
 
 The commands live in modules by what they measure: Eedi retrieval and the diagnosis
 (`bench_eedi`), latency (`bench_latency`), reading a query (`bench_queries`), the
@@ -20,7 +20,7 @@ from tutorgraph_research.cli.bench_tutoring import tutoring_cmd
 
 __all__ = ["register"]
 
-bench_app = typer.Typer(help="Benchmarks (design section 8).", no_args_is_help=True)
+bench_app = typer.Typer(help="Benchmarks (research/docs/EVALUATION.md).", no_args_is_help=True)
 # Registered here, not where each is defined, so that this order is the one `--help` lists.
 bench_app.command("eedi")(eedi_cmd)
 bench_app.command("latency")(latency_cmd)

@@ -19,7 +19,7 @@ from tutorgraph_research.harness.results import ItemScore, UnitKey
 
 __all__ = ["TASK_NAMES", "BenchmarkTask", "ProgressFn", "RecordFn", "SkipFn", "StatusFn"]
 
-# In report order (design section 8 and issue 8).
+# In report order (research/docs/EVALUATION.md).
 TASK_NAMES: tuple[str, ...] = (
     "eedi-misconceptions",
     "linking-eedi",

@@ -1,4 +1,4 @@
-"""The Eedi misconception-retrieval task (design section 8), a `FoldTask`.
+"""The Eedi misconception-retrieval task (research/docs/EVALUATION.md), a `FoldTask`.
 
 Unit: one labelled (question, wrong answer) pair. For each fold the stores are built from
 the fold's training questions (and the misconception list) only; no test question and no

@@ -1,4 +1,4 @@
-"""Concept linking (design section 8): which concept is a question or an exercise about?
+"""Concept linking (research/docs/EVALUATION.md): which concept is a question or an exercise about?
 
 Two tasks, both scored with Recall@1, Recall@10 and MRR over a ranking of concept ids read
 from the packet (`concept_ranking`): a concept hit's own id, any other hit's `concept_ids`,
