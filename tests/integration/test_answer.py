@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import pytest
 from openai import AsyncOpenAI
+from tests.integration.api_support import R, running, settings_for
 from tests.integration.local_openai import BOGUS_ID, LocalOpenAI, local_openai_server
-from tests.integration.test_api import R, running, settings_for
 
 from tutorgraph.synthesis.answerer import Delta, OpenAIAnswerer, collect
 from tutorgraph.synthesis.citations import citable_ids

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from tests.contract.chroma_server import free_port
+from tests.integration.api_support import ADMIN, LIMITED, READ, settings_for, tar_gz
 from tests.integration.local_openai import LocalOpenAI, local_openai_server, serving
-from tests.integration.test_api import ADMIN, LIMITED, READ, settings_for, tar_gz
 
 from tutorgraph.api import create_app
 from tutorgraph.errors import (

@@ -12,7 +12,7 @@ from langchain_core.documents import Document
 from langchain_tests.integration_tests import RetrieversIntegrationTests
 from llama_index.core.schema import NodeWithScore
 from tests.conftest import index_retriever
-from tests.integration.test_api import READ
+from tests.integration.api_support import READ
 from tests.integration.test_client import Served, served  # noqa: F401 - the fixture
 
 from tutorgraph.diagnosis.diagnose import Diagnoser

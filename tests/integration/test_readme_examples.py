@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.integration.test_api import READ
+from tests.integration.api_support import READ
 from tests.integration.test_client import Served, served  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.integration

@@ -24,8 +24,8 @@ from typing import Any
 import httpx
 import lxml.html
 import pytest
+from tests.integration.api_support import ADMIN, settings_for
 from tests.integration.local_openai import serving
-from tests.integration.test_api import ADMIN, settings_for
 
 from tutorgraph.api import create_app
 
