@@ -46,9 +46,7 @@ from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph.retrieval.ranker_runtime import DeferredRanker
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.retrieval.retriever_config import OpenAIRefinerConfig, RefinerKind, RetrieverConfig
-from tutorgraph.retrieval.stages.rank import NO_RANKER
-from tutorgraph.retrieval.stages.rerank import NO_RERANKER
-from tutorgraph.retrieval.stages.scope import NO_SCOPE_MODEL
+from tutorgraph.retrieval.stage_deps import NO_RANKER, NO_RERANKER, NO_SCOPE_MODEL
 from tutorgraph.stores.protocols import ConceptLinks, IndexReader
 
 __all__ = [

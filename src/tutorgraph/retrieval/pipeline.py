@@ -23,7 +23,7 @@ import logging
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -58,6 +58,10 @@ from tutorgraph_client.models.packet import (
 )
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest, SourceName
+
+if TYPE_CHECKING:  # the stages' `make` only; neither module imports this one's stages
+    from tutorgraph.retrieval.retriever_config import RetrieverConfig
+    from tutorgraph.retrieval.stage_deps import StageDeps
 
 __all__ = [
     "INITIAL",
@@ -232,6 +236,11 @@ class Stage(Protocol):
     required: ClassVar[bool] = True
     reads: ClassVar[frozenset[str]]
     writes: ClassVar[frozenset[str]]
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> Stage:
+        """The stage, made with what it needs of `deps` and `config` (`build_stages`)."""
+        ...
 
     async def run(self, state: RequestState) -> bool:
         """Do the stage's work on `state`; False when it had nothing to do (its `timings_ms`

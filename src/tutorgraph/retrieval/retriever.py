@@ -20,10 +20,8 @@ from tutorgraph.retrieval.packet import build_packet
 from tutorgraph.retrieval.pipeline import RequestState, Stage, run_stages
 from tutorgraph.retrieval.ranker_runtime import DeferredRanker
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
-from tutorgraph.retrieval.stages import StageDeps, build_stages
-from tutorgraph.retrieval.stages.rank import NO_RANKER
-from tutorgraph.retrieval.stages.rerank import NO_RERANKER
-from tutorgraph.retrieval.stages.scope import NO_SCOPE_MODEL
+from tutorgraph.retrieval.stage_deps import NO_RANKER, NO_RERANKER, NO_SCOPE_MODEL, StageDeps
+from tutorgraph.retrieval.stages import build_stages
 from tutorgraph.stores.protocols import (
     ConceptLinks,
     GraphStore,

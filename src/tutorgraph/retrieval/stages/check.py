@@ -9,6 +9,8 @@ from dataclasses import KW_ONLY, dataclass
 
 from tutorgraph.errors import UnknownConceptError
 from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore
 
@@ -26,6 +28,10 @@ class CheckStage(Stage):
     graph: GraphStore
     _: KW_ONLY
     timeout_s: float
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> CheckStage:
+        return cls(deps.graph, timeout_s=config.source_timeout_s)
 
     async def run(self, state: RequestState) -> bool:
         ids = state.request.concept_ids

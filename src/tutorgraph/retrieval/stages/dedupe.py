@@ -20,6 +20,8 @@ from tutorgraph.retrieval.hits import fused_hit
 from tutorgraph.retrieval.local_context import LOCAL_PREFIX
 from tutorgraph.retrieval.near_duplicates import MERGEABLE_KINDS, merge_near_duplicates
 from tutorgraph.retrieval.pipeline import NearDuplicates, RequestState, Stage
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import VectorStore
 from tutorgraph_client.models.packet import Conflict, Hit
@@ -65,6 +67,16 @@ class DedupeStage(Stage):
     # The index's near-duplicate threshold (a request may set its own); None: no merge.
     threshold: float | None
     timeout_s: float
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> DedupeStage:
+        return cls(
+            deps.vector,
+            rerank_depth=config.rerank_depth,
+            reranks=deps.reranker is not None,
+            threshold=config.near_duplicate_threshold,
+            timeout_s=config.source_timeout_s,
+        )
 
     async def run(self, state: RequestState) -> bool:
         request = state.request

@@ -22,6 +22,8 @@ from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.fusion import DIAGNOSIS_WEIGHT, RRF_K
 from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.curriculum import Misconception
@@ -190,6 +192,10 @@ class DiagnoseStage(Stage):
     graph: GraphStore
     _: KW_ONLY
     timeout_s: float
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> DiagnoseStage:
+        return cls(deps.diagnoser, deps.graph, timeout_s=config.source_timeout_s)
 
     async def run(self, state: RequestState) -> bool:
         if self.diagnoser is None:

@@ -14,6 +14,8 @@ from dataclasses import KW_ONLY, dataclass
 
 from tutorgraph.retrieval.facts import RequestFacts, request_facts
 from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.stage_deps import StageDeps
 
 __all__ = ["FactsStage"]
 
@@ -33,6 +35,11 @@ class FactsStage(Stage):
 
     _: KW_ONLY
     timeout_s: float
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> FactsStage:
+        del deps  # the stage needs nothing of them
+        return cls(timeout_s=config.source_timeout_s)
 
     async def run(self, state: RequestState) -> bool:
         # The reader runs in a worker thread, off the event loop (it is cached: the local

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.retrieval.context import assemble_context
 from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph.stores.lessons import LESSON_KINDS
 from tutorgraph_client.models.packet import Hit, teaching_first
 
@@ -46,6 +48,11 @@ class FinishStage(Stage):
     writes = frozenset({"context", "hits", "ranker_info", "uncut"})
 
     embedder: Embedder
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> FinishStage:
+        del config  # the stage needs nothing of them
+        return cls(deps.embedder)
 
     async def run(self, state: RequestState) -> bool:
         request, hits = state.request, state.hits

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from tutorgraph.retrieval.fusion import fuse, source_weights
 from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.stage_deps import StageDeps
 
 __all__ = ["FuseStage"]
 
@@ -22,6 +24,11 @@ class FuseStage(Stage):
     reads = frozenset({"merged", "route"})
     writes = frozenset({"fused"})
     timing = "fuse"
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> FuseStage:
+        del deps, config  # the stage needs nothing of them
+        return cls()
 
     async def run(self, state: RequestState) -> bool:
         weights = source_weights(state.route.semantic_weight)

@@ -15,6 +15,8 @@ from dataclasses import KW_ONLY, dataclass
 
 from tutorgraph.retrieval.hits import lesson_hit
 from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph.stores.lessons import (
     LESSON_POOL,
     PER_SUBSECTION,
@@ -50,6 +52,10 @@ class LessonStage(Stage):
     pool: int = LESSON_POOL
     vote_weight: float = VOTE_WEIGHT
     per_subsection: int | None = PER_SUBSECTION
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> LessonStage:
+        return cls(deps.lessons, slots=config.lesson_slots)
 
     async def run(self, state: RequestState) -> bool:
         request = state.request

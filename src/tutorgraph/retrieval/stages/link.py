@@ -32,6 +32,8 @@ import numpy.typing as npt
 from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.linking import taxonomy_of
 from tutorgraph.retrieval.pipeline import Linking, RequestState, Stage, elapsed_ms
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import ConceptLinks, GraphStore, LinkedCard
 from tutorgraph_client.models.grade import band
@@ -64,6 +66,10 @@ class LinkStage(Stage):
     linker: ConceptLinks | None
     _: KW_ONLY
     timeout_s: float
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> LinkStage:
+        return cls(deps.graph, deps.linker, timeout_s=config.source_timeout_s)
 
     async def run(self, state: RequestState) -> bool:
         if (grade := state.request.grade) is not None:

@@ -13,6 +13,8 @@ from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.conflicts import latest_versions
 from tutorgraph.retrieval.merge import merge_candidates
 from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
 from tutorgraph_client.models.request import SourceName
 
@@ -49,6 +51,11 @@ class MergeStage(Stage):
     reads = frozenset({"graph", "raw", "route"})
     writes = frozenset({"conflicts", "merged", "results", "scope"})
     timing = "merge"
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> MergeStage:
+        del deps, config  # the stage needs nothing of them
+        return cls()
 
     async def run(self, state: RequestState) -> bool:
         graph = state.graph

@@ -17,15 +17,15 @@ from tutorgraph.ranking.model import CandidateSignals, LearnedRanker, RankerQuer
 from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph.retrieval.pipeline import RequestState, Stage, await_shared
 from tutorgraph.retrieval.ranker_runtime import DeferredRanker, Scoring, ranker_query_vector
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.router import Route
+from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.packet import Hit, RankerInfo
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest
 
-__all__ = ["NO_RANKER", "RankStage", "learned_rank"]
-
-NO_RANKER = "no learned ranker configured"
+__all__ = ["RankStage", "learned_rank"]
 
 
 async def learned_rank(
@@ -128,6 +128,16 @@ class RankStage(Stage):
     proposals: int
     # Why there is no ranker (the packet's `ranker.reason`).
     unavailable: str
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> RankStage:
+        return cls(
+            deps.ranker,
+            deps.graph,
+            deps.embedder,
+            proposals=config.ranker_proposals,
+            unavailable=deps.ranker_unavailable,
+        )
 
     async def run(self, state: RequestState) -> bool:
         ranker = self.ranker

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from tutorgraph.refinement.language import detect_language, language_note
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph_client.models.packet import LanguageInfo
 
 __all__ = ["RefineStage"]
@@ -31,6 +33,11 @@ class RefineStage(Stage):
     required = False
 
     refiner: Refiner | None
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> RefineStage:
+        del config  # the stage needs nothing of them
+        return cls(deps.refiner)
 
     async def run(self, state: RequestState) -> bool:
         request = state.request

@@ -12,11 +12,11 @@ from dataclasses import KW_ONLY, dataclass
 from tutorgraph.embedding.batching import rerank_async
 from tutorgraph.embedding.reranker import Reranker
 from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph_client.models.packet import RerankerInfo
 
-__all__ = ["NO_RERANKER", "RerankStage"]
-
-NO_RERANKER = "no reranker configured"
+__all__ = ["RerankStage"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,10 @@ class RerankStage(Stage):
     depth: int
     # Why there is no reranker (the packet's `reranker.reason`).
     unavailable: str
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> RerankStage:
+        return cls(deps.reranker, depth=config.rerank_depth, unavailable=deps.reranker_unavailable)
 
     async def run(self, state: RequestState) -> bool:
         if not state.route.rerank:

@@ -22,7 +22,9 @@ from tutorgraph.ranking.model import LearnedRanker, RankerQuery
 from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.pipeline import RequestState, Stage, elapsed_ms
 from tutorgraph.retrieval.ranker_runtime import DeferredRanker, ranker_query_vector
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.router import resolve_route
+from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph.stores.protocols import GraphStore
 
 __all__ = ["RouteStage"]
@@ -46,6 +48,17 @@ class RouteStage(Stage):
     links: bool
     default_profile: str
     default_semantic_weight: float | None
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> RouteStage:
+        return cls(
+            deps.embedder,
+            deps.graph,
+            ranker=deps.ranker,
+            links=deps.linker is not None,
+            default_profile=config.default_retrieval_profile,
+            default_semantic_weight=config.default_semantic_weight,
+        )
 
     async def run(self, state: RequestState) -> bool:
         request, refined = state.request, state.refined

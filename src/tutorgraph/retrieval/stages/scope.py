@@ -19,11 +19,11 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.linking.linker import STRUCTURED as COMMON_CORE
 from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.stage_deps import NO_SCOPE_MODEL, StageDeps
 from tutorgraph_client.models.packet import ScopeInfo
 
-__all__ = ["NO_SCOPE_MODEL", "ScopeStage", "scope_signals"]
-
-NO_SCOPE_MODEL = "no scope model configured"
+__all__ = ["ScopeStage", "scope_signals"]
 
 
 async def scope_signals(state: RequestState, embedder: Embedder) -> ScopeSignals:
@@ -75,6 +75,11 @@ class ScopeStage(Stage):
     _: KW_ONLY
     # Why there is no model (the packet's `scope.reason`).
     unavailable: str = NO_SCOPE_MODEL
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> ScopeStage:
+        del config  # the stage needs nothing of them
+        return cls(deps.scope, deps.embedder, unavailable=deps.scope_unavailable)
 
     async def run(self, state: RequestState) -> bool:
         model = self.model

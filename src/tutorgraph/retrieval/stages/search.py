@@ -26,6 +26,8 @@ from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.graph_search import GraphSearchResult, graph_plan, graph_search
 from tutorgraph.retrieval.local_context import local_items, search_local
 from tutorgraph.retrieval.pipeline import RequestState, Stage, await_linking, elapsed_ms
+from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, ScoredItem, VectorStore
 from tutorgraph_client.models.packet import LinkedConcept
@@ -84,6 +86,17 @@ class SearchStage(Stage):
     _: KW_ONLY
     graph_depth: int
     timeout_s: float
+
+    @classmethod
+    def make(cls, deps: StageDeps, config: RetrieverConfig) -> SearchStage:
+        return cls(
+            deps.embedder,
+            deps.vector,
+            deps.lexical,
+            deps.graph,
+            graph_depth=config.graph_depth,
+            timeout_s=config.source_timeout_s,
+        )
 
     async def run(self, state: RequestState) -> bool:
         request, refined, route, timings = state.request, state.refined, state.route, state.timings
