@@ -16,15 +16,17 @@ imports them (as `bundles_fixture`, `clean_fixture`), and builds them once for i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from tests.contract.chroma_server import free_port
 
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.pipeline import embed_bundle
@@ -38,6 +40,7 @@ __all__ = [
     "clean_fixture",
     "hnsw_file",
     "one_line_error",
+    "serving",
     "snapshot",
     "truncate",
     "wait_until",
@@ -150,3 +153,30 @@ def wait_until(
             pass
         time.sleep(0.2)
     raise AssertionError("timed out")
+
+
+@contextlib.contextmanager
+def serving(
+    start_cli: Callable[..., subprocess.Popen[str]], index_dir: Path
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`tutorgraph serve` on `index_dir` (reloading every 0.3 s, no reranker) until it
+    answers `/healthz`; yields its URL and process, and stops it."""
+    port = free_port()
+    proc = start_cli(
+        "serve",
+        "--port",
+        str(port),
+        "--index-dir",
+        str(index_dir),
+        "--log-level",
+        "warning",
+        TUTORGRAPH_INDEX_RELOAD_S="0.3",
+        TUTORGRAPH_RERANKER_MODEL="",
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until(lambda: httpx.get(f"{url}/healthz", timeout=2).status_code == 200, proc)
+        yield url, proc
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=60)

@@ -27,6 +27,7 @@ from tests.integration.index_safety_support import (
     clean_fixture,  # noqa: F401 - the module fixture `clean`
     hnsw_file,
     one_line_error,
+    serving,
     snapshot,
     truncate,
     wait_until,
@@ -170,25 +171,8 @@ def server(
 ) -> Iterator[tuple[str, Path]]:
     index_dir = tmp_path / "index"
     shutil.copytree(clean[0], index_dir)
-    port = free_port()
-    proc = start_cli(
-        "serve",
-        "--port",
-        str(port),
-        "--index-dir",
-        str(index_dir),
-        "--log-level",
-        "warning",
-        TUTORGRAPH_INDEX_RELOAD_S="0.3",
-        TUTORGRAPH_RERANKER_MODEL="",
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until(lambda: httpx.get(f"{url}/healthz", timeout=2).status_code == 200, proc)
+    with serving(start_cli, index_dir) as (url, _proc):
         yield url, index_dir
-    finally:
-        proc.terminate()
-        proc.communicate(timeout=60)
 
 
 def test_a_server_follows_a_cli_ingest_and_keeps_an_intact_generation_over_a_damaged_one(

@@ -7,23 +7,22 @@ its own (1,100 concepts: below 1,000 Chroma writes no HNSW files), not the refer
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from tests.contract.chroma_server import free_port
 from tests.integration.index_safety_support import (
     QUERIES,
     Snapshot,
     hnsw_file,
     one_line_error,
+    serving,
     snapshot,
     wait_until,
 )
@@ -88,31 +87,6 @@ def _damage_hnsw_in_place(generation: Path) -> None:
     assert path.stat().st_size == size
 
 
-@contextlib.contextmanager
-def _serving(
-    start_cli: Callable[..., subprocess.Popen[str]], index_dir: Path
-) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    port = free_port()
-    proc = start_cli(
-        "serve",
-        "--port",
-        str(port),
-        "--index-dir",
-        str(index_dir),
-        "--log-level",
-        "warning",
-        TUTORGRAPH_INDEX_RELOAD_S="0.3",
-        TUTORGRAPH_RERANKER_MODEL="",
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until(lambda: httpx.get(f"{url}/healthz", timeout=2).status_code == 200, proc)
-        yield url, proc
-    finally:
-        proc.terminate()
-        proc.communicate(timeout=60)
-
-
 def _ready(url: str, proc: subprocess.Popen[str], want: Callable[[dict[str, Any]], bool]) -> Any:
     """/readyz's body once `want` holds of it (the server must stay up meanwhile)."""
     found: dict[str, Any] = {}
@@ -168,7 +142,7 @@ def test_a_server_started_on_a_crashing_vector_store_stays_up_and_says_so(
     live = live_generation(index_dir)
     assert live is not None
     _damage_hnsw_in_place(live)
-    with _serving(start_cli, index_dir) as (url, proc):
+    with serving(start_cli, index_dir) as (url, proc):
         ready = httpx.get(f"{url}/readyz", timeout=10)
         assert ready.status_code == 503 and str(tmp_path) not in ready.text
         body = ready.json()
@@ -195,7 +169,7 @@ def test_a_server_swapped_to_a_crashing_generation_keeps_serving_the_one_it_has(
     shutil.copytree(hnsw[1], index_dir)
     live = live_generation(index_dir)
     assert live is not None
-    with _serving(start_cli, index_dir) as (url, proc):
+    with serving(start_cli, index_dir) as (url, proc):
         assert httpx.get(f"{url}/readyz", timeout=10).json()["status"] == "ready"
         with WriterLock(index_dir, "a test writing a crashing generation"):
             broken = new_generation(index_dir, live)
