@@ -2,8 +2,9 @@
 
 A benchmark, not a test (issue 30, finding 2). It starts `tutorgraph serve` on a free
 loopback port (127.0.0.1 only) over the given index, with one read key and the rate limit
-off, as `research/scripts/load_test.py` does (whose server, query set and workers it
-reuses). Then two phases, each bounded by `--requests` normal requests and `--seconds`:
+off, as `tutorgraph bench load` does (whose server, query set and locust run it reuses:
+`tutorgraph_research.tasks.load_server`, `load_test`, `load_locust`). Then two phases,
+each bounded by `--requests` normal requests and `--seconds`:
 
 - without: `--clients` (8) clients send ordinary Eedi queries back to back;
 - with: the same, on other queries of the set (no cache helps either phase), while
@@ -35,12 +36,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import load_locust  # sibling modules, not a package
-import load_server
-import load_test
-
 from tutorgraph_research.harness.provenance import hardware
+from tutorgraph_research.tasks import load_locust, load_server, load_test
 
 BAR = 1.5
 NINES = f"I got {'9' * 1970} for 1/2+1/4"
@@ -97,19 +94,25 @@ def phase(
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        return run(args)
+    except load_locust.LoadTestError as exc:
+        raise SystemExit(str(exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
     from tutorgraph.index.generations import live_generation
 
-    args = parse_args(argv)
     if live_generation(args.index_dir) is None:
         raise SystemExit(f"no tutorgraph index at {args.index_dir}")
     queries = load_test.load_queries(args.questions)
     per_phase = args.warmup + args.requests
     if len(queries) < 3 * per_phase:
         raise SystemExit(f"{args.questions} has {len(queries)} queries; {3 * per_phase} needed")
-    args.workers = 1  # `load_server.start_server` reads it
     key = secrets.token_urlsafe(24)
     with tempfile.TemporaryDirectory(prefix="tutorgraph-hostile-") as tmp:
-        server = load_server.start_server(args, key, Path(tmp) / "serve.log")
+        server = load_server.start_server(args.index_dir, 1, key, Path(tmp) / "serve.log")
         try:
             ready = load_server.wait_ready(server, args.start_timeout)
             print(f"server up at {server.url} ({ready['generation']})", flush=True)

@@ -1,23 +1,26 @@
 """Load test of `tutorgraph serve`: throughput and latency of `POST /v1/retrieve` under load.
 
-A benchmark, not a test. It starts `tutorgraph serve` on a free loopback port over the
-configured index, waits for `/readyz`, then, for each scenario, runs locust (its library API,
-headless, in a child process of this script, so that gevent's monkey-patching stays there):
-N `FastHttpUser`s send Eedi queries (question, correct answer and a wrong answer: the
-`tutorgraph bench latency` query set) back to back until `--requests` have been sent or
-`--seconds` have passed (requests in flight then are waited for). Each scenario warms up
-first (`--warmup` requests, at least one per user, not timed, on other queries), and each uses
-its own slice of the query set, so that no scenario profits from another's caches (the
-reranker's and the refiner's).
+A benchmark, not a test, and since issue 51 a thin wrapper: the load test itself is
+`tutorgraph_research.tasks.load_test` (with `load_server` and `load_locust`), which
+`tutorgraph bench load` runs too; this script keeps its `--scenarios` (rerank ones too) and
+its plain table. It starts `tutorgraph serve` on a free loopback port over the configured
+index, waits for `/readyz` (and for every worker to settle), then, for each scenario, runs
+locust (its library API, headless, in a child process of this script, so that gevent's
+monkey-patching stays there): N `FastHttpUser`s send Eedi queries (question, correct answer
+and a wrong answer: the `tutorgraph bench latency` query set) back to back until
+`--requests` have been sent or `--seconds` have passed (requests in flight then are waited
+for). Each scenario warms up first (`--warmup` requests, at least one per user, not timed,
+on other queries), and each uses its own slice of the query set, so that no scenario profits
+from another's caches (the reranker's and the refiner's).
 
 Scenarios (`--scenarios`): 1, 8 and 32 users without rerank (`"rerank": false`), 8 with
 rerank (`"rerank": true`, the configured reranker). Reported per scenario, from locust's
 stats: requests, req/s, p50, p95, p99 and mean latency (nearest rank, over every answered
 request; locust's histogram is made 0.01 ms fine here, not its default two significant
 digits), errors (any status but 200, or a transport error) by kind; and, sampled here from
-/proc, the server's RSS (its process tree) at rest and its peak under load. The server runs
-with the rate limit off and one API key made for the run; every other setting comes from the
-`TUTORGRAPH_*` environment, as for `tutorgraph serve`.
+/proc, the server's RSS (its process tree, and each process) at rest and its peak under
+load. The server runs with the rate limit off and one API key made for the run; every other
+setting comes from the `TUTORGRAPH_*` environment, as for `tutorgraph serve`.
 
     .venv/bin/python research/scripts/load_test.py --index-dir .tutorgraph \\
         --questions ../shared/data/eedi/train.csv --requests 100 --seconds 30 \\
@@ -27,116 +30,18 @@ with the rate limit off and one API key made for the run; every other setting co
 from __future__ import annotations
 
 import argparse
+import functools
 import json
-import secrets
 import sys
-import tempfile
-import time
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-# research/scripts/ is first on sys.path: the load and the server are the modules beside it.
-from load_locust import Load, run_load
-from load_server import (
-    PeakRss,
-    Server,
-    rerank_applied,
-    start_server,
-    stop_server,
-    tree_rss_mib,
-    wait_ready,
+from tutorgraph_research.tasks.load_test import (
+    LoadTestError,
+    LoadTestSpec,
+    parse_scenarios,
+    run_load_test,
 )
-
-from tutorgraph_research.harness.provenance import hardware
-
-MAX_QUERY_CHARS = 2000  # `RetrievalRequest.query`'s limit: longer queries would be 422s
-
-
-@dataclass(frozen=True)
-class Scenario:
-    clients: int
-    rerank: bool
-
-    @property
-    def name(self) -> str:
-        return f"{self.clients} client{'s' if self.clients > 1 else ''}, " + (
-            "rerank" if self.rerank else "no rerank"
-        )
-
-
-def parse_scenarios(text: str) -> tuple[Scenario, ...]:
-    """`"1,8,32,8r"`: users per scenario, `r` for `"rerank": true`."""
-    return tuple(
-        Scenario(int(s.strip().rstrip("r")), s.strip().endswith("r")) for s in text.split(",")
-    )
-
-
-# -- the query set --------------------------------------------------------------------------------
-
-
-def load_queries(path: Path) -> list[str]:
-    """Every (question, wrong answer) query of an Eedi train file, in file order."""
-    from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
-
-    queries = [
-        eedi_query_text(q, letter)
-        for q in read_eedi_questions(path)
-        for letter in sorted(q.answers)
-        if letter != q.correct_answer
-    ]
-    return [q for q in queries if q.strip() and len(q) <= MAX_QUERY_CHARS]
-
-
-def take(queries: list[str], start: int, n: int) -> list[str]:
-    """`n` queries from `start`, wrapping around the set."""
-    return [queries[(start + i) % len(queries)] for i in range(n)]
-
-
-def warmup_count(warmup: int, clients: int) -> int:
-    """Untimed requests before a scenario: `--warmup`, and at least one per user (each
-    opens its connection then), unless `--warmup 0`."""
-    return max(warmup, clients) if warmup else 0
-
-
-# -- one scenario, the report ---------------------------------------------------------------------
-
-
-def run_scenario(
-    args: argparse.Namespace,
-    server: Server,
-    key: str,
-    queries: list[str],
-    scenario: Scenario,
-    offset: int,
-) -> dict[str, Any]:
-    def bodies(start: int, n: int) -> list[dict[str, Any]]:
-        return [{"query": q, "rerank": scenario.rerank} for q in take(queries, start, n)]
-
-    out = run_load(
-        Load(
-            url=server.url,
-            key=key,
-            users=scenario.clients,
-            warm=bodies(offset + args.requests, warmup_count(args.warmup, scenario.clients)),
-            timed=bodies(offset, args.requests),
-            seconds=args.seconds,
-            timeout=args.timeout,
-        )
-    )
-    stats, elapsed = out["normal"], out["elapsed_s"]
-    return {
-        "scenario": scenario.name,
-        "clients": scenario.clients,
-        "rerank": scenario.rerank,
-        **{k: stats[k] for k in ("requests", "ok", "errors", "error_kinds")},
-        "elapsed_s": elapsed,
-        "req_per_s": round(stats["requests"] / elapsed, 2) if elapsed > 0 else 0.0,
-        "latency_ms": stats["latency_ms"],
-        "locust_cpu_warning": out["locust_cpu_warning"],
-    }
 
 
 def print_table(rows: list[dict[str, Any]], workers: int, threads: int) -> None:
@@ -156,73 +61,35 @@ def print_table(rows: list[dict[str, Any]], workers: int, threads: int) -> None:
     print(f"(server: {workers} worker process(es), {threads} inference threads each)")
 
 
-def server_main(args: argparse.Namespace) -> int:
-    from tutorgraph.config import Settings
-    from tutorgraph.index.generations import live_generation
+def print_memory(memory: list[dict[str, Any]]) -> None:
+    for row in memory:
+        peak = row["peak_rss_mib"]
+        print(
+            f"  pid {row['pid']} ({row['role']}): {row['rss_at_rest_mib']} MiB at rest, "
+            f"peak {peak if peak is not None else '-'} MiB under load"
+        )
 
-    if live_generation(args.index_dir) is None:
-        raise SystemExit(f"no tutorgraph index at {args.index_dir}")
-    queries = load_queries(args.questions)
-    if not queries:
-        raise SystemExit(f"no queries in {args.questions}")
-    threads = Settings().inference_threads
-    key = secrets.token_urlsafe(24)
-    rows: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="tutorgraph-load-") as tmp:
-        server = start_server(args, key, Path(tmp) / "serve.log")
-        try:
-            started = time.monotonic()
-            ready = wait_ready(server, args.start_timeout)
-            print(
-                f"server up in {time.monotonic() - started:.1f}s at {server.url}: "
-                f"{ready['status']}, generation {ready['generation']}",
-                flush=True,
-            )
-            reranker = ready["dependencies"].get("reranker", {})
-            time.sleep(2.0)  # let start-up settle
-            rss_at_rest = tree_rss_mib(server.process.pid)
-            print(f"server RSS at rest: {rss_at_rest} MiB", flush=True)
-            offset = 0
-            for scenario in args.scenarios:
-                applied = None
-                if scenario.rerank:
-                    applied = rerank_applied(server, key, queries[-1])
-                    if not applied:
-                        print(f"warning: the server does not rerank ({reranker.get('detail')})")
-                print(f"running {scenario.name} ...", flush=True)
-                with PeakRss(server.process.pid) as rss:
-                    row = run_scenario(args, server, key, queries, scenario, offset)
-                row["server_peak_rss_mib"] = rss.peak
-                if applied is not None:
-                    row["reranker_applied"] = applied
-                rows.append(row)
-                offset += args.requests + warmup_count(args.warmup, scenario.clients)
-        finally:
-            stop_server(server)
+
+def server_main(args: argparse.Namespace) -> int:
+    spec = LoadTestSpec(
+        index_dir=args.index_dir,
+        questions=args.questions,
+        workers=args.workers,
+        scenarios=args.scenarios,
+        requests=args.requests,
+        seconds=args.seconds,
+        warmup=args.warmup,
+        timeout=args.timeout,
+        start_timeout=args.start_timeout,
+    )
+    try:
+        report = run_load_test(spec, say=functools.partial(print, flush=True))
+    except LoadTestError as exc:
+        raise SystemExit(str(exc)) from None
     print()
-    print_table(rows, args.workers, threads)
-    report = {
-        "command": " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]]),
-        "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "hardware": hardware(),
-        "load_generator": f"locust {metadata.version('locust')} (FastHttpUser)",
-        "server": {
-            "workers": args.workers,
-            "inference_threads": threads,
-            "generation": ready["generation"],
-            "readyz": ready["status"],
-            "reranker": reranker.get("detail"),
-            "rss_at_rest_mib": rss_at_rest,
-        },
-        "bounds": {
-            "requests": args.requests,
-            "seconds": args.seconds,
-            "warmup": args.warmup,
-            "timeout_s": args.timeout,
-        },
-        "queries": {"file": str(args.questions), "available": len(queries)},
-        "scenarios": rows,
-    }
+    print_table(report["scenarios"], args.workers, report["server"]["inference_threads"])
+    print_memory(report["memory"])
+    report = {"command": " ".join([Path(sys.argv[0]).as_posix(), *sys.argv[1:]]), **report}
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

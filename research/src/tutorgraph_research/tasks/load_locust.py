@@ -1,8 +1,15 @@
-"""The load of `load_test.py` and `hostile_load.py`: locust (its library API, headless),
-run in a child process so that gevent's monkey-patching stays there.
+"""The HTTP load of `tutorgraph bench load` (`load_test`) and of
+research/scripts/hostile_load.py: locust (its library API, headless), run in a child process
+so that gevent's monkey-patching never reaches the parent.
 
-`run_load(Load(...))` writes the load to a temporary JSON file and runs this module as a
-script on it (`python load_locust.py SPEC`); the child prints the stats as one JSON line.
+`run_load(Load(...))` writes the load to a temporary JSON file and runs this module on it
+(`python -m tutorgraph_research.tasks.load_locust SPEC`); the child prints the stats as one
+JSON line. Nothing here imports locust or gevent but `locust_main`, which only the child
+calls.
+
+>>> run_load(Load(url, key, users=8, warm=bodies[:8], timed=bodies[8:], seconds=30,
+...               timeout=60))["normal"]["latency_ms"]  # doctest: +SKIP
+{'p50': 212.4, 'p95': 301.9, 'p99': 340.2, 'mean': 220.1}
 """
 
 from __future__ import annotations
@@ -18,9 +25,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["RETRIEVE", "Load", "locust_main", "run_load"]
+__all__ = ["RETRIEVE", "Load", "LoadTestError", "locust_main", "run_load"]
 
 RETRIEVE = "/v1/retrieve"
+# What the child runs (`python -m`); spelled out, as `__name__` is "__main__" in the child.
+CHILD_MODULE = "tutorgraph_research.tasks.load_locust"
+
+
+class LoadTestError(RuntimeError):
+    """A load test could not run: no index, no queries, the server or locust failed."""
 
 
 @dataclass
@@ -42,18 +55,20 @@ class Load:
 
 
 def run_load(load: Load) -> dict[str, Any]:
-    """`load` run by locust in a child process (this module run as a script on SPEC): the
+    """`load` run by locust in a child process (this module run with `-m` on SPEC): the
     stats of the timed requests (`normal`) and of the extra users' (`extra`), and
-    `elapsed_s`."""
+    `elapsed_s`. Raises `LoadTestError` when the child fails."""
     with tempfile.TemporaryDirectory(prefix="tutorgraph-locust-") as tmp:
         spec = Path(tmp) / "load.json"
         spec.write_text(json.dumps(asdict(load)), encoding="utf-8")
-        command = [sys.executable, str(Path(__file__).resolve()), str(spec)]
+        # `-m`, not the file's path: run as a path, this folder would come first on the
+        # child's sys.path and its modules could shadow others of the same name.
+        command = [sys.executable, "-m", CHILD_MODULE, str(spec)]
         # Generous: the warm-up is not bounded in time, and a request may take `timeout`.
         limit = load.seconds + 2 * load.timeout + 600
         proc = subprocess.run(command, capture_output=True, text=True, timeout=limit, check=False)
     if proc.returncode != 0 or not proc.stdout.strip():
-        raise SystemExit(f"the locust run failed ({proc.returncode}):\n{proc.stderr}")
+        raise LoadTestError(f"the locust run failed ({proc.returncode}):\n{proc.stderr}")
     result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
     return result
 
