@@ -255,6 +255,8 @@ class LocalIndex(AsyncClosing):
                     )
                 else:
                     lexical = bm25
+                    if own is not None:  # the same items: Chroma need not read them
+                        own.know_items(bm25.items)
         concepts: list[Concept] | None = None
         if graph is None and "graph" not in problems:
             try:

@@ -32,6 +32,9 @@ _UPSERT_BATCH = 2000
 _SELF = 0.999
 # Searches an embedded store remembers (see `ChromaVectorStore.search`).
 _SEARCH_CACHE = 256
+# Items read from Chroma that an embedded store keeps (`ChromaVectorStore._items_of`; 33k,
+# the bundled curriculum's count, hold 34 MB).
+_ITEM_CACHE = 50_000
 T = TypeVar("T")
 
 
@@ -91,6 +94,12 @@ class ChromaVectorStore:
         ) = None
         self._writes = 0
         self._searches_lock = threading.Lock()
+        # An embedded store's items by id: those its opener knows (`know_items`) and those
+        # searches have read, both forgotten on a write. A search then asks Chroma for ids
+        # and distances only, a third of the time of also reading each hit's document and
+        # metadata (issue 51).
+        self._known: dict[str, IndexItem] = {}
+        self._items: dict[str, IndexItem] = {}
 
     @classmethod
     def connecting(
@@ -164,6 +173,8 @@ class ChromaVectorStore:
             self._writes += 1
             if self._searches is not None:
                 self._searches.clear()
+            self._known = {}
+            self._items.clear()
 
     def _upsert(
         self,
@@ -269,32 +280,61 @@ class ChromaVectorStore:
 
     def _search(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]:
         coll = self._coll()
-        res = coll.query(
-            query_embeddings=[embedding],
-            n_results=k,
-            include=["documents", "metadatas", "distances"],
-        )
-        out = []
-        for id_, doc, meta, dist in zip(
-            res["ids"][0],
-            res["documents"][0],
-            res["metadatas"][0],
-            res["distances"][0],
-            strict=True,
-        ):
-            meta = meta or {}
-            item = IndexItem(
-                id=id_,
-                kind=meta["kind"],
-                title=str(meta.get("title", "")),
-                text=doc or "",
-                concept_ids=tuple(json.loads(str(meta.get("concept_ids", "[]")))),
-                updated_at=str(meta["updated_at"]) if meta.get("updated_at") else None,
+        found: tuple[list[IndexItem], list[float]] | None = None
+        if self._searches is not None:  # embedded: only this store writes its items
+            res = coll.query(query_embeddings=[embedding], n_results=k, include=["distances"])
+            items = self._items_of(coll, res["ids"][0])
+            if items is not None:
+                found = items, res["distances"][0]
+        if found is None:
+            res = coll.query(
+                query_embeddings=[embedding],
+                n_results=k,
+                include=["documents", "metadatas", "distances"],
             )
-            # Cosine distance -> similarity; rounded so that float noise cannot reorder ties.
-            out.append(ScoredItem(item, round(1.0 - float(dist), 6)))
+            found = (
+                _items(res["ids"][0], res["documents"][0], res["metadatas"][0]),
+                res["distances"][0],
+            )
+        # Cosine distance -> similarity; rounded so that float noise cannot reorder ties.
+        out = [
+            ScoredItem(item, round(1.0 - float(dist), 6)) for item, dist in zip(*found, strict=True)
+        ]
         out.sort(key=lambda h: (-h.score, h.item.id))
         return out
+
+    def know_items(self, items: Sequence[IndexItem]) -> None:
+        """Tell an embedded reader the items its collection holds (its index's lexical
+        store has the same ones), so that no search reads them from Chroma; an item that
+        is not among them is still read. A server's store ignores them.
+
+        >>> store.know_items(lexical.items)  # doctest: +SKIP
+        """
+        with self._searches_lock:
+            if self._searches is not None:
+                self._known = {it.id: it for it in items}
+
+    def _items_of(self, coll: Any, ids: Sequence[str]) -> list[IndexItem] | None:
+        """The items of `ids`, read from Chroma only for those no search has read since the
+        last write; None when one is gone (deleted since the query: a write is under way)."""
+        with self._searches_lock:
+            known = {i: it for i in ids if (it := self._known.get(i) or self._items.get(i))}
+            writes = self._writes
+        missing = [i for i in ids if i not in known]
+        if missing:
+            got = coll.get(ids=missing, include=["documents", "metadatas"])
+            read = dict(
+                zip(got["ids"], _items(got["ids"], got["documents"], got["metadatas"]), strict=True)
+            )
+            if len(read) != len(missing):
+                return None
+            known.update(read)
+            with self._searches_lock:
+                if self._writes == writes:
+                    if len(self._items) + len(read) > _ITEM_CACHE:
+                        self._items.clear()
+                    self._items.update(read)
+        return [known[i] for i in ids]
 
     async def search(self, embedding: npt.NDArray[np.float32], k: int) -> list[ScoredItem]:
         """The `k` nearest items. An embedded store remembers its latest searches: nothing
@@ -348,3 +388,23 @@ class ChromaVectorStore:
 
     async def aclose(self) -> None:
         await asyncio.to_thread(self.close_sync)
+
+
+def _items(
+    ids: Sequence[str], docs: Sequence[str | None], metas: Sequence[dict[str, Any] | None]
+) -> list[IndexItem]:
+    """The items Chroma stores under `ids` (as `_upsert_batches` writes them)."""
+    out = []
+    for id_, doc, meta in zip(ids, docs, metas, strict=True):
+        meta = meta or {}
+        out.append(
+            IndexItem(
+                id=id_,
+                kind=meta["kind"],
+                title=str(meta.get("title", "")),
+                text=doc or "",
+                concept_ids=tuple(json.loads(str(meta.get("concept_ids", "[]")))),
+                updated_at=str(meta["updated_at"]) if meta.get("updated_at") else None,
+            )
+        )
+    return out
