@@ -50,10 +50,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ChromaServer]:
 _names = iter(range(10_000))
 
 
-@pytest.fixture(params=["embedded", "server"])
+@pytest.fixture(params=["embedded", "embedded-index", "server"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[VectorStore]:
     # A fresh collection per test, so that the legs never see each other's data.
     name = f"contract{next(_names)}"
+    if request.param == "embedded-index":  # an index's own store: it keeps what it reads
+        index_store = ChromaVectorStore.embedded(tmp_path / "chroma")
+        yield index_store
+        asyncio.run(index_store.aclose())
+        return
     if request.param == "embedded":
         client: Any = chroma_persistent_client(tmp_path / "chroma")
     else:
@@ -211,3 +216,31 @@ async def test_an_embedded_store_remembers_searches_until_it_is_written(tmp_path
         assert ITEMS[0].id not in {h.item.id for h in await store.search(EMBEDDINGS[0], 5)}
     finally:
         await store.aclose()
+
+
+async def test_an_index_store_serves_the_items_it_is_told_until_it_is_written(
+    tmp_path: Path, server: ChromaServer
+) -> None:
+    """Items told (`know_items`: the index's lexical store holds the same) are served as
+    they are; the others are read from Chroma; a write forgets both. A server's store,
+    which other clients write, reads every item."""
+    store = ChromaVectorStore.embedded(tmp_path / "chroma")
+    remote = ChromaVectorStore.server(server.host, server.port)
+    told = [dataclasses.replace(it, title="as told") for it in ITEMS[:12]]
+    try:
+        await _filled(store)
+        store.know_items(told)
+        found = {h.item.id: h.item for h in await store.search(EMBEDDINGS[0], len(ITEMS))}
+        assert all(found[t.id] is t for t in told)
+        assert all(found[it.id] == it for it in ITEMS[12:])
+        assert store._items_of(store._coll(), ["test:item:gone"]) is None  # a full query then
+        await store.upsert([ITEMS[0]], EMBEDDINGS[:1], HASHES[:1])
+        found = {h.item.id: h.item for h in await store.search(EMBEDDINGS[1], len(ITEMS))}
+        assert all(found[it.id] == it for it in ITEMS)
+        await _filled(remote)
+        remote.know_items(told)
+        found = {h.item.id: h.item for h in await remote.search(EMBEDDINGS[0], len(ITEMS))}
+        assert all(found[it.id] == it for it in ITEMS)
+    finally:
+        await store.aclose()
+        await remote.aclose()
