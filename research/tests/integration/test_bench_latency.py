@@ -44,3 +44,9 @@ def test_the_rank_stage_is_timed_with_and_without_the_construct(
     assert rank["p50"] > 0, rank
     assert report["stages_ms"]["wall"]["p50"] > report["stages_ms"]["embed"]["p50"] > 0
     assert "rank" in proc.stdout
+    # The request's CPU (every thread's) and the wall time it allows on this machine's cores.
+    assert report["cpu_ms_per_request"] > 0
+    assert report["cpu_floor_ms"] * report["hardware"]["cores"] == pytest.approx(
+        report["cpu_ms_per_request"], abs=0.1 * report["hardware"]["cores"]
+    )
+    assert f"CPU {report['cpu_ms_per_request']} ms a request" in proc.stdout

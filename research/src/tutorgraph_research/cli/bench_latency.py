@@ -138,6 +138,11 @@ def latency_cmd(
             f"peak RSS {rr['peak_rss_mb']} MB",
             highlight=False,
         )
+    console.print(
+        f"CPU {report['cpu_ms_per_request']} ms a request (every thread): at least "
+        f"{report['cpu_floor_ms']} ms of wall time with every core on it",
+        highlight=False,
+    )
     hw = report["hardware"]
     console.print(f"{hw['cpu']}, {hw['cores']} cores, torch {hw['torch']}", highlight=False)
     if out:

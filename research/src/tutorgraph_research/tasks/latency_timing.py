@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
@@ -69,6 +70,7 @@ async def measure_latency(
     for r in (warmup_queries if warmup_queries is not None else requests)[:warmup]:
         await retriever.retrieve(r)
     stages: dict[str, list[float]] = {s: [] for s in (*STAGES, "serialise", "wall")}
+    cpu_started = time.process_time()
     for i, r in enumerate(requests, start=1):
         started = time.perf_counter()
         packet = await retriever.retrieve(r)
@@ -80,10 +82,16 @@ async def measure_latency(
             stages[s].append(packet.timings_ms[s])
         if progress:
             progress(i, len(queries))
+    # The process's CPU time (every thread: the models' too) a request, and so the least
+    # wall time a request could take with every core busy on it.
+    cpu_ms = (time.process_time() - cpu_started) * 1000 / max(1, len(requests))
+    cores = os.cpu_count() or 1
     return {
         "n_queries": len(queries),
         "warmup": warmup,
         "stages_ms": {s: percentiles(v) for s, v in stages.items()},
+        "cpu_ms_per_request": round(cpu_ms, 1),
+        "cpu_floor_ms": round(cpu_ms / cores, 1),
         "hardware": hardware(),
     }
 
