@@ -204,10 +204,6 @@ class Settings(BaseSettings):
     # models' own (with ONNX sessions that do not spin: 27.7 ms p50 with the construct, not
     # 58.9; `results/latency_threads.json`).
     blas_threads: int = Field(default=1, ge=0, le=256)
-    # Intra-op threads of the ONNX embedder's session (0: one per core). Two cut a lone
-    # query's pass on 2 cores (8.5 ms, 50 tokens, against 11.8 with one) for a fifth more
-    # CPU, which concurrent requests pay for (issue 51, docs/RESULTS.md).
-    onnx_threads: int = Field(default=0, ge=0, le=256)
     # `POST /v1/ingest`; `serve --workers N` (N > 1) turns it off, as each worker process
     # would swap only its own index.
     http_ingest: bool = True

@@ -88,14 +88,11 @@ def test_the_setting_selects_it(
     exported: OnnxEmbedder, xdg: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(xdg))  # the export above is found there
-    models = load_models(Settings(embedder_backend="onnx", reranker_model="", onnx_threads=1))
+    models = load_models(Settings(embedder_backend="onnx", reranker_model=""))
     assert isinstance(models.embedder, OnnxEmbedder)
     assert models.reranker is None
-    # ONNX_THREADS sets the session's intra-op threads; the vectors are the same.
-    assert models.embedder._session.get_session_options().intra_op_num_threads == 1
-    assert np.array_equal(models.embedder.embed(TEXTS), exported.embed(TEXTS))
-    # The ranker's fine-tuned encoder runs on one thread whatever the setting.
-    ranker = load_models(Settings(embedder_backend="onnx", reranker_model="")).ranker
+    # The ranker's fine-tuned encoder runs on one thread (as fast, for less CPU).
+    ranker = models.ranker
     assert isinstance(ranker, LearnedRanker) and ranker.tuned is not None
     tuned = ranker.tuned.embedder
     assert isinstance(tuned, OnnxEmbedder)

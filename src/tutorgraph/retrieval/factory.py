@@ -245,7 +245,7 @@ class Models:
 def make_embedder(settings: Settings) -> SentenceTransformerEmbedder | OnnxEmbedder:
     """The configured embedder (`embedder_backend`), not loaded yet."""
     if settings.embedder_backend == "onnx":
-        return OnnxEmbedder(settings.embedding_model, threads=settings.onnx_threads)
+        return OnnxEmbedder(settings.embedding_model)
     return SentenceTransformerEmbedder(
         settings.embedding_model, batch_size=settings.embed_batch_size
     )
