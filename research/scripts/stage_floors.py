@@ -2,14 +2,19 @@
 
 - embedding: MiniLM-L6's multiply-adds for the median query length, at the fp32 and int8
   matrix-multiply throughput measured here (numpy's BLAS for fp32, ONNX Runtime's
-  MatMulInteger for int8), against the measured `embed` stage;
+  MatMulInteger for int8), against the measured `embed` stage; and each encoder a request
+  runs, alone, one pass per query at the threads it is served with and at one thread (wall
+  and CPU time): the index's MiniLM and the learned ranker's fine-tuned int8 encoder;
 - vector search: an exact brute-force numpy search (one matrix-vector product and a
-  partial sort) over the index's own vectors, against the measured `vector` stage.
+  partial sort) over the index's own vectors, and the Chroma query alone (ids and
+  distances, as the embedded store asks), against the measured `vector` stage;
+- the request: the CPU time it takes (every thread) over the machine's cores, the least wall
+  time it could take (`bench latency`'s `cpu_floor_ms`), against the measured `total`.
 
 A benchmark, not a test; it reads a `tutorgraph bench latency --out` file for the stages.
 
-    .venv/bin/python research/scripts/stage_floors.py --latency results/latency_19_text_onnx.json \\
-        --questions ../shared/data/eedi/train.csv --out results/stage_floors.json
+    .venv/bin/python research/scripts/stage_floors.py --latency results/latency_51.json \\
+        --questions ../shared/data/eedi/train.csv --index-dir DIR --out results/stage_floors_51.json
 """
 
 from __future__ import annotations
@@ -23,10 +28,12 @@ from typing import Any
 
 import numpy as np
 
+import tutorgraph
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.embedding.onnx_embedder import OnnxEmbedder
 from tutorgraph.index.layout import IndexLayout
 from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
+from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.stores.chroma import COLLECTION_NAME, chroma_persistent_client
 from tutorgraph_research.harness.provenance import git_commit, hardware
 
@@ -83,6 +90,26 @@ def int8_gmacs() -> float:
     return 40 * HIDDEN * FFN / _best_of(lambda: session.run(None, feed), 200) / 1e9
 
 
+def encoder_passes(
+    path: str, graph: str | None, texts: list[str], threads: int
+) -> dict[str, float]:
+    """p50 wall and CPU ms of one pass per text, alone, with `threads` intra-op threads."""
+    encoder = OnnxEmbedder(path, graph=graph, threads=threads)
+    for text in texts[:10]:
+        encoder.embed([text + " warm-up"])
+    walls, cpus = [], []
+    for text in texts:
+        wall, cpu = time.perf_counter(), time.process_time()
+        encoder.embed([text])  # each text once: it remembers the texts it ran lately
+        walls.append((time.perf_counter() - wall) * 1000)
+        cpus.append((time.process_time() - cpu) * 1000)
+    return {
+        "threads": threads,
+        "wall_p50_ms": round(statistics.median(walls), 2),
+        "cpu_p50_ms": round(statistics.median(cpus), 2),
+    }
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--latency", type=Path, required=True, help="a bench latency --out file")
@@ -91,7 +118,8 @@ def main() -> None:
     p.add_argument("--n", type=int, default=100)
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args()
-    stages = json.loads(args.latency.read_text())["stages_ms"]
+    latency = json.loads(args.latency.read_text())
+    stages = latency["stages_ms"]
 
     embedder = OnnxEmbedder(DEFAULT_EMBEDDING_MODEL)
     embedder.load()
@@ -102,6 +130,11 @@ def main() -> None:
     tokens = int(statistics.median(embedder.count_tokens(t) + 2 for t in texts))
     macs = minilm_macs(tokens)
     f32, i8 = fp32_gmacs(), int8_gmacs()
+    tuned = Path(tutorgraph.__file__).parent / "_weights" / "eedi-ranker" / "tuned" / "model"
+    encoders = {
+        "minilm_fp32": [encoder_passes(DEFAULT_EMBEDDING_MODEL, None, texts, t) for t in (0, 1)],
+        "tuned_int8": [encoder_passes(str(tuned), TUNED_GRAPH, texts, t) for t in (0, 1)],
+    }
 
     collection = chroma_persistent_client(IndexLayout.live(args.index_dir).chroma).get_collection(
         COLLECTION_NAME
@@ -109,6 +142,11 @@ def main() -> None:
     got = collection.get(include=["embeddings"], limit=collection.count())
     matrix = np.asarray(got["embeddings"], dtype=np.float32)
     queries = embedder.embed(texts)
+    chroma = []
+    for q in queries:
+        started = time.perf_counter()
+        collection.query(query_embeddings=[q], n_results=60, include=["distances"])
+        chroma.append((time.perf_counter() - started) * 1000)
     brute = []
     for q in queries:
         started = time.perf_counter()
@@ -132,7 +170,14 @@ def main() -> None:
             "vectors": int(matrix.shape[0]),
             "brute_force_numpy_p50_ms": round(statistics.median(brute), 2),
             "brute_force_numpy_p95_ms": round(float(np.percentile(brute, 95)), 2),
+            "chroma_query_p50_ms": round(statistics.median(chroma), 2),
             "measured_p50_ms": stages["vector"]["p50"],
+        },
+        "encoders": encoders,
+        "request": {
+            "cpu_ms_per_request": latency.get("cpu_ms_per_request"),
+            "cpu_floor_ms": latency.get("cpu_floor_ms"),
+            "measured_total_p50_ms": stages["total"]["p50"],
         },
         "hardware": hardware(),
         "git_commit": git_commit(),
