@@ -1,15 +1,23 @@
 """The scope model in the real pipeline (real MiniLM, real Chroma, the session index): an
 off-topic message is flagged, a maths message is not and gets its slots and calibrated
-confidences, and without a model every packet says why it has none."""
+confidences, without a model every packet says why it has none, and a message the refiner
+rewrote is embedded as typed beside the search."""
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 from tests.conftest import index_retriever
 
 from tutorgraph.confidence.scope import ScopeModel
 from tutorgraph.diagnosis.diagnose import Diagnoser
+from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.retrieval.factory import bundled_scope_path
+from tutorgraph.retrieval.pipeline import RequestState
+from tutorgraph.retrieval.stages.route import RouteStage
+from tutorgraph.retrieval.stages.scope import scope_signals
+from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
@@ -81,3 +89,59 @@ async def test_without_a_model_the_packet_says_why(opened_index, embedder) -> No
     assert not packet.scope.applied and packet.scope.reason == "no scope model configured"
     assert packet.confidence is None and packet.slots.teach.confidence is None
     assert not packet.no_match
+
+
+class _Recording:
+    """The real embedder, recording what it embeds, in order."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.texts: list[str] = []
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        self.texts.extend(texts)
+        return self.inner.embed(texts)
+
+    def count_tokens(self, text: str) -> int:
+        return self.inner.count_tokens(text)
+
+
+async def test_a_rewritten_message_is_embedded_as_typed_after_the_query(
+    opened_index, embedder
+) -> None:  # type: ignore[no-untyped-def]
+    """The scope model reads the message as typed; when the refiner rewrote it, the route
+    stage embeds it once the search's query embedding is done (not at the packet's end)."""
+    typed, rewritten = "how do I simplfy the fracton 6/8?", "how do I simplify the fraction 6/8?"
+    recording = _Recording(embedder)
+
+    def routed(scopes: bool) -> tuple[RouteStage, RequestState]:
+        state = RequestState(request=RetrievalRequest(query=typed))
+        state.refined = RefinedQuery(
+            original_query=typed, optimized_query=rewritten, refiner="local"
+        )
+        stage = RouteStage(
+            recording,
+            opened_index.graph,
+            ranker=None,
+            links=False,
+            scopes=scopes,
+            default_profile="auto",
+            default_semantic_weight=None,
+        )
+        return stage, state
+
+    stage, state = routed(scopes=True)
+    await stage.run(state)
+    assert state.message_vector is not None
+    vector = await state.message_vector
+    assert recording.texts == [rewritten, typed]  # the query's first: the search waits on it
+    np.testing.assert_allclose(vector, embedder.embed([typed])[0], atol=1e-6)
+    signals = await scope_signals(state, recording)
+    assert np.array_equal(signals.vector, vector) and len(recording.texts) == 2
+    stage, state = routed(scopes=False)  # no scope model: nothing more to embed
+    await stage.run(state)
+    assert state.message_vector is None

@@ -154,6 +154,9 @@ class RequestState:
     # query embedding through `query_embedding()`, never the task itself.
     query_vector: asyncio.Task[npt.NDArray[np.float32]] | None = None
     ranker_vector: asyncio.Task[RankerQuery | None] | None = None
+    # The message as typed, when the refiner rewrote it and a scope model reads it (`route`
+    # starts it once the query embedding is done; `scope` awaits it).
+    message_vector: asyncio.Task[npt.NDArray[np.float32]] | None = None
     # Which learned model scores the request, worked out once (`ranker_scoring`).
     scoring: Scoring | None = None
     # The concepts the request is about, linked by `link` (before the search, in a task that

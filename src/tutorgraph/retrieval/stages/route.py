@@ -1,9 +1,10 @@
 """The route stage: the routing decision (profile, semantic weight, graph scoping, rerank),
 and the query embeddings the later stages await, started here so that they overlap the
-search: the index embedder's (the dense search, the local context and the linker) and the
-learned ranker's query.
+search: the index embedder's (the dense search, the local context and the linker), the
+learned ranker's query, and the message as typed when the refiner rewrote it and a scope
+model reads it (after the query's).
 
->>> await RouteStage(embedder, graph, ranker=None, links=False,
+>>> await RouteStage(embedder, graph, ranker=None, links=False, scopes=False,
 ...     default_profile="auto", default_semantic_weight=None).run(state)  # doctest: +SKIP
 """
 
@@ -38,7 +39,7 @@ class RouteStage(Stage):
 
     name = "route"
     reads = frozenset({"facts", "refined"})
-    writes = frozenset({"query_vector", "ranker_vector", "route", "scoring"})
+    writes = frozenset({"message_vector", "query_vector", "ranker_vector", "route", "scoring"})
 
     embedder: Embedder
     graph: GraphStore
@@ -46,6 +47,8 @@ class RouteStage(Stage):
     ranker: LearnedRanker | DeferredRanker | None
     # Whether a linker will read the query embedding (then it is started for every request).
     links: bool
+    # Whether a scope model will read the message as typed (`message_vector`).
+    scopes: bool
     default_profile: str
     default_semantic_weight: float | None
 
@@ -56,6 +59,7 @@ class RouteStage(Stage):
             deps.graph,
             ranker=deps.ranker,
             links=deps.linker is not None,
+            scopes=deps.scope is not None,
             default_profile=config.default_retrieval_profile,
             default_semantic_weight=config.default_semantic_weight,
         )
@@ -78,6 +82,13 @@ class RouteStage(Stage):
         if "vector" in request.sources or request.local_context or self.links:
             text = refined.optimized_query if refined else request.query
             state.query_vector = asyncio.create_task(self._embed(text, state.timings))
+            if self.scopes and text != request.query:
+                # Off the packet's last steps: the scope stage read it there (6% of Eedi
+                # questions with their construct, 14% without).
+                state.message_vector = asyncio.create_task(
+                    self._embed_after(request.query, state.query_vector)
+                )
+                state.message_vector.add_done_callback(lambda t: t.cancelled() or t.exception())
         return True
 
     def _start_ranker_vector(self, state: RequestState) -> asyncio.Task[RankerQuery | None] | None:
@@ -111,6 +122,15 @@ class RouteStage(Stage):
         return await ranker_query_vector(
             state.ranker_scoring(ranker), self.graph, self.embedder, state.request, state.refined
         )
+
+    async def _embed_after(
+        self, text: str, first: asyncio.Task[npt.NDArray[np.float32]]
+    ) -> npt.NDArray[np.float32]:
+        """`text`'s embedding, once `first` (the query's, which the search waits for) is done."""
+        await asyncio.wait({first})
+        vectors = await embed_async(self.embedder, [text])
+        out: npt.NDArray[np.float32] = vectors[0]
+        return out
 
     async def _embed(self, text: str, timings: dict[str, float]) -> npt.NDArray[np.float32]:
         started = time.perf_counter()

@@ -18,7 +18,7 @@ from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.linking.linker import STRUCTURED as COMMON_CORE
-from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.pipeline import RequestState, Stage, await_shared
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import NO_SCOPE_MODEL, StageDeps
 from tutorgraph_client.models.packet import ScopeInfo
@@ -38,7 +38,11 @@ async def scope_signals(state: RequestState, embedder: Embedder) -> ScopeSignals
     vector = await state.query_embedding()
     refined = state.refined
     if refined is not None and refined.optimized_query != request.query:
-        vector = (await embed_async(embedder, [request.query]))[0]
+        vector = (
+            await await_shared(state.message_vector, "message embedding")
+            if state.message_vector is not None
+            else (await embed_async(embedder, [request.query]))[0]
+        )
     cosines = [float(c.evidence.get("cosine") or 0.0) for c in state.linked]
     core = [c.score for c in state.linked if c.taxonomy == COMMON_CORE and c.score is not None]
     lessons = [h.score for h in state.lessons]
@@ -65,7 +69,16 @@ class ScopeStage(Stage):
 
     name = "scope"
     reads = frozenset(
-        {"answer_check", "findings", "hits", "lessons", "linked", "query_vector", "refined"}
+        {
+            "answer_check",
+            "findings",
+            "hits",
+            "lessons",
+            "linked",
+            "message_vector",
+            "query_vector",
+            "refined",
+        }
     )
     writes = frozenset({"confidence", "scope_info"})
     required = False
