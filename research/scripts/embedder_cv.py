@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import statistics
 import time
 from pathlib import Path
 
@@ -24,7 +23,7 @@ from tutorgraph.cli.plugin import default_subjects
 from tutorgraph.config import Settings
 from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph_research.harness.provenance import git_commit, hardware
-from tutorgraph_research.harness.results import ItemScore, bootstrap_ci
+from tutorgraph_research.harness.results import ItemScore, paired_by_config
 from tutorgraph_research.tasks.eedi import EediMisconceptionTask, K
 from tutorgraph_research.tasks.eedi_bench import bench_config
 
@@ -63,20 +62,9 @@ def main() -> None:
     started = time.perf_counter()
     torch_ap = asyncio.run(_scores(args, "torch"))
     onnx_ap = asyncio.run(_scores(args, "onnx"))
-    report: dict[str, object] = {}
-    for config in CONFIGS:
-        keys = sorted(k for k in torch_ap if k[0] == config)
-        before = [torch_ap[k] for k in keys]
-        after = [onnx_ap[k] for k in keys]
-        diff = [a - b for a, b in zip(after, before, strict=True)]
-        report[config] = {
-            "n": len(keys),
-            f"torch_map@{K}": round(statistics.fmean(before), 6),
-            f"onnx_map@{K}": round(statistics.fmean(after), 6),
-            "diff": round(statistics.fmean(diff), 6),
-            "diff_ci95": [round(x, 6) for x in bootstrap_ci(diff)],
-            "pairs_changed": sum(abs(d) > 1e-9 for d in diff),
-        }
+    report: dict[str, object] = dict(
+        paired_by_config(torch_ap, onnx_ap, CONFIGS, (f"torch_map@{K}", f"onnx_map@{K}"))
+    )
     report["_meta"] = {
         "command": "research/scripts/embedder_cv.py",
         "folds": args.folds,

@@ -61,7 +61,7 @@ from tutorgraph.training.onnx_export import quantize_int8
 from tutorgraph_research.harness.cached_embedder import CachingEmbedder
 from tutorgraph_research.harness.folds import EvalItem, Fold
 from tutorgraph_research.harness.provenance import git_commit, hardware
-from tutorgraph_research.harness.results import ItemScore, bootstrap_ci
+from tutorgraph_research.harness.results import ItemScore, paired_by_config
 from tutorgraph_research.tasks.eedi import EediMisconceptionTask, K
 from tutorgraph_research.tasks.eedi_bench import bench_config
 
@@ -229,21 +229,7 @@ def paired(
     base: dict[tuple[str, str], float], other: dict[tuple[str, str], float]
 ) -> dict[str, object]:
     """Per configuration: both means, the paired difference and its 95% interval."""
-    report: dict[str, object] = {}
-    for config in CONFIGS:
-        keys = sorted(k for k in base if k[0] == config)
-        before = [base[k] for k in keys]
-        after = [other[k] for k in keys]
-        diff = [a - b for a, b in zip(after, before, strict=True)]
-        report[config] = {
-            "n": len(keys),
-            f"fp32_map@{K}": round(statistics.fmean(before), 6),
-            f"int8_map@{K}": round(statistics.fmean(after), 6),
-            "diff": round(statistics.fmean(diff), 6),
-            "diff_ci95": [round(x, 6) for x in bootstrap_ci(diff)],
-            "pairs_changed": sum(abs(d) > 1e-9 for d in diff),
-        }
-    return report
+    return dict(paired_by_config(base, other, CONFIGS, (f"fp32_map@{K}", f"int8_map@{K}")))
 
 
 def main() -> None:

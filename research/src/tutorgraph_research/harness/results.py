@@ -13,6 +13,7 @@ run resumes at the next unit. `summary_rows` turns items into tidy rows, one per
 from __future__ import annotations
 
 import json
+import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -27,6 +28,7 @@ __all__ = [
     "JsonlFile",
     "UnitKey",
     "bootstrap_ci",
+    "paired_by_config",
     "summary_rows",
 ]
 
@@ -77,6 +79,36 @@ def bootstrap_ci(
     tail = (1.0 - level) / 2.0
     lo, hi = np.quantile(means, [tail, 1.0 - tail])
     return round(float(lo), 6), round(float(hi), 6)
+
+
+def paired_by_config(
+    base: dict[tuple[str, str], float],
+    other: dict[tuple[str, str], float],
+    configs: Sequence[str],
+    names: tuple[str, str],
+) -> dict[str, dict[str, Any]]:
+    """Per configuration, two runs' scores of the same (config, item) pairs: each run's mean
+    (keyed by `names`), the paired difference (other - base), its 95% bootstrap interval and
+    how many pairs changed.
+
+    >>> paired_by_config({("c", "1"): 0.5}, {("c", "1"): 1.0}, ["c"], ("a", "b"))["c"]["diff"]
+    0.5
+    """
+    report: dict[str, dict[str, Any]] = {}
+    for config in configs:
+        keys = sorted(k for k in base if k[0] == config)
+        before = [base[k] for k in keys]
+        after = [other[k] for k in keys]
+        diff = [a - b for a, b in zip(after, before, strict=True)]
+        report[config] = {
+            "n": len(keys),
+            names[0]: round(statistics.fmean(before), 6),
+            names[1]: round(statistics.fmean(after), 6),
+            "diff": round(statistics.fmean(diff), 6),
+            "diff_ci95": list(bootstrap_ci(diff)),
+            "pairs_changed": sum(abs(d) > 1e-9 for d in diff),
+        }
+    return report
 
 
 # Item metrics that say which subset an item is in (1.0 or 0.0), not how well it did: each
