@@ -4,7 +4,8 @@
   matrix-multiply throughput measured here (numpy's BLAS for fp32, ONNX Runtime's
   MatMulInteger for int8), against the measured `embed` stage; and each encoder a request
   runs, alone, one pass per query at the threads it is served with and at one thread (wall
-  and CPU time): the index's MiniLM and the learned ranker's fine-tuned int8 encoder;
+  and CPU time): the index's MiniLM and the learned ranker's fine-tuned int8 encoder (and
+  that encoder with its weights stored unsigned, as ONNX Runtime's quantiser writes them);
 - vector search: an exact brute-force numpy search (one matrix-vector product and a
   partial sort) over the index's own vectors, and the Chroma query alone (ids and
   distances, as the embedded store asks), against the measured `vector` stage;
@@ -21,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -90,6 +93,23 @@ def int8_gmacs() -> float:
     return 40 * HIDDEN * FFN / _best_of(lambda: session.run(None, feed), 200) / 1e9
 
 
+def unsign_int8_weights(graph: Path) -> None:
+    """Undo `sign_int8_weights` in place: the integer products' weights and zero points
+    stored unsigned (the same integers less their zero points, so the same vectors)."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(graph))
+    inits = {t.name: t for t in model.graph.initializer}
+    for node in model.graph.node:
+        if node.op_type == "MatMulInteger" and len(node.input) > 3:
+            for name in node.input[1::2]:
+                if inits[name].data_type == onnx.TensorProto.INT8:
+                    shifted = numpy_helper.to_array(inits[name]).astype(np.int16) + 128
+                    inits[name].CopyFrom(numpy_helper.from_array(shifted.astype(np.uint8), name))
+    onnx.save(model, str(graph))
+
+
 def encoder_passes(
     path: str, graph: str | None, texts: list[str], threads: int
 ) -> dict[str, float]:
@@ -135,6 +155,12 @@ def main() -> None:
         "minilm_fp32": [encoder_passes(DEFAULT_EMBEDDING_MODEL, None, texts, t) for t in (0, 1)],
         "tuned_int8": [encoder_passes(str(tuned), TUNED_GRAPH, texts, t) for t in (0, 1)],
     }
+    with tempfile.TemporaryDirectory() as tmp:
+        # The same graph with its weights stored unsigned, as the quantiser wrote it.
+        unsigned = Path(tmp) / "model"
+        shutil.copytree(tuned, unsigned)
+        unsign_int8_weights(unsigned / TUNED_GRAPH)
+        encoders["tuned_int8_unsigned"] = [encoder_passes(str(unsigned), TUNED_GRAPH, texts, 1)]
 
     collection = chroma_persistent_client(IndexLayout.live(args.index_dir).chroma).get_collection(
         COLLECTION_NAME

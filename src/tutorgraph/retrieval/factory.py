@@ -188,8 +188,8 @@ def load_ranker(settings: Settings) -> tuple[LearnedRanker | None, str]:
     if tuned is not None:
         # Its model folder (int8 graph, tokenizer): absolute, or relative to the ranker.
         model = path / tuned.model if not Path(tuned.model).is_absolute() else Path(tuned.model)
-        # One thread: its signed int8 pass runs as fast on one core as on two (5.7 and 5.9 ms,
-        # 50 tokens) for two thirds of the CPU, which the search beside it needs.
+        # One thread: its signed int8 pass runs as fast on one core as on two (5.9 ms, 48
+        # tokens) for 5.9 ms of CPU, not 8.4, which the search beside it needs.
         encoder = OnnxEmbedder(str(model), graph=TUNED_GRAPH, threads=1)
         try:
             encoder.load()

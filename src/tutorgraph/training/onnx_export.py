@@ -74,7 +74,7 @@ def sign_int8_weights(graph: Path) -> int:
     `w - zero_point` is the same integer either way (both shift by 128), so the outputs are
     bit-identical; ONNX Runtime's x86 kernels multiply unsigned activations by signed weights
     (AVX-512 VNNI) and take a slow path for unsigned ones: the fine-tuned encoder's per-channel
-    graph ran 10.6 ms on one core for a 43-token query, 5.9 ms signed
+    graph ran 11.0 ms on one core for a 48-token query, 5.9 ms signed
     (`research/scripts/stage_floors.py`).
 
     >>> sign_int8_weights(Path("model/onnx/model_qint8.onnx"))  # doctest: +SKIP
