@@ -28,6 +28,7 @@ import httpx
 import pytest
 from tests.contract.chroma_server import free_port
 
+from tutorgraph.index.generations import live_generation
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.pipeline import embed_bundle
 from tutorgraph.ingest.bundle import load_trusted, write_bundle
@@ -39,6 +40,7 @@ __all__ = [
     "bundles_fixture",
     "clean_fixture",
     "hnsw_file",
+    "index_copy",
     "one_line_error",
     "serving",
     "snapshot",
@@ -118,6 +120,16 @@ def clean_fixture(
     seconds = time.perf_counter() - started
     assert done.returncode == 0, done.stderr
     return only_a, both, snapshot(both, embedder), seconds
+
+
+def index_copy(index: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the reference `index` at `tmp_path / "index"`, and its live generation: what
+    a test damages."""
+    index_dir = tmp_path / "index"
+    shutil.copytree(index, index_dir)
+    live = live_generation(index_dir)
+    assert live is not None
+    return index_dir, live
 
 
 def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:

@@ -26,6 +26,7 @@ from tests.integration.index_safety_support import (
     bundles_fixture,  # noqa: F401 - the module fixture `bundles`
     clean_fixture,  # noqa: F401 - the module fixture `clean`
     hnsw_file,
+    index_copy,
     one_line_error,
     serving,
     snapshot,
@@ -74,10 +75,7 @@ def test_damage_degrades_its_source_says_how_to_repair_and_is_repaired(
     embedder: Any,
 ) -> None:
     source, apply = DAMAGE[damage]
-    index_dir = tmp_path / "index"
-    shutil.copytree(clean[1], index_dir)
-    live = live_generation(index_dir)
-    assert live is not None
+    index_dir, live = index_copy(clean[1], tmp_path)
     apply(live)
 
     # The CLI: one line naming the part and the fix, no traceback, no segfault.
@@ -116,10 +114,7 @@ def test_doctor_finds_damage_the_open_check_cannot_see(
     tmp_path: Path, clean: tuple[Path, Path, Snapshot, float], embedder: Any
 ) -> None:
     """Bytes changed in place (the same size): only the sha256 of `doctor` sees them."""
-    index_dir = tmp_path / "index"
-    shutil.copytree(clean[1], index_dir)
-    live = live_generation(index_dir)
-    assert live is not None
+    index_dir, live = index_copy(clean[1], tmp_path)
     path = live / "lexical" / "items.jsonl"
     data = bytearray(path.read_bytes())
     data[100:110] = b"XXXXXXXXXX"
@@ -136,10 +131,7 @@ def test_a_missing_catalogue_refuses_an_ingest_instead_of_pruning(
     run_cli: Callable[..., subprocess.CompletedProcess[str]],
     embedder: Any,
 ) -> None:
-    index_dir = tmp_path / "index"
-    shutil.copytree(clean[1], index_dir)
-    live = live_generation(index_dir)
-    assert live is not None
+    index_dir, live = index_copy(clean[1], tmp_path)
     shutil.rmtree(live / "catalogue")
     refused = run_cli("ingest", str(bundles[0]), "--index-dir", str(index_dir))
     assert refused.returncode == 2
@@ -218,10 +210,7 @@ def test_readyz_is_not_ready_on_a_damaged_index(
     clean: tuple[Path, Path, Snapshot, float],
     start_cli: Callable[..., subprocess.Popen[str]],
 ) -> None:
-    index_dir = tmp_path / "index"
-    shutil.copytree(clean[1], index_dir)
-    live = live_generation(index_dir)
-    assert live is not None
+    index_dir, live = index_copy(clean[1], tmp_path)
     (live / "lexical" / "vocab.index.json").unlink()
     port = free_port()
     proc = start_cli("serve", "--port", str(port), "--index-dir", str(index_dir))
@@ -253,10 +242,7 @@ def test_a_deleted_current_is_one_line_and_nothing_is_lost(
     run_cli: Callable[..., subprocess.CompletedProcess[str]],
     embedder: Any,
 ) -> None:
-    index_dir = tmp_path / "index"
-    shutil.copytree(clean[1], index_dir)
-    live = live_generation(index_dir)
-    assert live is not None
+    index_dir, live = index_copy(clean[1], tmp_path)
     (index_dir / "CURRENT").unlink()
 
     query = run_cli("query", QUERIES[0], "--index-dir", str(index_dir))
@@ -279,10 +265,7 @@ def test_a_garbled_current_is_one_line_and_is_repaired(
     run_cli: Callable[..., subprocess.CompletedProcess[str]],
     embedder: Any,
 ) -> None:
-    index_dir = tmp_path / "index"
-    shutil.copytree(clean[1], index_dir)
-    live = live_generation(index_dir)
-    assert live is not None
+    index_dir, live = index_copy(clean[1], tmp_path)
     (index_dir / "CURRENT").write_bytes(b"\xff\xfe\x00\x9c garbage\n" * 50)
     for args in (("query", QUERIES[0]), ("doctor",)):
         done = run_cli(*args, "--index-dir", str(index_dir))
@@ -324,10 +307,7 @@ def test_nan_vectors_are_never_served_and_repair_takes_them_from_the_vector_stor
 ) -> None:
     import numpy as np
 
-    index_dir = tmp_path / "index"
-    shutil.copytree(clean[1], index_dir)
-    live = live_generation(index_dir)
-    assert live is not None
+    index_dir, live = index_copy(clean[1], tmp_path)
     path = live / "vectors" / "vectors.npy"
     size = path.stat().st_size
     rows = np.load(path, mmap_mode="r+")

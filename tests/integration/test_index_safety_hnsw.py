@@ -21,13 +21,14 @@ from tests.integration.index_safety_support import (
     QUERIES,
     Snapshot,
     hnsw_file,
+    index_copy,
     one_line_error,
     serving,
     snapshot,
     wait_until,
 )
 
-from tutorgraph.index.generations import activate, generations, live_generation, new_generation
+from tutorgraph.index.generations import activate, generations, new_generation
 from tutorgraph.index.lock import WriterLock
 from tutorgraph.ingest.bundle import load_trusted, write_bundle
 from tutorgraph.models.records import SourceRecords
@@ -106,10 +107,7 @@ def test_same_size_hnsw_damage_is_one_line_for_the_cli_and_is_repaired(
     embedder: Any,
 ) -> None:
     bundle, clean_index, want = hnsw
-    index_dir = tmp_path / "index"
-    shutil.copytree(clean_index, index_dir)
-    live = live_generation(index_dir)
-    assert live is not None
+    index_dir, live = index_copy(clean_index, tmp_path)
     _damage_hnsw_in_place(live)
 
     query = run_cli("query", QUERIES[0], "--json", "--index-dir", str(index_dir))
@@ -137,10 +135,7 @@ def test_a_server_started_on_a_crashing_vector_store_stays_up_and_says_so(
     start_cli: Callable[..., subprocess.Popen[str]],
     run_cli: Callable[..., subprocess.CompletedProcess[str]],
 ) -> None:
-    index_dir = tmp_path / "index"
-    shutil.copytree(hnsw[1], index_dir)
-    live = live_generation(index_dir)
-    assert live is not None
+    index_dir, live = index_copy(hnsw[1], tmp_path)
     _damage_hnsw_in_place(live)
     with serving(start_cli, index_dir) as (url, proc):
         ready = httpx.get(f"{url}/readyz", timeout=10)
@@ -165,10 +160,7 @@ def test_a_server_swapped_to_a_crashing_generation_keeps_serving_the_one_it_has(
     start_cli: Callable[..., subprocess.Popen[str]],
     run_cli: Callable[..., subprocess.CompletedProcess[str]],
 ) -> None:
-    index_dir = tmp_path / "index"
-    shutil.copytree(hnsw[1], index_dir)
-    live = live_generation(index_dir)
-    assert live is not None
+    index_dir, live = index_copy(hnsw[1], tmp_path)
     with serving(start_cli, index_dir) as (url, proc):
         assert httpx.get(f"{url}/readyz", timeout=10).json()["status"] == "ready"
         with WriterLock(index_dir, "a test writing a crashing generation"):
