@@ -23,9 +23,9 @@ from tutorgraph.cli.plugin import default_subjects
 from tutorgraph.config import Settings
 from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph_research.harness.provenance import git_commit, hardware
-from tutorgraph_research.harness.results import ItemScore, paired_by_config
+from tutorgraph_research.harness.results import paired_by_config
 from tutorgraph_research.tasks.eedi import EediMisconceptionTask, K
-from tutorgraph_research.tasks.eedi_bench import bench_config
+from tutorgraph_research.tasks.eedi_bench import item_maps
 
 CONFIGS = ("hybrid/construct", "hybrid/text", "vector/construct", "vector/text")
 
@@ -38,17 +38,7 @@ async def _scores(args: argparse.Namespace, backend: str) -> dict[tuple[str, str
         folds=args.folds,
         limit=args.limit,
     )
-    embedder = make_embedder(Settings(embedder_backend=backend))
-    out: dict[tuple[str, str], float] = {}
-
-    def record(batch: list[ItemScore]) -> None:
-        for s in batch:
-            out[(s.config, f"{s.fold}:{s.item}")] = s.metrics[f"map@{K}"]
-
-    await task.run(
-        [bench_config(c) for c in CONFIGS], embedder, skip=lambda _u: False, record=record
-    )
-    return out
+    return await item_maps(task, CONFIGS, make_embedder(Settings(embedder_backend=backend)))
 
 
 def main() -> None:

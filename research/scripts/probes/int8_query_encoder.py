@@ -61,9 +61,9 @@ from tutorgraph.training.onnx_export import quantize_int8
 from tutorgraph_research.harness.cached_embedder import CachingEmbedder
 from tutorgraph_research.harness.folds import EvalItem, Fold
 from tutorgraph_research.harness.provenance import git_commit, hardware
-from tutorgraph_research.harness.results import ItemScore, paired_by_config
+from tutorgraph_research.harness.results import paired_by_config
 from tutorgraph_research.tasks.eedi import EediMisconceptionTask, K
-from tutorgraph_research.tasks.eedi_bench import bench_config
+from tutorgraph_research.tasks.eedi_bench import item_maps
 
 CONFIGS = ("hybrid/construct", "hybrid/text", "vector/construct", "vector/text")
 INT8 = ("int8_per_channel", "int8_per_tensor")
@@ -213,16 +213,7 @@ async def cv_scores(
         limit=args.limit,
         split=split,
     )
-    out: dict[tuple[str, str], float] = {}
-
-    def record(batch: list[ItemScore]) -> None:
-        for s in batch:
-            out[(s.config, f"{s.fold}:{s.item}")] = s.metrics[f"map@{K}"]
-
-    await task.run(
-        [bench_config(c) for c in CONFIGS], embedder, skip=lambda _u: False, record=record
-    )
-    return out
+    return await item_maps(task, CONFIGS, embedder)
 
 
 def paired(

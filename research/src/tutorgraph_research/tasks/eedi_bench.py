@@ -58,6 +58,7 @@ __all__ = [
     "bench_config",
     "bench_configs",
     "config_names",
+    "item_maps",
     "run_eedi_benchmark",
 ]
 
@@ -213,6 +214,24 @@ def bench_config(name: str) -> RunConfig:
     if name not in registry:
         raise ConfigurationError(f"bench configuration {name!r} is none of {', '.join(registry)}")
     return registry[name]
+
+
+async def item_maps(
+    task: EediMisconceptionTask, names: Sequence[str], embedder: Embedder
+) -> dict[tuple[str, str], float]:
+    """MAP@25 of every item `task` scores under each bench configuration of `names`, by
+    (configuration, "fold:item"): a run's half of a paired comparison (`paired_by_config`).
+
+    >>> maps = await item_maps(task, ["vector/text"], embedder)  # doctest: +SKIP
+    """
+    out: dict[tuple[str, str], float] = {}
+
+    def record(batch: list[ItemScore]) -> None:
+        for s in batch:
+            out[(s.config, f"{s.fold}:{s.item}")] = s.metrics[f"map@{K}"]
+
+    await task.run([bench_config(n) for n in names], embedder, skip=lambda _u: False, record=record)
+    return out
 
 
 def _random_ap(rank: int | None, depth: int) -> float:
