@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
@@ -85,14 +84,14 @@ async def measure_latency(
     # The process's CPU time (every thread: the models' too) a request, and so the least
     # wall time a request could take with every core busy on it.
     cpu_ms = (time.process_time() - cpu_started) * 1000 / max(1, len(requests))
-    cores = os.cpu_count() or 1
+    hw = hardware()
     return {
         "n_queries": len(queries),
         "warmup": warmup,
         "stages_ms": {s: percentiles(v) for s, v in stages.items()},
         "cpu_ms_per_request": round(cpu_ms, 1),
-        "cpu_floor_ms": round(cpu_ms / cores, 1),
-        "hardware": hardware(),
+        "cpu_floor_ms": round(cpu_ms / (hw["cores"] or 1), 1),
+        "hardware": hw,
     }
 
 
