@@ -1,5 +1,6 @@
 """The fine-tuned encoder's int8 graph: its weights are stored signed, which ONNX Runtime's
-fast x86 kernels multiply, and signing an unsigned graph leaves every output bit-identical."""
+fast x86 kernels multiply, signing an unsigned graph leaves every output bit-identical, and a
+session stores them as its CPU multiplies them exactly (signed with VNNI, else unsigned)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import onnxruntime as ort
 import pytest
 from tests.conftest import minilm_int8_graph
 
+from tutorgraph.embedding.int8_weights import graph_for_this_cpu
+from tutorgraph.embedding.runtime import onnx_session
 from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.training.onnx_export import sign_int8_weights
 
@@ -49,8 +52,9 @@ def _unsigned(graph: Path, out: Path) -> Path:
     return out
 
 
-def _run(graph: Path, ids: np.ndarray) -> np.ndarray:
-    session = ort.InferenceSession(str(graph), providers=["CPUExecutionProvider"])
+def _run(graph: Path | bytes, ids: np.ndarray) -> np.ndarray:
+    source = graph if isinstance(graph, bytes) else str(graph)
+    session = ort.InferenceSession(source, providers=["CPUExecutionProvider"])
     names = {i.name for i in session.get_inputs()}
     feed = {
         "input_ids": ids,
@@ -81,3 +85,26 @@ def test_signing_leaves_every_output_bit_identical(tmp_path: Path) -> None:
     for length in (3, 17, 64):
         ids = np.array([[101, *rng.integers(1000, 29000, length).tolist(), 102]], dtype=np.int64)
         assert np.array_equal(_run(signed, ids), _run(unsigned, ids))
+
+
+def test_a_session_stores_the_weights_as_its_cpu_multiplies_them(tmp_path: Path) -> None:
+    signed = BUNDLED / TUNED_GRAPH
+    as_avx2 = graph_for_this_cpu(signed, vnni=False)
+    assert as_avx2 is not None  # signed in the file: unsigned for a CPU without VNNI
+    unsigned = tmp_path / "unsigned.onnx"
+    unsigned.write_bytes(as_avx2)
+    assert _weight_types(unsigned) == {onnx.TensorProto.UINT8}
+    assert graph_for_this_cpu(unsigned, vnni=False) is None  # already so: opened as it is
+    as_vnni = graph_for_this_cpu(unsigned, vnni=True)
+    assert as_vnni is not None
+    ids = np.array([[101, 2054, 2003, 1017, 1009, 1018, 102]], dtype=np.int64)
+    expected = _run(signed, ids)
+    # Either way the same integers: bit-identical here, whatever this CPU has.
+    assert np.array_equal(_run(as_vnni, ids), expected)
+    assert np.array_equal(_run(as_avx2, ids), expected)
+    session = onnx_session(unsigned, int8=True)
+    kept = {i.name: i for i in session.get_inputs()}
+    assert "input_ids" in kept
+    feed = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+    feed |= {"token_type_ids": np.zeros_like(ids)} if "token_type_ids" in kept else {}
+    assert np.array_equal(session.run(None, feed)[0], expected)

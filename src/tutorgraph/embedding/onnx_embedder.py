@@ -118,7 +118,7 @@ class OnnxEmbedder:
             if self._graph is not None:
                 if not (path / self._graph).is_file():
                     raise ConfigurationError(f"{self._name!r} has no ONNX graph {self._graph}")
-                self._session = onnx_session(path / self._graph, threads=self._threads)
+                self._session = onnx_session(path / self._graph, threads=self._threads, int8=True)
                 return
             # With PyTorch the graph is its export (checked against it); without, it is built
             # from the weights (the same network, token states within 2e-6).

@@ -241,7 +241,7 @@ class CrossEncoderReranker:
         file = path / ONNX_FILES[backend]
         if not file.is_file():
             raise ConfigurationError(f"reranker {path}: no {ONNX_FILES[backend]}")
-        session = onnx_session(file)
+        session = onnx_session(file, int8=backend == "onnx-int8")
         self._tokenizer = FastTokenizer.load(path)  # transformers would import torch
         self._runtime = _OnnxRuntime(session)
 

@@ -21,17 +21,21 @@ from typing import Any
 __all__ = ["limit_blas_threads", "onnx_session"]
 
 
-def onnx_session(onnx_file: Path, *, threads: int = 0) -> Any:
+def onnx_session(onnx_file: Path, *, threads: int = 0, int8: bool = False) -> Any:
     """A CPU session for `onnx_file` with `threads` intra-op threads (0: one per core)
-    that sleep instead of spinning between calls."""
+    that sleep instead of spinning between calls. An `int8` graph's weights are stored as
+    this CPU multiplies them exactly (`int8_weights`)."""
     import onnxruntime as ort
+
+    from tutorgraph.embedding.int8_weights import graph_for_this_cpu
 
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     opts.log_severity_level = 3
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return ort.InferenceSession(str(onnx_file), opts, providers=["CPUExecutionProvider"])
+    source = (graph_for_this_cpu(onnx_file) if int8 else None) or str(onnx_file)
+    return ort.InferenceSession(source, opts, providers=["CPUExecutionProvider"])
 
 
 def limit_blas_threads(threads: int) -> None:

@@ -12,8 +12,6 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-import numpy as np
-
 from tutorgraph.embedding.onnx_export import export_bert
 from tutorgraph.embedding.reranker import ONNX_FILES
 from tutorgraph.errors import ConfigurationError
@@ -71,32 +69,19 @@ def sign_int8_weights(graph: Path) -> int:
     """Store the unsigned int8 weights of `graph`'s integer products as signed ones, in place;
     returns how many tensors changed.
 
-    `w - zero_point` is the same integer either way (both shift by 128), so the outputs are
-    bit-identical; ONNX Runtime's x86 kernels multiply unsigned activations by signed weights
-    (AVX-512 VNNI) and take a slow path for unsigned ones: the fine-tuned encoder's per-channel
-    graph ran 11.0 ms on one core for a 48-token query, 5.9 ms signed
-    (`research/scripts/stage_floors.py`).
+    The outputs are the same integers (`embedding.int8_weights`); a session stores the
+    weights as its CPU multiplies them exactly whatever the file holds, so this only saves a
+    VNNI machine the conversion at load.
 
     >>> sign_int8_weights(Path("model/onnx/model_qint8.onnx"))  # doctest: +SKIP
     72
     """
     import onnx
-    from onnx import numpy_helper
 
-    uint8 = onnx.TensorProto.UINT8
+    from tutorgraph.embedding.int8_weights import set_weight_signedness
+
     model = onnx.load(str(graph))
-    inits = {t.name: t for t in model.graph.initializer}
-    # Only weights with a stored zero point: it shifts with them.
-    names = {
-        name
-        for node in model.graph.node
-        if node.op_type == "MatMulInteger" and len(node.input) > 3
-        if all(n in inits and inits[n].data_type == uint8 for n in node.input[1::2])
-        for name in node.input[1::2]
-    }
-    for name in sorted(names):
-        shifted = numpy_helper.to_array(inits[name]).astype(np.int16) - 128
-        inits[name].CopyFrom(numpy_helper.from_array(shifted.astype(np.int8), name))
-    if names:
+    changed = set_weight_signedness(model, signed=True)
+    if changed:
         onnx.save(model, str(graph))
-    return len(names)
+    return changed
