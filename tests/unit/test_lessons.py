@@ -33,7 +33,7 @@ def test_the_search_ranks_by_cosine_and_breaks_ties_by_id() -> None:
     assert [(s.item.id, s.score) for s in found] == [("a", 1.0), ("b", 1.0)]
     assert [s.item.id for s in index.search(np.array([0, 1], np.float32), 5)] == ["c", "a", "b"]
     assert index.search(np.array([1, 0], np.float32), 0) == []
-    with pytest.raises(ValueError, match="2 lessons but 1 vectors"):
+    with pytest.raises(ValueError, match="2 items but 1 vectors"):
         LessonIndex(items[:2], vectors[:1])
 
 

@@ -53,6 +53,7 @@ from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.chroma import ChromaVectorStore
 from tutorgraph.stores.damaged import DamagedStore
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
+from tutorgraph.stores.exact_vectors import ExactVectors
 from tutorgraph.stores.lessons import LessonIndex
 from tutorgraph.stores.manifest import Manifest, require_manifest
 from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, VectorStore
@@ -310,6 +311,10 @@ class LocalIndex(AsyncClosing):
                 unavailable["vector"] = disk_full_reason(generation)
             elif problem is not None:
                 problems["vector"] = problem
+        if own is not None and stored is not None and isinstance(lexical, BM25Index):
+            exact = ExactVectors.of(lexical.items, stored)
+            if exact is not None:  # the same items: searched exactly, in memory
+                own.search_exactly(exact)
         linker = None if "graph" in problems else load_linker(layout, concepts, stored)
         lessons = (
             LessonIndex.of(lexical.items, stored)

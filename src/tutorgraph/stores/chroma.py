@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tutorgraph.errors import StoreError
+from tutorgraph.stores.exact_vectors import ExactVectors
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
 
 __all__ = ["COLLECTION_NAME", "ChromaVectorStore", "chroma_http_client", "chroma_persistent_client"]
@@ -100,6 +101,9 @@ class ChromaVectorStore:
         # metadata (issue 51).
         self._known: dict[str, IndexItem] = {}
         self._items: dict[str, IndexItem] = {}
+        # An embedded reader's exact search over its index's stored vectors
+        # (`search_exactly`), forgotten on a write.
+        self._exact: ExactVectors | None = None
 
     @classmethod
     def connecting(
@@ -175,6 +179,7 @@ class ChromaVectorStore:
                 self._searches.clear()
             self._known = {}
             self._items.clear()
+            self._exact = None
 
     def _upsert(
         self,
@@ -303,6 +308,17 @@ class ChromaVectorStore:
         out.sort(key=lambda h: (-h.score, h.item.id))
         return out
 
+    def search_exactly(self, exact: ExactVectors) -> None:
+        """Tell an embedded reader the stored vectors of every item its collection holds, so
+        that its searches are exact and the same in every process (`exact_vectors`); a write
+        through it goes back to Chroma's index. A server's store ignores them.
+
+        >>> store.search_exactly(ExactVectors.of(lexical.items, stored))  # doctest: +SKIP
+        """
+        with self._searches_lock:
+            if self._searches is not None:
+                self._exact = exact
+
     def know_items(self, items: Sequence[IndexItem]) -> None:
         """Tell an embedded reader the items its collection holds (its index's lexical
         store has the same ones), so that no search reads them from Chroma; an item that
@@ -342,6 +358,9 @@ class ChromaVectorStore:
         query vectors come back (a benchmark's configurations, a repeated question)."""
         if self._searches is None:
             return await self._run(self._search, embedding, k)
+        exact = self._exact
+        if exact is not None:
+            return await asyncio.to_thread(exact.search, embedding, k)
         query = np.asarray(embedding)
         key = (query.dtype.str, query.shape, query.tobytes(), k)
         with self._searches_lock:

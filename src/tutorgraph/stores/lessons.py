@@ -31,11 +31,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
-import numpy.typing as npt
+from typing import Self
 
 from tutorgraph.embedding.stored_vectors import StoredVectors
+from tutorgraph.stores.exact_vectors import ExactVectors
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
 
 __all__ = [
@@ -129,7 +128,7 @@ def choose_lessons(
     return out
 
 
-class LessonIndex:
+class LessonIndex(ExactVectors):
     """The index's lessons and their unit vectors, searched by cosine in memory.
 
     >>> import numpy as np
@@ -138,33 +137,8 @@ class LessonIndex:
     'a'
     """
 
-    def __init__(self, items: Sequence[IndexItem], vectors: npt.NDArray[np.float32]) -> None:
-        if len(items) != len(vectors):
-            raise ValueError(f"{len(items)} lessons but {len(vectors)} vectors")
-        self._items = list(items)
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        self._vectors = (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
-
     @classmethod
-    def of(cls, items: Sequence[IndexItem], stored: StoredVectors) -> LessonIndex | None:
+    def of(cls, items: Sequence[IndexItem], stored: StoredVectors) -> Self | None:
         """The lessons among an index's `items`, with the vectors its ingest stored (None
-        when it has no lesson, or when some lesson has no stored vector: vectors of another
-        embedder, which the manifest check refuses anyway)."""
-        lessons = [it for it in items if it.kind in LESSON_KINDS]
-        found = stored.lookup([it.search_text for it in lessons], stored.fingerprint)
-        if not lessons or len(found) < len(lessons):
-            return None
-        return cls(lessons, np.stack([found[i] for i in range(len(lessons))]))
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def search(self, vector: npt.NDArray[np.float32], k: int) -> list[ScoredItem]:
-        """The `k` lessons nearest `vector`, best first (ties by id); blocking, about a
-        millisecond for 5,000 lessons."""
-        if k <= 0:
-            return []
-        sims = self._vectors @ np.asarray(vector, dtype=np.float32).ravel()
-        top = np.argpartition(-sims, min(k, len(sims)) - 1)[:k]
-        best = sorted(top, key=lambda i: (-round(float(sims[i]), 6), self._items[i].id))
-        return [ScoredItem(self._items[i], round(float(sims[i]), 6)) for i in best]
+        when it has no lesson, or when some lesson has no stored vector)."""
+        return super().of([it for it in items if it.kind in LESSON_KINDS], stored)

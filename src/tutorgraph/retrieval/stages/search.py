@@ -113,36 +113,45 @@ class SearchStage(Stage):
             )
 
         async def evidence() -> list[IndexItem]:
-            # The graph is seeded by the documents the dense search found (GraphRAG linking);
-            # a failed or slow vector source just leaves it with its other seeds.
+            # The graph is seeded by the documents the dense search found (GraphRAG linking).
+            # It waits for them, whatever the machine's load: the vector source's own timeout
+            # bounds the wait, and a vector source that failed is named in the packet.
             if vector_task is None:
                 return []
-            await asyncio.wait({vector_task}, timeout=self.timeout_s / 2)
-            if not vector_task.done() or vector_task.cancelled() or vector_task.exception():
+            await asyncio.wait({vector_task})
+            if vector_task.cancelled() or vector_task.exception():
                 return []
             return [h.item for h in vector_task.result()]
 
         async def seeds() -> dict[str, float] | None:
-            # No linker, or linking failed or is slow: the graph matches names itself.
-            linking = await await_linking(state, self.timeout_s / 2)
+            # No linker, or linking failed: the graph matches names itself. The link stage's
+            # task is awaited as the search stage awaits it (`_linked`), so the packet's
+            # concepts and the graph's seeds never disagree.
+            linking = await await_linking(state, self.timeout_s)
             if linking is None or not linking.linker_ran:
                 return None
             return linked_seeds(linking.concepts)
 
-        async def run_graph() -> GraphSearchResult:
+        async def run_graph() -> GraphSearchResult | None:
             items, linked = await asyncio.gather(evidence(), seeds())
-            return await _timed(
+            # Only the graph's own call is under the graph's timeout: waiting for its seeds
+            # is bounded by their sources' timeouts.
+            return await guarded(
                 "graph",
-                timings,
-                graph_search(
-                    self.graph,
-                    graph_text,
-                    request.concept_ids,
-                    plan=graph_plan(request, route),
-                    limit=self.graph_depth,
-                    evidence=items,
-                    linked=linked,
+                _timed(
+                    "graph",
+                    timings,
+                    graph_search(
+                        self.graph,
+                        graph_text,
+                        request.concept_ids,
+                        plan=graph_plan(request, route),
+                        limit=self.graph_depth,
+                        evidence=items,
+                        linked=linked,
+                    ),
                 ),
+                self.timeout_s,
             )
 
         jobs: dict[SourceName, Awaitable[Any]] = {}
@@ -152,16 +161,17 @@ class SearchStage(Stage):
             jobs["lexical"] = _timed(
                 "lexical", timings, self.lexical.search(text, profile.lexical_depth)
             )
-        if "graph" in request.sources:
-            jobs["graph"] = run_graph()
         if local and embedded:
             jobs["local"] = _timed(
                 "local",
                 timings,
                 self._local_search(local, text, state, route.semantic_weight),
             )
-        names = list(jobs)
-        outcomes = await asyncio.gather(*(guarded(n, jobs[n], self.timeout_s) for n in names))
+        runs = {name: guarded(name, job, self.timeout_s) for name, job in jobs.items()}
+        if "graph" in request.sources:
+            runs["graph"] = run_graph()
+        names = list(runs)
+        outcomes = await asyncio.gather(*runs.values())
         degraded = [n for n, out in zip(names, outcomes, strict=True) if out is None]
         if len(degraded) == len(names):
             raise SourceUnavailableError(
