@@ -69,7 +69,7 @@ def fit_open_files(max_connections: int) -> tuple[int, str | None]:
     """
     try:
         import resource
-    except ImportError:  # not on Windows
+    except ImportError:  # Windows has no `resource`: its limits are left as they are
         return max_connections, None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = 2 * max_connections + FD_RESERVE
