@@ -337,6 +337,28 @@ def run_cli(cli_cwd: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
 
 
 @pytest.fixture(scope="session")
+def lc_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Learning Commons slice alone (35 records) as a bundle folder."""
+    out = tmp_path_factory.mktemp("lc-bundle")
+    write_bundle(load_learning_commons(LC_DIR), out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def lc_index(
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    lc_bundle: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Path:
+    """`lc_bundle` ingested by the CLI (seconds): a small index for the tests of `tutorgraph
+    serve` itself. Shared by the session: copy it before anything writes to it."""
+    index_dir = tmp_path_factory.mktemp("lc-index") / "index"
+    proc = run_cli("ingest", str(lc_bundle), "--index-dir", str(index_dir))
+    assert proc.returncode == 0, proc.stderr
+    return index_dir
+
+
+@pytest.fixture(scope="session")
 def start_cli(cli_cwd: Path) -> Callable[..., subprocess.Popen[str]]:
     """Start `tutorgraph ARGS...` without waiting, so that independent runs overlap."""
 

@@ -197,6 +197,21 @@ class Settings(BaseSettings):
     # whole head (then it is closed; uvicorn alone waits forever for a slow one).
     max_header_bytes: int = Field(default=32 * 1024, ge=1024, le=1 << 20)
     header_timeout_s: float = Field(default=10.0, gt=0, le=600)
+    # The seconds a request body may go without a byte arriving (then 408 and the connection
+    # is closed); a body must also be whole within this plus a second per KiB received, so a
+    # trickle of bytes cannot hold a connection (or the index's writer lock) for long.
+    body_timeout_s: float = Field(default=10.0, gt=0, le=600)
+    # Open connections per server process; past it a new one is answered 503 and closed
+    # (`serve` raises the open-file limit to fit, or lowers this to fit it, with a warning).
+    max_connections: int = Field(default=1000, ge=1, le=1_000_000)
+    # Host names (comma-separated; `*.example.org` for its subdomains, `*` for any) that the
+    # server answers to besides localhost, 127.0.0.1, [::1] and the address `serve` binds; any
+    # other `Host` is a 421 (a page that rebinds its DNS name to this server sends its own).
+    allowed_hosts: str = ""
+    # The proxies (comma-separated addresses or networks, `*` for any) whose X-Forwarded-For
+    # and X-Forwarded-Proto are believed; empty: none, every client is its socket's address
+    # (the failed-key limit counts it).
+    forwarded_allow_ips: str = ""
     # Threads for blocking work (embedding, reranking, Chroma, BM25) inside the server.
     inference_threads: int = Field(default=4, ge=1, le=256)
     # numpy's BLAS threads in a serving process (`embedding.runtime.limit_blas_threads`; 0:

@@ -108,7 +108,7 @@ async def running(
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
     async with (
         app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=transport, base_url="http://api", timeout=300) as client,
+        httpx.AsyncClient(transport=transport, base_url="http://localhost", timeout=300) as client,
     ):
         yield client
 

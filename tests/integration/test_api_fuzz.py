@@ -88,6 +88,7 @@ def _schema_app(index_dir: Path) -> FastAPI:
                 "reranker_model": "",
                 "rate_limit_per_minute": 0,
                 "source_timeout_s": 60,
+                "allowed_hosts": "testserver",  # the Host its ASGI client sends
             }
         )
     )

@@ -317,9 +317,14 @@ def test_neo4j_down_degrades_the_graph_and_graph_only_is_503(
     # Graph only, seeded by a concept id (without seeds the graph has nothing to look up,
     # and answers "nothing" without asking Neo4j): no source can answer.
     graph_only = {"query": QUERY, "sources": ["graph"], "concept_ids": ["ccss:6.NS.A.1"]}
-    err = _error(no_graph.post("/v1/retrieve", json=graph_only), 503, "source_unavailable")
+    unavailable = no_graph.post("/v1/retrieve", json=graph_only)
+    err = _error(unavailable, 503, "source_unavailable")
     assert err["details"] == {"degraded_sources": ["graph"]}
-    _error(no_graph.get("/v1/concepts/ccss:6.NS.A.1"), 503, "source_unavailable")
+    # Waiting may cure it: the answer says how long (`api.errors.UNAVAILABLE_RETRY_AFTER_S`).
+    assert unavailable.headers.get("retry-after") == "5"
+    concept = no_graph.get("/v1/concepts/ccss:6.NS.A.1")
+    _error(concept, 503, "source_unavailable")
+    assert concept.headers.get("retry-after") == "5"
     ready = no_graph.get("/readyz")
     assert ready.status_code == 200 and ready.json()["status"] == "degraded"
     assert ready.json()["dependencies"]["graph"]["ok"] is False

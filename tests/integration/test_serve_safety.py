@@ -11,13 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from tests.conftest import LC_DIR, cli_command, cli_env
+from tests.conftest import cli_command, cli_env
 from tests.contract.chroma_server import free_port
 from tests.integration.test_api_serve import Server, _stop, _wait_until_up
 
 from tutorgraph.api.auth import ApiKeys, key_entry
-from tutorgraph.ingest.bundle import write_bundle
-from tutorgraph.ingest.learning_commons import load_learning_commons
 
 pytestmark = pytest.mark.integration
 
@@ -26,13 +24,9 @@ REFUSED = "refusing to serve on {host} (not a loopback address) with TUTORGRAPH_
 
 
 @pytest.fixture(scope="module")
-def tiny_index(run_cli: RunCli, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The Learning Commons slice alone (35 records), ingested by the CLI: seconds."""
-    root = tmp_path_factory.mktemp("serve-safety")
-    write_bundle(load_learning_commons(LC_DIR), root / "bundle")
-    proc = run_cli("ingest", str(root / "bundle"), "--index-dir", str(root / "index"))
-    assert proc.returncode == 0, proc.stderr
-    return root / "index"
+def tiny_index(lc_index: Path) -> Path:
+    """The Learning Commons slice alone (35 records), ingested by the CLI (read only here)."""
+    return lc_index
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::"])

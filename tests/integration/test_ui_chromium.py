@@ -6,7 +6,8 @@ from a CDN), and the DOM read after the page's JavaScript drew the packet.
 What a new user found wrong, checked on the rendered page: concepts and chain steps are shown
 by name, never by a bare id; the curriculum labels are visible text with readable contrast; the
 prerequisite chain is drawn from the same concepts the concepts panel lists (never "empty"
-under listed prerequisites); the slots, their confidence and "I'm not sure" are shown.
+under listed prerequisites); the slots, their confidence and "I'm not sure" are shown. And
+the page runs under its own strict Content-Security-Policy: the console shows no refusal.
 """
 
 from __future__ import annotations
@@ -103,11 +104,16 @@ def _rendered(url: str, profile: Path) -> lxml.html.HtmlElement:
         "--virtual-time-budget=30000",
         "--window-size=1280,2000",
         f"--user-data-dir={profile}",
+        "--enable-logging=stderr",  # the console, where a refusal by the page's CSP shows
+        "--v=0",
         "--dump-dom",
         url,
     ]
-    dom = subprocess.run(run, capture_output=True, text=True, timeout=120, check=True).stdout
-    page = lxml.html.fromstring(dom)
+    done = subprocess.run(run, capture_output=True, text=True, timeout=120, check=True)
+    # The page works under its own Content-Security-Policy (no inline style or script).
+    refusals = [line for line in done.stderr.splitlines() if "Content Security Policy" in line]
+    assert not refusals, refusals[:3]
+    page = lxml.html.fromstring(done.stdout)
     body = page.find("body")
     assert body is not None and body.get("data-state") == "done", page.get_element_by_id(
         "status"

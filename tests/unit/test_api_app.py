@@ -41,6 +41,7 @@ async def serve(
         "index_dir": write_fake_index(tmp_path / "index"),
         "api_keys": KEYS,
         "source_timeout_s": 2.0,
+        "allowed_hosts": "test",  # the client's base URL
     }
     fields.update(overrides)
     app = create_app(Settings.model_validate(fields), opener=opener or FakeOpener())

@@ -216,6 +216,7 @@ async def _keyed_api(tmp_path: Path, **overrides: object) -> AsyncIterator[Calla
         "index_dir": write_fake_index(tmp_path / "index"),
         "api_keys": f"{key_entry(READ_KEY, 'read')},{key_entry(ADMIN_KEY, 'admin')}",
         "auth_failures_per_minute": 3,
+        "allowed_hosts": "test",  # the client's base URL
     }
     fields.update(overrides)
     app = create_app(Settings.model_validate(fields), opener=FakeOpener())

@@ -29,7 +29,11 @@ GZIP = {"Content-Type": "application/gzip"}
 
 @asynccontextmanager
 async def _api(tmp_path: Path, **overrides: object) -> AsyncIterator[httpx.AsyncClient]:
-    fields: dict[str, object] = {"index_dir": write_fake_index(tmp_path / "index"), "api_keys": ""}
+    fields: dict[str, object] = {
+        "index_dir": write_fake_index(tmp_path / "index"),
+        "api_keys": "",
+        "allowed_hosts": "test",  # the client's base URL
+    }
     fields.update(overrides)
     app = create_app(Settings.model_validate(fields), opener=FakeOpener())
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)

@@ -14,6 +14,7 @@ import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -24,7 +25,6 @@ from tutorgraph.api.errors import PayloadTooLargeError
 from tutorgraph.api.ingest_jobs import extract_bundle
 from tutorgraph.api.live_index import LiveIndex
 from tutorgraph.api.metrics import ApiMetrics
-from tutorgraph.api.routes import ingest as ingest_route
 from tutorgraph.config import Settings
 from tutorgraph.errors import BundleError, BundleRecordError, IndexBusyError, IndexDamagedError
 from tutorgraph.index.generations import activate, live_generation, new_generation
@@ -296,9 +296,14 @@ def test_an_archive_from_the_tar_command_is_unpacked(tmp_path: Path) -> None:
 
 
 @asynccontextmanager
-async def _api(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
-    """The app (auth off) over a fake index, its lifespan entered."""
-    settings = Settings(index_dir=write_fake_index(tmp_path / "index"), api_keys="")
+async def _api(tmp_path: Path, **fields: Any) -> AsyncIterator[httpx.AsyncClient]:
+    """The app (auth off) over a fake index, its lifespan entered; `fields` are settings."""
+    settings = Settings(
+        index_dir=write_fake_index(tmp_path / "index"),
+        api_keys="",
+        allowed_hosts="test",
+        **fields,
+    )
     app = create_app(settings, opener=FakeOpener())
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
     async with (
@@ -412,22 +417,19 @@ async def test_the_lock_is_held_from_the_upload_until_the_job_ends(
             pass
 
 
-async def test_a_stalled_upload_is_408_and_lets_go_of_the_lock(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(ingest_route, "UPLOAD_IDLE_S", 0.2)
-
+async def test_a_stalled_upload_is_408_and_lets_go_of_the_lock(tmp_path: Path) -> None:
     async def stalls() -> AsyncIterator[bytes]:
         yield b"\x1f\x8b"
         await asyncio.sleep(30)
         yield b"never"
 
-    async with _api(tmp_path) as c:
+    async with _api(tmp_path, body_timeout_s=0.2) as c:
         resp = await asyncio.wait_for(
             c.post("/v1/ingest", content=stalls(), headers={"Content-Type": "application/gzip"}),
             10,
         )
         assert resp.status_code == 408 and "stalled" in resp.json()["error"]["message"]
+        assert resp.json()["error"]["code"] == "request_timeout"
         with WriterLock(tmp_path / "index", "the next writer"):
             pass
 

@@ -196,6 +196,7 @@ def test_the_route_lists_a_standards_misconceptions_with_their_construct(
             "index_dir": write_fake_index(tmp_path / "index"),
             "api_keys": key_entry(READ, "read"),
             "source_timeout_s": 10.0,
+            "allowed_hosts": "test",  # the client's base URL
         }
     )
     app = create_app(settings, opener=BundledOpener(records))

@@ -28,6 +28,7 @@ from tutorgraph import __version__
 from tutorgraph.api.auth import API_KEY_HEADER, ApiKeys
 from tutorgraph.api.deps import AppState
 from tutorgraph.api.errors import install_error_handlers
+from tutorgraph.api.hosts import AllowedHosts, AllowedHostsMiddleware
 from tutorgraph.api.ingest_jobs import IngestJobs
 from tutorgraph.api.live_index import LiveIndex, RetrieverOpener
 from tutorgraph.api.metrics import ApiMetrics
@@ -41,7 +42,8 @@ from tutorgraph.api.middleware import (
 from tutorgraph.api.openapi import install_openapi
 from tutorgraph.api.rate_limit import MEMORY, RateLimiter
 from tutorgraph.api.routes import answer, concepts, health, ingest, retrieve
-from tutorgraph.api.routes.docs import install_docs, install_ui
+from tutorgraph.api.routes.docs import UI_PATH, install_docs, install_ui
+from tutorgraph.api.security_headers import SecurityHeadersMiddleware
 from tutorgraph.config import Settings
 from tutorgraph.index.service import SharedModels
 from tutorgraph.synthesis.answerer import answer_unavailable, build_answerer
@@ -158,8 +160,9 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
 
     # An origin has no path: "https://tutor.example/" is "https://tutor.example".
     origins = [o.strip().rstrip("/") for o in settings.cors_origins.split(",") if o.strip()]
-    # Added innermost first: CORS (when configured) wraps metrics, which wraps the limit on
-    # failed key checks, the refusal of cross-site writes and the body limit.
+    # Added innermost first: the security headers wrap CORS (when configured), which wraps
+    # metrics, which wraps the refusal of unknown hosts, the limit on failed key checks, the
+    # refusal of cross-site writes and the body limit.
     app.add_middleware(BodyLimitMiddleware, limit_for=limit_for)
     app.add_middleware(CrossSiteWriteMiddleware, allowed_origins=origins, is_write=_is_write)
     # Off with the rate limit (RATE_LIMIT_PER_MINUTE=0 turns every limit off) or no keys.
@@ -171,6 +174,8 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
         ),
         checks_key=_checks_key,
     )
+    # A `Host` the server does not answer to (DNS rebinding) is refused before the rest.
+    app.add_middleware(AllowedHostsMiddleware, hosts=AllowedHosts.parse(settings.allowed_hosts))
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     if origins:
         app.add_middleware(
@@ -180,6 +185,8 @@ def create_app(settings: Settings, *, opener: RetrieverOpener | None = None) -> 
             allow_headers=[API_KEY_HEADER, "Content-Type"],
             expose_headers=["Retry-After", "Location"],
         )
+    # Outermost: every answer (a CORS preflight's, a refusal's) carries them.
+    app.add_middleware(SecurityHeadersMiddleware, csp_paths=frozenset({UI_PATH}))
     return app
 
 

@@ -1,6 +1,6 @@
 """The one place where errors become HTTP responses: `{"error": {"code", "message", "details"}}`.
 
-An `HTTPStatusError` (401, 403, 404, 409, 413, 429; the tree is drawn in
+An `HTTPStatusError` (401, 403, 404, 408, 409, 413, 421, 429; the tree is drawn in
 `tutorgraph_client.errors`) answers with its own `status_code`; `STATUS_BY_ERROR` maps the
 engine's errors to theirs (first match wins, so subclasses come before their bases).
 Pydantic validation errors are reshaped into the same envelope (422), Starlette's own HTTP
@@ -8,7 +8,8 @@ errors (unknown route, wrong method, body too large) too, and anything unexpecte
 that names no exception and carries no stack trace (the trace goes to the server log). A
 `CancelledError` that is not the request's own cancellation (a `BaseException`, which no
 handler sees) becomes the same envelope's 503 instead of the server's plain-text 500
-(`CancelledRequestMiddleware`).
+(`CancelledRequestMiddleware`). A 429, and a 503 that waiting may cure, carry `Retry-After`
+(`retry_after_s`, the one place its value comes from).
 
 >>> from tutorgraph.errors import UnknownConceptError
 >>> status_for(ConceptNotFoundError("ccss:9.ZZ.Z.9"))
@@ -28,6 +29,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tutorgraph.errors import (
@@ -45,6 +47,7 @@ from tutorgraph.errors import (
     PayloadTooLargeError,
     PermissionDeniedError,
     RateLimitedError,
+    RequestTimeoutError,
     SourceUnavailableError,
     TutorGraphError,
 )
@@ -54,6 +57,7 @@ __all__ = [
     "ERROR_RESPONSES",
     "LIMIT_SCOPE_KEY",
     "STATUS_BY_ERROR",
+    "UNAVAILABLE_RETRY_AFTER_S",
     "AuthenticationError",
     "CancelledRequestMiddleware",
     "ConceptNotFoundError",
@@ -65,6 +69,7 @@ __all__ = [
     "RateLimitedError",
     "error_response",
     "install_error_handlers",
+    "retry_after_s",
     "status_for",
 ]
 
@@ -90,9 +95,15 @@ _HTTP_CODES = {
     400: "bad_request",
     404: "not_found",
     405: "method_not_allowed",
+    408: RequestTimeoutError.code,
     413: "payload_too_large",
     415: "unsupported_media_type",
 }
+
+# The `Retry-After` (seconds) of a 503 that waiting may cure: no source could answer, or the
+# request was interrupted. One place, so that a known cool-down (a circuit breaker's) can be
+# wired in here, in `retry_after_s`.
+UNAVAILABLE_RETRY_AFTER_S = 5
 
 # For the OpenAPI schema: every route documents the envelope for the errors it can give.
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -107,6 +118,19 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         (500, "Internal error (no details are given)"),
     )
 }
+
+
+def retry_after_s(exc: TutorGraphError) -> int | None:
+    """The `Retry-After` of the answer to `exc`, in whole seconds, or None for none.
+
+    >>> retry_after_s(RateLimitedError(0.2)), retry_after_s(SourceUnavailableError("down"))
+    (1, 5)
+    """
+    if isinstance(exc, RateLimitedError):
+        return max(1, math.ceil(exc.retry_after))
+    if isinstance(exc, SourceUnavailableError):
+        return UNAVAILABLE_RETRY_AFTER_S
+    return None
 
 
 def status_for(exc: TutorGraphError) -> int:
@@ -134,9 +158,10 @@ def _tutorgraph_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, TutorGraphError)
     status = status_for(exc)
     headers: dict[str, str] = {}
-    if isinstance(exc, RateLimitedError):
-        headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
-    elif isinstance(exc, AuthenticationError):
+    retry_after = retry_after_s(exc)
+    if retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
+    if isinstance(exc, AuthenticationError):
         headers["WWW-Authenticate"] = 'APIKey realm="tutorgraph", header="X-API-Key"'
     details = exc.details
     if status >= 500 and not isinstance(exc, (SourceUnavailableError, IndexDamagedError)):
@@ -177,6 +202,15 @@ def _http_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, message, details, dict(exc.headers or {}))
 
 
+def _client_gone(request: Request, _exc: Exception) -> JSONResponse:
+    # The client went away, or its body was given up on (`h11_protocol`: 408): no one reads
+    # this answer, and it is no fault of the server's worth a trace.
+    log.info(
+        "%s %s: the client went away before its body was read", request.method, request.url.path
+    )
+    return error_response(400, "bad_request", "the client went away before its body was read")
+
+
 def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     # Logged with its trace here; the client learns only that it was our fault.
     log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
@@ -212,7 +246,10 @@ class CancelledRequestMiddleware:
                 raise
             log.exception("%s %s was cancelled from within", scope["method"], scope["path"])
             response = error_response(
-                503, "request_interrupted", "the request was interrupted; try again"
+                503,
+                "request_interrupted",
+                "the request was interrupted; try again",
+                headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER_S)},
             )
             await response(scope, receive, send)
 
@@ -224,4 +261,5 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(TutorGraphError, _tutorgraph_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(ClientDisconnect, _client_gone)
     app.add_exception_handler(Exception, _unexpected)

@@ -7,7 +7,6 @@ buffered on the way.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Collection
 from urllib.parse import urlsplit
@@ -17,7 +16,12 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tutorgraph.api.auth import API_KEY_HEADER
-from tutorgraph.api.errors import LIMIT_SCOPE_KEY, PayloadTooLargeError, error_response
+from tutorgraph.api.errors import (
+    LIMIT_SCOPE_KEY,
+    PayloadTooLargeError,
+    error_response,
+    retry_after_s,
+)
 from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.api.rate_limit import RateLimiter
 from tutorgraph.errors import CrossSiteRequestError, RateLimitedError
@@ -243,7 +247,7 @@ class AuthFailureLimitMiddleware:
                 exc.code,
                 "too many failed API key checks from this address; retry later",
                 exc.details,
-                {"Retry-After": str(max(1, math.ceil(retry_after)))},
+                {"Retry-After": str(retry_after_s(exc))},
             )
             await response(scope, receive, send)
             return

@@ -18,10 +18,21 @@ from tutorgraph.cli.options import IndexDirEnvOption
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.extras import require
 
-__all__ = ["KEEP_ALIVE_S", "anonymous_bind_error", "is_loopback_host", "register"]
+__all__ = [
+    "FD_RESERVE",
+    "KEEP_ALIVE_S",
+    "anonymous_bind_error",
+    "fit_open_files",
+    "is_loopback_host",
+    "register",
+]
 
 # Seconds an idle kept-alive connection stays open (uvicorn's default, said here).
 KEEP_ALIVE_S = 5
+# Descriptors the server opens besides its connections: the index's stores, the models, an
+# ingest job's new generation (generous: serving the Learning Commons slice held 34, and 39
+# while an HTTP ingest job ran).
+FD_RESERVE = 256
 
 
 def is_loopback_host(host: str) -> bool:
@@ -42,6 +53,40 @@ def is_loopback_host(host: str) -> bool:
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         return address.ipv4_mapped.is_loopback  # ::ffff:127.0.0.1
     return address.is_loopback
+
+
+def fit_open_files(max_connections: int) -> tuple[int, str | None]:
+    """Raise this process's soft open-file limit (`ulimit -n`) to what `max_connections`
+    needs, as far as the hard limit allows; return the connections that fit, and a warning
+    when that is fewer than asked.
+
+    Each connection holds a descriptor (a refused one briefly, up to as many again), beside
+    the `FD_RESERVE` the server opens itself; a process out of descriptors cannot even
+    accept a health check.
+
+    >>> fit_open_files(1000)  # doctest: +SKIP
+    (1000, None)
+    """
+    try:
+        import resource
+    except ImportError:  # Windows has no `resource`: its limits are left as they are
+        return max_connections, None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 2 * max_connections + FD_RESERVE
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(hard, wanted)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+        except (ValueError, OSError):
+            pass
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return max_connections, None
+    fitted = max(1, (soft - FD_RESERVE) // 2)
+    return fitted, (
+        f"the open-file limit is {soft} (ulimit -n): serving at most {fitted} connections, "
+        f"not TUTORGRAPH_MAX_CONNECTIONS={max_connections}; raise the limit to {wanted}"
+    )
 
 
 def anonymous_bind_error(host: str, *, keys_enabled: bool, allow_anonymous: bool) -> str | None:
@@ -82,9 +127,13 @@ def serve_cmd(
 
     Settings come from `TUTORGRAPH_*` variables: API_KEYS, ALLOW_ANONYMOUS,
     RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE, MAX_BODY_BYTES, MAX_INGEST_BYTES,
-    MAX_HEADER_BYTES, HEADER_TIMEOUT_S, CORS_ORIGINS, INFERENCE_THREADS and the index
-    settings. HTTP/1.1 is parsed by h11 (not httptools): a request head over MAX_HEADER_BYTES
-    is a 400, and a connection whose head takes longer than HEADER_TIMEOUT_S is closed.
+    MAX_HEADER_BYTES, HEADER_TIMEOUT_S, BODY_TIMEOUT_S, MAX_CONNECTIONS, ALLOWED_HOSTS,
+    FORWARDED_ALLOW_IPS, CORS_ORIGINS, INFERENCE_THREADS and the index settings. HTTP/1.1 is
+    parsed by h11 (not httptools): a request head over MAX_HEADER_BYTES is a 431, a
+    connection whose head takes longer than HEADER_TIMEOUT_S is closed, a body that stalls
+    for BODY_TIMEOUT_S is a 408, and a connection past MAX_CONNECTIONS is a 503. A `Host`
+    other than the loopback's, the bound address or ALLOWED_HOSTS is a 421 (DNS rebinding);
+    X-Forwarded-For is believed only from FORWARDED_ALLOW_IPS.
     """
     with fail_on_errors():
         require("fastapi", "server", "tutorgraph serve")
@@ -111,24 +160,39 @@ def serve_cmd(
     import uvicorn
 
     from tutorgraph.api.app import create_app
-    from tutorgraph.api.h11_protocol import HEADER_TIMEOUT_ENV, HeadTimeoutH11Protocol
+    from tutorgraph.api.h11_protocol import GuardedH11Protocol, configure
     from tutorgraph.api.metrics import MULTIPROCESS_ENV
     from tutorgraph.index.generations import require_live_manifest
 
     with fail_on_errors():
         require_live_manifest(settings.index_dir, settings.embedding_model)
-    # h11, not httptools: a bounded request head, and a deadline for it (the class reads
-    # the deadline; worker processes read it from the environment).
-    HeadTimeoutH11Protocol.head_timeout_s = settings.header_timeout_s
-    os.environ[HEADER_TIMEOUT_ENV] = str(settings.header_timeout_s)
+    max_connections, lowered = fit_open_files(settings.max_connections)
+    if lowered is not None:
+        err_console.print(f"[bold yellow]warning[/]: {lowered}", highlight=False)
+    # h11, not httptools: a bounded request head, deadlines for it and the body, and a bound
+    # on open connections (worker processes read them from the environment).
+    configure(
+        head_timeout_s=settings.header_timeout_s,
+        body_timeout_s=settings.body_timeout_s,
+        max_connections=max_connections,
+    )
+    # The address bound is a name the server answers to (workers read the variable).
+    allowed_hosts = f"{settings.allowed_hosts},{host}"
+    settings = settings.model_copy(update={"allowed_hosts": allowed_hosts})
+    os.environ["TUTORGRAPH_ALLOWED_HOSTS"] = allowed_hosts
+    proxies = [p.strip() for p in settings.forwarded_allow_ips.split(",") if p.strip()]
     server_options: dict[str, Any] = {
         "host": host,
         "port": port,
         "log_level": log_level,
         "server_header": False,
-        "http": HeadTimeoutH11Protocol,
+        "http": GuardedH11Protocol,
         "h11_max_incomplete_event_size": settings.max_header_bytes,
         "timeout_keep_alive": KEEP_ALIVE_S,
+        # uvicorn believes X-Forwarded-For from the loopback by default, so any local client
+        # could name itself anyone (and dodge the failed-key limit): only listed proxies.
+        "proxy_headers": bool(proxies),
+        "forwarded_allow_ips": proxies or None,
     }
     if workers == 1:
         uvicorn.run(create_app(settings), **server_options)

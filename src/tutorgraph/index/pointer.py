@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from tutorgraph.errors import IndexDamagedError
+from tutorgraph.stores.exhaustion import out_of_resources
 from tutorgraph.stores.manifest import MANIFEST_FILE
 
 __all__ = [
@@ -47,12 +48,17 @@ def generations(index_dir: Path) -> list[Path]:
 
 def read_name(pointer: Path) -> str | None:
     """The generation name a pointer file holds (None when the file is missing); garbage is
-    read as text with its bad bytes replaced, so that it is reported in one line."""
+    read as text with its bad bytes replaced, so that it is reported in one line. A file
+    that cannot be read is damage (`IndexDamagedError`), unless the process ran out of
+    descriptors or memory (`StoreError`: no repair helps)."""
     try:
         raw = pointer.read_bytes()
     except FileNotFoundError:
         return None
     except OSError as exc:
+        exhausted = out_of_resources(exc, f"the index's {pointer.name} file")
+        if exhausted is not None:
+            raise exhausted from exc
         raise IndexDamagedError(
             f"cannot read the index's {pointer.name} file ({type(exc).__name__}: "
             f"{exc.strerror or exc}); run `tutorgraph doctor --repair`"

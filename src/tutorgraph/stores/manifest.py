@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from tutorgraph.errors import EmbedderMismatchError, IndexDamagedError, IndexNotFoundError
+from tutorgraph.stores.exhaustion import out_of_resources
 
 __all__ = [
     "MANIFEST_FILE",
@@ -77,6 +78,13 @@ class Manifest(BaseModel):
         try:
             return cls.model_validate_json(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
+            exhausted = (
+                out_of_resources(exc, f"the index manifest {path}")
+                if isinstance(exc, OSError)
+                else None
+            )
+            if exhausted is not None:
+                raise exhausted from exc
             raise IndexDamagedError(
                 f"unreadable index manifest {path}: {type(exc).__name__}; run `tutorgraph "
                 "doctor --repair`"

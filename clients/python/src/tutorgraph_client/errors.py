@@ -24,8 +24,10 @@ with the HTTP status each answers with (a unit test checks this drawing against 
         │   ├── NotFoundError           what the request names does not exist (404)
         │   │   ├── ConceptNotFoundError    a concept id in a URL (404)
         │   │   └── JobNotFoundError        an ingest job id (404)
+        │   ├── RequestTimeoutError     a request body that did not arrive in time (408)
         │   ├── ConflictError           not in the server's current state (409)
         │   ├── PayloadTooLargeError    a body over the size limit (413)
+        │   ├── MisdirectedRequestError a Host name the server does not answer to (421)
         │   ├── RateLimitedError        too many requests for the key (429)
         │   └── ServerError             a 5xx whose code this library does not know
         └── APIConnectionError          no answer: the server could not be reached
@@ -36,8 +38,8 @@ an `HTTPStatusError` answers with its `status_code`, the engine's errors with th
 drawn beside them (500 when none is). A client (`tutorgraph_client`) raises the class an
 error body's `code` names, whichever branch it is on, with the answer's `status_code` set;
 an error body with a code it does not know is a `ServerError` (5xx) or an `HTTPStatusError`.
-Catch `HTTPStatusError` for the answers only HTTP gives (401, 403, 404, 409, 413, 429),
-`APIError` for those and a server that could not be reached.
+Catch `HTTPStatusError` for the answers only HTTP gives (401, 403, 404, 408, 409, 413, 421,
+429), `APIError` for those and a server that could not be reached.
 
 >>> try:
 ...     raise UnknownConceptError(["ccss:9.ZZ.Z.9"])
@@ -73,10 +75,12 @@ __all__ = [
     "IndexNotFoundError",
     "InvalidRequestError",
     "JobNotFoundError",
+    "MisdirectedRequestError",
     "NotFoundError",
     "PayloadTooLargeError",
     "PermissionDeniedError",
     "RateLimitedError",
+    "RequestTimeoutError",
     "ServerError",
     "SourceUnavailableError",
     "StageFailedError",
@@ -280,6 +284,14 @@ class JobNotFoundError(NotFoundError):
         self.job_id = job_id
 
 
+class RequestTimeoutError(HTTPStatusError):
+    """A request body that stopped coming, or came too slowly (`TUTORGRAPH_BODY_TIMEOUT_S`),
+    so the server gave up on it (408)."""
+
+    code = "request_timeout"
+    status_code = 408
+
+
 class ConflictError(HTTPStatusError):
     """A request the server cannot take in its current state, e.g. a second ingest job (409)."""
 
@@ -299,6 +311,15 @@ class PayloadTooLargeError(HTTPStatusError):
             details={"limit_bytes": limit_bytes},
         )
         self.limit_bytes = limit_bytes
+
+
+class MisdirectedRequestError(HTTPStatusError):
+    """A request whose `Host` names a host this server does not answer to (421): what a web
+    page that rebound its own name to the server's address sends (DNS rebinding). The
+    server's `TUTORGRAPH_ALLOWED_HOSTS` lists the names it answers to besides the loopback's."""
+
+    code = "misdirected_request"
+    status_code = 421
 
 
 class RateLimitedError(HTTPStatusError):

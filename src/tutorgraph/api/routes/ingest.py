@@ -34,7 +34,7 @@ from tutorgraph.api.deps import StateDep, require_admin
 from tutorgraph.api.errors import ERROR_RESPONSES, PayloadTooLargeError
 from tutorgraph.api.ingest_jobs import extract_bundle
 from tutorgraph.api.openapi import INGEST_JOB_EXAMPLE
-from tutorgraph.errors import InvalidRequestError
+from tutorgraph.errors import InvalidRequestError, RequestTimeoutError
 from tutorgraph_client.models.api import ErrorResponse, IngestJobOut
 
 __all__ = ["router"]
@@ -47,8 +47,6 @@ router = APIRouter(
 )
 
 _WRITE_CHUNK = 1 << 20
-# Seconds an upload may send nothing before it is refused (408).
-UPLOAD_IDLE_S = 60.0
 # The body's types; no Content-Type at all means bytes too (RFC 9110, 8.3).
 ACCEPTED_TYPES = ("application/gzip", "application/octet-stream")
 _BODY: dict[str, Any] = {
@@ -77,11 +75,13 @@ def _check_content_type(request: Request) -> None:
         )
 
 
-async def _save_upload(request: Request, path: Path, limit: int) -> int:
+async def _save_upload(request: Request, path: Path, limit: int, idle_s: float) -> int:
     """Stream the body to `path` in ~1 MiB writes (each in a thread); return its size.
 
-    The upload holds the index's writer lock, so a body that stops coming for
-    `UPLOAD_IDLE_S` is a 408: a stalled client cannot keep every other writer out.
+    The upload holds the index's writer lock, so a body that stops coming for `idle_s`
+    (`BODY_TIMEOUT_S`) is a 408: a stalled client cannot keep every other writer out. `serve`
+    gives up on such a body itself (`api/h11_protocol.py`; the stream then ends with the
+    client gone); this holds under any other server too.
     """
     size = 0
     buffer = bytearray()
@@ -89,14 +89,11 @@ async def _save_upload(request: Request, path: Path, limit: int) -> int:
     with await asyncio.to_thread(path.open, "wb") as out:
         while True:
             try:
-                chunk = await asyncio.wait_for(anext(chunks), UPLOAD_IDLE_S)
+                chunk = await asyncio.wait_for(anext(chunks), idle_s)
             except StopAsyncIteration:
                 break
             except TimeoutError:
-                raise HTTPException(
-                    status_code=408,
-                    detail=f"the upload stalled: no data for {UPLOAD_IDLE_S:g} s",
-                ) from None
+                raise RequestTimeoutError(f"the upload stalled: no data for {idle_s:g} s") from None
             size += len(chunk)
             if size > limit:
                 raise PayloadTooLargeError(limit, "the uploaded bundle")
@@ -148,7 +145,9 @@ async def start_ingest(
         raise
     try:
         archive = workdir / "upload.tar.gz"
-        size = await _save_upload(request, archive, state.settings.max_ingest_bytes)
+        size = await _save_upload(
+            request, archive, state.settings.max_ingest_bytes, state.settings.body_timeout_s
+        )
         if size == 0:
             raise InvalidRequestError("empty body: send the bundle as a .tar.gz archive")
         bundle = workdir / "bundle"

@@ -21,7 +21,17 @@ const SHOWN_PER_TAXONOMY = 5;
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
-    if (v !== null && v !== undefined) node.setAttribute(k, v);
+    if (v === null || v === undefined) continue;
+    // Styles through the CSSOM: the page's Content-Security-Policy (style-src 'self')
+    // refuses a style attribute, but not this.
+    if (k === "style") {
+      for (const rule of String(v).split(";")) {
+        const at = rule.indexOf(":");
+        if (at > 0) node.style.setProperty(rule.slice(0, at).trim(), rule.slice(at + 1).trim());
+      }
+    } else {
+      node.setAttribute(k, v);
+    }
   }
   for (const c of children) {
     if (c !== null && c !== undefined && c !== "") node.append(c);
