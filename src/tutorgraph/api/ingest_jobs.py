@@ -46,6 +46,7 @@ from tutorgraph.config import Settings
 from tutorgraph.errors import BundleError, IndexBusyError, TutorGraphError
 from tutorgraph.index.lock import WriterLock
 from tutorgraph.index.pipeline import (
+    REJECTS_LISTED,
     IngestOptions,
     IngestReport,
     ingest_records,
@@ -59,8 +60,6 @@ __all__ = ["MAX_JOBS", "IngestJob", "IngestJobs", "extract_bundle"]
 log = logging.getLogger(__name__)
 
 MAX_JOBS = 100
-# A job's report lists this many rejected records (and counts them all), as `BundleError`.
-MAX_LISTED_REJECTS = 100
 # An archive with more entries than this is not a bundle (and could be a denial of service).
 _MAX_MEMBERS = 1000
 _COPY_CHUNK = 1 << 20
@@ -346,7 +345,7 @@ class IngestJobs:
                 unchanged=report.unchanged,
                 pruned=report.pruned,
                 rejected=len(validation.errors),
-                rejected_records=[str(e) for e in validation.errors[:MAX_LISTED_REJECTS]],
+                rejected_records=[str(e) for e in validation.errors[:REJECTS_LISTED]],
                 counts=report.counts,
                 seconds=round(report.seconds, 3),
             )

@@ -43,7 +43,12 @@ from tutorgraph.embedding.stored_vectors import StoredVectors
 from tutorgraph.errors import BundleError, ConfigurationError, IndexDamagedError
 from tutorgraph.index._bundle_alignment import align_bundle
 from tutorgraph.index._bundle_vectors import STORED_VECTORS_DIR, embed_bundle
-from tutorgraph.index._ingest_options import IngestOptions, IngestReport, ProgressCallback
+from tutorgraph.index._ingest_options import (
+    REJECTS_LISTED,
+    IngestOptions,
+    IngestReport,
+    ProgressCallback,
+)
 from tutorgraph.index._ingest_vectors import _write_item_vectors, _write_vectors, card_texts
 from tutorgraph.index.diskspace import (
     disk_full_error,
@@ -81,6 +86,7 @@ from tutorgraph.stores.manifest import Manifest, check_embedder
 from tutorgraph.stores.protocols import GraphWriter, IndexItem, VectorWriter
 
 __all__ = [
+    "REJECTS_LISTED",
     "STORED_VECTORS_DIR",
     "IngestOptions",
     "IngestReport",
