@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from tutorgraph.cli import curriculum as curriculum_cli
 from tutorgraph.cli import index as index_cli
 from tutorgraph.cli.app import app
+from tutorgraph.index.pipeline import REJECTS_LISTED
 from tutorgraph.ingest.bundle import (
     BUNDLE_FILES,
     bundle_hash,
@@ -291,6 +292,18 @@ def test_ingest_cli_prints_counts(
     assert res.exit_code == 1
     assert f"rejected concepts.jsonl:{lines}: invalid JSON" in _flat(res.stderr)
     assert f"0 added, 0 updated, {n} unchanged, 0 pruned, 1 rejected" in _flat(res.stdout)
+
+    # Past REJECTS_LISTED the rest are counted, not printed (as an HTTP job lists them).
+    with (bundle / "concepts.jsonl").open("a", encoding="utf-8") as fh:
+        fh.writelines("{oops\n" for _ in range(REJECTS_LISTED))
+    res = runner.invoke(app, args)
+    assert res.exit_code == 1
+    printed = [line for line in _plain(res.stderr).splitlines() if line.startswith("rejected ")]
+    assert len(printed) == REJECTS_LISTED
+    assert f"and 1 more rejected (`tutorgraph validate {bundle}` lists every one)" in _flat(
+        res.stderr
+    )
+    assert f"{REJECTS_LISTED + 1} rejected;" in _flat(res.stdout)
 
 
 # -- build-curriculum and byte-identical bundles ------------------------------------------------

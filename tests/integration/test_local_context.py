@@ -81,3 +81,73 @@ def test_limits_on_the_list() -> None:
         RetrievalRequest(query="q", local_context=[{"id": f"d{i}", "text": "t"} for i in range(21)])
     with pytest.raises(ValidationError, match="local_context is empty"):
         RetrievalRequest(query="q", sources=["local"])
+
+
+class _Recording:
+    """The session's MiniLM, recording every text it is given (the real model answers)."""
+
+    def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
+        self.inner, self.texts = inner, []
+
+    @property
+    def name(self) -> str:
+        return str(self.inner.name)
+
+    def embed(self, texts: list[str]):  # type: ignore[no-untyped-def]
+        self.texts.extend(texts)
+        return self.inner.embed(texts)
+
+    def count_tokens(self, text: str) -> int:
+        return int(self.inner.count_tokens(text))
+
+
+_FRACTIONS = (
+    "To compare 3/4 and 2/3, rewrite both over the common denominator 12: 9/12 and 8/12. "
+    "Since 9 twelfths are more than 8 twelfths, 3/4 is bigger. "
+)
+_OTHER = [
+    "The perimeter of a rectangle is twice its length plus twice its width. ",
+    "A right angle measures 90 degrees; an acute angle measures less than that. ",
+    "To round 347 to the nearest hundred, look at the tens digit: 4 rounds down to 300. ",
+    "The mean of a data set is the sum of its values divided by how many there are. ",
+]
+
+
+def _page(i: int, sentence: str) -> dict[str, str]:
+    text = (sentence * (MAX_LOCAL_CHARS // len(sentence) + 1))[:MAX_LOCAL_CHARS]
+    return {"id": f"page-{i}", "title": f"Lesson page {i}", "text": text}
+
+
+def test_a_request_at_the_limit_gets_its_local_hits_within_the_default_timeout(
+    opened_index, embedder
+) -> None:  # type: ignore[no-untyped-def]
+    """Twenty documents of 2,000 characters (the request limit) with the shipped source
+    timeout: the local source answers, its lesson among the hits, each document embedded
+    from at most `LOCAL_EMBED_TOKENS` word pieces (issue 59: all of them, 1.5 s of CPU
+    here, and the source always timed out)."""
+    from tutorgraph.config import SOURCE_TIMEOUT_S
+    from tutorgraph.retrieval.local_context import LOCAL_EMBED_TOKENS
+    from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+
+    recording = _Recording(embedder)
+    retriever = HybridRetriever(
+        recording,
+        opened_index.vector,
+        opened_index.lexical,
+        opened_index.graph,
+        RetrieverConfig(),  # the shipped SOURCE_TIMEOUT_S
+        linker=opened_index.linker,
+        lessons=opened_index.lessons,
+    )
+    pages = [_page(0, _FRACTIONS)] + [_page(i, _OTHER[i % 4]) for i in range(1, 20)]
+    _retrieve(retriever, query="warm up the models", rerank=False)
+    recording.texts.clear()
+    packet = _retrieve(
+        retriever, query="why is 3/4 bigger than 2/3?", local_context=pages, debug=True
+    )
+    assert "local" not in packet.degraded_sources, packet.debug
+    assert packet.timings_ms["local"] < SOURCE_TIMEOUT_S * 1000
+    assert "local:page-0" in [h.id for h in packet.results]
+    local_texts = [t for t in recording.texts if t.startswith("Lesson page ")]
+    assert local_texts, recording.texts
+    assert max(embedder.count_tokens(t) for t in local_texts) <= LOCAL_EMBED_TOKENS

@@ -20,13 +20,14 @@ import httpx
 import pytest
 from tests.unit.api_fakes import FakeOpener, manifest, write_fake_index
 
-from tutorgraph.api import create_app, ingest_jobs, live_index
+from tutorgraph.api import create_app, live_index
 from tutorgraph.api.errors import PayloadTooLargeError
 from tutorgraph.api.ingest_jobs import extract_bundle
 from tutorgraph.api.live_index import LiveIndex
 from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.config import Settings
 from tutorgraph.errors import BundleError, BundleRecordError, IndexBusyError, IndexDamagedError
+from tutorgraph.index import references
 from tutorgraph.index.generations import activate, live_generation, new_generation
 from tutorgraph.index.lock import WriterLock
 from tutorgraph.ingest.bundle import ValidationReport
@@ -387,7 +388,7 @@ async def test_the_lock_is_held_from_the_upload_until_the_job_ends(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Validation runs under the upload's lock (a CLI writer is refused meanwhile); the job
-    lets go of it, whatever its end."""
+    lets go of it, whatever its end (here a pruning job failed by a bad record)."""
     started, release = threading.Event(), threading.Event()
 
     def slow_validate(bundle_dir: Path, index_ids: object = None) -> ValidationReport:
@@ -395,12 +396,15 @@ async def test_the_lock_is_held_from_the_upload_until_the_job_ends(
         release.wait(30)
         return ValidationReport(errors=[BundleRecordError("concepts.jsonl", 1, "bad")])
 
-    monkeypatch.setattr(ingest_jobs, "validate_bundle", slow_validate)
+    monkeypatch.setattr(references, "validate_bundle", slow_validate)
     bundle = _tar(tmp_path / "b.tar.gz", [_file("concepts.jsonl")]).read_bytes()
     async with _api(tmp_path) as c:
         index = tmp_path / "index"
         resp = await c.post(
-            "/v1/ingest", content=bundle, headers={"Content-Type": "application/gzip"}
+            "/v1/ingest",
+            params={"prune": "true"},
+            content=bundle,
+            headers={"Content-Type": "application/gzip"},
         )
         assert resp.status_code == 202, resp.text
         assert await asyncio.to_thread(started.wait, 30)
@@ -439,7 +443,9 @@ async def test_an_upload_is_validated_against_the_index_s_concepts_unless_it_pru
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, prune: bool
 ) -> None:
     """An add-on bundle may reference the concepts the index holds (its live catalogue's);
-    a job that prunes leaves the index with the bundle alone, so only the bundle's count."""
+    a job that prunes leaves the index with the bundle alone, so only the bundle's count. A
+    bad record fails a pruning job; any other job leaves it out and lists it (the CLI's
+    rule)."""
     from tutorgraph.ingest.bundle import write_bundle
     from tutorgraph.models.records import SourceRecords
     from tutorgraph_client.models.curriculum import Concept
@@ -450,7 +456,7 @@ async def test_an_upload_is_validated_against_the_index_s_concepts_unless_it_pru
         seen.append(index_ids)
         return ValidationReport(errors=[BundleRecordError("concepts.jsonl", 1, "bad")])
 
-    monkeypatch.setattr(ingest_jobs, "validate_bundle", recording_validate)
+    monkeypatch.setattr(references, "validate_bundle", recording_validate)
     index = write_fake_index(tmp_path / "index")
     live = live_generation(index)
     assert live is not None
@@ -467,10 +473,15 @@ async def test_an_upload_is_validated_against_the_index_s_concepts_unless_it_pru
             headers={"Content-Type": "application/gzip"},
         )
         assert resp.status_code == 202, resp.text
-        for _ in range(300):
+        for _ in range(3000):
             job = (await c.get(resp.headers["location"])).json()
-            if job["status"] == "failed":
+            if job["status"] in ("failed", "succeeded"):
                 break
             await asyncio.sleep(0.01)
-    assert job["error"]["code"] == "invalid_bundle"
     assert seen == [None if prune else frozenset({"ccss:7.EE.B.4.a"})]
+    if prune:
+        assert job["error"]["code"] == "invalid_bundle"
+    else:
+        assert job["status"] == "succeeded", job
+        assert job["report"]["rejected"] == 1
+        assert job["report"]["rejected_records"] == ["concepts.jsonl:1: bad"]

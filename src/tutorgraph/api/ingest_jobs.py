@@ -2,8 +2,11 @@
 ingest it as a background job that replaces the live index only once it is complete.
 
 A job goes `queued -> validating -> ingesting -> activating -> succeeded`, or to `failed`
-with an error in the API's envelope. A bundle with any bad record fails at `validating` and
-changes nothing; its records may reference the concepts the index holds (an add-on bundle),
+with an error in the API's envelope. Bad records follow `tutorgraph ingest`'s rule
+(`validate_for_ingest`): each is rejected and the valid ones are ingested; the job succeeds
+and its report counts them (`rejected`) and lists them (`rejected_records`, `file:line:
+reason`, as the CLI prints them). A pruning job with a bad record fails at `validating` and
+changes nothing. Records may reference the concepts the index holds (an add-on bundle),
 unless the job prunes. The index's writer lock is taken before the upload is accepted (a CLI
 ingest or repair running then is a 409 `index_busy` at once, never a 202 and a failed job) and
 held while the bundle is read and validated, and while the index is built as a new
@@ -32,6 +35,7 @@ import tarfile
 import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -41,9 +45,14 @@ from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.config import Settings
 from tutorgraph.errors import BundleError, IndexBusyError, TutorGraphError
 from tutorgraph.index.lock import WriterLock
-from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_records
-from tutorgraph.index.references import index_concept_ids
-from tutorgraph.ingest.bundle import BUNDLE_FILES, ValidationReport, bundle_hash, validate_bundle
+from tutorgraph.index.pipeline import (
+    REJECTS_LISTED,
+    IngestOptions,
+    IngestReport,
+    ingest_records,
+    validate_for_ingest,
+)
+from tutorgraph.ingest.bundle import BUNDLE_FILES, ValidationReport, bundle_hash
 from tutorgraph_client.models.api import ErrorBody, IngestJobOut, IngestJobReport, JobStatus
 
 __all__ = ["MAX_JOBS", "IngestJob", "IngestJobs", "extract_bundle"]
@@ -319,21 +328,13 @@ class IngestJobs:
         job.started_at = _now()
         try:
             job.status = "validating"
-            # An add-on bundle may reference the index's concepts, unless the job prunes
-            # (the index then holds the bundle's records only).
-            index_ids: frozenset[str] | None = None
-            if not job.prune:
-                held = await asyncio.to_thread(
-                    index_concept_ids, self._settings.index_dir, writer=lock is not None
-                )
-                index_ids = held or frozenset()
-            validation = await asyncio.to_thread(validate_bundle, bundle_dir, index_ids)
-            if validation.errors:
-                first = validation.errors[0]
-                raise BundleError(
-                    f"{len(validation.errors)} invalid record(s) in the bundle; first: {first}",
-                    errors=validation.errors,
-                )
+            # The CLI's rule: bad records are rejected, the rest ingested; a pruning job with
+            # a bad record fails here, with nothing changed.
+            validation = await asyncio.to_thread(
+                partial(validate_for_ingest, prune=job.prune, writer=lock is not None),
+                bundle_dir,
+                self._settings.index_dir,
+            )
             job.status = "ingesting"
             report = await self._ingest(validation, bundle_dir, job, lock)
             job.status = "activating"
@@ -343,6 +344,8 @@ class IngestJobs:
                 updated=report.updated,
                 unchanged=report.unchanged,
                 pruned=report.pruned,
+                rejected=len(validation.errors),
+                rejected_records=[str(e) for e in validation.errors[:REJECTS_LISTED]],
                 counts=report.counts,
                 seconds=round(report.seconds, 3),
             )

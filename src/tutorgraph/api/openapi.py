@@ -251,6 +251,11 @@ INGEST_JOB_EXAMPLE: dict[str, Any] = IngestJobOut(
         updated=4,
         unchanged=9876,
         pruned=0,
+        rejected=1,
+        rejected_records=[
+            "documents.jsonl:17: unknown concept_ids ['my:typo'] (in neither the "
+            "bundle nor the index)"
+        ],
         counts={"concepts": 1234, "misconceptions": 2587, "documents": 6179, "items": 10000},
         seconds=71.3,
     ),

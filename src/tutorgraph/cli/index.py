@@ -26,7 +26,7 @@ from tutorgraph.errors import IndexNotFoundError
 from tutorgraph.index.doctor import examine
 from tutorgraph.index.doctor import repair as repair_index
 from tutorgraph.index.layout import IndexLayout, load_catalogue
-from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_bundle
+from tutorgraph.index.pipeline import REJECTS_LISTED, IngestOptions, IngestReport, ingest_bundle
 from tutorgraph.index.service import graph_store, vector_store
 from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
@@ -102,8 +102,14 @@ def ingest_cmd(
                         await store.aclose()
 
         report = asyncio.run(ingest())
-    for e in report.rejected[:50]:
+    for e in report.rejected[:REJECTS_LISTED]:
         err_console.print(f"[red]rejected[/] {e}", highlight=False)
+    if len(report.rejected) > REJECTS_LISTED:
+        err_console.print(
+            f"and {len(report.rejected) - REJECTS_LISTED:,} more rejected "
+            f"(`tutorgraph validate {bundle}` lists every one)",
+            highlight=False,
+        )
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     console.print(
         f"ingested into {settings.index_dir} (generation {report.generation}): "

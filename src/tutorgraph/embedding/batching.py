@@ -127,6 +127,8 @@ class MicroBatcher(Generic[In, Out]):
         await self._run(self._take())
 
     async def _run(self, batch: list[tuple[In, asyncio.Future[Out]]]) -> None:
+        # A caller that gave up while it waited (its source timed out) costs nothing.
+        batch = [(unit, future) for unit, future in batch if not future.done()]
         if not batch:
             return
         self.model_calls += 1

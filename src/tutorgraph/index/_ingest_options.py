@@ -14,10 +14,13 @@ from dataclasses import dataclass, field
 
 from tutorgraph.errors import BundleRecordError, ConfigurationError
 
-__all__ = ["IngestOptions", "IngestReport", "ProgressCallback"]
+__all__ = ["REJECTS_LISTED", "IngestOptions", "IngestReport", "ProgressCallback"]
 
 # (stage, done, total): the CLI draws progress bars from it.
 ProgressCallback = Callable[[str, int, int], None]
+# How many rejected records `tutorgraph ingest` prints and an HTTP job's report lists (both
+# count them all; `tutorgraph validate` lists every one).
+REJECTS_LISTED = 100
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,12 @@ from tutorgraph.embedding.stored_vectors import StoredVectors
 from tutorgraph.errors import BundleError, ConfigurationError, IndexDamagedError
 from tutorgraph.index._bundle_alignment import align_bundle
 from tutorgraph.index._bundle_vectors import STORED_VECTORS_DIR, embed_bundle
-from tutorgraph.index._ingest_options import IngestOptions, IngestReport, ProgressCallback
+from tutorgraph.index._ingest_options import (
+    REJECTS_LISTED,
+    IngestOptions,
+    IngestReport,
+    ProgressCallback,
+)
 from tutorgraph.index._ingest_vectors import _write_item_vectors, _write_vectors, card_texts
 from tutorgraph.index.diskspace import (
     disk_full_error,
@@ -72,7 +77,7 @@ from tutorgraph.index.layout import IndexLayout, load_catalogue
 from tutorgraph.index.lock import WriterLock
 from tutorgraph.index.references import validate_for_index
 from tutorgraph.index.vector_check import check_vector_store
-from tutorgraph.ingest.bundle import bundle_hash, write_bundle
+from tutorgraph.ingest.bundle import ValidationReport, bundle_hash, write_bundle
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.bm25 import BM25Index
 from tutorgraph.stores.chroma import ChromaVectorStore
@@ -81,6 +86,7 @@ from tutorgraph.stores.manifest import Manifest, check_embedder
 from tutorgraph.stores.protocols import GraphWriter, IndexItem, VectorWriter
 
 __all__ = [
+    "REJECTS_LISTED",
     "STORED_VECTORS_DIR",
     "IngestOptions",
     "IngestReport",
@@ -92,6 +98,7 @@ __all__ = [
     "ingest_bundle",
     "ingest_locked",
     "ingest_records",
+    "validate_for_ingest",
     "writing",
 ]
 
@@ -119,10 +126,16 @@ async def ingest_records(
     and closed here). The caller owns (and closes) the writers it passes. A text whose vector
     is in `stored` (computed by the same model) or in the live generation is not embedded
     again. Raises `IndexBusyError` when another writer holds the index; `lock`, when given,
-    is the index's writer lock that the caller already holds (and releases).
+    is the index's writer lock that the caller already holds (and releases). A record over
+    a limit of `tutorgraph.models.limits` is a `BundleError` naming it, and nothing is
+    written (a bundle's such records are rejected as it is read).
     """
     options = options or IngestOptions()
     options.check()
+    if over := await asyncio.to_thread(records.over_limits):
+        raise BundleError(
+            f"{len(over)} record(s) over the record limits; nothing was changed. First: {over[0]}"
+        )
     async with writing(index_dir, options.writer, lock):
         return await ingest_locked(records, index_dir, embedder, options, vector, graph, stored)
 
@@ -349,6 +362,32 @@ class Writers(TypedDict, total=False):
     graph: GraphWriter | None
 
 
+def validate_for_ingest(
+    bundle_dir: Path, index_dir: Path, *, prune: bool = False, writer: bool = False
+) -> ValidationReport:
+    """The one rule of `tutorgraph ingest` and `POST /v1/ingest` for bad records: each is
+    rejected with its file, line and reason and the valid ones are ingested, so one bad
+    record does not cost an author the rest; a pruning ingest refuses the whole bundle
+    (`BundleError`, nothing changed), since it would remove the rejected records' ids from
+    the index too. The records may reference the index's concepts unless `prune`
+    (`validate_for_index`); `writer`: the caller holds the index's writer lock."""
+    validation = validate_for_index(bundle_dir, index_dir, prune=prune, writer=writer)
+    if prune and validation.errors:
+        hint = (
+            " (a pruning ingest keeps only the bundle, so it may reference only its own "
+            "concepts; without pruning it is added to the index and may reference those)"
+            if any(e.reason.startswith("unknown") for e in validation.errors)
+            else ""
+        )
+        raise BundleError(
+            f"{len(validation.errors)} invalid record(s) in the bundle, and pruning would "
+            f"remove them from the index; nothing was changed{hint}. First: "
+            f"{validation.errors[0]}",
+            errors=validation.errors,
+        )
+    return validation
+
+
 async def ingest_bundle(
     bundle_dir: Path,
     index_dir: Path,
@@ -358,36 +397,21 @@ async def ingest_bundle(
     lock: WriterLock | None = None,
     **writers: Unpack[Writers],
 ) -> IngestReport:
-    """`ingest_records` of a bundle's valid records; bad records are reported, not stored.
+    """`ingest_records` of a bundle's valid records; bad records are reported, not stored
+    (`validate_for_ingest`: a pruning ingest with a bad record is refused whole).
     `options.source_hash` is replaced by the bundle's hash; the bundle's stored vectors
     (`BUNDLE/embeddings/`, written by `tutorgraph embed-bundle`) are used where they fit.
     The writer lock is taken before the bundle is read: a second writer is refused at once.
 
     The records are merged into what the index holds (nothing is removed unless
     `options.prune`), so a bundle may reference the index's concepts as well as its own (an
-    add-on bundle: `index/references.py`); with `prune` only its own, and a bundle with a
-    rejected record is refused whole (BundleError), since pruning would remove it."""
+    add-on bundle: `index/references.py`); with `prune` only its own."""
     options = options or IngestOptions()
     options.check()
     async with writing(index_dir, options.writer, lock):
         validation = await asyncio.to_thread(
-            partial(validate_for_index, prune=options.prune, writer=True), bundle_dir, index_dir
+            partial(validate_for_ingest, prune=options.prune, writer=True), bundle_dir, index_dir
         )
-        if options.prune and validation.errors:
-            # A pruning ingest keeps only the bundle: a rejected record would be removed
-            # from the index too, so nothing is written until the bundle is whole.
-            hint = (
-                " (a pruning ingest keeps only the bundle, so it may reference only its own "
-                "concepts; without --prune it is added to the index and may reference those)"
-                if any(e.reason.startswith("unknown") for e in validation.errors)
-                else ""
-            )
-            raise BundleError(
-                f"{len(validation.errors)} invalid record(s) in the bundle, and --prune would "
-                f"remove them from the index; nothing was changed{hint}. First: "
-                f"{validation.errors[0]}",
-                errors=validation.errors,
-            )
         stored = await asyncio.to_thread(StoredVectors.read, bundle_dir / STORED_VECTORS_DIR)
         options = replace(options, source_hash=bundle_hash(bundle_dir))
         report = await ingest_locked(

@@ -2,6 +2,9 @@
 
 A bundle is a folder with `concepts.jsonl`, `prerequisites.jsonl`, `misconceptions.jsonl` and
 `documents.jsonl` (design section 4). Records are sorted so that builds are byte-identical.
+Each record and each of its fields is bounded (`tutorgraph.models.limits`): a line over
+`MAX_RECORD_BYTES` is read through without being held or parsed, and a field over its limit
+rejects its record, in one line naming the record and the field, never the value.
 
 An add-on bundle (your own lessons) may reference concepts it does not hold itself: those of
 the index it is ingested into. `validate_bundle(bundle, index_ids=...)` resolves references
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterator, Set
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,11 +31,19 @@ import jsonschema
 from pydantic import BaseModel
 
 from tutorgraph.errors import BundleError, BundleRecordError
+from tutorgraph.models.limits import (
+    FIELD_LIMITS,
+    MAX_RECORD_BYTES,
+    RecordKind,
+    record_label,
+    record_over_limit,
+)
 from tutorgraph.models.records import SourceRecords
 from tutorgraph_client.models.curriculum import Concept, Document, Misconception, Prerequisite
 
 __all__ = [
     "BUNDLE_FILES",
+    "RECORD_KINDS",
     "ValidationReport",
     "bundle_hash",
     "bundle_json_schema",
@@ -48,13 +60,42 @@ BUNDLE_FILES: dict[str, type[BaseModel]] = {
     "documents.jsonl": Document,
 }
 
+RECORD_KINDS: dict[str, RecordKind] = {
+    "concepts.jsonl": "concept",
+    "prerequisites.jsonl": "prerequisite",
+    "misconceptions.jsonl": "misconception",
+    "documents.jsonl": "document",
+}
+# Blocks in which an oversized line is read through (never held whole).
+_SKIP_BLOCK = 1 << 20
+# An oversized record is named by the ids in its first bytes.
+_HEAD_BYTES = 4096
+_ID_FIELD_RE = re.compile(r'"(id|prerequisite_id|concept_id)"\s*:\s*"([^"\\]{1,200})"')
+# A value longer than this is not repeated in a schema error (its type and length are).
+_MAX_QUOTED = 80
+
+
+def _file_schema(name: str) -> dict[str, Any]:
+    """The pydantic model's JSON Schema with the record limits (`FIELD_LIMITS`) in it."""
+    schema = BUNDLE_FILES[name].model_json_schema()
+    properties = schema.get("properties", {})
+    for field_name, limit in FIELD_LIMITS[RECORD_KINDS[name]].items():
+        prop = properties.get(field_name)
+        if prop is None:
+            continue
+        is_list = prop.get("type") == "array"
+        prop["maxItems" if is_list else "maxLength"] = limit
+    return schema
+
 
 def bundle_json_schema() -> dict[str, Any]:
-    """The JSON Schema of every bundle file, exported from the pydantic models."""
+    """The JSON Schema of every bundle file, exported from the pydantic models, with the
+    record limits (`tutorgraph.models.limits`) as `maxLength` and `maxItems`."""
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "tutorgraph curriculum bundle",
-        "files": {name: model.model_json_schema() for name, model in BUNDLE_FILES.items()},
+        "x-max-record-bytes": MAX_RECORD_BYTES,
+        "files": {name: _file_schema(name) for name in BUNDLE_FILES},
     }
 
 
@@ -131,6 +172,52 @@ def _iter_lines(path: Path) -> Iterator[tuple[int, str]]:
                 yield lineno, line
 
 
+def _oversized_label(kind: RecordKind, head: bytes) -> str:
+    """An oversized record named by the ids its first bytes hold (it is never parsed)."""
+    text = head[:_HEAD_BYTES].decode("utf-8", "replace")
+    ids = {m.group(1): m.group(2) for m in _ID_FIELD_RE.finditer(text)}
+    return record_label(kind, ids)
+
+
+def _iter_bounded(
+    path: Path, kind: RecordKind, limit: int
+) -> Iterator[tuple[int, str | None, str | None]]:
+    """Each non-blank line as (line number, text, None), or (line number, None, why) for a
+    line over `limit` bytes (read through in blocks, never held whole) or not UTF-8."""
+    with path.open("rb") as fh:
+        lineno = 0
+        while raw := fh.readline(limit + 1):
+            lineno += 1
+            if len(raw) > limit and not raw.endswith(b"\n"):
+                label, size = _oversized_label(kind, raw), len(raw)
+                while not raw.endswith(b"\n") and (raw := fh.readline(_SKIP_BLOCK)):
+                    size += len(raw)
+                size -= raw.endswith(b"\n")  # the limit is on the record, not its newline
+                yield lineno, None, f"{label}: the record has {size:,} bytes, at most {limit:,}"
+                continue
+            if not raw.strip():
+                continue
+            try:
+                yield lineno, raw.decode("utf-8"), None
+            except UnicodeDecodeError as exc:
+                yield lineno, None, f"not UTF-8 (byte {exc.start + 1})"
+
+
+def _quoted(value: Any) -> str:
+    """A value as a schema error names it: a short one as it is, a long one by its size (a
+    message is one line, never a dump of the record)."""
+    text = repr(value)
+    if len(text) <= _MAX_QUOTED:
+        return text
+    if isinstance(value, str):
+        return f"a text of {len(value):,} characters"
+    if isinstance(value, list):
+        return f"a list of {len(value):,} items"
+    if isinstance(value, dict):
+        return f"an object of {len(value):,} keys"
+    return f"a {type(value).__name__}"
+
+
 def _schema_reason(validator: jsonschema.Draft202012Validator, data: Any) -> str | None:
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if not errors:
@@ -138,7 +225,12 @@ def _schema_reason(validator: jsonschema.Draft202012Validator, data: Any) -> str
     parts = []
     for err in errors:
         where = ".".join(str(p) for p in err.absolute_path)
-        parts.append(f"{where}: {err.message}" if where else err.message)
+        message = err.message
+        quoted = repr(err.instance)
+        if len(quoted) > _MAX_QUOTED:
+            message = message.replace(quoted, _quoted(err.instance))
+        message = message if len(message) <= 4 * _MAX_QUOTED else f"{message[:_MAX_QUOTED]}..."
+        parts.append(f"{where}: {message}" if where else message)
     return "; ".join(parts)
 
 
@@ -163,14 +255,19 @@ def validate_bundle(bundle_dir: Path, index_ids: Set[str] | None = None) -> Vali
         parsed[name] = []
         if not path.is_file():
             continue
-        validator = jsonschema.Draft202012Validator(model.model_json_schema())
-        for lineno, line in _iter_lines(path):
+        kind = RECORD_KINDS[name]
+        validator = jsonschema.Draft202012Validator(_file_schema(name))
+        for lineno, line, refused in _iter_bounded(path, kind, MAX_RECORD_BYTES):
+            if line is None:
+                report.errors.append(BundleRecordError(name, lineno, str(refused)))
+                continue
             try:
                 data = json.loads(line)
             except json.JSONDecodeError as exc:
                 report.errors.append(BundleRecordError(name, lineno, f"invalid JSON: {exc.msg}"))
                 continue
-            reason = _schema_reason(validator, data)
+            reason = record_over_limit(kind, data) if isinstance(data, dict) else None
+            reason = reason or _schema_reason(validator, data)
             if reason is None:
                 try:
                     parsed[name].append((lineno, model.model_validate(data)))

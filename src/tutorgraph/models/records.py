@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tutorgraph.models.limits import RecordKind, record_over_limit
 from tutorgraph_client.models.curriculum import Concept, Document, Misconception, Prerequisite
 
 __all__ = ["SourceRecords"]
@@ -57,6 +58,29 @@ class SourceRecords:
             misconceptions=by_id(self.misconceptions, new.misconceptions),
             documents=by_id(self.documents, new.documents),
         )
+
+    def over_limits(self) -> list[str]:
+        """Why each record over a limit of `tutorgraph.models.limits` is (one line each,
+        naming the record and the field); empty when every record fits. A bundle's records
+        are checked as it is read; this is for records built in code.
+
+        >>> from tutorgraph_client.models.curriculum import Concept
+        >>> SourceRecords(concepts=[Concept(id="my:c", kind="construct", name="x" * 501,
+        ...     source="s", license="l")]).over_limits()
+        ["concept 'my:c': name has 501 characters, at most 500"]
+        """
+        groups: tuple[tuple[RecordKind, list[Any]], ...] = (
+            ("concept", self.concepts),
+            ("prerequisite", self.prerequisites),
+            ("misconception", self.misconceptions),
+            ("document", self.documents),
+        )
+        return [
+            reason
+            for kind, records in groups
+            for r in records
+            if (reason := record_over_limit(kind, vars(r))) is not None
+        ]
 
     def node_ids(self) -> list[str]:
         """The ids of every concept, document and misconception (the graph's nodes)."""

@@ -8,7 +8,9 @@ the form types are what a web page may send anywhere without a CORS preflight (w
 another site's page are refused before this, `CrossSiteWriteMiddleware`). Another writer at
 work on the index is a 409 before the body is read. The archive is unpacked safely before
 the job starts, so a broken or unsafe archive is a 422 at once; the records are validated by
-the job, and any bad record fails it with nothing changed.
+the job as `tutorgraph ingest` validates them: a bad record is rejected and listed in the
+job's report (`rejected`, `rejected_records`), the valid ones are ingested; with
+`prune=true` a bad record fails the job with nothing changed.
 
 >>> job = httpx.post(f"{base}/v1/ingest", content=Path("bundle.tar.gz").read_bytes(),
 ...                  headers={"X-API-Key": admin_key, "Content-Type": "application/gzip"}).json()

@@ -24,7 +24,7 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.graph_search import GraphSearchResult, graph_plan, graph_search
-from tutorgraph.retrieval.local_context import local_items, search_local
+from tutorgraph.retrieval.local_context import LOCAL_EMBED_SHARE, local_items, search_local
 from tutorgraph.retrieval.pipeline import RequestState, Stage, await_linking, elapsed_ms
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
@@ -162,10 +162,12 @@ class SearchStage(Stage):
                 "lexical", timings, self.lexical.search(text, profile.lexical_depth)
             )
         if local and embedded:
+            # The local documents' embedding ends within a share of the timeout from now.
+            deadline = asyncio.get_running_loop().time() + LOCAL_EMBED_SHARE * self.timeout_s
             jobs["local"] = _timed(
                 "local",
                 timings,
-                self._local_search(local, text, state, route.semantic_weight),
+                self._local_search(local, text, state, route.semantic_weight, deadline),
             )
         runs = {name: guarded(name, job, self.timeout_s) for name, job in jobs.items()}
         if "graph" in request.sources:
@@ -209,7 +211,23 @@ class SearchStage(Stage):
         return out
 
     async def _local_search(
-        self, items: list[IndexItem], query: str, state: RequestState, semantic_weight: float
+        self,
+        items: list[IndexItem],
+        query: str,
+        state: RequestState,
+        semantic_weight: float,
+        deadline: float,
     ) -> list[ScoredItem]:
+        """The local context's hits; documents whose embedding would have passed the
+        deadline are ranked by their words alone, and the debug block says how many."""
         vector = await state.query_embedding()
-        return await search_local(items, query, vector, self.embedder, semantic_weight)
+        found = await search_local(
+            items, query, vector, self.embedder, semantic_weight, deadline=deadline
+        )
+        if found.unembedded:
+            budget = LOCAL_EMBED_SHARE * self.timeout_s
+            state.degraded_stages["local"] = (
+                f"local: {found.unembedded} of {len(items)} documents matched by their words "
+                f"only (their embedding would have ended after {budget:g} s)"
+            )
+        return found.hits

@@ -221,6 +221,17 @@ class IngestJobReport(BaseModel):
     updated: int = Field(description="Items whose text or metadata changed.")
     unchanged: int = Field(description="Items already indexed as they are.")
     pruned: int = Field(description="Items removed because the bundle no longer has them.")
+    rejected: int = Field(
+        default=0,
+        description="Bad records left out (the valid ones were ingested; a pruning job with "
+        "a bad record fails instead), as `tutorgraph ingest` counts them.",
+    )
+    rejected_records: list[str] = Field(
+        default_factory=list,
+        description="The first 100 rejected records, one `file:line: reason` each, as "
+        "`tutorgraph ingest` prints them.",
+        examples=[["concepts.jsonl:7: concept 'my:c': name has 600 characters, at most 500"]],
+    )
     counts: dict[str, int] = Field(
         description="Records in the new index by type (concepts, prerequisites, "
         "misconceptions, documents) and searchable `items`."
