@@ -207,6 +207,13 @@ def test_problems_of_every_kind(message: str, problem: str, answer: str) -> None
         ("there are 4 rows of 5 chairs. how many chairs are there? i got 20 is that right", "20"),
         ("two angles make a straight line and one is 70 degrees, i said the other is 20", "20"),
         ("326 rounded to the nearest ten is 300", "300"),
+        # Issue 59: a worksheet labels a picture as the student's answer (an Eedi text); the
+        # text-only ranker reads it, as it did before issue 47's message rules.
+        (
+            "Which shape?\nCorrect answer: [image: A cone.]\nStudent answer: [image: A "
+            "cylinder sitting on one of its circular faces.]",
+            "[image: A cylinder sitting",
+        ),
     ],
 )
 def test_an_answer_the_message_states_is_read(message: str, answer: str) -> None:

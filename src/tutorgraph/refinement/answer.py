@@ -79,14 +79,25 @@ def _result(expression: str) -> str | None:
 
 
 def stated_answer(
-    text: str, spans: list[MathSpan] | None = None, *, start: int = 0, results: bool = True
+    text: str,
+    spans: list[MathSpan] | None = None,
+    *,
+    start: int = 0,
+    results: bool = True,
+    worksheet: bool = False,
 ) -> str | None:
     """The stated answer in plain text (see `plain_text`): math in canonical form. Only what
     comes from `start` on is read (before it: the problem, whose numbers are never the
     answer); `results`: whether "A = X" states X as the answer (not in "why does 1/2 = 2/4").
+    A `worksheet` labels its answers ("Student answer: [image: A column addition ...]"):
+    only the worded cues read it, none of a message's rules for what is no answer ("why
+    isnt 1 a prime", "is it odd"), which cost the text-only ranker its labelled image
+    answers (issue 59).
 
     >>> stated_answer("i got a 72 on my first test whats my average", start=28) is None
     True
+    >>> stated_answer("Student answer: [image: A shaded bar]", worksheet=True)
+    '[image: A shaded bar]'
     """
     spans = math_spans(text) if spans is None else spans
     starts = [s.start for s in spans]
@@ -101,14 +112,15 @@ def stated_answer(
 
     cues = sorted(
         [(c, True) for c in _CUE.finditer(text, start)]
-        + [(c, False) for c in _MATH_CUE.finditer(text, start)],
+        + ([] if worksheet else [(c, False) for c in _MATH_CUE.finditer(text, start)]),
         key=lambda c: c[0].start(),
     )
+    message = not worksheet
     for cue, worded in cues:
-        if _EQUAL_TO.match(cue[0]) and not _YES_NO.match(text):
+        if message and _EQUAL_TO.match(cue[0]) and not _YES_NO.match(text):
             continue
         span = span_after(cue.end())
-        if span is not None and _DESCRIBED.match(text, span.end):
+        if message and span is not None and _DESCRIBED.match(text, span.end):
             continue
         if span is not None:
             return _result(span.text) or span.text
@@ -116,7 +128,7 @@ def stated_answer(
             if number := _NUMBER.match(text, cue.end()):
                 return number[0]
             continue
-        if _DESCRIBED_WORD.match(text, cue.end()):
+        if message and _DESCRIBED_WORD.match(text, cue.end()):
             continue
         if words := _words_after(text[cue.end() :]):
             return words

@@ -128,6 +128,7 @@ def _algebra(toks: list[Tok]) -> bool:
 
 
 _LABEL_FILL = frozenset((":", "was", "is", "=", "of"))
+_WORKSHEET = re.compile(r"^[ \t]*student(?:'s)?[ \t]+answer[ \t]*:", re.IGNORECASE | re.MULTILINE)
 
 
 def _labelled(toks: list[Tok], exprs: list[Expr]) -> tuple[Read | None, Read | None] | None:
@@ -397,11 +398,14 @@ def answer_in(message: str) -> str | None:
     """
     read = read_message(message)
     reader = read.student_answer
-    if reader is not None and not read.labelled:
+    # A worksheet's layout labels the student's answer on a line of its own, whatever it
+    # is: a number the reader reads, or a picture's description it does not.
+    worksheet = read.labelled or _WORKSHEET.search(message) is not None
+    if reader is not None and not worksheet:
         return reader.value  # the cue's words are read only where they may decide
-    if read.labelled:
-        # A worksheet's layout, read as the Eedi benchmark's texts always were.
-        said = stated_answer(plain_text(message))
+    if worksheet:
+        # Read as the Eedi benchmark's texts always were.
+        said = stated_answer(plain_text(message), worksheet=True)
     else:
         # The same text and limits as the reader: nothing from the problem, before its open
         # question, and no "A = X" in a question about why a fact holds.
