@@ -212,28 +212,27 @@ class ConceptLinker:
             if taxonomy == STRUCTURED:
                 score, learned = self._with_prior(score, vector, text, grade, tags)
             # Ties break by concept id (the rows are in id order): the same input, the same output.
-            best = rows[np.lexsort((rows, -score))[:k]]
+            best = np.lexsort((rows, -score))[:k]  # positions within the taxonomy's rows
+            near = dense[rows]
+            dense_rank = (near[None, :] > near[best][:, None]).sum(axis=1) + 1
+            lexical_rank = (words[None, :] > words[best][:, None]).sum(axis=1) + 1
             out[taxonomy] = [
                 LinkedCard(
                     self._cards[i].concept_id,
                     taxonomy,
                     self._cards[i].name,
-                    round(float(score[np.searchsorted(rows, i)]), 6),
+                    round(float(score[p]), 6),
                     {
                         "cosine": round(float(dense[i]), 4),
-                        "dense_rank": int((dense[rows] > dense[i]).sum()) + 1,
+                        "dense_rank": int(dense_rank[j]),
                         "bm25": round(float(bm25[i]), 4) if bm25[i] > 0 else None,
-                        "lexical_rank": int((words > bm25[i]).sum()) + 1 if bm25[i] > 0 else None,
+                        "lexical_rank": int(lexical_rank[j]) if bm25[i] > 0 else None,
                         "structure": round(float(shape[i]), 4) if shape[i] > 0 else None,
-                        **(
-                            {"model": round(float(learned[np.searchsorted(rows, i)]), 4)}
-                            if learned is not None
-                            else {}
-                        ),
+                        **({"model": round(float(learned[p]), 4)} if learned is not None else {}),
                     },
                     self._cards[i].description,
                 )
-                for i in best
+                for j, (p, i) in enumerate(zip(best, rows[best], strict=True))
             ]
         return out
 
@@ -289,9 +288,15 @@ class ConceptLinker:
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32], float]:
         """Every card's cosine, BM25 and structural overlap, and the overlap's weight."""
         dense = self._vectors @ vector
-        bm25 = np.zeros(len(self._cards), dtype=np.float32)
-        for hit in self._bm25.search_sync(text, _LEXICAL_DEPTH):
-            bm25[self._row[hit.item.id]] = hit.score
+        # The cards' BM25 scores (its items are the cards, in order), the best
+        # `_LEXICAL_DEPTH` kept: one vector, not a ranked list of hits to sort and place.
+        bm25 = self._bm25.score_all(text)
+        if len(bm25) > _LEXICAL_DEPTH:
+            # The same cut as a top-k search: ties at it fall as `argpartition` leaves them.
+            top = np.argpartition(bm25, -_LEXICAL_DEPTH)[-_LEXICAL_DEPTH:]
+            kept = np.zeros_like(bm25)
+            kept[top] = bm25[top]
+            bm25 = kept
         shape = np.zeros(len(self._cards), dtype=np.float32)
         tags = structure_of(text) if self._structure_weight or self._story_weight else frozenset()
         weight = self._story_weight if "task:word-problem" in tags else self._structure_weight

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import bm25s
 import numpy as np
+import numpy.typing as npt
 
 from tutorgraph.errors import StoreError
 from tutorgraph.folders import replaced
@@ -81,6 +82,20 @@ class BM25Index:
         k = min(k, len(self._items))
         return list(self._top(tuple(tokens), tuple(query_weights(tokens)), k))
 
+    def score_all(self, query: str) -> npt.NDArray[np.float32]:
+        """Every item's BM25 score for `query`, in item order (zeros when no word of it is
+        known): one pass over the query's columns, for a caller that weighs every item (the
+        concept linker's cards), with no per-hit objects to build and sort."""
+        tokens = [t for t in tokenize(query) if t in self._vocab]
+        if not tokens or not self._items:
+            return np.zeros(len(self._items), dtype=np.float32)
+        weights = query_weights(tokens)
+        if all(w == 1.0 for w in weights):
+            scores = self._retriever.get_scores(tokens)
+        else:
+            scores = self._weighted_scores(tokens, weights)
+        return np.asarray(scores, dtype=np.float32)
+
     def _top_uncached(
         self, tokens: tuple[str, ...], weights: tuple[float, ...], k: int
     ) -> tuple[ScoredItem, ...]:
@@ -98,11 +113,11 @@ class BM25Index:
         out.sort(key=lambda h: (-np.float32(h.score), h.item.id))
         return tuple(out)
 
-    def _weighted_top(
-        self, tokens: list[str], weights: list[float], k: int
-    ) -> list[tuple[int, float]]:
-        """The `k` best documents by the sum of each token's BM25 column times its weight
-        (bm25s sums the columns unweighted; a repeated token counts each time, as there)."""
+    def _weighted_scores(
+        self, tokens: Sequence[str], weights: Sequence[float]
+    ) -> npt.NDArray[np.float32]:
+        """Every document's sum of each token's BM25 column times its weight (bm25s sums the
+        columns unweighted; a repeated token counts each time, as there)."""
         index = self._retriever.scores
         data, indices, indptr = index["data"], index["indices"], index["indptr"]
         total = np.zeros(int(index["num_docs"]), dtype=np.float32)
@@ -110,6 +125,13 @@ class BM25Index:
             col = self._vocab[token]
             start, end = int(indptr[col]), int(indptr[col + 1])
             np.add.at(total, indices[start:end], weight * data[start:end])
+        return total
+
+    def _weighted_top(
+        self, tokens: list[str], weights: list[float], k: int
+    ) -> list[tuple[int, float]]:
+        """The `k` best documents by `_weighted_scores`."""
+        total = self._weighted_scores(tokens, weights)
         top = np.argpartition(-total, k - 1)[:k] if k < len(total) else np.arange(len(total))
         return [(int(d), float(total[d])) for d in top]
 

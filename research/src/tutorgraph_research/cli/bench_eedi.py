@@ -15,8 +15,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from tutorgraph import Settings
 from tutorgraph.cli.plugin import (
     EediSubjectsOption,
+    IndexDirOption,
     console,
     default_subjects,
     fail_on_errors,
@@ -31,6 +33,7 @@ from tutorgraph.training.crossfit_encoders import fold_model_dir, load_fold_enco
 from tutorgraph.training.ranker import RankerTrainingConfig
 from tutorgraph_research.cli.options import FoldsOption, JsonReportOption, MisconceptionListOption
 from tutorgraph_research.tasks.eedi_bench import EediBenchmarkSpec, run_eedi_benchmark
+from tutorgraph_research.tasks.eedi_shipped import PATHS, SHIPPED_METRICS, paired_with, run_shipped
 from tutorgraph_research.tasks.second_stage import (
     cross_encoder_row,
     read_rankings,
@@ -60,7 +63,10 @@ def _fold_keys(text: str | None) -> frozenset[int] | None:
 
 def eedi_cmd(
     train: Annotated[Path, typer.Option(help="Eedi train.csv (the development file).")],
-    misconceptions: MisconceptionListOption,
+    misconceptions: Annotated[
+        Path | None,
+        typer.Option(help="misconception_mapping.csv (needed unless --shipped)."),
+    ] = None,
     out: Annotated[Path, typer.Option(help="Where to write results.json.")] = Path("results.json"),
     test: Annotated[
         Path | None, typer.Option(help="Held-out test file; without it, k-fold CV on --train.")
@@ -125,10 +131,35 @@ def eedi_cmd(
             "in the full run: a part of a CV whose items pair with a full run's."
         ),
     ] = None,
+    shipped: Annotated[
+        bool,
+        typer.Option(
+            help="Measure the product as it ships instead of a recipe: the bundled models over "
+            "--index-dir's index, each pair with its construct and as text only (MAP@25, "
+            "hit@10); nothing is trained. Run it before and after a change to the ranker, the "
+            "reader, the facts or the stores, and pair the two with --baseline."
+        ),
+    ] = False,
+    index_dir: IndexDirOption = None,
+    baseline: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True,
+            dir_okay=False,
+            help="With --shipped: an earlier --shipped report; adds the paired difference "
+            "per path and metric over the items both scored.",
+        ),
+    ] = None,
 ) -> None:
     """Eedi misconception retrieval: MAP@25 and Recall@25 per configuration, with 95%
-    intervals and the paired difference from the first stage."""
-    settings = load_settings()
+    intervals and the paired difference from the first stage; or, with --shipped, the
+    shipped product's MAP@25 and hit@10."""
+    settings = load_settings(index_dir)
+    if shipped:
+        _shipped_cmd(settings, train, out, limit, baseline)
+        return
+    if misconceptions is None:
+        raise typer.BadParameter("--misconceptions is needed (unless --shipped)")
     if subjects is None:
         subjects = default_subjects(misconceptions)
     spec = EediBenchmarkSpec(
@@ -178,6 +209,49 @@ def eedi_cmd(
             f"{row['recall@25']:.4f}",
             f"{diff['mean']:+.4f} [{diff['ci95'][0]:+.3f}, {diff['ci95'][1]:+.3f}]" if diff else "",
             str(row["n"]),
+        )
+    console.print(table)
+
+
+def _shipped_cmd(
+    settings: Settings, train: Path, out: Path, limit: int | None, baseline: Path | None
+) -> None:
+    """`bench eedi --shipped`: run, write the report (with each item's scores), print it."""
+    with fail_on_errors(), progress_bars() as bars:
+        task = bars.add_task("shipped-product retrievals", total=None)
+        report = asyncio.run(
+            run_shipped(
+                settings,
+                train,
+                limit=limit,
+                progress=lambda done, total: bars.update(task, completed=done, total=total),
+            )
+        )
+    if baseline is not None:
+        earlier = json.loads(baseline.read_text(encoding="utf-8"))
+        report["paired_with_baseline"] = {
+            "baseline": str(baseline),
+            **paired_with(earlier.get("items", {}), report["items"]),
+        }
+    out.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    table = Table(title=f"eedi, shipped product -> {out}")
+    for column in ("path", "n", *SHIPPED_METRICS, "vs baseline [95%]"):
+        table.add_column(column)
+    paired = report.get("paired_with_baseline", {})
+    for path in PATHS:
+        row = report.get(path)
+        if row is None:
+            continue
+        versus = [
+            f"{m} {d['diff']:+.4f} [{d['diff_ci95'][0]:+.4f}, {d['diff_ci95'][1]:+.4f}]"
+            for m, d in paired.get(path, {}).items()
+            if m in SHIPPED_METRICS
+        ]
+        table.add_row(
+            path,
+            str(row["n"]),
+            *(f"{row[m]:.4f}" for m in SHIPPED_METRICS),
+            "; ".join(versus),
         )
     console.print(table)
 
