@@ -33,6 +33,7 @@ from itertools import combinations
 
 from tutorgraph.mathtext.spans import canonical_math
 from tutorgraph.retrieval.candidates import Candidate
+from tutorgraph.stores.items import TEXT_CACHE
 from tutorgraph_client.models.packet import Conflict, Hit, SupersededCopy
 from tutorgraph_client.models.request import ALL_SOURCES, SourceName
 
@@ -67,7 +68,7 @@ def _values(text: str) -> frozenset[Fraction]:
 
 
 # The same stored texts come back request after request; reading one is pure.
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=TEXT_CACHE)
 def stated_answer(kind: str, text: str) -> tuple[str, frozenset[Fraction] | str] | None:
     """(the problem's key, the answer it states) of an exercise or an Eedi question, or
     None when the text states no comparable answer."""

@@ -15,6 +15,7 @@ from tutorgraph.stores.protocols import IndexItem
 from tutorgraph_client.models.curriculum import Concept, Document, Misconception
 
 __all__ = [
+    "TEXT_CACHE",
     "concept_item",
     "content_hash",
     "document_item",
@@ -31,7 +32,12 @@ def normalise_text(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
-@functools.lru_cache(maxsize=8192)
+# Every stored text of an index the size of the bundle (33,432 items), so that a busy server
+# stops recomputing them (the texts are the items' own strings: the cache holds references).
+TEXT_CACHE = 65_536
+
+
+@functools.lru_cache(maxsize=TEXT_CACHE)
 def content_hash(text: str) -> str:
     """sha256 of the normalised text (never Python's `hash()`, which changes per process).
 
