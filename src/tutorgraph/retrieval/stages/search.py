@@ -28,7 +28,8 @@ from tutorgraph.retrieval.local_context import local_items, search_local
 from tutorgraph.retrieval.pipeline import RequestState, Stage, await_linking, elapsed_ms
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
-from tutorgraph.stores.guard import guarded
+from tutorgraph.stores.breaker import Breakers
+from tutorgraph.stores.guard import attempt
 from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, ScoredItem, VectorStore
 from tutorgraph_client.models.packet import LinkedConcept
 from tutorgraph_client.models.request import SourceName
@@ -86,6 +87,9 @@ class SearchStage(Stage):
     _: KW_ONLY
     graph_depth: int
     timeout_s: float
+    # The sources' circuit breakers (the retriever's; None: none): a source whose breaker is
+    # open is skipped at once, and named in `degraded_sources` with the breaker's reason.
+    breakers: Breakers | None = None
 
     @classmethod
     def make(cls, deps: StageDeps, config: RetrieverConfig) -> SearchStage:
@@ -96,6 +100,7 @@ class SearchStage(Stage):
             deps.graph,
             graph_depth=config.graph_depth,
             timeout_s=config.source_timeout_s,
+            breakers=deps.breakers,
         )
 
     async def run(self, state: RequestState) -> bool:
@@ -161,14 +166,28 @@ class SearchStage(Stage):
                 self._local_search(local, text, state, route.semantic_weight),
             )
         names = list(jobs)
-        outcomes = await asyncio.gather(*(guarded(n, jobs[n], self.timeout_s) for n in names))
-        degraded = [n for n, out in zip(names, outcomes, strict=True) if out is None]
-        if len(degraded) == len(names):
-            raise SourceUnavailableError(
-                f"no retrieval source answered ({', '.join(degraded)})",
-                details={"degraded_sources": degraded},
+        breakers = self.breakers
+        tries = await asyncio.gather(
+            *(
+                attempt(
+                    n,
+                    jobs[n],
+                    self.timeout_s,
+                    breaker=breakers.source(n) if breakers is not None else None,
+                )
+                for n in names
             )
-        answered = dict(zip(names, outcomes, strict=True))
+        )
+        degraded = {
+            n: t.reason or "failed" for n, t in zip(names, tries, strict=True) if t.value is None
+        }
+        if len(degraded) == len(names):
+            why = "; ".join(f"{n}: {reason}" for n, reason in degraded.items())
+            raise SourceUnavailableError(
+                f"no retrieval source answered ({why})",
+                details={"degraded_sources": list(degraded)},
+            )
+        answered = {n: t.value for n, t in zip(names, tries, strict=True)}
         state.graph = answered.pop("graph", None)
         state.raw = {name: out for name, out in answered.items() if out is not None}
         state.degraded = degraded
