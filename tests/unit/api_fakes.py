@@ -126,17 +126,14 @@ class FakeVector:
 
 class SwitchableGraph:
     """The real embedded graph, made to fail on demand: `fail` raises what an adapter raises
-    for a store that is down, a `StoreError` (a degraded source); `crash` a bug (a 500).
-    `calls` counts the calls that reached it (a circuit breaker that is open lets none)."""
+    for a store that is down, a `StoreError` (a degraded source); `crash` a bug (a 500)."""
 
     def __init__(self, inner: GraphStore) -> None:
         self.inner = inner
         self.fail = False
         self.crash = False
-        self.calls = 0
 
     def _check(self) -> None:
-        self.calls += 1
         if self.crash:
             raise RuntimeError("a bug in the graph store")
         if self.fail:

@@ -188,24 +188,13 @@ async def test_a_failing_source_degrades_and_no_source_at_all_is_503(
         error(await c.get("/v1/concepts/ccss:6.NS.A.1", headers=R), 503, "source_unavailable")
         ready = await c.get("/readyz")
         assert ready.status_code == 200 and ready.json()["status"] == "degraded"
-        # The readiness probe was the third failure in a row: the graph's breaker opened.
         assert ready.json()["dependencies"]["graph"] == {
             "state": "failed",
             "ok": False,
             "detail": "probe failed: StoreError",
             "latency_ms": None,
-            "breaker": {
-                "state": "open",
-                "failures": 3,
-                "retry_in_s": 10.0,
-                "last_failure": "failed: StoreError",
-            },
+            "breaker": None,  # an in-process graph has no circuit breaker
         }
-        # Open, it is not probed again until the cool-down ends.
-        calls = opener.graph.calls
-        graph = (await c.get("/readyz")).json()["dependencies"]["graph"]
-        assert graph["detail"].startswith("circuit breaker open after 3 failures in a row")
-        assert graph["breaker"]["state"] == "open" and opener.graph.calls == calls
         opener.vector.fail = True
         ready = await c.get("/readyz")
         assert ready.json()["status"] == "degraded"  # BM25 still answers

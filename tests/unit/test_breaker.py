@@ -190,7 +190,14 @@ def test_the_registry_has_a_breaker_per_source_and_the_refiner() -> None:
         "graph",
     }
     assert breakers.source("local") is None
-    assert breakers.refiner.threshold == 2 and breakers.graph.cooldown_s == 5.0
+    assert breakers.refiner.threshold == 2 and breakers.graph is not None
+    assert breakers.graph.cooldown_s == 5.0
+    # Only the sources named (those behind a server) get one; the refiner always does.
+    graph_only = Breakers.make(sources=("graph",))
+    assert graph_only.vector is None and graph_only.lexical is None
+    assert graph_only.source("graph") is graph_only.graph is not None
+    with pytest.raises(ValueError, match="no such source: local"):
+        Breakers.make(sources=("local",))
 
 
 def test_the_module_example_runs() -> None:

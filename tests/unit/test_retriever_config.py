@@ -48,6 +48,8 @@ def test_the_settings_and_the_config_share_their_defaults() -> None:
     assert config.lesson_slots == settings.lesson_slots == LESSON_SLOTS
     assert config.breaker_failures == settings.breaker_failures == BREAKER_FAILURES == 3
     assert config.breaker_cooldown_s == settings.breaker_cooldown_s == BREAKER_COOLDOWN_S
+    # No server behind any source: no source breaker (the OpenAI refiner's is always there).
+    assert config.breaker_sources == frozenset()
     assert config.refiner == "local"
     openai = config.openai
     assert openai.model == settings.refiner_model == DEFAULT_REFINER_MODEL == CHAT_MODEL
@@ -92,6 +94,13 @@ def test_the_settings_reach_the_config() -> None:
         diagnosis=False,
     )
     assert config.refiner == "local" and config.diagnosis is False
+
+
+def test_the_sources_behind_a_server_get_a_circuit_breaker() -> None:
+    settings = Settings(neo4j_uri="bolt://localhost:7687", chroma_host="localhost")
+    assert RetrieverConfig.from_settings(settings).breaker_sources == {"graph", "vector"}
+    only = Settings(neo4j_uri="bolt://localhost:7687", chroma_host=None)
+    assert RetrieverConfig.from_settings(only).breaker_sources == {"graph"}
 
 
 def test_a_key_or_url_chooses_the_openai_refiner_with_its_settings() -> None:

@@ -389,7 +389,11 @@ def build_retriever(
     manifest = index.manifest
     # One set of circuit breakers for the stages and the refiner: the refiner's graph calls
     # and the search's see the same graph.
-    breakers = Breakers.make(failures=config.breaker_failures, cooldown_s=config.breaker_cooldown_s)
+    breakers = Breakers.make(
+        failures=config.breaker_failures,
+        cooldown_s=config.breaker_cooldown_s,
+        sources=config.breaker_sources,
+    )
     return HybridRetriever(
         models.embedder,
         index.vector,

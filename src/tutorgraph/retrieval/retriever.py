@@ -86,7 +86,9 @@ class HybridRetriever:
             lessons=lessons,
             breakers=breakers
             or Breakers.make(
-                failures=config.breaker_failures, cooldown_s=config.breaker_cooldown_s
+                failures=config.breaker_failures,
+                cooldown_s=config.breaker_cooldown_s,
+                sources=config.breaker_sources,
             ),
         )
         # Built in `STAGES`' order and checked (`check_stage_order`): a stage that reads a

@@ -98,10 +98,13 @@ class RetrieverConfig:
     graph_depth: int = GRAPH_DEPTH
     rerank_depth: int = RERANK_DEPTH
     source_timeout_s: float = SOURCE_TIMEOUT_S
-    # Each source's and the OpenAI refiner's circuit breaker (`stores/breaker.py`): failures
-    # in a row before it opens (0: never), and how long calls then skip it.
+    # The circuit breakers (`stores/breaker.py`) of the OpenAI refiner and of the sources in
+    # `breaker_sources` (those whose store is a server: `from_settings` names the graph with
+    # Neo4j, the vector store with a Chroma server): failures in a row before one opens (0:
+    # never), and how long calls then skip it.
     breaker_failures: int = BREAKER_FAILURES
     breaker_cooldown_s: float = BREAKER_COOLDOWN_S
+    breaker_sources: frozenset[str] = frozenset()
     ranker_proposals: int = RANKER_PROPOSALS
     # The index's near-duplicate threshold (a request may set its own); None: no merge. When
     # set, `build_retriever` puts it before the index's.
@@ -126,6 +129,14 @@ class RetrieverConfig:
             source_timeout_s=settings.source_timeout_s,
             breaker_failures=settings.breaker_failures,
             breaker_cooldown_s=settings.breaker_cooldown_s,
+            breaker_sources=frozenset(
+                source
+                for source, server in (
+                    ("graph", settings.neo4j_uri),
+                    ("vector", settings.chroma_host),
+                )
+                if server
+            ),
             lesson_slots=settings.lesson_slots,
             refiner="local" if openai.unavailable() else "openai",
             diagnosis=settings.diagnosis,

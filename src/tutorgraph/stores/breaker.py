@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -37,6 +37,7 @@ from tutorgraph.config import BREAKER_COOLDOWN_S, BREAKER_FAILURES
 from tutorgraph.errors import IndexDamagedError, SourceUnavailableError, StoreError
 
 __all__ = [
+    "BREAKER_SOURCES",
     "BreakerSnapshot",
     "BreakerState",
     "Breakers",
@@ -215,18 +216,26 @@ class CircuitBreaker:
             self._last = None
 
 
+# The sources whose store may be a server of its own: Neo4j, a Chroma server (BM25 is
+# always in this process).
+BREAKER_SOURCES = ("vector", "lexical", "graph")
+
+
 @dataclass(frozen=True)
 class Breakers:
-    """The breakers of one retriever: each source's, the refiner's (the OpenAI one: the
-    local refiner needs none).
+    """The breakers of one retriever: one for each source in `sources` (those whose store
+    is a server: an in-process store cannot be down, and its timeouts are this machine's
+    load, which a breaker would turn into seconds of missing results), and the OpenAI
+    refiner's (the local refiner needs none). A source without one is None.
 
-    >>> Breakers.make(failures=3, cooldown_s=10.0).graph.state
-    'closed'
+    >>> breakers = Breakers.make(failures=3, cooldown_s=10.0, sources=("graph",))
+    >>> breakers.graph.state, breakers.vector
+    ('closed', None)
     """
 
-    vector: CircuitBreaker
-    lexical: CircuitBreaker
-    graph: CircuitBreaker
+    vector: CircuitBreaker | None
+    lexical: CircuitBreaker | None
+    graph: CircuitBreaker | None
     refiner: CircuitBreaker
 
     @classmethod
@@ -235,14 +244,22 @@ class Breakers:
         *,
         failures: int = BREAKER_FAILURES,
         cooldown_s: float = BREAKER_COOLDOWN_S,
+        sources: Iterable[str] = BREAKER_SOURCES,
         clock: Callable[[], float] = time.monotonic,
     ) -> Breakers:
+        armed = frozenset(sources)
+        if unknown := armed - set(BREAKER_SOURCES):
+            raise ValueError(f"no such source: {', '.join(sorted(unknown))}")
+
         def one(name: str) -> CircuitBreaker:
             return CircuitBreaker(name, failures=failures, cooldown_s=cooldown_s, clock=clock)
 
-        return cls(one("vector"), one("lexical"), one("graph"), one("refiner"))
+        def source(name: str) -> CircuitBreaker | None:
+            return one(name) if name in armed else None
+
+        return cls(source("vector"), source("lexical"), source("graph"), one("refiner"))
 
     def source(self, name: str) -> CircuitBreaker | None:
-        """The breaker of source `name`, or None for one without (a request's local
-        context, searched in memory)."""
+        """The breaker of source `name`, or None for one without (an in-process store, or a
+        request's local context)."""
         return {"vector": self.vector, "lexical": self.lexical, "graph": self.graph}.get(name)

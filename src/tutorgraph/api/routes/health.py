@@ -2,10 +2,10 @@
 (Prometheus). None of them needs an API key.
 
 `/readyz` probes the live index's three sources with a tiny real query each (the vector
-store's count, a BM25 search, a concept search), each under the source timeout and through
-the source's circuit breaker: a source whose breaker is open is `failed` without a probe
-(its `breaker` says `open` and the seconds until the next probe), and a probe counts as any
-call does (it may be the half-open probe). The OpenAI refiner and the answer model show their
+store's count, a BM25 search, a concept search), each under the source timeout and, for a
+store that is a server (Neo4j, a Chroma server), through its circuit breaker: a source whose
+breaker is open is `failed` without a probe (its `breaker` says `open` and the seconds until
+the next probe), and a probe counts as any call does (it may be the half-open probe). The OpenAI refiner and the answer model show their
 breakers too (an open one is `failed`; neither makes the server unready). It is 200
 with `ready` or `degraded` while at least one source answers, else 503 `unavailable`, so a
 load balancer keeps a degraded server (its packets say what they lack) in rotation. Each
@@ -46,7 +46,9 @@ _PROBE_TEXT = "fraction"
 _SOURCES = ("vector", "lexical", "graph")
 
 
-def _breaker(breaker: CircuitBreaker) -> BreakerState:
+def _breaker(breaker: CircuitBreaker | None) -> BreakerState | None:
+    if breaker is None:
+        return None
     snap = breaker.snapshot()
     return BreakerState(
         state=snap.state,
@@ -57,7 +59,7 @@ def _breaker(breaker: CircuitBreaker) -> BreakerState:
 
 
 async def _probe(
-    source: str, call: Awaitable[Any], timeout_s: float, breaker: CircuitBreaker
+    source: str, call: Awaitable[Any], timeout_s: float, breaker: CircuitBreaker | None
 ) -> DependencyState:
     started = time.perf_counter()
     tried = await attempt(source, call, timeout_s, breaker=breaker)
@@ -77,7 +79,7 @@ def _with_breaker(found: DependencyState, breaker: CircuitBreaker | None) -> Dep
     if breaker is None or found.state != "ok":
         return found
     state = _breaker(breaker)
-    if state.state == "closed":
+    if state is None or state.state == "closed":
         return found.model_copy(update={"breaker": state})
     return DependencyState(state="failed", detail=breaker.refusal(), breaker=state)
 
