@@ -94,8 +94,14 @@ class LinkStage(Stage):
         waited: float | None = None
         try:
             out, waited = await self._concepts(state)
-            chained = await guarded(
-                "graph", with_chains(self.graph, out), self.timeout_s, breaker=self.breaker
+            # No concept, no chain to read: the graph is not asked (a call that asks it
+            # nothing must not count as its answer with the breaker).
+            chained = (
+                await guarded(
+                    "graph", with_chains(self.graph, out), self.timeout_s, breaker=self.breaker
+                )
+                if out
+                else out
             )
             return Linking(chained or out, linker_ran=waited is not None)
         except Exception as exc:  # the stage's failure policy, inside its task
