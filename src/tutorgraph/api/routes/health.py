@@ -5,8 +5,9 @@
 store's count, a BM25 search, a concept search), each under the source timeout and, for a
 store that is a server (Neo4j, a Chroma server), through its circuit breaker: a source whose
 breaker is open is `failed` without a probe (its `breaker` says `open` and the seconds until
-the next probe), and a probe counts as any call does (it may be the half-open probe). The OpenAI refiner and the answer model show their
-breakers too (an open one is `failed`; neither makes the server unready). It is 200
+the next probe), and a probe counts as any call does (it may be the half-open probe). The
+OpenAI refiner and the answer model (`answerer`) show their breakers too (an open one is
+`failed`; neither makes the server unready). It is 200
 with `ready` or `degraded` while at least one source answers, else 503 `unavailable`, so a
 load balancer keeps a degraded server (its packets say what they lack) in rotation. Each
 dependency has a `state`: `ok`, `off` (an optional part this server is not configured with:
