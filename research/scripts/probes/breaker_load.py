@@ -150,16 +150,19 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=2000)
     ap.add_argument("--seconds", type=float, default=40.0)
     ap.add_argument("--before", action="store_true", help="also without the breakers")
-    ap.add_argument("--only", default="", help="comma-separated scenario numbers (1-based)")
+    ap.add_argument(
+        "--only", default="", help="scenario numbers (1-based), comma-separated, run in order"
+    )
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     queries = load_queries(args.questions)
     silent = Silent()
-    chosen = {int(n) for n in args.only.split(",") if n.strip()}
+    every = scenarios(silent, args.before)
+    # In the order given (a scenario may come twice: A B B A evens out a machine's drift).
+    chosen = [int(n) for n in args.only.split(",") if n.strip()] or range(1, len(every) + 1)
     rows = []
-    for n, (name, env, sources) in enumerate(scenarios(silent, args.before), start=1):
-        if chosen and n not in chosen:
-            continue
+    for n in chosen:
+        name, env, sources = every[n - 1]
         row = {"scenario": name, **run_one(args, queries, env, sources, offset=0)}
         print(json.dumps(row), flush=True)
         rows.append(row)

@@ -12,9 +12,9 @@ flight when the breaker opened, and fails later, is not counted again, and one a
 before a recovery does not reopen it. The breaker is used from one event loop and never
 awaits, so its state changes need no lock.
 
-No library was used: of those for asyncio, `purgatory` and `circuitbreaker` let every
-concurrent call through once half-open, `pybreaker`'s async support is Tornado's and
-`aiobreaker` has had no release since 2021; none takes an injected clock.
+No library was used: `purgatory` and `circuitbreaker` let every concurrent call through
+once half-open (and read the clock themselves), `pybreaker`'s async support is Tornado's
+and `aiobreaker` has had no release since 2021.
 
 >>> breaker = CircuitBreaker("graph", failures=2, cooldown_s=10.0, clock=lambda: 0.0)
 >>> for _ in range(2):
