@@ -25,6 +25,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from tutorgraph.errors import ConfigurationError
 
 __all__ = [
+    "BREAKER_COOLDOWN_S",
+    "BREAKER_FAILURES",
     "BUNDLED_LINKER",
     "BUNDLED_RANKER",
     "BUNDLED_RERANKER",
@@ -74,6 +76,12 @@ DIAGNOSIS = True
 CHAT_MODEL = "gpt-4o-mini"
 REFINER_TIMEOUT_S = 1.5
 REFINER_CACHE_SIZE = 1024
+# Circuit breakers (`stores/breaker.py`): a source, the refiner or the answer model that
+# failed or timed out this many times in a row is skipped at once for the cool-down, then
+# one call probes it. 3 and 10 s: a dependency that is down costs one timeout every 10 s, not
+# one a request, and is used again within 10 s of coming back. 0 failures: never skipped.
+BREAKER_FAILURES = 3
+BREAKER_COOLDOWN_S = 10.0
 # Lessons a packet carries (`stores/lessons.py`); chosen with the teaching benchmark's
 # development sections (README, `bench teaching --dev`).
 LESSON_SLOTS = 4
@@ -167,6 +175,9 @@ class Settings(BaseSettings):
     # refused unless this is set, then only warned about.
     allow_anonymous: bool = False
     source_timeout_s: float = Field(default=SOURCE_TIMEOUT_S, gt=0, le=60)
+    # Each source's, the refiner's and the answer model's circuit breaker (`BREAKER_*` above).
+    breaker_failures: int = Field(default=BREAKER_FAILURES, ge=0, le=1000)
+    breaker_cooldown_s: float = Field(default=BREAKER_COOLDOWN_S, gt=0, le=3600)
     # Texts per PyTorch forward pass (the ONNX embedder runs batches of 2, measured fastest).
     embed_batch_size: int = Field(default=64, ge=1, le=4096)
     # How texts are embedded: the model exported to ONNX Runtime (the default: the same

@@ -2,7 +2,8 @@
 
 It serves `POST /v1/chat/completions` with the wire format the `openai` client parses, and
 its behaviour (a good structured answer, a slow one, a malformed one, a refusal, an HTTP
-error) is switched per test. It records every request body it receives.
+error, none at all: `hang` holds every request until the mode changes) is switched per test.
+It records every request body it receives, as it arrives.
 
 A streamed request (`"stream": true`, as the answerer sends) is answered in
 `chat.completion.chunk` Server-Sent Events with text that cites the first two ids of the
@@ -28,7 +29,7 @@ from fastapi import FastAPI
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 Mode = Literal[
-    "valid", "slow", "malformed", "off_schema", "refusal", "unauthorised", "bad_citation"
+    "valid", "slow", "malformed", "off_schema", "refusal", "unauthorised", "bad_citation", "hang"
 ]
 _OFFERED = re.compile(r"^- (\S+): ", re.M)
 _CONTEXT_ID = re.compile(r"^\[(\S+)\]", re.M)
@@ -119,6 +120,10 @@ def _app(server: LocalOpenAI) -> FastAPI:
     @app.post("/v1/chat/completions")
     async def chat(body: dict[str, Any]) -> Response:
         server.requests.append(body)
+        # A server that accepted the request and never answers, until the test's thread
+        # switches the mode (an asyncio.Event belongs to this server's loop, not that thread).
+        while server.mode == "hang":  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
         mode = server.mode
         if mode == "unauthorised":
             error = {"error": {"message": "Incorrect API key", "type": "invalid_request_error"}}
@@ -169,4 +174,7 @@ def local_openai_server() -> Iterator[LocalOpenAI]:
     server = LocalOpenAI(base_url="")
     with serving(_app(server)) as url:
         server.base_url = f"{url}/v1"
-        yield server
+        try:
+            yield server
+        finally:
+            server.mode = "valid"  # releases held requests, so that uvicorn can stop

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from openai import AsyncOpenAI
 from tests.integration.api_support import R, running, settings_for
 from tests.integration.local_openai import BOGUS_ID, LocalOpenAI, local_openai_server
 
+from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.synthesis.answerer import Delta, OpenAIAnswerer, collect
 from tutorgraph.synthesis.citations import citable_ids
 from tutorgraph.synthesis.prompt import PROMPT_VERSION
@@ -229,3 +231,42 @@ def test_the_cli_without_a_model_prints_the_packet_and_why(
     assert out.returncode == 0, out.stderr
     assert " 1. " in out.stdout  # the packet, readable
     assert "no answer: no answer model" in out.stderr.replace("\n", " ")
+
+
+def test_a_hung_answer_model_costs_its_timeout_until_its_breaker_opens(
+    server: LocalOpenAI, packet: ReasoningPacket
+) -> None:
+    # Issue 59: a model that accepts the request and never answers cost every answer its
+    # timeout. After 2 timeouts in a row the breaker answers at once, without asking it;
+    # once the cool-down is over one answer probes it, and its success closes the breaker.
+    breaker = CircuitBreaker("answer", failures=2, cooldown_s=1.5)
+
+    async def answers(n: int) -> list[tuple[float, AnswerResult]]:
+        client = AsyncOpenAI(api_key="no-key", base_url=server.base_url, max_retries=0)
+        answerer = OpenAIAnswerer(client, model="local-model", timeout_s=0.5, breaker=breaker)
+        out = []
+        try:
+            for _ in range(n):
+                started = time.perf_counter()
+                result = await collect(answerer, packet)
+                out.append((time.perf_counter() - started, result))
+        finally:
+            await answerer.aclose()
+        return out
+
+    server.reset("hang")
+    try:
+        timed = asyncio.run(answers(5))
+    finally:
+        server.reset("valid")
+    paid, skipped = timed[:2], timed[2:]
+    assert [r.reason for _, r in paid] == ["the answer model did not finish within 0.5 s"] * 2
+    assert all(s >= 0.5 for s, _ in paid)
+    for s, r in skipped:
+        assert r.answer is None and s < 0.25, (s, r.reason)
+        assert (r.reason or "").startswith("the answer model is skipped: circuit breaker open")
+    assert breaker.state == "open"
+    time.sleep(1.6)
+    (_, probed), *_ = asyncio.run(answers(1))
+    assert probed.answer and len(server.requests) == 1
+    assert breaker.state == "closed"

@@ -87,6 +87,7 @@ async def test_health_and_readiness_need_no_key(api: Api) -> None:
         "ok": True,
         "detail": "tutorgraph/eedi-minilm-reranker",
         "latency_ms": None,
+        "breaker": None,
     }
     assert deps["refiner"]["detail"] == "local"
 

@@ -7,6 +7,7 @@ at a closed port, so the real Neo4j driver fails and the graph source is degrade
 
 from __future__ import annotations
 
+import asyncio
 import io
 import shutil
 import signal
@@ -29,6 +30,8 @@ pytestmark = pytest.mark.integration
 QUERY = "why is 1/2 + 1/4 not 2/6"
 RATE = 40
 START_TIMEOUT_S = 300
+# The Neo4j-less server's breaker cool-down: long enough for a burst to finish inside it.
+NO_GRAPH_COOLDOWN_S = 8.0
 
 
 def live_name(index_dir: Path) -> str:
@@ -161,6 +164,7 @@ def servers(  # type: ignore[no-untyped-def]
                 TUTORGRAPH_NEO4J_URI=f"bolt://127.0.0.1:{free_port()}",
                 TUTORGRAPH_NEO4J_PASSWORD="x",
                 TUTORGRAPH_SOURCE_TIMEOUT_S="5",
+                TUTORGRAPH_BREAKER_COOLDOWN_S=str(NO_GRAPH_COOLDOWN_S),
                 **common,
             ),
             session_index[0],
@@ -177,6 +181,9 @@ def servers(  # type: ignore[no-untyped-def]
                 assert server.process.returncode in (0, -signal.SIGTERM), err
                 # (The Neo4j-less server logs each degraded source's failure with its trace.)
                 assert n > 0 or "Traceback" not in err, err
+                # Its driver's retries are not logged one warning each (issue 59): the
+                # graph's breaker logs each change of state once.
+                assert "will be retried" not in err, err[-3000:]
 
 
 @pytest.fixture(scope="module")
@@ -332,6 +339,50 @@ def test_neo4j_down_degrades_the_graph_and_graph_only_is_503(
     _error(no_graph.post("/v1/ingest", content=b"x"), 409, "conflict")
     metrics = no_graph.get("/metrics").text
     assert 'tutorgraph_degraded_sources_total{source="graph"} 1' in metrics
+
+
+def _burst(server: Server, n: int) -> list[dict[str, Any]]:
+    async def go() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=server.url, timeout=120) as client:
+            posts = (
+                client.post("/v1/retrieve", json={"query": f"{QUERY} ({i})", "debug": True})
+                for i in range(n)
+            )
+            return list(await asyncio.gather(*posts))
+
+    replies = asyncio.run(go())
+    assert all(r.status_code == 200 for r in replies), [r.text[:200] for r in replies]
+    return [r.json() for r in replies]
+
+
+def test_neo4j_down_costs_once_then_its_breaker_skips_it_until_one_probe(
+    servers: tuple[Server, Server],
+) -> None:
+    # Issue 59: with Neo4j down every request waited for the graph's timeout (5 s here).
+    _, no_graph = servers
+    timeout_ms = 5000
+    _burst(no_graph, 8)  # the requests in flight fail it more than 3 times in a row
+    graph = no_graph.get("/readyz").json()["dependencies"]["graph"]
+    assert graph["state"] == "failed" and graph["breaker"]["state"] == "open", graph
+    failures = graph["breaker"]["failures"]
+    assert failures >= 3
+
+    # Open: 8 clients at once, none waits for the graph; each packet says why it is missing.
+    for packet in _burst(no_graph, 8):
+        assert packet["degraded_sources"] == ["graph"] and packet["results"]
+        reason = packet["degraded_reasons"]["graph"]
+        assert reason.startswith("circuit breaker open after"), reason
+        assert packet["timings_ms"]["total"] < timeout_ms / 2, packet["debug"]
+    graph = no_graph.get("/readyz").json()["dependencies"]["graph"]
+    assert graph["detail"].startswith("circuit breaker open"), graph  # not probed either
+    assert graph["breaker"]["failures"] == failures and graph["breaker"]["retry_in_s"] > 0
+
+    # The cool-down over, exactly one call probes it (and fails: it is still down).
+    time.sleep(graph["breaker"]["retry_in_s"] + 0.3)
+    _burst(no_graph, 8)
+    graph = no_graph.get("/readyz").json()["dependencies"]["graph"]
+    assert graph["breaker"]["state"] == "open", graph
+    assert graph["breaker"]["failures"] == failures + 1, graph
 
 
 def test_serve_refuses_to_start_without_an_index_or_with_bad_keys(

@@ -1,8 +1,10 @@
 """Faults against a real Bolt server (ArcadeDB, started here): killed mid-ingest and re-run,
-killed while serving and brought back. Skips only when no Java runtime can start."""
+killed while serving (the graph's circuit breaker opens, then a probe closes it once the
+server is back). Skips only when no Java runtime can start."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +27,7 @@ from tutorgraph_client.models.request import RetrievalRequest
 pytestmark = pytest.mark.integration
 
 TIMEOUT_S = 2.0
+COOLDOWN_S = 2.0
 
 
 @contextmanager
@@ -103,8 +106,14 @@ async def test_a_server_killed_while_serving_degrades_then_recovers(
         await store.upsert(index_records)
         # The session index's vectors and BM25, with the graph on the Bolt server.
         index = LocalIndex(opened_index.manifest, opened_index.vector, opened_index.lexical, store)
-        config = RetrieverConfig(source_timeout_s=TIMEOUT_S, refiner="none")
+        config = RetrieverConfig(
+            source_timeout_s=TIMEOUT_S,
+            refiner="none",
+            breaker_cooldown_s=COOLDOWN_S,
+            breaker_sources=frozenset({"graph"}),  # as `from_settings` arms it for Neo4j
+        )
         retriever = build_retriever(index, Models(embedder), config)
+        breaker = retriever.breakers.graph
         request = RetrievalRequest(query="adding fractions with different denominators")
         before = await retriever.retrieve(request)
         assert before.degraded_sources == [] and before.graph_count > 0
@@ -117,14 +126,29 @@ async def test_a_server_killed_while_serving_degrades_then_recovers(
         assert down.degraded_sources == ["graph"]
         assert down.results  # the other sources still answer
         assert elapsed < TIMEOUT_S + 3.0, elapsed
+        # Down, requests pay the timeout until the graph's circuit breaker opens (3 failed
+        # calls in a row); then none waits for it until the cool-down ends (issue 59).
+        for _ in range(3):
+            if breaker.state == "open":
+                break
+            await retriever.retrieve(request)
+        assert breaker.state == "open"
+        started = time.perf_counter()
+        skipped = await retriever.retrieve(request)
+        assert time.perf_counter() - started < TIMEOUT_S / 2
+        assert skipped.degraded_sources == ["graph"] and skipped.results
+        assert skipped.degraded_reasons["graph"].startswith("circuit breaker open after")
 
     with _server(tmp_path, ports):
+        # Back: once the cool-down is over, one request probes it, and its success closes
+        # the breaker (pooled connections to the dead server may fail a first probe).
         after = down
-        for _ in range(5):  # pooled connections to the dead server are dropped first
+        for _ in range(5):
+            await asyncio.sleep((breaker.snapshot().retry_in_s or 0.0) + 0.1)
             after = await retriever.retrieve(request)
             if not after.degraded_sources:
                 break
-        assert after.degraded_sources == []
+        assert after.degraded_sources == [] and breaker.state == "closed"
         assert [h.id for h in after.results] == [h.id for h in before.results]
         await retriever.aclose()
         await store.aclose()

@@ -37,6 +37,7 @@ PACKET_FIELDS = {
     "graph_count",
     "timings_ms",
     "degraded_sources",
+    "degraded_reasons",
     "reranker",
     "ranker",
     "diagnosis",

@@ -194,6 +194,7 @@ async def test_a_failing_source_degrades_and_no_source_at_all_is_503(
             "ok": False,
             "detail": "probe failed: StoreError",
             "latency_ms": None,
+            "breaker": None,  # an in-process graph has no circuit breaker
         }
         opener.vector.fail = True
         ready = await c.get("/readyz")

@@ -8,6 +8,8 @@ import pytest
 from pydantic import SecretStr
 
 from tutorgraph.config import (
+    BREAKER_COOLDOWN_S,
+    BREAKER_FAILURES,
     CHAT_MODEL,
     DIAGNOSIS,
     LESSON_SLOTS,
@@ -44,6 +46,10 @@ def test_the_settings_and_the_config_share_their_defaults() -> None:
     assert config.rerank_depth == settings.rerank_depth == RERANK_DEPTH
     assert config.source_timeout_s == settings.source_timeout_s == SOURCE_TIMEOUT_S
     assert config.lesson_slots == settings.lesson_slots == LESSON_SLOTS
+    assert config.breaker_failures == settings.breaker_failures == BREAKER_FAILURES == 3
+    assert config.breaker_cooldown_s == settings.breaker_cooldown_s == BREAKER_COOLDOWN_S
+    # No server behind any source: no source breaker (the OpenAI refiner's is always there).
+    assert config.breaker_sources == frozenset()
     assert config.refiner == "local"
     openai = config.openai
     assert openai.model == settings.refiner_model == DEFAULT_REFINER_MODEL == CHAT_MODEL
@@ -71,6 +77,8 @@ def test_the_settings_reach_the_config() -> None:
     settings = Settings(
         rerank_depth=12,
         source_timeout_s=0.5,
+        breaker_failures=5,
+        breaker_cooldown_s=30.0,
         diagnosis=False,
         lesson_slots=0,
         openai_api_key=None,
@@ -78,9 +86,21 @@ def test_the_settings_reach_the_config() -> None:
     )
     config = RetrieverConfig.from_settings(settings)
     assert config == RetrieverConfig(
-        rerank_depth=12, source_timeout_s=0.5, lesson_slots=0, diagnosis=False
+        rerank_depth=12,
+        source_timeout_s=0.5,
+        breaker_failures=5,
+        breaker_cooldown_s=30.0,
+        lesson_slots=0,
+        diagnosis=False,
     )
     assert config.refiner == "local" and config.diagnosis is False
+
+
+def test_the_sources_behind_a_server_get_a_circuit_breaker() -> None:
+    settings = Settings(neo4j_uri="bolt://localhost:7687", chroma_host="localhost")
+    assert RetrieverConfig.from_settings(settings).breaker_sources == {"graph", "vector"}
+    only = Settings(neo4j_uri="bolt://localhost:7687", chroma_host=None)
+    assert RetrieverConfig.from_settings(only).breaker_sources == {"graph"}
 
 
 def test_a_key_or_url_chooses_the_openai_refiner_with_its_settings() -> None:

@@ -24,6 +24,7 @@ from pydantic import BaseModel
 
 from tutorgraph_client.models.answer import AnswerRequest
 from tutorgraph_client.models.api import (
+    BreakerState,
     DependencyState,
     Health,
     IngestJobOut,
@@ -222,12 +223,17 @@ READINESS_EXAMPLE: dict[str, Any] = Readiness(
         "embedder": DependencyState(state="ok", detail="sentence-transformers/all-MiniLM-L6-v2"),
         "vector": DependencyState(state="ok", latency_ms=2.1),
         "lexical": DependencyState(state="ok", latency_ms=0.4),
-        "graph": DependencyState(state="ok", latency_ms=0.9),
+        "graph": DependencyState(
+            state="ok", latency_ms=0.9, breaker=BreakerState(state="closed", failures=0)
+        ),
         "reranker": DependencyState(
             state="off", detail="not configured (TUTORGRAPH_RERANKER_MODEL is empty)"
         ),
         "ranker": DependencyState(state="ok", detail="tutorgraph/eedi-ranker"),
         "refiner": DependencyState(state="ok", detail="local"),
+        "answerer": DependencyState(
+            state="off", detail="no answer model: no OpenAI key or base URL is configured"
+        ),
     },
 ).model_dump(mode="json")
 

@@ -409,7 +409,9 @@ def print_packet(packet: ReasoningPacket) -> None:
             line = f"stale copy of {c.ids[0]} replaced by {c.preferred}: {stale}"
         console.print(f"[yellow]{line}[/]", highlight=False)
     if packet.degraded_sources:
-        console.print(f"[yellow]degraded sources: {', '.join(packet.degraded_sources)}[/]")
+        why = packet.degraded_reasons
+        named = ", ".join(f"{s} ({why[s]})" if s in why else s for s in packet.degraded_sources)
+        console.print(f"[yellow]degraded sources: {escape(named)}[/]", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -19,6 +19,7 @@ from tutorgraph.mathtext.spans import MathSpan, canonical_math, math_spans, plai
 from tutorgraph.refinement.language import detect_language
 from tutorgraph.refinement.reader import answer_in, read_message
 from tutorgraph.refinement.spelling import SpellingCorrector
+from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import MAX_TEXT_SEEDS, MIN_RELATIVE_MATCH, GraphStore
 from tutorgraph.stores.tokenize import STOPWORDS
@@ -80,12 +81,15 @@ class LocalRefiner:
         *,
         concept_timeout_s: float = 0.5,
         read_timeout_s: float = READ_TIMEOUT_S,
+        breaker: CircuitBreaker | None = None,
     ) -> None:
         """`concept_timeout_s` bounds the concept-name search, so a slow graph cannot hold up
-        refinement (the graph search then degrades on its own timeout). The text is read in a
-        worker thread, off the event loop; past `read_timeout_s` the query is searched as
-        written and `fallback_reason` says so."""
+        refinement (the graph search then degrades on its own timeout); `breaker` is the
+        graph's circuit breaker (the retriever's), so a graph that is down is not asked. The
+        text is read in a worker thread, off the event loop; past `read_timeout_s` the query
+        is searched as written and `fallback_reason` says so."""
         self._graph = graph
+        self._breaker = breaker
         self._speller = speller
         self._concept_timeout_s = concept_timeout_s
         self._read_timeout_s = read_timeout_s
@@ -105,7 +109,9 @@ class LocalRefiner:
             )
         # A graph that is down costs the concepts, not the refinement (its search degrades).
         search = self._graph.search_concepts(reading.text, k=MAX_TEXT_SEEDS)
-        matches = await guarded("graph", search, self._concept_timeout_s) or []
+        matches = (
+            await guarded("graph", search, self._concept_timeout_s, breaker=self._breaker) or []
+        )
         return RefinedQuery(
             original_query=query,
             optimized_query=reading.optimized,
@@ -124,7 +130,11 @@ class LocalRefiner:
         text = await self._off_loop(query, lambda: self._corrected(query))
         if text is None:
             return []
-        return [m.concept for m in await self._graph.search_concepts(text, k=k)]
+        # Under the same bound and breaker as `refine`'s search: a graph that is down or hung
+        # costs the prompt its concepts, not the refinement its deadline.
+        search = self._graph.search_concepts(text, k=k)
+        matches = await guarded("graph", search, self._concept_timeout_s, breaker=self._breaker)
+        return [m.concept for m in matches or []]
 
     async def aclose(self) -> None:
         return None

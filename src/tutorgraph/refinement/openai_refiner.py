@@ -3,7 +3,9 @@
 It is used only when a key or a base URL is configured. Every failure (a timeout, an HTTP
 error, a refusal, an answer that does not fit the schema) falls back to the local refiner,
 and the `RefinedQuery` says why in `fallback_reason`. Good answers are cached (LRU) on the
-normalised query.
+normalised query. A server that timed out or failed `BREAKER_FAILURES` times in a row (a
+refusal or an answer off the schema is an answer) is not asked for the cool-down: its circuit
+breaker sends the message to the local refiner at once, then lets one message probe it.
 
 The prompt lists curriculum concepts to choose `key_concepts` among, each with its name and
 description (a standard's name is only its code, `4.NF.B.3.b`). With `candidates` (the
@@ -43,6 +45,7 @@ from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.mathtext.spans import canonical_math, plain_text
 from tutorgraph.refinement.local import LocalRefiner
+from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.protocols import ConceptLinks
 from tutorgraph_client.models.refined_query import RefinedQuery
 
@@ -157,7 +160,12 @@ class LinkerCandidates:
 
 
 class _Fallback(Exception):
-    """Why the model's answer was not used."""
+    """Why the model's answer was not used; `down`: the server did not answer (a timeout,
+    an HTTP or network error), which counts against its circuit breaker."""
+
+    def __init__(self, reason: str, *, down: bool = False) -> None:
+        super().__init__(reason)
+        self.down = down
 
 
 def _cache_key(query: str, student_answer: str | None) -> tuple[str, str]:
@@ -178,14 +186,17 @@ class OpenAIRefiner:
         timeout_s: float = REFINER_TIMEOUT_S,
         cache_size: int = REFINER_CACHE_SIZE,
         candidates: ConceptSource | None = None,
+        breaker: CircuitBreaker | None = None,
     ) -> None:
         """`candidates` lists the concepts the prompt offers (the linker's, `LinkerCandidates`);
-        without it, or when it fails, the local refiner's and the best name matches."""
+        without it, or when it fails, the local refiner's and the best name matches.
+        `breaker` skips a server that is down (None: always asked)."""
         if timeout_s <= 0:
             raise ValueError("timeout_s must be positive")
         self._client = client
         self._fallback = fallback
         self._candidates = candidates
+        self._breaker = breaker
         self._model = model
         self._timeout_s = timeout_s
         self._caches = cache_size > 0
@@ -196,15 +207,41 @@ class OpenAIRefiner:
         key = _cache_key(query, student_answer)
         if (hit := self._cache.get(key)) is not None:
             return hit.model_copy(update={"original_query": query})
-        local, linked = await asyncio.gather(
-            self._fallback.refine(query, student_answer=student_answer), self._linked(query)
-        )
-        context = linked or await self._context(query, local)
+        breaker = self._breaker
+        ticket = breaker.admit() if breaker is not None else None
+        if breaker is not None and ticket is None:
+            # Not asked: no linking for its prompt either.
+            local = await self._fallback.refine(query, student_answer=student_answer)
+            reason = f"openai: skipped, {breaker.refusal()}"
+            return local.model_copy(update={"fallback_reason": reason})
+        settled = False
         try:
-            answer = await self._ask(query, context)
-        except _Fallback as why:
-            log.warning("openai refiner fell back to the local one: %s", why)
-            return local.model_copy(update={"fallback_reason": str(why)})
+            local, linked = await asyncio.gather(
+                self._fallback.refine(query, student_answer=student_answer), self._linked(query)
+            )
+            context = linked or await self._context(query, local)
+            try:
+                answer = await self._ask(query, context)
+            except _Fallback as why:
+                loud = True
+                if breaker is not None and ticket is not None:
+                    settled = True
+                    if why.down:
+                        loud = breaker.failed(ticket, str(why))
+                    else:
+                        breaker.succeeded(ticket)  # it answered, if not usefully
+                log.log(
+                    logging.WARNING if loud else logging.DEBUG,
+                    "openai refiner fell back to the local one: %s",
+                    why,
+                )
+                return local.model_copy(update={"fallback_reason": str(why)})
+            if breaker is not None and ticket is not None:
+                settled = True
+                breaker.succeeded(ticket)
+        finally:
+            if breaker is not None and ticket is not None and not settled:
+                breaker.abandoned(ticket)
         refined = self._merge(query, answer, local, set(context), student_answer)
         if self._caches:
             self._cache[key] = refined
@@ -254,13 +291,13 @@ class OpenAIRefiner:
                 timeout=self._timeout_s,
             )
         except (TimeoutError, openai.APITimeoutError) as exc:
-            raise _Fallback(f"openai: no answer within {self._timeout_s:g} s") from exc
+            raise _Fallback(f"openai: no answer within {self._timeout_s:g} s", down=True) from exc
         except openai.AuthenticationError as exc:
-            raise _Fallback("openai: the API key is missing or was rejected") from exc
+            raise _Fallback("openai: the API key is missing or was rejected", down=True) from exc
         except openai.APIStatusError as exc:
-            raise _Fallback(f"openai: HTTP {exc.status_code}") from exc
+            raise _Fallback(f"openai: HTTP {exc.status_code}", down=True) from exc
         except openai.APIError as exc:
-            raise _Fallback(f"openai: {type(exc).__name__}") from exc
+            raise _Fallback(f"openai: {type(exc).__name__}", down=True) from exc
         if not response.choices:
             raise _Fallback("openai: the answer had no choices")
         message = response.choices[0].message

@@ -47,6 +47,7 @@ from tutorgraph.retrieval.ranker_runtime import DeferredRanker
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.retrieval.retriever_config import OpenAIRefinerConfig, RefinerKind, RetrieverConfig
 from tutorgraph.retrieval.stage_deps import NO_RANKER, NO_RERANKER, NO_SCOPE_MODEL
+from tutorgraph.stores.breaker import Breakers
 from tutorgraph.stores.protocols import ConceptLinks, IndexReader
 
 __all__ = [
@@ -325,21 +326,28 @@ def openai_unavailable(settings: Settings) -> str | None:
 
 
 def build_refiner(
-    config: RetrieverConfig, index: IndexReader, embedder: Embedder | None = None
+    config: RetrieverConfig,
+    index: IndexReader,
+    embedder: Embedder | None = None,
+    breakers: Breakers | None = None,
 ) -> Refiner | None:
     """The configured refiner over the index (its spelling vocabulary and graph; CPU only,
     well under a second), or None. The OpenAI refiner's prompt lists the index linker's
     concepts for the message when the index has a linker and `embedder` is given (the
-    query embedder: `build_retriever` passes it), else the best concept-name matches."""
+    query embedder: `build_retriever` passes it), else the best concept-name matches.
+    `breakers` (the retriever's) guard its graph calls and the OpenAI server."""
     if config.refiner == "none":
         return None
+    graph_breaker = breakers.graph if breakers is not None else None
     if config.refiner == "local":
-        return LocalRefiner(index.graph, SpellingCorrector(index.vocabulary()))
+        return LocalRefiner(
+            index.graph, SpellingCorrector(index.vocabulary()), breaker=graph_breaker
+        )
     openai = config.openai
     if (reason := openai.unavailable()) is not None:
         raise ConfigurationError(f"the OpenAI refiner cannot run: {reason}")
     require("openai", "openai", "the OpenAI refiner")
-    local = LocalRefiner(index.graph, SpellingCorrector(index.vocabulary()))
+    local = LocalRefiner(index.graph, SpellingCorrector(index.vocabulary()), breaker=graph_breaker)
     from openai import AsyncOpenAI
 
     from tutorgraph.refinement.openai_refiner import LinkerCandidates, OpenAIRefiner
@@ -358,6 +366,7 @@ def build_refiner(
         model=openai.model,
         timeout_s=openai.timeout_s,
         cache_size=openai.cache_size,
+        breaker=breakers.refiner if breakers is not None else None,
         candidates=(
             LinkerCandidates(index.linker, embedder)
             if index.linker is not None and embedder is not None
@@ -378,6 +387,13 @@ def build_retriever(
     """
     config = config or RetrieverConfig()
     manifest = index.manifest
+    # One set of circuit breakers for the stages and the refiner: the refiner's graph calls
+    # and the search's see the same graph.
+    breakers = Breakers.make(
+        failures=config.breaker_failures,
+        cooldown_s=config.breaker_cooldown_s,
+        sources=config.breaker_sources,
+    )
     return HybridRetriever(
         models.embedder,
         index.vector,
@@ -396,8 +412,9 @@ def build_retriever(
         ranker_unavailable=models.ranker_unavailable,
         scope=models.scope,
         scope_unavailable=models.scope_unavailable,
-        refiner=build_refiner(config, index, models.embedder),
+        refiner=build_refiner(config, index, models.embedder, breakers),
         diagnoser=Diagnoser.bundled() if config.diagnosis else None,
         linker=_linker(index, models),
         lessons=index.lessons,
+        breakers=breakers,
     )

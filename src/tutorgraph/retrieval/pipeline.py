@@ -164,7 +164,8 @@ class RequestState:
     linking: asyncio.Task[Linking] | None = None
     raw: dict[SourceName, list[ScoredItem]] = field(default_factory=dict)
     graph: GraphSearchResult | None = None
-    degraded: list[SourceName] = field(default_factory=list)
+    # Each source that failed, timed out or was skipped by its circuit breaker, and why.
+    degraded: dict[SourceName, str] = field(default_factory=dict)
     linked: list[LinkedConcept] = field(default_factory=list)
     scope: set[str] = field(default_factory=set)
     results: dict[SourceName, list[Candidate]] = field(default_factory=dict)

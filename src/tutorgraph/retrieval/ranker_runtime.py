@@ -21,12 +21,15 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tutorgraph.config import SOURCE_TIMEOUT_S
 from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.model import LearnedRanker, RankerQuery
 from tutorgraph.ranking.query_text import concept_names, named_query, stated_query
 from tutorgraph.retrieval.facts import request_facts
+from tutorgraph.stores.breaker import CircuitBreaker
+from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest
@@ -166,17 +169,22 @@ async def ranker_query_vector(
     embedder: Embedder,
     request: RetrievalRequest,
     refined: RefinedQuery | None,
+    *,
+    timeout_s: float = SOURCE_TIMEOUT_S,
+    breaker: CircuitBreaker | None = None,
 ) -> RankerQuery | None:
     """The scoring model's query (the query with its concepts' names, or what the student
     states) embedded by the index's embedder and, when it reads one, the tuned encoder; None
     when no ranker will score this request (`scoring`: `scoring_ranker`'s answer). The route
-    stage starts it so that it overlaps the search."""
+    stage starts it so that it overlaps the search. The names are read from the graph under
+    `timeout_s` and its `breaker`: a graph that is down leaves the query without them."""
     model, concepts, _ = scoring
     if model is None:
         return None
     if concepts:
         answer = _student_answer(request, refined)
-        names = await concept_names(graph, concepts)
+        call = concept_names(graph, concepts)
+        names = await guarded("graph", call, timeout_s, breaker=breaker) or []
         text = named_query(request.query, names, student_answer=answer)
     else:
         text = stated_text(request, refined)

@@ -22,6 +22,7 @@ from tutorgraph.retrieval.ranker_runtime import DeferredRanker
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import NO_RANKER, NO_RERANKER, NO_SCOPE_MODEL, StageDeps
 from tutorgraph.retrieval.stages import build_stages
+from tutorgraph.stores.breaker import Breakers
 from tutorgraph.stores.protocols import (
     ConceptLinks,
     GraphStore,
@@ -58,12 +59,16 @@ class HybridRetriever:
         diagnoser: Diagnoser | None = None,
         linker: ConceptLinks | None = None,
         lessons: LessonSearch | None = None,
+        breakers: Breakers | None = None,
     ) -> None:
         """`reranker` must be loaded already; without one, `reranker_unavailable` says why.
+        `breakers` are the sources' circuit breakers (by default new ones, set by `config`;
+        `build_retriever` passes those its refiner shares).
 
         The stores belong to whoever opened them; the retriever owns its refiner, which
         `aclose()` closes (an HTTP client, for the OpenAI refiner).
         """
+        config = config or RetrieverConfig()
         self._deps = StageDeps(
             embedder,
             vector,
@@ -79,10 +84,16 @@ class HybridRetriever:
             diagnoser=diagnoser,
             linker=linker,
             lessons=lessons,
+            breakers=breakers
+            or Breakers.make(
+                failures=config.breaker_failures,
+                cooldown_s=config.breaker_cooldown_s,
+                sources=config.breaker_sources,
+            ),
         )
         # Built in `STAGES`' order and checked (`check_stage_order`): a stage that reads a
         # field no earlier stage writes fails here, not on a request.
-        self._stages = build_stages(self._deps, config or RetrieverConfig())
+        self._stages = build_stages(self._deps, config)
 
     @property
     def embedder(self) -> Embedder:
@@ -100,6 +111,11 @@ class HybridRetriever:
         a deferred one no request has loaded yet)."""
         ranker = self._deps.ranker
         return ranker.loaded if isinstance(ranker, DeferredRanker) else ranker
+
+    @property
+    def breakers(self) -> Breakers:
+        """The circuit breakers of its sources and of the OpenAI refiner (`/readyz`)."""
+        return self._deps.breakers
 
     @property
     def refiner(self) -> Refiner | None:

@@ -1,7 +1,8 @@
 """The one configuration carrier of a retriever: `RetrieverConfig`, built from the settings by
 `RetrieverConfig.from_settings` (each default is written once, in `tutorgraph.config`).
 
-It carries the depths and the per-source timeout the stages run with, the index's routing
+It carries the depths, the per-source timeout and the circuit breakers' settings (failures
+in a row before one opens, its cool-down) the stages run with, the index's routing
 defaults (`build_retriever` sets them from the manifest), and what `build_retriever` makes
 besides the index and the models: the refiner (none, the local one, or the OpenAI one with
 what it needs, `OpenAIRefinerConfig`) and whether the bug rules diagnose.
@@ -20,6 +21,8 @@ from typing import Literal
 from pydantic import SecretStr
 
 from tutorgraph.config import (
+    BREAKER_COOLDOWN_S,
+    BREAKER_FAILURES,
     CHAT_MODEL,
     DIAGNOSIS,
     GRAPH_DEPTH,
@@ -95,6 +98,13 @@ class RetrieverConfig:
     graph_depth: int = GRAPH_DEPTH
     rerank_depth: int = RERANK_DEPTH
     source_timeout_s: float = SOURCE_TIMEOUT_S
+    # The circuit breakers (`stores/breaker.py`) of the OpenAI refiner and of the sources in
+    # `breaker_sources` (those whose store is a server: `from_settings` names the graph with
+    # Neo4j, the vector store with a Chroma server): failures in a row before one opens (0:
+    # never), and how long calls then skip it.
+    breaker_failures: int = BREAKER_FAILURES
+    breaker_cooldown_s: float = BREAKER_COOLDOWN_S
+    breaker_sources: frozenset[str] = frozenset()
     ranker_proposals: int = RANKER_PROPOSALS
     # The index's near-duplicate threshold (a request may set its own); None: no merge. When
     # set, `build_retriever` puts it before the index's.
@@ -110,13 +120,23 @@ class RetrieverConfig:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> RetrieverConfig:
-        """The server's configuration: the settings' depths, timeout, lessons and diagnosis,
-        and the OpenAI refiner when a key or URL is set, else the local one (the index sets
-        its routing defaults on top)."""
+        """The server's configuration: the settings' depths, timeout, breakers, lessons and
+        diagnosis, and the OpenAI refiner when a key or URL is set, else the local one (the
+        index sets its routing defaults on top)."""
         openai = OpenAIRefinerConfig.from_settings(settings)
         return cls(
             rerank_depth=settings.rerank_depth,
             source_timeout_s=settings.source_timeout_s,
+            breaker_failures=settings.breaker_failures,
+            breaker_cooldown_s=settings.breaker_cooldown_s,
+            breaker_sources=frozenset(
+                source
+                for source, server in (
+                    ("graph", settings.neo4j_uri),
+                    ("vector", settings.chroma_host),
+                )
+                if server
+            ),
             lesson_slots=settings.lesson_slots,
             refiner="local" if openai.unavailable() else "openai",
             diagnosis=settings.diagnosis,

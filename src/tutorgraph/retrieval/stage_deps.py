@@ -8,7 +8,7 @@ is (the packet's reasons).
 
 from __future__ import annotations
 
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, field
 
 from tutorgraph.confidence.scope import ScopeModel
 from tutorgraph.diagnosis.diagnose import Diagnoser
@@ -17,6 +17,7 @@ from tutorgraph.embedding.reranker import Reranker
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.ranker_runtime import DeferredRanker
+from tutorgraph.stores.breaker import Breakers
 from tutorgraph.stores.protocols import (
     ConceptLinks,
     GraphStore,
@@ -52,3 +53,5 @@ class StageDeps:
     diagnoser: Diagnoser | None = None
     linker: ConceptLinks | None = None
     lessons: LessonSearch | None = None
+    # Each source's circuit breaker (`stores/breaker.py`), shared by every stage that calls it.
+    breakers: Breakers = field(default_factory=Breakers.make)

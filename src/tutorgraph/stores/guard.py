@@ -1,48 +1,127 @@
-"""One store call under its timeout: a failure degrades an answer, never fails a request.
+"""One store call under its timeout (and its source's circuit breaker): a failure degrades an
+answer, never fails a request.
 
 >>> found = await guarded("graph", graph.get_concepts(ids), timeout_s=2.0)  # doctest: +SKIP
+>>> tried = await attempt("graph", graph.get_concepts(ids), 2.0, breaker=breakers.graph)
+... # doctest: +SKIP
+>>> tried.reason  # None when it answered  # doctest: +SKIP
+'circuit breaker open after 3 failures in a row, the last: no answer within 2 s; next probe ...'
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 from collections.abc import Awaitable
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from tutorgraph.errors import TutorGraphError
+from tutorgraph.stores.breaker import CircuitBreaker, Ticket, counts_against
 
-__all__ = ["guarded"]
+__all__ = ["Attempt", "attempt", "failure_reason", "guarded"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-async def guarded(
-    source: str, aw: Awaitable[T], timeout_s: float, *, degrade_bugs: bool = True
-) -> T | None:
-    """`aw` under `timeout_s`; on a timeout, a store that fails or a task it awaited that was
-    cancelled, logs it and returns None.
+@dataclass(frozen=True)
+class Attempt(Generic[T]):
+    """A guarded call's value, or None and why (`reason`: a timeout, a failure, an open
+    circuit breaker)."""
 
-    Any other exception (a bug) is logged with its trace and also returns None, unless
-    `degrade_bugs` is off: then it propagates (a route that answers 500 for a bug and 503
-    for a store that is down).
+    value: T | None
+    reason: str | None = None
+
+
+def failure_reason(exc: BaseException, timeout_s: float) -> str:
+    """One line for why a call failed, naming no host or credential (the exception's type,
+    and a store error's `cause`)."""
+    if isinstance(exc, TimeoutError):
+        return f"no answer within {timeout_s:g} s"
+    cause = exc.details.get("cause") if isinstance(exc, TutorGraphError) else None
+    return f"failed: {type(exc).__name__}" + (f" ({cause})" if cause else "")
+
+
+def _skip(aw: Awaitable[object]) -> None:
+    # The call never runs: a coroutine is closed (no "never awaited" warning), a task cancelled.
+    if inspect.iscoroutine(aw):
+        aw.close()
+    elif isinstance(aw, asyncio.Future):
+        aw.cancel()
+
+
+async def attempt(
+    source: str,
+    aw: Awaitable[T],
+    timeout_s: float,
+    *,
+    breaker: CircuitBreaker | None = None,
+    degrade_bugs: bool = True,
+) -> Attempt[T]:
+    """`aw` under `timeout_s` and `breaker`; on a timeout, a store that fails, a task it
+    awaited that was cancelled, or a breaker that is open (`aw` is then not run), logs it
+    and returns no value and the reason.
+
+    A failure is logged once while the breaker is closed; the breaker logs its own changes of
+    state, and a refused call is not logged. Any other exception (a bug) is logged with its
+    trace and counts neither way, unless `degrade_bugs` is off: then it propagates (a route
+    that answers 500 for a bug and 503 for a store that is down).
     """
+    ticket: Ticket | None = None
+    if breaker is not None:
+        ticket = breaker.admit()
+        if ticket is None:
+            _skip(aw)
+            return Attempt(None, breaker.refusal())
+    settled = False
     try:
-        return await asyncio.wait_for(aw, timeout=timeout_s)
-    except TimeoutError:
-        log.warning("source %s timed out after %.1fs", source, timeout_s)
+        value = await asyncio.wait_for(aw, timeout=timeout_s)
     except asyncio.CancelledError:
         task = asyncio.current_task()
         if task is not None and task.cancelling():
             raise  # this request is being cancelled: not the source's failure
         # Something the source awaited was cancelled under it: that source is degraded.
         log.warning("source %s was cancelled", source)
-    except TutorGraphError as exc:
-        # A backend that is down: the adapters say why in one line.
-        log.warning("source %s failed: %s", source, exc)
-    except Exception:
-        if not degrade_bugs:
-            raise
-        log.exception("source %s failed", source)
-    return None
+        return Attempt(None, "cancelled")
+    except Exception as exc:
+        reason = failure_reason(exc, timeout_s)
+        if breaker is not None and ticket is not None and counts_against(exc):
+            settled = True
+            loud = breaker.failed(ticket, reason)
+        else:
+            loud = True
+        if not isinstance(exc, TimeoutError | TutorGraphError | OSError):
+            if not degrade_bugs:
+                raise
+            log.exception("source %s failed", source)
+        elif loud and isinstance(exc, TimeoutError):
+            log.warning("source %s timed out after %.1fs", source, timeout_s)
+        elif loud:
+            # A backend that is down: the adapters say why in one line.
+            log.warning("source %s failed: %s", source, exc)
+        else:
+            log.debug("source %s %s (its circuit breaker says so)", source, reason)
+        return Attempt(None, reason)
+    else:
+        if breaker is not None and ticket is not None:
+            settled = True
+            breaker.succeeded(ticket)
+        return Attempt(value)
+    finally:
+        if breaker is not None and ticket is not None and not settled:
+            breaker.abandoned(ticket)
+
+
+async def guarded(
+    source: str,
+    aw: Awaitable[T],
+    timeout_s: float,
+    *,
+    breaker: CircuitBreaker | None = None,
+    degrade_bugs: bool = True,
+) -> T | None:
+    """`aw`'s value under `timeout_s` and `breaker`, or None when it failed, timed out or was
+    skipped (`attempt`, which also says why)."""
+    return (await attempt(source, aw, timeout_s, breaker=breaker, degrade_bugs=degrade_bugs)).value

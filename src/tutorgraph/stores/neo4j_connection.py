@@ -21,6 +21,7 @@ from neo4j.exceptions import DriverError, Neo4jError
 from tutorgraph.errors import ConfigurationError, StoreError
 from tutorgraph.stores import cypher
 from tutorgraph.stores.arcadedb_sql import ArcadeDBSql
+from tutorgraph.stores.neo4j_driver import quiet_retry_warnings
 from tutorgraph.stores.neo4j_errors import driver_error, timeout_error
 
 __all__ = ["Neo4jConnection"]
@@ -48,6 +49,8 @@ class Neo4jConnection:
         self._timeout_s = timeout_s
         self._sql = sql
         self._loop: asyncio.AbstractEventLoop | None = None
+        # One warning per change of the graph's breaker, not one per driver retry.
+        quiet_retry_warnings()
 
     @property
     def _driver(self) -> AsyncDriver:

@@ -1,13 +1,43 @@
-"""The async Neo4j driver a `Neo4jGraphStore` is given (no I/O: it connects on first use)."""
+"""The async Neo4j driver a `Neo4jGraphStore` is given (no I/O: it connects on first use),
+and its retry warnings kept out of the log (`quiet_retry_warnings`)."""
 
 from __future__ import annotations
+
+import logging
 
 from neo4j import AsyncDriver, AsyncGraphDatabase, basic_auth
 from neo4j.exceptions import ConfigurationError as Neo4jConfigurationError
 
 from tutorgraph.errors import ConfigurationError
 
-__all__ = ["neo4j_driver"]
+__all__ = ["neo4j_driver", "quiet_retry_warnings"]
+
+# The driver's logger for a managed transaction that failed and is retried (`neo4j.session`).
+_RETRY_LOGGER = "neo4j.session"
+_RETRY_MESSAGE = "Transaction failed and will be retried"
+
+
+class _RetriesAtDebug(logging.Filter):
+    """Passes the driver's retry warnings only when its logger shows DEBUG, as DEBUG."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno != logging.WARNING or not str(record.msg).startswith(_RETRY_MESSAGE):
+            return True
+        if not logging.getLogger(record.name).isEnabledFor(logging.DEBUG):
+            return False
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
+
+
+def quiet_retry_warnings() -> None:
+    """Log the driver's retries at DEBUG, not WARNING (idempotent; called by every Neo4j
+    store, never at import). Against a server that is down each read retried once or twice
+    within its timeout, one warning a retry: 518 in 30 s under load (issue 59). The store's
+    `StoreError` says what failed, and the graph's circuit breaker logs once each time it
+    opens or closes."""
+    logger = logging.getLogger(_RETRY_LOGGER)
+    if not any(isinstance(f, _RetriesAtDebug) for f in logger.filters):
+        logger.addFilter(_RetriesAtDebug())
 
 
 def neo4j_driver(

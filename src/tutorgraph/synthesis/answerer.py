@@ -2,7 +2,10 @@
 
 It streams: `stream(packet)` yields `Delta`s of checked text, then one `AnswerResult`. On
 any failure (no context, a timeout, an HTTP error, a refusal, no text) the result has
-`answer: None` and a reason; text already streamed is then to be discarded.
+`answer: None` and a reason; text already streamed is then to be discarded. A model that
+timed out or failed (a refusal or no text is an answer) `BREAKER_FAILURES` times in a row is
+not asked for the cool-down: its circuit breaker answers `answer: None` at once, then lets one
+request probe it.
 
 >>> answerer = OpenAIAnswerer(AsyncOpenAI(base_url="http://127.0.0.1:8080/v1"), model="m")
 ... # doctest: +SKIP
@@ -24,6 +27,7 @@ from tutorgraph.config import Settings
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.extras import require
 from tutorgraph.retrieval.factory import openai_unavailable
+from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.synthesis.citations import CitationFilter, citable_ids
 from tutorgraph.synthesis.prompt import PROMPT_VERSION, answer_messages
 from tutorgraph_client.models.answer import AnswerResult
@@ -58,6 +62,11 @@ class Answerer(Protocol):
     @property
     def model(self) -> str: ...
 
+    @property
+    def breaker(self) -> CircuitBreaker | None:
+        """The model's circuit breaker (`/readyz`), or None without one."""
+        ...
+
     def stream(self, packet: ReasoningPacket) -> AsyncIterator[Delta | AnswerResult]: ...
 
     async def aclose(self) -> None: ...
@@ -77,19 +86,31 @@ def no_answer(
 
 class OpenAIAnswerer:
     """An `Answerer` over the chat completions API of the injected client (OpenAI or any
-    compatible server); `timeout_s` bounds the whole answer, first token to last."""
+    compatible server); `timeout_s` bounds the whole answer, first token to last; `breaker`
+    skips a model that is down (None: always asked)."""
 
     def __init__(
-        self, client: AsyncOpenAI, *, model: str, timeout_s: float, max_tokens: int = 600
+        self,
+        client: AsyncOpenAI,
+        *,
+        model: str,
+        timeout_s: float,
+        max_tokens: int = 600,
+        breaker: CircuitBreaker | None = None,
     ) -> None:
         self._client = client
         self._model = model
         self._timeout_s = timeout_s
         self._max_tokens = max_tokens
+        self._breaker = breaker
 
     @property
     def model(self) -> str:
         return self._model
+
+    @property
+    def breaker(self) -> CircuitBreaker | None:
+        return self._breaker
 
     async def aclose(self) -> None:
         await self._client.close()
@@ -101,31 +122,53 @@ class OpenAIAnswerer:
         if not packet.context.strip():
             yield no_answer("the packet has no context to answer from", model=self._model)
             return
+        breaker = self._breaker
+        ticket = breaker.admit() if breaker is not None else None
+        if breaker is not None and ticket is None:
+            yield no_answer(f"the answer model is skipped: {breaker.refusal()}", model=self._model)
+            return
         checked = CitationFilter(citable_ids(packet))
         parts: list[str] = []
         reason: str | None = None
+        down = False  # the model did not answer (a refusal or an empty answer is an answer)
+        settled = False
+        loud = True  # whether this failure is logged here (else its breaker logged a change)
         try:
-            async with asyncio.timeout(self._timeout_s):
-                async for piece in self._pieces(packet):
-                    if text := checked.feed(piece):
-                        parts.append(text)
-                        yield Delta(text)
-            if text := checked.finish():
-                parts.append(text)
-                yield Delta(text)
-        except TimeoutError:
-            reason = f"the answer model did not finish within {self._timeout_s:g} s"
-        except _Refused as exc:
-            reason = f"the model refused: {exc}"
-        except openai.APIStatusError as exc:
-            reason = f"the answer model failed: HTTP {exc.status_code}"
-        except openai.APIError as exc:
-            reason = f"the answer model failed: {type(exc).__name__}"
+            try:
+                async with asyncio.timeout(self._timeout_s):
+                    async for piece in self._pieces(packet):
+                        if text := checked.feed(piece):
+                            parts.append(text)
+                            yield Delta(text)
+                if text := checked.finish():
+                    parts.append(text)
+                    yield Delta(text)
+            except TimeoutError:
+                reason = f"the answer model did not finish within {self._timeout_s:g} s"
+                down = True
+            except _Refused as exc:
+                reason = f"the model refused: {exc}"
+            except openai.APIStatusError as exc:
+                reason = f"the answer model failed: HTTP {exc.status_code}"
+                down = True
+            except openai.APIError as exc:
+                reason = f"the answer model failed: {type(exc).__name__}"
+                down = True
+            if breaker is not None and ticket is not None:
+                settled = True
+                if down and reason is not None:
+                    loud = breaker.failed(ticket, reason)
+                else:
+                    breaker.succeeded(ticket)
+        finally:
+            # A stream its reader closed (the client left) says nothing of the model.
+            if breaker is not None and ticket is not None and not settled:
+                breaker.abandoned(ticket)
         answer = "".join(parts).strip()
         if reason is None and not answer:
             reason = "the model returned no text"
         if reason is not None:
-            log.warning("no answer: %s", reason)
+            log.log(logging.WARNING if loud else logging.DEBUG, "no answer: %s", reason)
             yield no_answer(reason, model=self._model, started=started)
             return
         yield AnswerResult(
@@ -188,4 +231,9 @@ def build_answerer(settings: Settings) -> OpenAIAnswerer:
         timeout=settings.answer_timeout_s,
         max_retries=0,
     )
-    return OpenAIAnswerer(client, model=settings.answer_model, timeout_s=settings.answer_timeout_s)
+    breaker = CircuitBreaker(
+        "answer", failures=settings.breaker_failures, cooldown_s=settings.breaker_cooldown_s
+    )
+    return OpenAIAnswerer(
+        client, model=settings.answer_model, timeout_s=settings.answer_timeout_s, breaker=breaker
+    )

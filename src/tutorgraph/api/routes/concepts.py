@@ -17,9 +17,10 @@ from fastapi import APIRouter, Depends, Path, Query
 
 from tutorgraph.api.deps import GenerationDep, StateDep, require_read
 from tutorgraph.api.errors import ERROR_RESPONSES, ConceptNotFoundError
+from tutorgraph.api.live_index import Generation
 from tutorgraph.errors import InvalidRequestError, SourceUnavailableError
 from tutorgraph.retrieval.concepts import concept_misconceptions
-from tutorgraph.stores.guard import guarded
+from tutorgraph.stores.guard import attempt
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.api import (
     ConceptMatchOut,
@@ -58,20 +59,29 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {
 }
 
 
-async def _graph(state: StateDep, call: Awaitable[T]) -> T:
-    """One graph call under the source timeout; a store that fails or is too slow means no
-    source can answer (503); anything else is a bug (500)."""
-    out = await guarded("graph", call, state.settings.source_timeout_s, degrade_bugs=False)
-    if out is None:
+async def _graph(state: StateDep, generation: Generation, call: Awaitable[T]) -> T:
+    """One graph call under the source timeout and the graph's circuit breaker (the served
+    retriever's); a store that fails, is too slow or whose breaker is open means no source
+    can answer (503); anything else is a bug (500)."""
+    tried = await attempt(
+        "graph",
+        call,
+        state.settings.source_timeout_s,
+        breaker=generation.retriever.breakers.graph,
+        degrade_bugs=False,
+    )
+    if tried.value is None:
         raise SourceUnavailableError(
-            "the graph store did not answer (it failed or timed out; the log says which)",
+            f"the graph store did not answer ({tried.reason})",
             details={"degraded_sources": ["graph"]},
         )
-    return out
+    return tried.value
 
 
-async def _concept(state: StateDep, graph: GraphStore, concept_id: str) -> Concept:
-    found = await _graph(state, graph.get_concepts([concept_id]))
+async def _concept(
+    state: StateDep, generation: Generation, graph: GraphStore, concept_id: str
+) -> Concept:
+    found = await _graph(state, generation, graph.get_concepts([concept_id]))
     if not found:
         raise ConceptNotFoundError(concept_id)
     return found[0]
@@ -100,7 +110,7 @@ async def search_concepts(
             "query.q: must not be blank",
             details={"errors": [{"loc": ["query", "q"], "msg": "blank", "type": "value_error"}]},
         )
-    matches = await _graph(state, generation.index.graph.search_concepts(text, limit))
+    matches = await _graph(state, generation, generation.index.graph.search_concepts(text, limit))
     return ConceptSearchResponse(
         query=text,
         results=[ConceptMatchOut(concept=m.concept, score=m.score, exact=m.exact) for m in matches],
@@ -109,7 +119,7 @@ async def search_concepts(
 
 @router.get("/{concept_id}", response_model=Concept, responses=_NOT_FOUND, summary="One concept")
 async def get_concept(concept_id: ConceptId, generation: GenerationDep, state: StateDep) -> Concept:
-    return await _concept(state, generation.index.graph, concept_id)
+    return await _concept(state, generation, generation.index.graph, concept_id)
 
 
 @router.get(
@@ -127,10 +137,10 @@ async def get_prerequisites(
     ] = 1,
 ) -> PrerequisitesResponse:
     graph = generation.index.graph
-    await _concept(state, graph, concept_id)
-    chains = await _graph(state, graph.prerequisite_chains([concept_id], depth))
+    await _concept(state, generation, graph, concept_id)
+    chains = await _graph(state, generation, graph.prerequisite_chains([concept_id], depth))
     ids = sorted({cid for chain in chains for cid in chain.path})
-    concepts = await _graph(state, graph.get_concepts(ids)) if ids else []
+    concepts = await _graph(state, generation, graph.get_concepts(ids)) if ids else []
     return PrerequisitesResponse(
         concept_id=concept_id,
         depth=depth,
@@ -163,9 +173,9 @@ async def get_misconceptions(
 ) -> MisconceptionsResponse:
     # A standard's misconceptions are those of the constructs aligned with it (`via`).
     graph = generation.index.graph
-    await _concept(state, graph, concept_id)
+    await _concept(state, generation, graph, concept_id)
     query = q.strip() if q and q.strip() else None
-    found = await _graph(state, concept_misconceptions(graph, concept_id, query))
+    found = await _graph(state, generation, concept_misconceptions(graph, concept_id, query))
     return MisconceptionsResponse(
         concept_id=concept_id,
         query=query,

@@ -2,7 +2,12 @@
 (Prometheus). None of them needs an API key.
 
 `/readyz` probes the live index's three sources with a tiny real query each (the vector
-store's count, a BM25 search, a concept search), each under the source timeout. It is 200
+store's count, a BM25 search, a concept search), each under the source timeout and, for a
+store that is a server (Neo4j, a Chroma server), through its circuit breaker: a source whose
+breaker is open is `failed` without a probe (its `breaker` says `open` and the seconds until
+the next probe), and a probe counts as any call does (it may be the half-open probe). The
+OpenAI refiner and the answer model (`answerer`) show their breakers too (an open one is
+`failed`; neither makes the server unready). It is 200
 with `ready` or `degraded` while at least one source answers, else 503 `unavailable`, so a
 load balancer keeps a degraded server (its packets say what they lack) in rotation. Each
 dependency has a `state`: `ok`, `off` (an optional part this server is not configured with:
@@ -25,12 +30,14 @@ from typing import Any, Literal
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, PlainTextResponse
 
-from tutorgraph.api.deps import StateDep
+from tutorgraph.api.deps import AppState, StateDep
 from tutorgraph.api.live_index import Generation, scrub_paths
 from tutorgraph.api.metrics import CONTENT_TYPE
 from tutorgraph.api.openapi import HEALTH_EXAMPLE, METRICS_EXAMPLE, READINESS_EXAMPLE
-from tutorgraph.config import Settings
-from tutorgraph_client.models.api import DependencyState, Health, Readiness
+from tutorgraph.stores.breaker import CircuitBreaker
+from tutorgraph.stores.guard import attempt
+from tutorgraph.synthesis.answerer import Answerer
+from tutorgraph_client.models.api import BreakerState, DependencyState, Health, Readiness
 
 __all__ = ["router"]
 
@@ -40,17 +47,48 @@ _PROBE_TEXT = "fraction"
 _SOURCES = ("vector", "lexical", "graph")
 
 
-async def _probe(call: Awaitable[Any], timeout_s: float) -> DependencyState:
+def _breaker(breaker: CircuitBreaker | None) -> BreakerState | None:
+    if breaker is None:
+        return None
+    snap = breaker.snapshot()
+    return BreakerState(
+        state=snap.state,
+        failures=snap.failures,
+        retry_in_s=snap.retry_in_s,
+        last_failure=snap.last_failure,
+    )
+
+
+async def _probe(
+    source: str, call: Awaitable[Any], timeout_s: float, breaker: CircuitBreaker | None
+) -> DependencyState:
     started = time.perf_counter()
-    try:
-        async with asyncio.timeout(timeout_s):
-            await call
-    except TimeoutError:
-        return DependencyState(state="failed", detail=f"no answer within {timeout_s:g}s")
-    except Exception as exc:
-        # The exception type only: messages can carry hosts and credentials.
-        return DependencyState(state="failed", detail=f"probe failed: {type(exc).__name__}")
-    return DependencyState(state="ok", latency_ms=round((time.perf_counter() - started) * 1e3, 3))
+    tried = await attempt(source, call, timeout_s, breaker=breaker)
+    if tried.reason is None:
+        ms = round((time.perf_counter() - started) * 1e3, 3)
+        return DependencyState(state="ok", latency_ms=ms, breaker=_breaker(breaker))
+    # The reason names the exception's type only: messages can carry hosts and credentials.
+    # A breaker that refused says so ("circuit breaker open ..."): no probe was sent.
+    reason = tried.reason
+    detail = f"probe {reason}" if reason.startswith("failed: ") else reason
+    return DependencyState(state="failed", detail=detail, breaker=_breaker(breaker))
+
+
+def _with_breaker(found: DependencyState, breaker: CircuitBreaker | None) -> DependencyState:
+    """An optional remote part (the OpenAI refiner, the answer model) with its breaker: an
+    open one makes it `failed` (calls skip it: the local refiner answers, or no answer)."""
+    if breaker is None or found.state != "ok":
+        return found
+    state = _breaker(breaker)
+    if state is None or state.state == "closed":
+        return found.model_copy(update={"breaker": state})
+    return DependencyState(state="failed", detail=breaker.refusal(), breaker=state)
+
+
+def _answerer(answerer: Answerer | None, unavailable: str) -> DependencyState:
+    if answerer is None:
+        return DependencyState(state="off", detail=unavailable)
+    return _with_breaker(DependencyState(state="ok", detail=answerer.model), answerer.breaker)
 
 
 def _optional(name: str | None, configured: bool, without: str, setting: str) -> DependencyState:
@@ -65,13 +103,15 @@ def _optional(name: str | None, configured: bool, without: str, setting: str) ->
     )
 
 
-async def _dependencies(generation: Generation, settings: Settings) -> dict[str, DependencyState]:
+async def _dependencies(generation: Generation, state: AppState) -> dict[str, DependencyState]:
+    settings = state.settings
     index, retriever = generation.index, generation.retriever
     timeout_s = settings.source_timeout_s
+    breakers = retriever.breakers
     vector, lexical, graph = await asyncio.gather(
-        _probe(index.vector.count(), timeout_s),
-        _probe(index.lexical.search(_PROBE_TEXT, 1), timeout_s),
-        _probe(index.graph.search_concepts(_PROBE_TEXT, 1), timeout_s),
+        _probe("vector", index.vector.count(), timeout_s, breakers.vector),
+        _probe("lexical", index.lexical.search(_PROBE_TEXT, 1), timeout_s, breakers.lexical),
+        _probe("graph", index.graph.search_concepts(_PROBE_TEXT, 1), timeout_s, breakers.graph),
     )
     reranker = retriever.reranker
     ranker = retriever.ranker
@@ -101,9 +141,14 @@ async def _dependencies(generation: Generation, settings: Settings) -> dict[str,
             "TUTORGRAPH_RANKER_MODEL",
         ),
         # The server always builds one (local, or OpenAI with a key); none is a setup's choice.
-        "refiner": DependencyState(state="ok", detail=refiner.name)
+        "refiner": _with_breaker(
+            DependencyState(state="ok", detail=refiner.name),
+            breakers.refiner if refiner.name == "openai" else None,
+        )
         if refiner is not None
         else DependencyState(state="off", detail="none: messages are searched as they are"),
+        # `POST /v1/answer`'s model (off without an OpenAI key or base URL).
+        "answerer": _answerer(state.answerer, state.answerer_unavailable),
     }
 
 
@@ -142,7 +187,7 @@ async def readyz(state: StateDep) -> JSONResponse:
         )
         return JSONResponse(body.model_dump(mode="json"), status_code=503)
     async with state.live.use() as generation:
-        deps = await _dependencies(generation, state.settings)
+        deps = await _dependencies(generation, state)
         problems = [
             scrub_paths(str(p), state.settings.index_dir) for p in generation.index.problems
         ]

@@ -383,7 +383,9 @@ async function run(event) {
     renderTimings(data);
     $("#debug").textContent = JSON.stringify(data.debug, null, 2);
     $("#packet").hidden = false;
-    const degraded = data.degraded_sources.length ? `; some sources did not answer: ${data.degraded_sources.join(", ")}` : "";
+    const why = data.degraded_reasons || {};
+    const named = data.degraded_sources.map((s) => (why[s] ? `${s} (${why[s]})` : s));
+    const degraded = named.length ? `; some sources did not answer: ${named.join(", ")}` : "";
     status.textContent = `${data.results.length} results in ${Math.round(data.timings_ms.total)} ms${degraded}`;
     document.body.dataset.state = "done";
   } catch (err) {

@@ -22,6 +22,7 @@ from tutorgraph.retrieval.near_duplicates import MERGEABLE_KINDS, merge_near_dup
 from tutorgraph.retrieval.pipeline import NearDuplicates, RequestState, Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import VectorStore
 from tutorgraph_client.models.packet import Conflict, Hit
@@ -67,6 +68,8 @@ class DedupeStage(Stage):
     # The index's near-duplicate threshold (a request may set its own); None: no merge.
     threshold: float | None
     timeout_s: float
+    # The vector store's circuit breaker (the retriever's; None: none).
+    breaker: CircuitBreaker | None = None
 
     @classmethod
     def make(cls, deps: StageDeps, config: RetrieverConfig) -> DedupeStage:
@@ -76,6 +79,7 @@ class DedupeStage(Stage):
             reranks=deps.reranker is not None,
             threshold=config.near_duplicate_threshold,
             timeout_s=config.source_timeout_s,
+            breaker=deps.breakers.vector,
         )
 
     async def run(self, state: RequestState) -> bool:
@@ -102,7 +106,11 @@ class DedupeStage(Stage):
             h.id for h in hits if h.kind in MERGEABLE_KINDS and not h.id.startswith(LOCAL_PREFIX)
         ]
         vectors = (
-            await guarded("vector", self.vector.embeddings(ids), self.timeout_s) if ids else {}
+            await guarded(
+                "vector", self.vector.embeddings(ids), self.timeout_s, breaker=self.breaker
+            )
+            if ids
+            else {}
         )
         if vectors is None:
             info = NearDuplicates(threshold, skipped="the vector store failed")

@@ -24,6 +24,7 @@ from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.curriculum import Misconception
@@ -192,17 +193,26 @@ class DiagnoseStage(Stage):
     graph: GraphStore
     _: KW_ONLY
     timeout_s: float
+    # The graph's circuit breaker (the retriever's; None: none).
+    breaker: CircuitBreaker | None = None
 
     @classmethod
     def make(cls, deps: StageDeps, config: RetrieverConfig) -> DiagnoseStage:
-        return cls(deps.diagnoser, deps.graph, timeout_s=config.source_timeout_s)
+        return cls(
+            deps.diagnoser,
+            deps.graph,
+            timeout_s=config.source_timeout_s,
+            breaker=deps.breakers.graph,
+        )
 
     async def run(self, state: RequestState) -> bool:
         if self.diagnoser is None:
             return False
         outcome = await diagnose_hits(
             self.diagnoser,
-            lambda ids: guarded("graph", self.graph.get_misconceptions(ids), self.timeout_s),
+            lambda ids: guarded(
+                "graph", self.graph.get_misconceptions(ids), self.timeout_s, breaker=self.breaker
+            ),
             state.request,
             state.facts or RequestFacts.given(state.request),
             state.hits,

@@ -34,6 +34,7 @@ from tutorgraph.linking import taxonomy_of
 from tutorgraph.retrieval.pipeline import Linking, RequestState, Stage, elapsed_ms
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import ConceptLinks, GraphStore, LinkedCard
 from tutorgraph_client.models.grade import band
@@ -66,10 +67,17 @@ class LinkStage(Stage):
     linker: ConceptLinks | None
     _: KW_ONLY
     timeout_s: float
+    # The graph's circuit breaker (the retriever's; None: none).
+    breaker: CircuitBreaker | None = None
 
     @classmethod
     def make(cls, deps: StageDeps, config: RetrieverConfig) -> LinkStage:
-        return cls(deps.graph, deps.linker, timeout_s=config.source_timeout_s)
+        return cls(
+            deps.graph,
+            deps.linker,
+            timeout_s=config.source_timeout_s,
+            breaker=deps.breakers.graph,
+        )
 
     async def run(self, state: RequestState) -> bool:
         if (grade := state.request.grade) is not None:
@@ -86,7 +94,15 @@ class LinkStage(Stage):
         waited: float | None = None
         try:
             out, waited = await self._concepts(state)
-            chained = await guarded("graph", with_chains(self.graph, out), self.timeout_s)
+            # No concept, no chain to read: the graph is not asked (a call that asks it
+            # nothing must not count as its answer with the breaker).
+            chained = (
+                await guarded(
+                    "graph", with_chains(self.graph, out), self.timeout_s, breaker=self.breaker
+                )
+                if out
+                else out
+            )
             return Linking(chained or out, linker_ran=waited is not None)
         except Exception as exc:  # the stage's failure policy, inside its task
             log.warning("stage link failed (%s); the request goes on without it", exc)
@@ -103,7 +119,12 @@ class LinkStage(Stage):
         the query embedding (None when the linker did not run)."""
         request = state.request
         caller = (
-            await guarded("graph", self.graph.get_concepts(request.concept_ids), self.timeout_s)
+            await guarded(
+                "graph",
+                self.graph.get_concepts(request.concept_ids),
+                self.timeout_s,
+                breaker=self.breaker,
+            )
             if request.concept_ids
             else None
         )

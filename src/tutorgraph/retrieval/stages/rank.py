@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Awaitable
 from dataclasses import KW_ONLY, dataclass
 
+from tutorgraph.config import SOURCE_TIMEOUT_S
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.ranking.model import CandidateSignals, LearnedRanker, RankerQuery
 from tutorgraph.retrieval.hits import misconception_hit
@@ -20,6 +21,8 @@ from tutorgraph.retrieval.ranker_runtime import DeferredRanker, Scoring, ranker_
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.router import Route
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.stores.breaker import CircuitBreaker
+from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.packet import Hit, RankerInfo
 from tutorgraph_client.models.refined_query import RefinedQuery
@@ -40,6 +43,8 @@ async def learned_rank(
     *,
     proposals: int,
     query_vector: Awaitable[RankerQuery | None] | None = None,
+    timeout_s: float = SOURCE_TIMEOUT_S,
+    breaker: CircuitBreaker | None = None,
 ) -> tuple[list[Hit], RankerInfo, dict[str, dict[str, float]]]:
     """Give misconceptions their learned score, add those it proposes, and re-order them.
 
@@ -47,7 +52,9 @@ async def learned_rank(
     learned order; proposals compete for those places. For a misconception query (a
     student's answer is known) the misconceptions come first. `scoring` is which of
     `ranker`'s models scores the request (`scoring_ranker`). Returns the hits, what happened,
-    and each scored hit's feature contributions (for the debug block).
+    and each scored hit's feature contributions (for the debug block). The proposals are
+    read from the graph under `timeout_s` and its `breaker`: a graph that is down costs the
+    proposals, not the scores.
     """
     model, concepts, reason = scoring
     if model is None:
@@ -58,7 +65,9 @@ async def learned_rank(
     query = await (
         query_vector
         if query_vector is not None
-        else ranker_query_vector(scoring, graph, embedder, request, refined)
+        else ranker_query_vector(
+            scoring, graph, embedder, request, refined, timeout_s=timeout_s, breaker=breaker
+        )
     )
     assert query is not None  # the checks above are the ones it makes
     vector, tuned = query
@@ -69,7 +78,12 @@ async def learned_rank(
         for m in await asyncio.to_thread(model.propose, vector, concepts, proposals, tuned=tuned)
         if m not in known
     ]
-    proposed = [misconception_hit(m) for m in await graph.get_misconceptions(proposed_ids)]
+    found = (
+        await guarded("graph", graph.get_misconceptions(proposed_ids), timeout_s, breaker=breaker)
+        if proposed_ids
+        else []
+    )
+    proposed = [misconception_hit(m) for m in found or []]
     pool = [hits[i] for i in slots] + proposed
     signals = [
         CandidateSignals(
@@ -128,6 +142,9 @@ class RankStage(Stage):
     proposals: int
     # Why there is no ranker (the packet's `ranker.reason`).
     unavailable: str
+    # The proposals come from the graph: under its timeout and breaker.
+    timeout_s: float = SOURCE_TIMEOUT_S
+    breaker: CircuitBreaker | None = None
 
     @classmethod
     def make(cls, deps: StageDeps, config: RetrieverConfig) -> RankStage:
@@ -137,6 +154,8 @@ class RankStage(Stage):
             deps.embedder,
             proposals=config.ranker_proposals,
             unavailable=deps.ranker_unavailable,
+            timeout_s=config.source_timeout_s,
+            breaker=deps.breakers.graph,
         )
 
     async def run(self, state: RequestState) -> bool:
@@ -161,6 +180,8 @@ class RankStage(Stage):
             state.route,
             state.hits,
             proposals=self.proposals,
+            timeout_s=self.timeout_s,
+            breaker=self.breaker,
             query_vector=(
                 None
                 if state.ranker_vector is None

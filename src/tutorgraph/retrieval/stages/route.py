@@ -17,6 +17,7 @@ from dataclasses import KW_ONLY, dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tutorgraph.config import SOURCE_TIMEOUT_S
 from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.ranking.model import LearnedRanker, RankerQuery
@@ -26,6 +27,7 @@ from tutorgraph.retrieval.ranker_runtime import DeferredRanker, ranker_query_vec
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.router import resolve_route
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.protocols import GraphStore
 
 __all__ = ["RouteStage"]
@@ -51,6 +53,9 @@ class RouteStage(Stage):
     scopes: bool
     default_profile: str
     default_semantic_weight: float | None
+    # The ranker's concept names come from the graph: under its timeout and breaker.
+    timeout_s: float = SOURCE_TIMEOUT_S
+    breaker: CircuitBreaker | None = None
 
     @classmethod
     def make(cls, deps: StageDeps, config: RetrieverConfig) -> RouteStage:
@@ -62,6 +67,8 @@ class RouteStage(Stage):
             scopes=deps.scope is not None,
             default_profile=config.default_retrieval_profile,
             default_semantic_weight=config.default_semantic_weight,
+            timeout_s=config.source_timeout_s,
+            breaker=deps.breakers.graph,
         )
 
     async def run(self, state: RequestState) -> bool:
@@ -107,7 +114,15 @@ class RouteStage(Stage):
         if scoring.model is None:
             return None
         task = asyncio.create_task(
-            ranker_query_vector(scoring, self.graph, self.embedder, state.request, state.refined)
+            ranker_query_vector(
+                scoring,
+                self.graph,
+                self.embedder,
+                state.request,
+                state.refined,
+                timeout_s=self.timeout_s,
+                breaker=self.breaker,
+            )
         )
         # Awaited by the rank stage; if the request fails first, its error is not lost noise.
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
@@ -120,7 +135,13 @@ class RouteStage(Stage):
         if ranker is None or ranker.combiner is None:
             return None
         return await ranker_query_vector(
-            state.ranker_scoring(ranker), self.graph, self.embedder, state.request, state.refined
+            state.ranker_scoring(ranker),
+            self.graph,
+            self.embedder,
+            state.request,
+            state.refined,
+            timeout_s=self.timeout_s,
+            breaker=self.breaker,
         )
 
     async def _embed_after(

@@ -28,7 +28,8 @@ from tutorgraph.retrieval.local_context import LOCAL_EMBED_SHARE, local_items, s
 from tutorgraph.retrieval.pipeline import RequestState, Stage, await_linking, elapsed_ms
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
-from tutorgraph.stores.guard import guarded
+from tutorgraph.stores.breaker import Breakers, CircuitBreaker
+from tutorgraph.stores.guard import Attempt, attempt
 from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, ScoredItem, VectorStore
 from tutorgraph_client.models.packet import LinkedConcept
 from tutorgraph_client.models.request import SourceName
@@ -86,6 +87,9 @@ class SearchStage(Stage):
     _: KW_ONLY
     graph_depth: int
     timeout_s: float
+    # The sources' circuit breakers (the retriever's; None: none): a source whose breaker is
+    # open is skipped at once, and named in `degraded_sources` with the breaker's reason.
+    breakers: Breakers | None = None
 
     @classmethod
     def make(cls, deps: StageDeps, config: RetrieverConfig) -> SearchStage:
@@ -96,6 +100,7 @@ class SearchStage(Stage):
             deps.graph,
             graph_depth=config.graph_depth,
             timeout_s=config.source_timeout_s,
+            breakers=deps.breakers,
         )
 
     async def run(self, state: RequestState) -> bool:
@@ -132,11 +137,11 @@ class SearchStage(Stage):
                 return None
             return linked_seeds(linking.concepts)
 
-        async def run_graph() -> GraphSearchResult | None:
+        async def run_graph(breaker: CircuitBreaker | None) -> Attempt[GraphSearchResult]:
             items, linked = await asyncio.gather(evidence(), seeds())
-            # Only the graph's own call is under the graph's timeout: waiting for its seeds
-            # is bounded by their sources' timeouts.
-            return await guarded(
+            # Only the graph's own call is under the graph's timeout and breaker: waiting for
+            # its seeds is bounded by their sources' timeouts.
+            return await attempt(
                 "graph",
                 _timed(
                     "graph",
@@ -152,6 +157,7 @@ class SearchStage(Stage):
                     ),
                 ),
                 self.timeout_s,
+                breaker=breaker,
             )
 
         jobs: dict[SourceName, Awaitable[Any]] = {}
@@ -169,18 +175,29 @@ class SearchStage(Stage):
                 timings,
                 self._local_search(local, text, state, route.semantic_weight, deadline),
             )
-        runs = {name: guarded(name, job, self.timeout_s) for name, job in jobs.items()}
+        breakers = self.breakers
+
+        def breaker(name: SourceName) -> CircuitBreaker | None:
+            return breakers.source(name) if breakers is not None else None
+
+        runs = {
+            name: attempt(name, job, self.timeout_s, breaker=breaker(name))
+            for name, job in jobs.items()
+        }
         if "graph" in request.sources:
-            runs["graph"] = run_graph()
+            runs["graph"] = run_graph(breaker("graph"))
         names = list(runs)
-        outcomes = await asyncio.gather(*runs.values())
-        degraded = [n for n, out in zip(names, outcomes, strict=True) if out is None]
+        tries = await asyncio.gather(*runs.values())
+        degraded = {
+            n: t.reason or "failed" for n, t in zip(names, tries, strict=True) if t.value is None
+        }
         if len(degraded) == len(names):
+            why = "; ".join(f"{n}: {reason}" for n, reason in degraded.items())
             raise SourceUnavailableError(
-                f"no retrieval source answered ({', '.join(degraded)})",
-                details={"degraded_sources": degraded},
+                f"no retrieval source answered ({why})",
+                details={"degraded_sources": list(degraded)},
             )
-        answered = dict(zip(names, outcomes, strict=True))
+        answered = {n: t.value for n, t in zip(names, tries, strict=True)}
         state.graph = answered.pop("graph", None)
         state.raw = {name: out for name, out in answered.items() if out is not None}
         state.degraded = degraded

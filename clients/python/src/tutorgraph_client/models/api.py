@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validat
 from tutorgraph_client.models.curriculum import Concept, Misconception
 
 __all__ = [
+    "BreakerState",
     "ConceptMatchOut",
     "ConceptSearchResponse",
     "DependencyState",
@@ -143,6 +144,30 @@ class Health(BaseModel):
 DependencyStatus = Literal["ok", "off", "failed"]
 
 
+class BreakerState(BaseModel):
+    """A dependency's circuit breaker: `closed` (calls go through), `open` (calls skip it
+    at once until `retry_in_s` has passed; then one call probes it) or `half_open` (one call
+    is probing it; the others still skip it).
+
+    >>> BreakerState(state="open", failures=3, retry_in_s=8.2).retry_in_s
+    8.2
+    """
+
+    state: Literal["closed", "open", "half_open"] = Field(
+        description="closed: calls go through; open: calls skip the dependency at once; "
+        "half_open: one call is probing it."
+    )
+    failures: int = Field(description="Failures (or timeouts) in a row.")
+    retry_in_s: float | None = Field(
+        default=None,
+        description="Seconds until a call may probe it again (open only; 0: the next call "
+        "probes it).",
+    )
+    last_failure: str | None = Field(
+        default=None, description="Why its last call failed, or null since it answered."
+    )
+
+
 class DependencyState(BaseModel):
     """One dependency: `ok` (it answered its probe, or is loaded), `off` (not configured on
     this server: optional parts only, such as the reranker; packets say what they lack) or
@@ -164,6 +189,12 @@ class DependencyState(BaseModel):
     )
     latency_ms: float | None = Field(
         default=None, description="How long its probe took, for the probed stores; else null."
+    )
+    breaker: BreakerState | None = Field(
+        default=None,
+        description="Its circuit breaker, for a dependency that has one (the stores, the "
+        "OpenAI refiner, the answer model); an open one makes the dependency `failed` "
+        "without a probe.",
     )
 
     @model_validator(mode="before")

@@ -180,6 +180,12 @@ class ReasoningPacket(BaseModel):
         default_factory=list,
         description="Sources that failed or timed out: the packet was made without them.",
     )
+    degraded_reasons: dict[SourceName, str] = Field(
+        default_factory=dict,
+        description="Why each of `degraded_sources` is missing: `no answer within 2 s`, "
+        "`failed: StoreError (ServiceUnavailable)`, or its circuit breaker is open (`circuit "
+        "breaker open after 3 failures in a row, ...; next probe in 8.2 s`: skipped at once).",
+    )
     reranker: RerankerInfo = Field(
         default_factory=RerankerInfo, description="Whether the cross-encoder ran."
     )
