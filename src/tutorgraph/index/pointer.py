@@ -52,6 +52,11 @@ def read_name(pointer: Path) -> str | None:
         raw = pointer.read_bytes()
     except FileNotFoundError:
         return None
+    except IsADirectoryError as exc:
+        raise IndexDamagedError(
+            f"the index's {pointer.name} is a directory, not a file; run `tutorgraph doctor "
+            "--repair`"
+        ) from exc
     except OSError as exc:
         raise IndexDamagedError(
             f"cannot read the index's {pointer.name} file ({type(exc).__name__}: "
