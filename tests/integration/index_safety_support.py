@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import shutil
 import subprocess
 import time
@@ -42,6 +43,7 @@ __all__ = [
     "hnsw_file",
     "index_copy",
     "one_line_error",
+    "overwrite",
     "serving",
     "snapshot",
     "truncate",
@@ -169,10 +171,11 @@ def wait_until(
 
 @contextlib.contextmanager
 def serving(
-    start_cli: Callable[..., subprocess.Popen[str]], index_dir: Path
+    start_cli: Callable[..., subprocess.Popen[str]], index_dir: Path, **env: str
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """`tutorgraph serve` on `index_dir` (reloading every 0.3 s, no reranker) until it
-    answers `/healthz`; yields its URL and process, and stops it."""
+    """`tutorgraph serve` on `index_dir` (reloading every 0.3 s, no reranker; `env` added to
+    its environment) until it answers `/healthz`; yields its URL and process, and stops it
+    (unless the test killed it)."""
     port = free_port()
     proc = start_cli(
         "serve",
@@ -184,11 +187,24 @@ def serving(
         "warning",
         TUTORGRAPH_INDEX_RELOAD_S="0.3",
         TUTORGRAPH_RERANKER_MODEL="",
+        **env,
     )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until(lambda: httpx.get(f"{url}/healthz", timeout=2).status_code == 200, proc)
         yield url, proc
     finally:
-        proc.terminate()
+        if proc.poll() is None:
+            proc.terminate()
         proc.communicate(timeout=60)
+
+
+def overwrite(path: Path, at: float, length: int, seed: int) -> None:
+    """Random bytes over `length` bytes of `path` from `at` (a fraction of its size), its size
+    unchanged: damage no size check sees."""
+    size = path.stat().st_size
+    start = min(int(size * at), max(0, size - length))
+    with path.open("r+b") as fh:
+        fh.seek(start)
+        fh.write(random.Random(seed).randbytes(min(length, size - start)))
+    assert path.stat().st_size == size

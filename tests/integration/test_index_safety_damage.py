@@ -35,7 +35,14 @@ from tests.integration.index_safety_support import (
 )
 
 from tutorgraph.index.doctor import examine
-from tutorgraph.index.generations import activate, generations, live_generation, new_generation
+from tutorgraph.index.generations import (
+    activate,
+    generations,
+    live_generation,
+    new_generation,
+    previous_generation,
+    previous_problem,
+)
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.lock import WriterLock
 from tutorgraph_client.models.request import RetrievalRequest
@@ -275,6 +282,69 @@ def test_a_garbled_current_is_one_line_and_is_repaired(
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"pointed CURRENT at generation {live.name}" in done.stdout
     assert snapshot(index_dir, embedder) == clean[2]
+
+
+def test_a_current_that_is_a_directory_is_one_line_and_is_repaired(
+    tmp_path: Path,
+    clean: tuple[Path, Path, Snapshot, float],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    embedder: Any,
+) -> None:
+    """Issue 59: `doctor --repair` crashed with a traceback on it."""
+    index_dir, live = index_copy(clean[1], tmp_path)
+    (index_dir / "CURRENT").unlink()
+    (index_dir / "CURRENT").mkdir()
+    (index_dir / "CURRENT" / "notes.txt").write_text("someone's file")
+    doctor = run_cli("doctor", "--index-dir", str(index_dir))
+    assert doctor.returncode == 1
+    assert one_line_error(doctor) == (
+        "damaged index: the index's CURRENT is a directory, not a file; "
+        "run `tutorgraph doctor --repair`"
+    )
+    repaired = run_cli("doctor", "--repair", "--index-dir", str(index_dir))
+    assert repaired.returncode == 0, repaired.stdout + repaired.stderr
+    assert (
+        "repaired: CURRENT was a directory, not a file: moved it to CURRENT.not-a-file (kept)"
+        in repaired.stdout
+    )
+    assert f"pointed CURRENT at generation {live.name}" in repaired.stdout
+    assert (index_dir / "CURRENT.not-a-file" / "notes.txt").read_text() == "someone's file"
+    assert snapshot(index_dir, embedder) == clean[2]
+
+
+def test_repair_leaves_previous_naming_an_older_intact_generation_or_none(
+    tmp_path: Path,
+    clean: tuple[Path, Path, Snapshot, float],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
+    """Issue 59: a garbled PREVIOUS was left as it was (and `collect` then kept no last good
+    generation), and a repair that made an older generation live left PREVIOUS naming it."""
+    index_dir, live = index_copy(clean[1], tmp_path)
+    older = previous_generation(index_dir)
+    assert older is not None and older.name < live.name
+    previous = index_dir / "PREVIOUS"
+
+    previous.write_bytes(b"\x00\xff\xfegarbage")
+    doctor = run_cli("doctor", "--index-dir", str(index_dir))
+    assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+    assert "note: the index's PREVIOUS file names no generation" in doctor.stdout
+    repaired = run_cli("doctor", "--repair", "--index-dir", str(index_dir))
+    assert repaired.returncode == 0, repaired.stdout + repaired.stderr
+    assert "names no generation" in repaired.stdout
+    assert f"it names generation {older.name}, the newest intact one" in repaired.stdout
+    assert previous.read_bytes() == f"{older.name}\n".encode()
+    assert sorted(p.name for p in index_dir.iterdir() if p.name.endswith(".tmp")) == []
+
+    # CURRENT lost and the live generation's catalogue damaged: the older one is live again,
+    # and PREVIOUS must not name it.
+    (index_dir / "CURRENT").unlink()
+    truncate(live / "catalogue" / "documents.jsonl")
+    repaired = run_cli("doctor", "--repair", "--index-dir", str(index_dir))
+    assert repaired.returncode == 0, repaired.stdout + repaired.stderr
+    now = live_generation(index_dir)
+    assert now is not None and now.name == older.name, repaired.stdout
+    assert previous.read_bytes() == b"\n", repaired.stdout  # none before it
+    assert previous_problem(index_dir, now) is None and "note:" not in repaired.stdout
 
 
 def test_readyz_names_no_path_and_clears_stale_once_the_pointer_is_fixed(

@@ -19,13 +19,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from tests.integration.api_support import tar_gz
 from tests.integration.index_safety_support import (
     QUERIES,
     Snapshot,
     bundles_fixture,  # noqa: F401 - the module fixture `bundles`
     clean_fixture,  # noqa: F401 - the module fixture `clean`
     one_line_error,
+    serving,
     snapshot,
     truncate,
 )
@@ -202,7 +205,10 @@ def test_after_a_crash_and_a_rerun_the_last_good_generation_survives_and_repair_
     rerun = run_cli("ingest", str(bundles[1]), "--index-dir", str(index_dir))
     assert rerun.returncode == 0, rerun.stderr
     live = live_generation(index_dir)
-    assert live is not None and live.name > half.name
+    # The rerun removed the half-built generation before it began (issue 59), so its number
+    # is free again: the new live generation takes it.
+    assert live is not None and live.name == half.name
+    assert (live / "manifest.json").is_file()
     # The half-built generation went, the last live and intact one stayed.
     assert [g.name for g in generations(index_dir)] == [good.name, live.name]
     assert (index_dir / "PREVIOUS").read_text().strip() == good.name
@@ -304,6 +310,127 @@ def test_a_full_disk_is_one_line_loses_nothing_and_is_not_damage(
 
 def folder_size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def _killed_once_copied(
+    start_cli: Callable[..., subprocess.Popen[str]], bundle: Path, index_dir: Path
+) -> Path:
+    """kill -9 an ingest of `bundle` once it has copied the live generation into the next
+    one; returns that half-built generation."""
+    live = live_generation(index_dir)
+    assert live is not None
+    size = folder_size(live)
+    half = index_dir / "generations" / f"{int(live.name) + 1:06d}"
+    proc = start_cli("ingest", str(bundle), "--index-dir", str(index_dir))
+    deadline = time.monotonic() + 120
+    while not (half.is_dir() and folder_size(half) >= 0.9 * size):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()[1]
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    assert proc.returncode == -signal.SIGKILL
+    assert half.is_dir() and not (half / "manifest.json").exists()
+    assert live_generation(index_dir) == live
+    return half
+
+
+def test_a_killed_ingest_does_not_leave_a_nearly_full_disk_full_for_good(
+    small_disk: Path,
+    clean: tuple[Path, Path, Snapshot, float],
+    bundles: tuple[Path, Path],
+    start_cli: Callable[..., subprocess.Popen[str]],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+    embedder: Any,
+) -> None:
+    """Issue 59: the half-built generation of a killed ingest held the space every later
+    ingest needed (each failed "disk full"), while doctor said intact."""
+    index_dir = small_disk / "index"
+    shutil.copytree(clean[1], index_dir)
+    live = live_generation(index_dir)
+    assert live is not None
+    half = _killed_once_copied(start_cli, bundles[1], index_dir)
+
+    doctor = run_cli("doctor", "--index-dir", str(index_dir))
+    assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+    assert f"note: half-built generation generations/{half.name} (" in doctor.stdout
+
+    # Less free than a copy of the live generation needs, unless the half-built one goes.
+    filler = _fill(small_disk, leave=folder_size(live) - (256 << 10))
+    try:
+        done = run_cli("ingest", str(bundles[1]), "--index-dir", str(index_dir))
+        assert done.returncode == 0, done.stderr
+    finally:
+        filler.unlink()
+    # The half-built generation was removed first: the new live one took its number.
+    assert live_generation(index_dir) == half and (half / "manifest.json").is_file()
+    assert [g.name for g in generations(index_dir)] == [live.name, half.name]
+    assert snapshot(index_dir, embedder) == clean[2]
+
+
+def test_doctor_repair_removes_what_a_killed_ingest_left(
+    tmp_path: Path,
+    clean: tuple[Path, Path, Snapshot, float],
+    bundles: tuple[Path, Path],
+    start_cli: Callable[..., subprocess.Popen[str]],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
+    """Issue 59: `doctor --repair` found nothing to repair beside a half-built generation."""
+    index_dir = tmp_path / "index"
+    shutil.copytree(clean[1], index_dir)
+    before = [g.name for g in generations(index_dir)]
+    half = _killed_once_copied(start_cli, bundles[1], index_dir)
+    repaired = run_cli("doctor", "--repair", "--index-dir", str(index_dir))
+    assert repaired.returncode == 0, repaired.stdout + repaired.stderr
+    assert f"repaired: removed half-built generation generations/{half.name} (" in (repaired.stdout)
+    assert "note:" not in repaired.stdout
+    assert [g.name for g in generations(index_dir)] == before
+
+
+def test_an_http_ingest_job_killed_with_its_server_leaves_nothing_after_a_restart(
+    tmp_path: Path,
+    clean: tuple[Path, Path, Snapshot, float],
+    bundles: tuple[Path, Path],
+    start_cli: Callable[..., subprocess.Popen[str]],
+    run_cli: Callable[..., subprocess.CompletedProcess[str]],
+) -> None:
+    """Issue 59: kill -9 of a server mid-job left its upload in the temporary folder and its
+    half-built generation in the index, for good."""
+    index_dir = tmp_path / "index"
+    shutil.copytree(clean[0], index_dir)
+    live = live_generation(index_dir)
+    assert live is not None
+    temp = tmp_path / "tmp"  # the server's temporary folder
+    temp.mkdir()
+    with serving(start_cli, index_dir, TMPDIR=str(temp)) as (url, proc):
+        posted = httpx.post(
+            f"{url}/v1/ingest",
+            content=tar_gz(bundles[1]),
+            headers={"Content-Type": "application/gzip"},
+            timeout=60,
+        )
+        assert posted.status_code == 202, posted.text
+        job = posted.json()["job_id"]
+        deadline = time.monotonic() + 120
+        while not [g for g in generations(index_dir) if g.name > live.name]:
+            status = httpx.get(f"{url}/v1/ingest/{job}", timeout=10).json()["status"]
+            assert status not in ("succeeded", "failed") and time.monotonic() < deadline
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+
+    doctor = run_cli("doctor", "--index-dir", str(index_dir))
+    assert doctor.returncode == 0, doctor.stdout + doctor.stderr
+    assert "note: upload .uploads/job-" in doctor.stdout, doctor.stdout
+    assert "note: half-built generation generations/" in doctor.stdout, doctor.stdout
+
+    with serving(start_cli, index_dir, TMPDIR=str(temp)) as (url, _):
+        assert httpx.get(f"{url}/readyz", timeout=10).json()["generation"] == live.name
+        assert [g.name for g in generations(index_dir)] == [live.name]
+        assert list((index_dir / ".uploads").iterdir()) == []
+        # Nor in the temporary folder, where the upload was kept before.
+        assert [p.name for p in temp.rglob("*") if p.suffix in (".jsonl", ".gz")] == []
+    doctor = run_cli("doctor", "--index-dir", str(index_dir))
+    assert doctor.returncode == 0 and "note:" not in doctor.stdout, doctor.stdout
 
 
 def test_a_simulated_full_disk_removes_the_half_built_generation(

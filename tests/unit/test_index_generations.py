@@ -283,3 +283,74 @@ def test_a_writer_refused_in_the_instant_the_holder_took_the_lock_still_names_it
         later.join()
     finally:
         first.release()
+
+
+def test_leftovers_are_half_built_generations_no_pointer_names_uploads_and_temporary_files(
+    tmp_path: Path,
+) -> None:
+    from tutorgraph.index.leftovers import find_leftovers, remove_leftovers, upload_folder
+
+    one, two = _generation(tmp_path, "000001"), _generation(tmp_path, "000002")
+    activate(tmp_path, one)
+    activate(tmp_path, two)
+    half = _generation(tmp_path, "000003", manifest=False)
+    (half / "lexical").mkdir()
+    (half / "lexical" / "items.jsonl").write_bytes(b"x" * 1000)
+    named = _generation(tmp_path, "000004", manifest=False)  # CURRENT names it: damage, kept
+    (tmp_path / CURRENT_FILE).write_text("000004\n")
+    held = _generation(tmp_path, "000005", manifest=False)
+    hold = gens.ReaderHold(held)
+    upload = upload_folder(tmp_path)
+    (upload / "upload.tar.gz").write_bytes(b"y" * 10)
+    (tmp_path / "CURRENT.tmp").write_text("000009\n")
+    try:
+        found = [str(x) for x in find_leftovers(tmp_path)]
+        assert found == [
+            "half-built generation generations/000003 (0.0 MB)",
+            f"upload .uploads/{upload.name} (0.0 MB)",
+            "temporary file CURRENT.tmp (0.0 MB)",
+        ]
+        assert [x.relative for x in remove_leftovers(tmp_path)] == [
+            "generations/000003",
+            f".uploads/{upload.name}",
+            "CURRENT.tmp",
+        ]
+        assert _names(tmp_path) == ["000001", "000002", "000004", "000005"]
+        assert find_leftovers(tmp_path) == [] and named.is_dir()
+    finally:
+        hold.release()
+    assert [x.relative for x in find_leftovers(tmp_path)] == ["generations/000005"]
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (None, None),
+        (b"\n", None),
+        (b"000001\n", None),
+        (b"\x00\xffgarbage", "names no generation ('\\x00\ufffdgarbage')"),
+        (b"000007\n", "names generation 000007, which is gone"),
+        (b"000002\n", "names generation 000002, which is not older than the live one (000002)"),
+        ("dir", "is a directory, not a file"),
+    ],
+)
+def test_previous_problems_are_one_line(
+    tmp_path: Path, content: bytes | str | None, problem: str | None
+) -> None:
+    _generation(tmp_path, "000001")
+    two = _generation(tmp_path, "000002")
+    previous = tmp_path / PREVIOUS_FILE
+    if content == "dir":
+        previous.mkdir()
+    elif isinstance(content, bytes):
+        previous.write_bytes(content)
+    assert gens.previous_problem(tmp_path, two) == problem
+
+
+def test_a_pointer_that_is_a_directory_is_one_line_not_a_crash(tmp_path: Path) -> None:
+    one = _generation(tmp_path, "000001")
+    (tmp_path / CURRENT_FILE).mkdir()
+    with pytest.raises(IndexDamagedError, match=r"CURRENT is a directory, not a file; run"):
+        live_generation(tmp_path)
+    with pytest.raises(IndexDamagedError, match=r"CURRENT is a directory, not a file; run"):
+        activate(tmp_path, one)

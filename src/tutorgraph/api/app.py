@@ -45,6 +45,7 @@ from tutorgraph.api.routes import answer, concepts, health, ingest, retrieve
 from tutorgraph.api.routes.docs import UI_PATH, install_docs, install_ui
 from tutorgraph.api.security_headers import SecurityHeadersMiddleware
 from tutorgraph.config import Settings
+from tutorgraph.index.leftovers import tidy_if_idle
 from tutorgraph.index.service import SharedModels
 from tutorgraph.synthesis.answerer import answer_unavailable, build_answerer
 
@@ -92,6 +93,11 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
                 "TUTORGRAPH_API_KEYS is empty: authentication is OFF, and every caller may "
                 "read and ingest. Make keys with `tutorgraph keys hash`."
             )
+        # A writer that died (an ingest job cut off by kill -9) left its upload and its
+        # half-built generation: removed now, unless a writer is at work.
+        await asyncio.to_thread(
+            tidy_if_idle, state.settings.index_dir, "tutorgraph serve (start-up tidy)"
+        )
         await state.live.open()
         current = state.live.current
         log.info("serving index generation %s", current.name if current else "?")

@@ -13,9 +13,13 @@ held while the bundle is read and validated, and while the index is built as a n
 generation, made live by its pointer switch, then served by `LiveIndex.swap` (see
 `tutorgraph.api.live_index`).
 
+The upload is kept in `INDEX_DIR/.uploads/job-*` while the job runs (it holds the writer
+lock throughout), so a job cut off by kill -9 or a restart leaves the live index as it was,
+and its upload and half-built generation are removed by the server's next start or the next
+writer (`index/leftovers.py`).
+
 Limits, honestly: one job at a time per process; jobs are kept in memory (the last
-`MAX_JOBS`), so a restart forgets them (a job cut off by a restart leaves the live index as it
-was, and its half-built generation is deleted by the next writer).
+`MAX_JOBS`), so a restart forgets them.
 
 >>> names = extract_bundle(Path("bundle.tar.gz"), Path("out"), max_bytes=1 << 30)
 ... # doctest: +SKIP
@@ -44,6 +48,7 @@ from tutorgraph.api.live_index import LiveIndex
 from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.config import Settings
 from tutorgraph.errors import BundleError, IndexBusyError, TutorGraphError
+from tutorgraph.index.leftovers import remove_leftovers
 from tutorgraph.index.lock import WriterLock
 from tutorgraph.index.pipeline import (
     REJECTS_LISTED,
@@ -299,6 +304,12 @@ class IngestJobs:
                 "cannot take the index's writer lock "
                 f"({exc.strerror or type(exc).__name__}); is the index folder writable?"
             ) from None
+        try:
+            # A job cut off by a restart or kill -9 left its upload and half-built generation.
+            await asyncio.to_thread(remove_leftovers, self._settings.index_dir)
+        except BaseException:
+            await asyncio.to_thread(lock.release)
+            raise
         return lock
 
     def submit(
@@ -361,11 +372,13 @@ class IngestJobs:
             log.exception("ingest job %s failed", job.job_id)
             job.fail("internal_error", f"ingest failed ({type(exc).__name__})")
         finally:
+            # The upload goes before the lock: the next writer takes any upload it finds for
+            # a dead job's.
+            await asyncio.to_thread(shutil.rmtree, workdir, True)
             if lock is not None:
                 await asyncio.to_thread(lock.release)
             job.finished_at = _now()
             self._metrics.ingest_jobs.labels(status=job.status).inc()
-            await asyncio.to_thread(shutil.rmtree, workdir, True)
 
     async def _ingest(
         self,

@@ -144,14 +144,18 @@ def doctor_cmd(
 ) -> None:
     """Check the index: every file against its manifest (sizes and sha256), counts, a
     self-query probe of the vectors (the vector store opened in a child process first).
-    Exit 0 when it is intact, 1 when it is not, 2 when it cannot tell (a full disk).
+    Exit 0 when it is intact, 1 when it is not, 2 when it cannot tell (a full disk). Notes
+    (not damage) name what a stopped writer left, a PREVIOUS that names no older generation,
+    and a generation written before its HNSW files had checksums.
 
-    With `--repair`: a missing or garbled CURRENT points at the newest intact generation; a
-    damaged vector store, vector copy or lexical index is rebuilt from the catalogue (a new
-    generation: the vector store from the index's vector copy, the copy from the vector
-    store or --bundle, embedding only what none holds); a damaged catalogue falls back to
-    the last good generation, or retires the damaged one so that the bundle can be ingested
-    again.
+    With `--repair`: what a stopped writer left is removed; a CURRENT or PREVIOUS that is a
+    directory is moved aside; a missing or garbled CURRENT points at the newest intact
+    generation; a damaged vector store, vector copy or lexical index is rebuilt from the
+    catalogue (a new generation: the vector store from the index's vector copy, the copy
+    from the vector store or --bundle, embedding only what none holds); a damaged catalogue
+    falls back to the last good generation, or retires the damaged one so that the bundle
+    can be ingested again; a garbled PREVIOUS names the newest intact generation before the
+    live one again.
     """
     settings = load_settings(index_dir)
     actions: list[str] = []
@@ -176,6 +180,7 @@ def doctor_cmd(
                     "problems": [
                         {"source": p.source, "message": p.message} for p in found.problems
                     ],
+                    "notes": found.notes,
                     "repaired": actions,
                 }
             )
@@ -189,6 +194,8 @@ def doctor_cmd(
         if found.ok:
             counts = ", ".join(f"{n:,} {k}" for k, n in sorted(found.counts.items()))
             console.print(f"{settings.index_dir}: intact ({where}; {counts})", highlight=False)
+        for note in found.notes:
+            console.print(f"note: {note}", highlight=False)
         for problem in found.problems:
             err_console.print(f"[bold red]damaged[/] {problem}", highlight=False)
     if not found.ok:

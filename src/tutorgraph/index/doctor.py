@@ -8,9 +8,16 @@ generation (`chroma`, `vectors`, `lexical`, `catalogue`), so that a repair knows
 vector store and the index's own vector copy is intact. A full disk is not damage: it is a
 `DiskFullError` (one line), and nothing is repaired.
 
+Besides damage, `examine` notes what is not damage but worth knowing (`Examination.notes`,
+exit code unchanged): what a writer that stopped left behind (a half-built generation, an
+upload: `index/leftovers.py`), a `PREVIOUS` file that names no older generation, and a
+generation written before its HNSW files had checksums.
+
 `repair` (holding the writer lock from its first look to its last write) keeps every record
 it can, and never moves `CURRENT` backwards:
 
+0. a `CURRENT` or `PREVIOUS` that is a directory is moved aside (`CURRENT.not-a-file`, kept),
+   and what stopped writers left is removed;
 1. a `CURRENT` that is missing or names no generation points again at the newest generation
    that passes every check;
 2. a live generation whose catalogue is intact is rebuilt from it into a new generation:
@@ -21,7 +28,10 @@ it can, and never moves `CURRENT` backwards:
    that was live and intact (`PREVIOUS`, else the newest older one that passes; the last
    ingest must then be run again), else it is retired (renamed `damaged-<name>`, kept on disk,
    with every other generation that fails) and the index is empty until the bundle is
-   ingested again.
+   ingested again;
+4. last, a `PREVIOUS` that names no generation older than the live one (garbled, gone, the
+   live one itself) is rewritten (in one step: `generations.write_pointer`) to name the
+   newest intact one before the live one, or none.
 
 >>> report = await examine(Path(".tutorgraph"), "all-MiniLM-L6-v2")  # doctest: +SKIP
 >>> report.ok, [str(p) for p in report.problems]  # doctest: +SKIP
@@ -49,13 +59,23 @@ from tutorgraph.index.generations import (
     activate,
     generation_name,
     generations,
+    intact,
     live_generation,
     new_generation,
     pointed_generation,
     previous_generation,
+    previous_problem,
+    write_pointer,
 )
-from tutorgraph.index.integrity import REPAIR_HINT, Problem, check_parts, finite_only
+from tutorgraph.index.integrity import (
+    REPAIR_HINT,
+    Problem,
+    check_parts,
+    finite_only,
+    unchecked_files,
+)
 from tutorgraph.index.layout import IndexLayout, load_catalogue
+from tutorgraph.index.leftovers import find_leftovers, remove_leftovers
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.index.pipeline import IngestOptions, IngestReport, ingest_locked, writing
 from tutorgraph.index.vector_check import VectorCheck, check_vector_store
@@ -87,6 +107,8 @@ class Examination:
     generations: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     parts: dict[str, Problem] = field(default_factory=dict)
+    # What is not damage but worth knowing, one line each (a stopped writer's leftovers).
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -152,8 +174,17 @@ async def examine(index_dir: Path, embedder: str) -> Examination:
     return result
 
 
+def _leftover_notes(index_dir: Path) -> list[str]:
+    return [
+        f"{leftover} is what a writer that stopped left (or one at work now); "
+        "`tutorgraph doctor --repair` or the next ingest removes it"
+        for leftover in find_leftovers(index_dir)
+    ]
+
+
 def _examine_files(index_dir: Path) -> tuple[Examination, IndexLayout | None, Manifest | None]:
     result = Examination(index_dir, None, generations=[g.name for g in generations(index_dir)])
+    result.notes = _leftover_notes(index_dir)
     try:
         live = live_generation(index_dir)
         manifest = Manifest.read(live) if live is not None else None
@@ -164,6 +195,11 @@ def _examine_files(index_dir: Path) -> tuple[Examination, IndexLayout | None, Ma
         return result, None, None
     if live is None:
         return result, None, None
+    if (wrong := previous_problem(index_dir, live)) is not None:
+        result.notes.append(
+            f"the index's {PREVIOUS_FILE} file {wrong}: there is no last good generation to "
+            "go back to; `tutorgraph doctor --repair` names the newest intact one again"
+        )
     result.generation = generation_name(live)
     if manifest is None:
         problem = Problem("index", "the live generation has no manifest")
@@ -171,6 +207,12 @@ def _examine_files(index_dir: Path) -> tuple[Examination, IndexLayout | None, Ma
         result.parts["index"] = problem
         return result, None, None
     result.counts = dict(manifest.counts)
+    if unchecked := unchecked_files(manifest):
+        result.notes.append(
+            f"generation {result.generation} was written before its vector store's HNSW files "
+            f"had checksums ({len(unchecked)} files): same-size damage to them is found only "
+            "by opening them in a child process and probing; the next ingest records them"
+        )
     layout = IndexLayout(live)
     result.parts = check_parts(layout, manifest, deep=True)
     by_source: dict[str, Problem] = {}
@@ -237,7 +279,10 @@ async def repair(
     another writer holds it. `bundle` is a bundle whose stored vectors (`embeddings/`) a
     rebuild may take before embedding anything."""
     actions: list[str] = []
-    async with writing(index_dir, "tutorgraph doctor --repair"):
+    async with writing(index_dir, "tutorgraph doctor --repair", tidy=False):
+        await asyncio.to_thread(_clear_pointers, index_dir, actions)
+        for leftover in await asyncio.to_thread(remove_leftovers, index_dir):
+            actions.append(f"removed {leftover}, left by a writer that stopped")
         before = await examine(index_dir, embedder.name)
         rebuild = await _plan(index_dir, embedder.name, before, actions)
         if rebuild is not None:
@@ -250,6 +295,7 @@ async def repair(
                 f"({report.counts.get('items', 0):,} items, {report.embedded:,} embedded; "
                 f"vector copy: {copy or 'none'})"
             )
+        await asyncio.to_thread(_settle_previous, index_dir, embedder.name, actions)
     after = await examine(index_dir, embedder.name)
     return RepairReport(actions or ["nothing to repair"], after)
 
@@ -277,6 +323,52 @@ async def _plan(
         return _Rebuild(live, "chroma" in parts, "vectors" in parts)
     await asyncio.to_thread(_go_back, index_dir, live, embedder, actions)
     return None
+
+
+def _clear_pointers(index_dir: Path, actions: list[str]) -> None:
+    """A pointer file (or its temporary file) that is a directory cannot be replaced: an
+    empty one is removed, any other moved aside (kept, renamed `NAME.not-a-file`)."""
+    for name in (CURRENT_FILE, PREVIOUS_FILE, f"{CURRENT_FILE}.tmp", f"{PREVIOUS_FILE}.tmp"):
+        path = index_dir / name
+        if not path.is_dir():
+            continue
+        try:
+            path.rmdir()
+        except OSError:
+            pass
+        else:
+            actions.append(f"{name} was an empty directory, not a file: removed it")
+            continue
+        aside = index_dir / f"{name}.not-a-file"
+        n = 1
+        while aside.exists() or aside.is_symlink():
+            n += 1
+            aside = index_dir / f"{name}.not-a-file-{n}"
+        path.rename(aside)
+        actions.append(f"{name} was a directory, not a file: moved it to {aside.name} (kept)")
+
+
+def _settle_previous(index_dir: Path, embedder: str, actions: list[str]) -> None:
+    """`PREVIOUS` names the newest intact generation before the live one, or none, once the
+    rest is repaired (written in one step, never left garbled)."""
+    try:
+        live = live_generation(index_dir)
+    except IndexDamagedError:
+        return
+    if live is None or live == index_dir:
+        return
+    wrong = previous_problem(index_dir, live)
+    if wrong is None:
+        return
+    older = [g for g in reversed(generations(index_dir)) if g.name < live.name]
+    good = next((g for g in older if intact(g, embedder)), None)
+    write_pointer(index_dir, PREVIOUS_FILE, good.name if good is not None else "")
+    now = (
+        f"it names generation {good.name}, the newest intact one before the live one"
+        if good is not None
+        else "it names none (no intact generation before the live one)"
+    )
+    actions.append(f"the index's {PREVIOUS_FILE} file {wrong}: {now}")
 
 
 def _point_at_newest(index_dir: Path, embedder: str, actions: list[str]) -> bool:

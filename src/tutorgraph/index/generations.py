@@ -52,6 +52,7 @@ from tutorgraph.index.pointer import (
     generations,
     named_generation,
     pointed_generation,
+    read_name,
     with_manifest,
 )
 from tutorgraph.index.pointer import live_generation as _live_generation
@@ -72,12 +73,15 @@ __all__ = [
     "collect",
     "generation_name",
     "generations",
+    "in_use",
     "intact",
     "live_generation",
     "new_generation",
     "pointed_generation",
     "previous_generation",
+    "previous_problem",
     "require_live_manifest",
+    "write_pointer",
 ]
 
 log = logging.getLogger(__name__)
@@ -117,6 +121,28 @@ def previous_generation(index_dir: Path) -> Path | None:
     """The generation `PREVIOUS` names (the last one that was live and intact before the
     live one), when it is still there."""
     return named_generation(index_dir, PREVIOUS_FILE)
+
+
+def previous_problem(index_dir: Path, live: Path | None) -> str | None:
+    """What is wrong with the `PREVIOUS` file, as the end of a sentence that starts "the
+    index's PREVIOUS file", or None when nothing is: it is missing, empty (no previous
+    generation yet), or names a generation that is there and older than `live`."""
+    path = index_dir / PREVIOUS_FILE
+    if path.is_dir():
+        return "is a directory, not a file"
+    try:
+        name = read_name(path)
+    except IndexDamagedError:
+        return "cannot be read"
+    if not name:
+        return None
+    if not NAME.fullmatch(name):
+        return f"names no generation ({name[:40]!r})"
+    if not (index_dir / GENERATIONS_DIR / name).is_dir():
+        return f"names generation {name}, which is gone"
+    if live is not None and NAME.fullmatch(live.name) and name >= live.name:
+        return f"names generation {name}, which is not older than the live one ({live.name})"
+    return None
 
 
 def intact(generation: Path, embedder: str | None = None, *, deep: bool = False) -> bool:
@@ -205,9 +231,18 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_pointer(index_dir: Path, file: str, name: str) -> None:
+def write_pointer(index_dir: Path, file: str, name: str) -> None:
+    """Replace the pointer file `file` (`CURRENT`, `PREVIOUS`) by one holding `name`, in one
+    step (written beside it, fsynced, `os.replace`d, its folder fsynced). A pointer that is
+    a directory is an `IndexDamagedError` (`doctor --repair` moves it aside), not a crash."""
     pointer = index_dir / file
     tmp = index_dir / (file + ".tmp")
+    for path in (pointer, tmp):
+        if path.is_dir():
+            raise IndexDamagedError(
+                f"the index's {path.name} is a directory, not a file; run `tutorgraph doctor "
+                "--repair`"
+            )
     try:
         with tmp.open("w", encoding="utf-8") as fh:
             fh.write(name + "\n")
@@ -248,13 +283,13 @@ def activate(
     if outgoing is not None and outgoing.name != generation.name:
         keep = intact(outgoing) if outgoing_intact is None else outgoing_intact
         if keep:
-            _write_pointer(index_dir, PREVIOUS_FILE, outgoing.name)
+            write_pointer(index_dir, PREVIOUS_FILE, outgoing.name)
         elif not (index_dir / PREVIOUS_FILE).exists():
-            _write_pointer(index_dir, PREVIOUS_FILE, "")  # none yet: not the damaged one
-    _write_pointer(index_dir, CURRENT_FILE, generation.name)
+            write_pointer(index_dir, PREVIOUS_FILE, "")  # none yet: not the damaged one
+    write_pointer(index_dir, CURRENT_FILE, generation.name)
 
 
-def _in_use(generation: Path) -> bool:
+def in_use(generation: Path) -> bool:
     """Whether a reader holds `generation` (a shared lock on its `.readers` file)."""
     if fcntl is None:  # pragma: no cover
         return False
@@ -294,12 +329,12 @@ def collect(index_dir: Path) -> list[str]:
     doomed.sort(key=lambda g: (intact(g), g.name))
     removed = []
     for generation in doomed:
-        if _in_use(generation):
+        if in_use(generation):
             log.info("keeping generation %s: a reader still has it open", generation.name)
             continue
         shutil.rmtree(generation, ignore_errors=True)
         removed.append(generation.name)
-    if (index_dir / MANIFEST_FILE).is_file() and not _in_use(index_dir):
+    if (index_dir / MANIFEST_FILE).is_file() and not in_use(index_dir):
         for part in _LEGACY_PARTS:
             path = index_dir / part
             if path.is_dir():

@@ -9,8 +9,9 @@ writes there: the catalogue (every record), the BM25 index, every item's vector,
 embedded Chroma collection (or the `VectorWriter` given: a Chroma server), and the manifest
 last, with the size and sha256 of every file it wrote; with a `GraphWriter` (Neo4j) the whole
 catalogue is merged into it. Then one atomic switch makes the new generation live. A crash
-at any step before the switch leaves the live generation as it was; a re-run starts again
-from it (nothing is embedded twice: the bundle's and the live generation's vectors are
+at any step before the switch leaves the live generation as it was; the next writer removes
+the half-built generation before anything else (`index/leftovers.py`) and starts again from
+the live one (nothing is embedded twice: the bundle's and the live generation's vectors are
 reused). An unchanged bundle re-embeds nothing; `prune=True` removes records that left the
 bundle. A live generation whose catalogue or vector store is missing or damaged is refused
 (merging into it would delete every item it no longer lists, or crash); a damaged vector
@@ -74,6 +75,7 @@ from tutorgraph.index.integrity import (
     record_counts,
 )
 from tutorgraph.index.layout import IndexLayout, load_catalogue
+from tutorgraph.index.leftovers import remove_leftovers
 from tutorgraph.index.lock import WriterLock
 from tutorgraph.index.references import validate_for_index
 from tutorgraph.index.vector_check import check_vector_store
@@ -142,16 +144,21 @@ async def ingest_records(
 
 @contextlib.asynccontextmanager
 async def writing(
-    index_dir: Path, writer: str, lock: WriterLock | None = None
+    index_dir: Path, writer: str, lock: WriterLock | None = None, *, tidy: bool = True
 ) -> AsyncIterator[WriterLock]:
     """The index's writer lock for a block: `lock` when the caller holds it already (it stays
-    held after the block), else taken now and released after it."""
+    held after the block), else taken now and released after it. A lock taken here first
+    removes what stopped writers left (`index/leftovers.py`: a half-built generation, a dead
+    upload), before anything looks at the free space; `tidy=False` leaves that to the
+    caller."""
     if lock is not None and lock.held:
         yield lock
         return
     own = WriterLock(index_dir, writer)
     await asyncio.to_thread(own.acquire)
     try:
+        if tidy:
+            await asyncio.to_thread(remove_leftovers, index_dir)
         yield own
     finally:
         own.release()
@@ -271,6 +278,7 @@ async def ingest_locked(
             near_duplicate_threshold=options.near_duplicate_threshold
             or (manifest.near_duplicate_threshold if manifest else None),
             files=await asyncio.to_thread(fingerprint_files, layout),
+            hnsw_checksums=True,
         )
         await asyncio.to_thread(new_manifest.write, target)
         await asyncio.to_thread(

@@ -55,6 +55,11 @@ def read_name(pointer: Path) -> str | None:
         raw = pointer.read_bytes()
     except FileNotFoundError:
         return None
+    except IsADirectoryError as exc:
+        raise IndexDamagedError(
+            f"the index's {pointer.name} is a directory, not a file; run `tutorgraph doctor "
+            "--repair`"
+        ) from exc
     except OSError as exc:
         exhausted = out_of_resources(exc, f"the index's {pointer.name} file")
         if exhausted is not None:

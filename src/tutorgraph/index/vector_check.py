@@ -2,12 +2,16 @@
 
 Chroma's HNSW files are read by native code: bytes changed in place (the same size, so the
 open-time size check passes) can kill the process that opens them with a segmentation
-fault. So before a server serves a generation (at start-up and on a swap), before
-`tutorgraph query`/`answer` and before an ingest copies the live generation, a child process
-opens the store, counts it, and has three of its own stored vectors find themselves
-(`ChromaVectorStore.self_probe_sync`). A child that dies, hangs or finds damage marks the
-vector store damaged (a `Problem`), and this process never opens it; a child that fails for
-want of disk space says so (`disk_full`), which is not damage.
+fault. Since issue 59 the open-time check compares their sha256 with the manifest's first
+(`index/integrity.py`), which finds such damage in every generation written since; the
+child stays for what checksums cannot vouch for (a generation written before them, damage
+to `chroma.sqlite3` that SQLite's quick check passes). So before a server serves a
+generation (at start-up and on a swap), before `tutorgraph query`/`answer` and before an
+ingest copies the live generation, a child process opens the store, counts it, and has
+three of its own stored vectors find themselves (`ChromaVectorStore.self_probe_sync`). A
+child that dies, hangs or finds damage marks the vector store damaged (a `Problem`), and
+this process never opens it; a child that fails for want of disk space says so
+(`disk_full`), which is not damage.
 
 The child costs about 1.2 s on a 2-core machine, nearly all of it importing chromadb; it is
 started before the models load (`open_retriever`), so a start-up hardly waits for it.

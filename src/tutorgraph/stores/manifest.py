@@ -47,7 +47,9 @@ def library_versions() -> dict[str, str]:
 
 class FileSignature(BaseModel):
     """A derived file as its ingest left it: the integrity check compares it at every open
-    (size) and in `tutorgraph doctor` (sha256; empty for a file its store rewrites itself)."""
+    (size; sha256 too for Chroma's HNSW files) and in `tutorgraph doctor` (sha256). An empty
+    sha256: an HNSW file Chroma rewrites at every open (a segment it never flushed), or one
+    of a generation written before HNSW files had checksums (`Manifest.hnsw_checksums`)."""
 
     size: int
     sha256: str
@@ -69,6 +71,9 @@ class Manifest(BaseModel):
     # Every derived file of the generation, by its path inside it (empty for an index written
     # before integrity checks: only its counts are checked).
     files: dict[str, FileSignature] = Field(default_factory=dict)
+    # True: every HNSW file Chroma reads has its sha256 in `files` (checked at every open);
+    # False: a generation written before that (its HNSW files have sizes only).
+    hnsw_checksums: bool = False
 
     @classmethod
     def read(cls, index_dir: Path) -> Manifest | None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -37,6 +36,7 @@ from tutorgraph.api.errors import ERROR_RESPONSES, PayloadTooLargeError
 from tutorgraph.api.ingest_jobs import extract_bundle
 from tutorgraph.api.openapi import INGEST_JOB_EXAMPLE
 from tutorgraph.errors import InvalidRequestError, RequestTimeoutError
+from tutorgraph.index.leftovers import upload_folder
 from tutorgraph_client.models.api import ErrorResponse, IngestJobOut
 
 __all__ = ["router"]
@@ -141,7 +141,8 @@ async def start_ingest(
     # 409 now, and none can start until this job is done or refused.
     lock = await state.jobs.reserve()
     try:
-        workdir = Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="tutorgraph-ingest-"))
+        # Inside the index folder: the next writer removes it if this process dies.
+        workdir = await asyncio.to_thread(upload_folder, state.settings.index_dir)
     except BaseException:
         await asyncio.to_thread(lock.release)
         raise
@@ -159,8 +160,8 @@ async def start_ingest(
         await asyncio.to_thread(archive.unlink)
         job = state.jobs.submit(workdir, bundle, upload_bytes=size, prune=prune, lock=lock)
     except BaseException:
-        await asyncio.to_thread(lock.release)
         await asyncio.to_thread(shutil.rmtree, workdir, True)
+        await asyncio.to_thread(lock.release)
         raise
     response.headers["Location"] = f"/v1/ingest/{job.job_id}"
     return job.out()
