@@ -38,6 +38,7 @@ PACKET_FIELDS = {
     "timings_ms",
     "degraded_sources",
     "degraded_reasons",
+    "degraded_stages",
     "reranker",
     "ranker",
     "diagnosis",

@@ -82,7 +82,7 @@ def test_linking_overlaps_the_search_and_seeds_the_graph(opened_index, embedder)
     # The lexical search did not wait for the query embedding the linker awaits.
     (embedded,) = slow.done
     assert lexical.started and lexical.started[0] < embedded - EMBED_DELAY_S / 2
-    assert packet.debug is not None and "degraded_stages" not in packet.debug
+    assert not packet.degraded_stages
     # The link stage's own time excludes the wait for the shared embedding.
     assert 0 < packet.timings_ms["link"] < EMBED_DELAY_S * 1000
     construct = next(c for c in packet.concepts if c.taxonomy == "eedi")
@@ -99,7 +99,7 @@ def test_a_failed_linker_degrades_the_stage_and_the_graph_matches_names(
         retriever.retrieve(RetrievalRequest(query=QUERY, use_refinement=False, debug=True))
     )
     assert packet.debug is not None
-    assert packet.debug["degraded_stages"] == {"link": "link failed: RuntimeError"}
+    assert packet.degraded_stages == {"link": "link failed: RuntimeError"}
     assert packet.concepts == [] and packet.degraded_sources == []
     seeds = {c["id"]: c["seed"] for c in packet.graph_context.concepts}
     assert "text" in seeds.values() and "linked" not in seeds.values()

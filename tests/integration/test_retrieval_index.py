@@ -108,7 +108,7 @@ def test_packet_provenance_is_consistent_with_each_source(retriever, opened_inde
         "check", "refine", "facts", "route", "link", "search", "merge", "fuse", "dedupe",
         "rerank", "rank", "diagnose", "lessons", "scope", "finish",
     ]  # fmt: skip
-    assert packet.debug["stages_ms"]["finish"] > 0 and "degraded_stages" not in packet.debug
+    assert packet.debug["stages_ms"]["finish"] > 0 and not packet.degraded_stages
     assert [h.rank for h in packet.results] == list(range(1, len(packet.results) + 1))
     # One scale in the merged view, except the best lesson, which keeps its cosine when it
     # is placed second because the first ten held no teaching (`with_teaching`).

@@ -87,7 +87,7 @@ def main() -> None:
             "local:page-0" in ids,
             packet.timings_ms.get("local", 0.0),
             # Some documents ranked by their words only (the embedding's deadline passed).
-            "local" in ((packet.debug or {}).get("degraded_stages") or {}),
+            "local" in packet.degraded_stages,
         )
 
     async def run() -> None:

@@ -412,6 +412,8 @@ def print_packet(packet: ReasoningPacket) -> None:
         why = packet.degraded_reasons
         named = ", ".join(f"{s} ({why[s]})" if s in why else s for s in packet.degraded_sources)
         console.print(f"[yellow]degraded sources: {escape(named)}[/]", highlight=False)
+    for note in packet.degraded_stages.values():
+        console.print(f"[yellow]degraded: {escape(note)}[/]", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -50,6 +50,7 @@ def build_packet(state: RequestState) -> ReasoningPacket:
         timings_ms=state.timings,
         degraded_sources=list(state.degraded),
         degraded_reasons=dict(state.degraded),
+        degraded_stages=dict(state.degraded_stages),
         reranker=state.reranker_info,
         ranker=state.ranker_info,
         diagnosis=state.findings,
@@ -152,7 +153,7 @@ def _debug(state: RequestState) -> dict[str, Any]:
         for b in ALL_SOURCES[i + 1 :]
         if tops.get(a) and tops.get(b)
     }
-    out: dict[str, Any] = {
+    return {
         "retrieval_profile_requested": route.profile_requested,
         "retrieval_profile_effective": route.profile.name,
         "semantic_weight_effective": route.semantic_weight,
@@ -192,6 +193,3 @@ def _debug(state: RequestState) -> dict[str, Any]:
         # Every stage's own time, context assembly (`finish`) included.
         "stages_ms": state.stage_ms,
     }
-    if state.degraded_stages:
-        out["degraded_stages"] = state.degraded_stages
-    return out

@@ -385,7 +385,10 @@ async function run(event) {
     $("#packet").hidden = false;
     const why = data.degraded_reasons || {};
     const named = data.degraded_sources.map((s) => (why[s] ? `${s} (${why[s]})` : s));
-    const degraded = named.length ? `; some sources did not answer: ${named.join(", ")}` : "";
+    const stages = Object.values(data.degraded_stages || {});
+    const degraded =
+      (named.length ? `; some sources did not answer: ${named.join(", ")}` : "") +
+      (stages.length ? `; ${stages.join("; ")}` : "");
     status.textContent = `${data.results.length} results in ${Math.round(data.timings_ms.total)} ms${degraded}`;
     document.body.dataset.state = "done";
   } catch (err) {

@@ -186,6 +186,13 @@ class ReasoningPacket(BaseModel):
         "`failed: StoreError (ServiceUnavailable)`, or its circuit breaker is open (`circuit "
         "breaker open after 3 failures in a row, ...; next probe in 8.2 s`: skipped at once).",
     )
+    degraded_stages: dict[str, str] = Field(
+        default_factory=dict,
+        description="Parts of the pipeline that did not deliver all of their part, and why: "
+        "an optional stage that failed (`link`: no concepts, so the graph was seeded without "
+        "them; `rerank`, `rank`, `diagnose`, `lessons`, `scope`), or the local context partly "
+        "ranked by its words only (`local`).",
+    )
     reranker: RerankerInfo = Field(
         default_factory=RerankerInfo, description="Whether the cross-encoder ran."
     )
