@@ -34,7 +34,7 @@ DESIGN = Path(__file__).resolve().parents[2] / "docs" / "DESIGN.md"
 # `RequestState` methods and pipeline helpers a stage reaches fields through: (reads, writes).
 VIA: dict[str, tuple[set[str], set[str]]] = {
     "query_embedding": ({"query_vector"}, set()),
-    "ranker_scoring": ({"refined", "scoring"}, {"scoring"}),
+    "ranker_scoring": ({"facts", "scoring"}, {"scoring"}),
     "await_linking": ({"linking"}, set()),
 }
 
@@ -177,6 +177,6 @@ def test_the_table_goes_between_the_markers_and_only_there() -> None:
     new = with_stage_table(doc)
     assert new == f"intro\n{STAGE_TABLE_START}\n{stage_table()}{STAGE_TABLE_END}\nrest\n"
     assert with_stage_table(new) == new
-    assert "| rank | `hits`, `ranker_vector`, `refined`, `route`, `scoring` |" in new
+    assert "| rank | `facts`, `hits`, `ranker_vector`, `route`, `scoring` |" in new
     with pytest.raises(ValueError, match="no <!-- stage-table:start -->"):
         with_stage_table("no markers\n")

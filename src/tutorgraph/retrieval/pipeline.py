@@ -147,8 +147,9 @@ class RequestState:
     # The message's language (refine stage; `refinement/language.py`): another language is
     # not spell-corrected, and the packet says so.
     language: LanguageInfo = field(default_factory=LanguageInfo)
-    # The request's facts, read once by the facts stage (`retrieval/facts.py`); None before.
-    facts: RequestFacts | None = None
+    # The request's facts, read once by the facts stage (`retrieval/facts.py`); until then
+    # (and when the reading fails or runs out of time) the request's own fields.
+    facts: RequestFacts = field(init=False)
     route: Route = field(init=False)
     # Embeddings started by `route` so that they overlap the search; stages await the shared
     # query embedding through `query_embedding()`, never the task itself.
@@ -191,6 +192,9 @@ class RequestState:
     confidence: dict[str, float | None] = field(default_factory=dict)
     context: str = ""
 
+    def __post_init__(self) -> None:
+        self.facts = RequestFacts.given(self.request)
+
     async def query_embedding(self) -> npt.NDArray[np.float32]:
         """The shared query embedding (`await_shared`); raises `SourceUnavailableError` when
         it failed, was cancelled or was never started."""
@@ -203,7 +207,7 @@ class RequestState:
         the first stage that asks (route, or rank for a ranker loaded on first need) and kept
         in `scoring` for the others."""
         if self.scoring is None:
-            self.scoring = scoring_ranker(ranker, self.request, self.refined)
+            self.scoring = scoring_ranker(ranker, self.request, self.facts)
         return self.scoring
 
 

@@ -8,8 +8,11 @@ the concepts' names; any other (text only, an unseen construct) that states a st
 answer by its text-only ranker, which reads what the student states: the problem and their
 answer, as the reader reads a message (a worksheet's text as written).
 
->>> scoring = scoring_ranker(ranker, request, None)  # doctest: +SKIP
->>> query = await ranker_query_vector(scoring, graph, embedder, request, None)  # doctest: +SKIP
+Every function reads the request's facts (`retrieval/facts.py`) as the facts stage read them
+once: nothing here reads the message again.
+
+>>> scoring = scoring_ranker(ranker, request, facts)  # doctest: +SKIP
+>>> query = await ranker_query_vector(scoring, graph, embedder, request, facts)  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -27,11 +30,10 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.model import LearnedRanker, RankerQuery
 from tutorgraph.ranking.query_text import concept_names, named_query, stated_query
-from tutorgraph.retrieval.facts import request_facts
+from tutorgraph.retrieval.facts import RequestFacts, request_facts
 from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore
-from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = [
@@ -58,7 +60,7 @@ _NO_EVIDENCE = "no labelled examples on the request's concepts; first-stage orde
 
 
 def scoring_ranker(
-    ranker: LearnedRanker, request: RetrievalRequest, refined: RefinedQuery | None
+    ranker: LearnedRanker, request: RetrievalRequest, facts: RequestFacts
 ) -> Scoring:
     """The ranker that scores `request` (None: none will), the concepts it reads, and why
     none does. Without labelled examples on the request's concepts the concept ranker lost
@@ -71,7 +73,7 @@ def scoring_ranker(
     why = _NO_EVIDENCE if concepts else _NO_CONCEPTS
     if ranker.text_only is None:
         return Scoring(None, [], why)
-    if not _student_answer(request, refined):
+    if not facts.student_answer:
         return Scoring(None, [], f"{why}; the text-only ranker needs a student's answer")
     return Scoring(ranker.text_only, [], "")
 
@@ -80,7 +82,7 @@ def may_be_scored(request: RetrievalRequest) -> bool:
     """Whether a learned ranker may score `request`, as far as the request itself tells
     before any model runs: it names concepts, or gives or states a student's answer. (The
     refiner may still read an answer where this says no: a `DeferredRanker` then loads.)"""
-    return bool(request.concept_ids) or _student_answer(request, None) is not None
+    return bool(request.concept_ids) or request_facts(request, None).student_answer is not None
 
 
 class DeferredRanker:
@@ -112,14 +114,14 @@ class DeferredRanker:
         """The ranker, once a request has loaded it (None before, or when it failed)."""
         return self._done[0] if self._done is not None else None
 
-    def unscored(self, request: RetrievalRequest, refined: RefinedQuery | None) -> str | None:
+    def unscored(self, request: RetrievalRequest, facts: RequestFacts) -> str | None:
         """Why no ranker will score `request` whatever it has learnt (as `scoring_ranker`
         says it), or None when one may: then it must be loaded to know."""
         if request.concept_ids:
             return None
         if not self.text_only:
             return _NO_CONCEPTS
-        if not _student_answer(request, refined):
+        if not facts.student_answer:
             return f"{_NO_CONCEPTS}; the text-only ranker needs a student's answer"
         return None
 
@@ -139,21 +141,15 @@ class DeferredRanker:
         return await asyncio.to_thread(self._get)
 
 
-def _student_answer(request: RetrievalRequest, refined: RefinedQuery | None) -> str | None:
-    """The request's facts' answer (`retrieval/facts.py`: the request's, else the one the
-    message states, else the refiner's; the reader is cached, so this reads nothing twice)."""
-    return request_facts(request, refined).student_answer
-
-
-def stated_text(request: RetrievalRequest, refined: RefinedQuery | None) -> str:
+def stated_text(request: RetrievalRequest, facts: RequestFacts) -> str:
     """What the text-only ranker reads: the problem and the student's answer when the
     request gives or a message states them; a worksheet's text (it labels its answers) and
     a message whose problem is not read, as written.
 
-    >>> stated_text(RetrievalRequest(query="i got 1 for 0.6x0.4 but its wrong??"), None)
+    >>> request = RetrievalRequest(query="i got 1 for 0.6x0.4 but its wrong??")
+    >>> stated_text(request, request_facts(request, None))
     '0.6 × 0.4\\nStudent answer: 1'
     """
-    facts = request_facts(request, refined)
     answer = facts.student_answer
     if request.problem:
         return stated_query(request.problem, answer)
@@ -168,7 +164,7 @@ async def ranker_query_vector(
     graph: GraphStore,
     embedder: Embedder,
     request: RetrievalRequest,
-    refined: RefinedQuery | None,
+    facts: RequestFacts,
     *,
     timeout_s: float = SOURCE_TIMEOUT_S,
     breaker: CircuitBreaker | None = None,
@@ -182,12 +178,11 @@ async def ranker_query_vector(
     if model is None:
         return None
     if concepts:
-        answer = _student_answer(request, refined)
         call = concept_names(graph, concepts)
         names = await guarded("graph", call, timeout_s, breaker=breaker) or []
-        text = named_query(request.query, names, student_answer=answer)
+        text = named_query(request.query, names, student_answer=facts.student_answer)
     else:
-        text = stated_text(request, refined)
+        text = stated_text(request, facts)
     tuned = model.tuned
     if tuned is None:
         vectors = await embed_async(embedder, [text])

@@ -214,7 +214,7 @@ class DiagnoseStage(Stage):
                 "graph", self.graph.get_misconceptions(ids), self.timeout_s, breaker=self.breaker
             ),
             state.request,
-            state.facts or RequestFacts.given(state.request),
+            state.facts,
             state.hits,
             timeout_s=self.timeout_s,
         )

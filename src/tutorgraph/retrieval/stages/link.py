@@ -176,7 +176,7 @@ class LinkStage(Stage):
         assert self.linker is not None
         grade = state.request.grade
         # The story's mathematics, read once by the facts stage (the diagnosis reads it too).
-        story = state.facts.story if state.facts is not None else None
+        story = state.facts.story
         tags = story.tags() if story is not None else frozenset()
         found = self.linker.link(text, LINKED_PER_TAXONOMY, vector, grade=grade, tags=tags)
         if grade is None and (inferred := self.linker.infer_band(text, vector, tags)) is not None:

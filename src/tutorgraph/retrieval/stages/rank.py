@@ -15,6 +15,7 @@ from dataclasses import KW_ONLY, dataclass
 from tutorgraph.config import SOURCE_TIMEOUT_S
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.ranking.model import CandidateSignals, LearnedRanker, RankerQuery
+from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph.retrieval.pipeline import RequestState, Stage, await_shared
 from tutorgraph.retrieval.ranker_runtime import DeferredRanker, Scoring, ranker_query_vector
@@ -25,7 +26,6 @@ from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.packet import Hit, RankerInfo
-from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["RankStage", "learned_rank"]
@@ -37,7 +37,7 @@ async def learned_rank(
     graph: GraphStore,
     embedder: Embedder,
     request: RetrievalRequest,
-    refined: RefinedQuery | None,
+    facts: RequestFacts,
     route: Route,
     hits: list[Hit],
     *,
@@ -66,7 +66,7 @@ async def learned_rank(
         query_vector
         if query_vector is not None
         else ranker_query_vector(
-            scoring, graph, embedder, request, refined, timeout_s=timeout_s, breaker=breaker
+            scoring, graph, embedder, request, facts, timeout_s=timeout_s, breaker=breaker
         )
     )
     assert query is not None  # the checks above are the ones it makes
@@ -130,7 +130,7 @@ class RankStage(Stage):
     debug block, `state.contributions`. A ranker that fails keeps the first-stage order."""
 
     name = "rank"
-    reads = frozenset({"hits", "ranker_vector", "refined", "route", "scoring"})
+    reads = frozenset({"facts", "hits", "ranker_vector", "route", "scoring"})
     writes = frozenset({"contributions", "hits", "ranker_info", "scoring"})
     timing = "rank"
     required = False
@@ -162,7 +162,7 @@ class RankStage(Stage):
         ranker = self.ranker
         unavailable = self.unavailable
         if isinstance(ranker, DeferredRanker):
-            reason = ranker.unscored(state.request, state.refined)
+            reason = ranker.unscored(state.request, state.facts)
             if reason is not None:  # not loaded for a request it would not score
                 state.ranker_info = RankerInfo(model=ranker.name, reason=reason)
                 return False
@@ -176,7 +176,7 @@ class RankStage(Stage):
             self.graph,
             self.embedder,
             state.request,
-            state.refined,
+            state.facts,
             state.route,
             state.hits,
             proposals=self.proposals,

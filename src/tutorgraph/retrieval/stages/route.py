@@ -21,7 +21,6 @@ from tutorgraph.config import SOURCE_TIMEOUT_S
 from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.ranking.model import LearnedRanker, RankerQuery
-from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.pipeline import RequestState, Stage, elapsed_ms
 from tutorgraph.retrieval.ranker_runtime import DeferredRanker, ranker_query_vector
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
@@ -72,8 +71,7 @@ class RouteStage(Stage):
         )
 
     async def run(self, state: RequestState) -> bool:
-        request, refined = state.request, state.refined
-        facts = state.facts or RequestFacts.given(request)
+        request, refined, facts = state.request, state.refined, state.facts
         state.route = resolve_route(
             query=request.query,
             retrieval_profile=request.retrieval_profile,
@@ -102,7 +100,7 @@ class RouteStage(Stage):
         """None when no ranker will score the request."""
         ranker = self.ranker
         if isinstance(ranker, DeferredRanker):
-            if ranker.unscored(state.request, state.refined) is not None:
+            if ranker.unscored(state.request, state.facts) is not None:
                 return None
             # It loads (once) in a worker thread while the first stage runs.
             task = asyncio.create_task(self._deferred_vector(ranker, state))
@@ -119,7 +117,7 @@ class RouteStage(Stage):
                 self.graph,
                 self.embedder,
                 state.request,
-                state.refined,
+                state.facts,
                 timeout_s=self.timeout_s,
                 breaker=self.breaker,
             )
@@ -139,7 +137,7 @@ class RouteStage(Stage):
             self.graph,
             self.embedder,
             state.request,
-            state.refined,
+            state.facts,
             timeout_s=self.timeout_s,
             breaker=self.breaker,
         )

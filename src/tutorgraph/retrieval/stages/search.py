@@ -22,7 +22,6 @@ from typing import Any, TypeVar
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
-from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.graph_search import GraphSearchResult, graph_plan, graph_search
 from tutorgraph.retrieval.local_context import LOCAL_EMBED_SHARE, local_items, search_local
 from tutorgraph.retrieval.pipeline import RequestState, Stage, await_linking, elapsed_ms
@@ -106,7 +105,7 @@ class SearchStage(Stage):
     async def run(self, state: RequestState) -> bool:
         request, refined, route, timings = state.request, state.refined, state.route, state.timings
         text = refined.optimized_query if refined else request.query
-        answer = (state.facts or RequestFacts.given(request)).student_answer
+        answer = state.facts.student_answer
         graph_text = f"{text} {answer}" if answer and answer not in text else text
         profile = route.profile
         local = local_items(request.local_context)
