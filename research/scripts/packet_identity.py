@@ -10,6 +10,10 @@ change, then compare the two files:
     python research/scripts/packet_identity.py --out /tmp/before.json
     python research/scripts/packet_identity.py --out /tmp/after.json
     cmp /tmp/before.json /tmp/after.json
+
+With `--concurrency 8` the requests are answered eight at a time (a loaded run): the packets
+must not change (issue 59: the same request gives the same packet whatever the load, the
+hash seed or the process).
 """
 
 from __future__ import annotations
@@ -64,12 +68,17 @@ def _stable(packet: dict[str, Any]) -> dict[str, Any]:
     return packet
 
 
-async def _packets(settings: Settings, eedi: int) -> list[dict[str, Any]]:
+async def _packets(settings: Settings, eedi: int, concurrency: int) -> list[dict[str, Any]]:
     requests = _requests() + _eedi_requests(settings.index_dir, eedi)
+    gate = asyncio.Semaphore(concurrency)
     async with open_retriever(settings) as served:
-        return [
-            _stable((await served.retriever.retrieve(r)).model_dump(mode="json")) for r in requests
-        ]
+
+        async def one(request: RetrievalRequest) -> dict[str, Any]:
+            async with gate:
+                packet = await served.retriever.retrieve(request)
+            return _stable(packet.model_dump(mode="json"))
+
+        return list(await asyncio.gather(*(one(r) for r in requests)))
 
 
 def main() -> None:
@@ -77,9 +86,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--index-dir", type=Path, default=None, help="default: the settings'")
     parser.add_argument("--eedi", type=int, default=200, help="Eedi questions with construct")
+    parser.add_argument(
+        "--concurrency", type=int, default=1, help="requests in flight at once (a loaded run)"
+    )
     args = parser.parse_args()
     settings = Settings(index_dir=args.index_dir) if args.index_dir else Settings()
-    packets = asyncio.run(_packets(settings, args.eedi))
+    packets = asyncio.run(_packets(settings, args.eedi, args.concurrency))
     text = json.dumps(packets, indent=1, sort_keys=True, ensure_ascii=False)
     args.out.write_text(text + "\n")
     print(f"{len(packets)} packets -> {args.out}")
