@@ -287,3 +287,56 @@ def test_bench_cli_refuses_only_folds_that_are_not_numbers(run_cli) -> None:  # 
         "--misconceptions", str(EEDI / "misconception_mapping.csv"), "--only-folds", "first",
     )  # fmt: skip
     assert proc.returncode == 2 and "--only-folds takes fold numbers" in proc.stderr
+
+
+def test_shipped_cli_measures_the_bundled_models_and_pairs_two_runs(  # type: ignore[no-untyped-def]
+    run_cli, session_index, tmp_path: Path
+) -> None:
+    """`bench eedi --shipped` over the session index: both paths, metrics in range, each
+    item's scores kept, and a second run paired with the first changes no item."""
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    common = ["bench", "eedi", "--shipped", "--train", str(EEDI / "train.csv")]
+    common += ["--limit", "8", "--index-dir", str(session_index[0])]
+    proc = run_cli(*common, "--out", str(first))
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(first.read_text())
+    assert set(report["items"]) and len(report["items"]) == 8
+    for path in ("construct", "text"):
+        row = report[path]
+        assert row["n"] == 8 and 0.0 <= row["map@25"] <= row["hit@10"] <= 1.0
+        lo, hi = row["map@25_ci95"]
+        assert lo <= row["map@25"] <= hi
+    # Each item's own average precision, from the rank it records.
+    for scores in report["items"].values():
+        rank = scores["text"]["rank"]
+        assert scores["text"]["map@25"] == (1.0 / rank if 0 < rank <= 25 else 0.0)
+    proc = run_cli(*common, "--out", str(second), "--baseline", str(first))
+    assert proc.returncode == 0, proc.stderr
+    paired = json.loads(second.read_text())["paired_with_baseline"]
+    for path in ("construct", "text"):
+        assert paired[path]["n"] == 8
+        assert paired[path]["map@25"] == {"diff": 0.0, "diff_ci95": [0.0, 0.0], "changed": 0}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (SHARED / "eedi").is_dir(), reason="needs ../shared/data")
+def test_the_shipped_product_loses_nothing_on_eedi(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The bundled models over the README's index, every pair of the development file, paired
+    with the committed run (`results/eedi_shipped.json`): no path or metric may drop. A change
+    that means to move them commits a new run with its note."""
+    index_dir = tmp_path / "index"
+    proc = run_cli(
+        "ingest", str(REPO / "data" / "curriculum"), "--index-dir", str(index_dir), timeout=900
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "shipped.json"
+    proc = run_cli(
+        "bench", "eedi", "--shipped", "--train", str(SHARED / "eedi" / "train.csv"),
+        "--index-dir", str(index_dir), "--out", str(out),
+        "--baseline", str(REPO / "results" / "eedi_shipped.json"), timeout=5400,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    paired = json.loads(out.read_text())["paired_with_baseline"]
+    for path in ("construct", "text"):
+        for metric in ("map@25", "hit@10"):
+            assert paired[path][metric]["diff"] >= -0.001, (path, metric, paired[path][metric])
