@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import KW_ONLY, dataclass
 from typing import Any, TypeVar
 
@@ -64,9 +64,11 @@ def linked_seeds(linked: Sequence[LinkedConcept]) -> dict[str, float]:
     return out
 
 
-async def _timed(stage: str, timings: dict[str, float], aw: Awaitable[T]) -> T:
+async def _timed(stage: str, timings: dict[str, float], call: Callable[[], Awaitable[T]]) -> T:
+    # The call is made here, not by the caller: a breaker that skips the source closes this
+    # coroutine unstarted, and no inner coroutine is left never awaited.
     started = time.perf_counter()
-    out = await aw
+    out = await call()
     timings[stage] = elapsed_ms(started)
     return out
 
@@ -145,7 +147,7 @@ class SearchStage(Stage):
                 _timed(
                     "graph",
                     timings,
-                    graph_search(
+                    lambda: graph_search(
                         self.graph,
                         graph_text,
                         request.concept_ids,
@@ -164,7 +166,7 @@ class SearchStage(Stage):
             jobs["vector"] = vector_task
         if "lexical" in request.sources:
             jobs["lexical"] = _timed(
-                "lexical", timings, self.lexical.search(text, profile.lexical_depth)
+                "lexical", timings, lambda: self.lexical.search(text, profile.lexical_depth)
             )
         if local and embedded:
             # The local documents' embedding ends within a share of the timeout from now.
@@ -172,7 +174,7 @@ class SearchStage(Stage):
             jobs["local"] = _timed(
                 "local",
                 timings,
-                self._local_search(local, text, state, route.semantic_weight, deadline),
+                lambda: self._local_search(local, text, state, route.semantic_weight, deadline),
             )
         breakers = self.breakers
 
