@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tutorgraph.embedding.embedder import SentenceTransformerEmbedder
 from tutorgraph.index.layout import IndexLayout, load_catalogue
-from tutorgraph.retrieval.stages.merge import scoped
+from tutorgraph.retrieval.graph_scope import scoped
 from tutorgraph.stores.chroma import COLLECTION_NAME, ChromaVectorStore, chroma_persistent_client
 from tutorgraph_research.harness.provenance import hardware
 from tutorgraph_research.tasks.latency import percentiles

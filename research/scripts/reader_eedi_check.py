@@ -22,7 +22,7 @@ from tutorgraph.ingest.eedi import eedi_query_text, read_eedi_questions
 from tutorgraph.mathtext.spans import plain_text
 from tutorgraph.refinement.answer import stated_answer
 from tutorgraph.refinement.local import answer_in
-from tutorgraph.retrieval.stages.diagnose import read_and_diagnose
+from tutorgraph.retrieval.request_diagnosis import read_and_diagnose
 
 
 def main(train: Path, out: Path) -> None:

@@ -14,7 +14,7 @@ from tests.conftest import index_retriever
 from tutorgraph.retrieval.factory import Models, build_retriever
 from tutorgraph.retrieval.pipeline import RequestState, run_stages
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
-from tutorgraph.retrieval.stages.lessons import LessonStage
+from tutorgraph.retrieval.stages import LessonStage
 from tutorgraph.stores.lessons import (
     LESSON_KINDS,
     LESSON_POOL,

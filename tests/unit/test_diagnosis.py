@@ -21,7 +21,7 @@ from tutorgraph.errors import ConfigurationError
 from tutorgraph.ingest.eedi import eedi_misconception_id, read_eedi_questions
 from tutorgraph.mathtext.spans import plain_text
 from tutorgraph.refinement.local import answer_in
-from tutorgraph.retrieval.stages.diagnose import read_and_diagnose
+from tutorgraph.retrieval.request_diagnosis import read_and_diagnose
 
 pytestmark = pytest.mark.unit
 

@@ -11,8 +11,8 @@ import pytest
 
 from tutorgraph.ingest.bundle import load_trusted
 from tutorgraph.models.records import SourceRecords
+from tutorgraph.retrieval.chains import with_chains
 from tutorgraph.retrieval.graph_search import GRAPH_PLANS, graph_search
-from tutorgraph.retrieval.stages.link import with_chains
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph_client.models.packet import LinkedConcept
 

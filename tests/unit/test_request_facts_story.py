@@ -7,7 +7,7 @@ from __future__ import annotations
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.refinement.story import read_story
 from tutorgraph.retrieval.facts import RequestFacts, diagnosed_text, request_facts
-from tutorgraph.retrieval.stages.diagnose import read_and_diagnose
+from tutorgraph.retrieval.request_diagnosis import read_and_diagnose
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest
 

@@ -13,7 +13,7 @@ from tutorgraph.confidence.scope import ScopeModel, ScopeSignals
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL, Settings
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.retrieval.factory import bundled_scope_path, load_scope
-from tutorgraph.retrieval.stages.finish import TEACH_BY, with_teaching
+from tutorgraph.retrieval.hits import TEACH_BY, with_teaching
 from tutorgraph_client.models.packet import Hit
 
 pytestmark = pytest.mark.unit

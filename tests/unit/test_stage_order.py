@@ -24,9 +24,7 @@ from tutorgraph.retrieval.stage_table import (
     stage_table,
     with_stage_table,
 )
-from tutorgraph.retrieval.stages import STAGES
-from tutorgraph.retrieval.stages.dedupe import DedupeStage
-from tutorgraph.retrieval.stages.rank import RankStage
+from tutorgraph.retrieval.stages import STAGES, DedupeStage, RankStage
 
 pytestmark = pytest.mark.unit
 
@@ -117,19 +115,31 @@ def test_every_field_is_initial_or_written_and_five_stages_write_the_hits() -> N
 
 
 def _accesses(stage: type[Stage]) -> tuple[set[str], set[str]]:
-    """The fields the stage's module reads and writes through `state` (its one stage's)."""
-    tree = ast.parse(inspect.getsource(sys.modules[stage.__module__]))
+    """The fields the stage's module reads and writes through `state` (its one stage's), and
+    through the retrieval functions it hands `state` to (`scope_signals`)."""
+    module = sys.modules[stage.__module__]
+    reads, writes = _walk(ast.parse(inspect.getsource(module)), module.__dict__)
+    return reads - INITIAL, writes - INITIAL
+
+
+def _walk(tree: ast.AST, names: dict[str, Any]) -> tuple[set[str], set[str]]:
     reads: set[str] = set()
     writes: set[str] = set()
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
-            and node.func.id in VIA
             and any(isinstance(a, ast.Name) and a.id == "state" for a in node.args)
         ):
-            reads |= VIA[node.func.id][0]
-            writes |= VIA[node.func.id][1]
+            if node.func.id in VIA:
+                reads |= VIA[node.func.id][0]
+                writes |= VIA[node.func.id][1]
+            elif inspect.isfunction(called := names.get(node.func.id)) and (
+                called.__module__.startswith("tutorgraph.retrieval.")
+            ):
+                # A retrieval function the stage hands its state to reads it for the stage.
+                more = _walk(ast.parse(inspect.getsource(called)), vars(inspect.getmodule(called)))
+                reads, writes = reads | more[0], writes | more[1]
         if not (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)
@@ -143,7 +153,7 @@ def _accesses(stage: type[Stage]) -> tuple[set[str], set[str]]:
             writes.add(node.attr)
         else:
             reads.add(node.attr)
-    return reads - INITIAL, writes - INITIAL
+    return reads, writes
 
 
 @pytest.mark.parametrize("stage", STAGES, ids=lambda s: s.name)

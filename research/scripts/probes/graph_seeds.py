@@ -18,7 +18,7 @@ import numpy as np
 
 from tutorgraph.cli.plugin import load_settings
 from tutorgraph.index.service import open_retriever
-from tutorgraph.retrieval.stages import search
+from tutorgraph.retrieval import graph_search as search
 from tutorgraph_research.harness.results import bootstrap_ci
 from tutorgraph_research.tasks.packet_messages import load_packet_messages
 from tutorgraph_research.tasks.tutoring import run_tutoring_benchmark

@@ -34,9 +34,19 @@ from tutorgraph.stores.protocols import (
     PrerequisitePath,
 )
 from tutorgraph_client.models.curriculum import STANDARD_CODE_RE, Concept, Document
+from tutorgraph_client.models.packet import LinkedConcept
 from tutorgraph_client.models.request import RetrievalRequest
 
-__all__ = ["GRAPH_PLANS", "GraphPlan", "GraphSearchResult", "graph_plan", "graph_search"]
+__all__ = [
+    "GRAPH_PLANS",
+    "LINKED_SEEDS",
+    "LINKED_SEED_WEIGHT",
+    "GraphPlan",
+    "GraphSearchResult",
+    "graph_plan",
+    "graph_search",
+    "linked_seeds",
+]
 
 TEXT_SEED_WEIGHT = 0.5
 HOP_DISCOUNT = 0.5
@@ -85,6 +95,33 @@ class GraphSearchResult:
         ids = {c["id"] for c in self.concepts if c["seed"] != "evidence"}
         ids.update(p[0] for p in self.prerequisites if p[-1] in ids)
         return ids
+
+
+# How many of the linker's concepts seed the graph, per taxonomy, best first, and their
+# weight (the caller's concepts weigh 1). The curriculum's misconceptions hang off Eedi
+# constructs; a seeded standard or section only adds its concept hit, which crowds out
+# teaching. On the whole-packet dev messages (`research/scripts/probes/graph_seeds.py`) the first
+# construct alone did best (teach@10 0.570; 3 or 5 constructs 0.564, 10 0.558, adding a
+# standard and a section 0.552-0.564; misconception@10 0.679 in every variant, the learned
+# ranker orders them); the weight (0.25-1) changed nothing. DESIGN 2, Search.
+LINKED_SEEDS: dict[str, int] = {"eedi": 1}
+LINKED_SEED_WEIGHT = 0.5
+
+
+def linked_seeds(linked: Sequence[LinkedConcept]) -> dict[str, float]:
+    """The linker's concepts that seed the graph search (concept id -> weight): the first
+    `LINKED_SEEDS[taxonomy]` of each taxonomy at `LINKED_SEED_WEIGHT`. The caller's own
+    concepts are seeded as the request's, not here."""
+    taken: dict[str, int] = {}
+    out: dict[str, float] = {}
+    for c in linked:
+        if c.evidence.get("caller"):
+            continue
+        n = taken.get(c.taxonomy, 0)
+        if n < LINKED_SEEDS.get(c.taxonomy, 0):
+            taken[c.taxonomy] = n + 1
+            out[c.id] = LINKED_SEED_WEIGHT
+    return out
 
 
 async def graph_search(

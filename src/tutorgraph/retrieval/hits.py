@@ -1,5 +1,6 @@
 """Packet hits made from fused candidates, from misconceptions no source found, and from
-the lesson search's lessons.
+the lesson search's lessons; and the one rule that keeps teaching among them
+(`with_teaching`).
 
 >>> fused_hit(fused[0]).fused_score  # doctest: +SKIP
 0.032787
@@ -9,11 +10,29 @@ from __future__ import annotations
 
 from tutorgraph.retrieval.fusion import FusedHit
 from tutorgraph.stores.items import misconception_item
+from tutorgraph.stores.lessons import LESSON_KINDS
 from tutorgraph.stores.protocols import IndexItem, ScoredItem
 from tutorgraph_client.models.curriculum import Misconception
 from tutorgraph_client.models.packet import Hit, HitSource
 
-__all__ = ["fused_hit", "lesson_hit", "misconception_hit"]
+__all__ = ["TEACH_BY", "fused_hit", "lesson_hit", "misconception_hit", "with_teaching"]
+
+# Teaching is never crowded out of `results`: when none of the first `TEACH_BY` hits is an
+# explanation or worked example and the packet has a lesson, the best lesson is second.
+TEACH_BY = 10
+
+
+def with_teaching(hits: list[Hit], lessons: list[Hit]) -> list[Hit]:
+    """`hits` with the best lesson second when its first `TEACH_BY` hold no teaching.
+
+    >>> [h.kind for h in with_teaching(misconceptions, lessons)][:3]  # doctest: +SKIP
+    ['misconception', 'explanation', 'misconception']
+    """
+    if not lessons or any(h.kind in LESSON_KINDS for h in hits[:TEACH_BY]):
+        return hits
+    lesson = lessons[0]
+    rest = [h for h in hits if h.id != lesson.id]
+    return [*rest[:1], lesson.model_copy(), *rest[1:]]
 
 
 def _unfused_hit(item: IndexItem, score: float, rank: int, found_by: list[HitSource]) -> Hit:

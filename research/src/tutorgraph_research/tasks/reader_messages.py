@@ -40,7 +40,7 @@ from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.mathtext.spans import plain_text
 from tutorgraph.refinement.answer import stated_answer
 from tutorgraph.refinement.reader import answer_in, read_message
-from tutorgraph.retrieval.stages.diagnose import read_and_diagnose
+from tutorgraph.retrieval.request_diagnosis import read_and_diagnose
 from tutorgraph_research.harness.results import bootstrap_ci
 
 __all__ = ["ReaderMessage", "read_reader_messages", "run_reader_benchmark", "same_problem"]

@@ -7,9 +7,10 @@ lessons, scope, finish.
 
 Each stage declares the `RequestState` fields it reads and writes (`Stage.reads`,
 `Stage.writes`); `check_stage_order` refuses an order in which a stage reads a field no
-earlier stage writes, and `stage_table` renders the declarations (DESIGN section 2). No
-stage module imports another (an import-linter contract): what two stages share lives in
-`retrieval/` (`pipeline.py`, `ranker_runtime.py`).
+earlier stage writes, and `stage_table` renders the declarations (DESIGN section 2). The
+stage modules are private (`_route.py`): the rest of the code, research and the tests use the
+stage classes this package exports, and the logic a stage calls lives in `retrieval/` beside
+it; no stage module imports another. Import-linter contracts hold both.
 
 >>> [s.name for s in STAGES][:4]
 ['check', 'refine', 'facts', 'route']
@@ -22,23 +23,42 @@ from __future__ import annotations
 from tutorgraph.retrieval.pipeline import Stage, check_stage_order
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
-from tutorgraph.retrieval.stages.check import CheckStage
-from tutorgraph.retrieval.stages.dedupe import DedupeStage
-from tutorgraph.retrieval.stages.diagnose import DiagnoseStage
-from tutorgraph.retrieval.stages.facts import FactsStage
-from tutorgraph.retrieval.stages.finish import FinishStage
-from tutorgraph.retrieval.stages.fuse import FuseStage
-from tutorgraph.retrieval.stages.lessons import LessonStage
-from tutorgraph.retrieval.stages.link import LinkStage
-from tutorgraph.retrieval.stages.merge import MergeStage
-from tutorgraph.retrieval.stages.rank import RankStage
-from tutorgraph.retrieval.stages.refine import RefineStage
-from tutorgraph.retrieval.stages.rerank import RerankStage
-from tutorgraph.retrieval.stages.route import RouteStage
-from tutorgraph.retrieval.stages.scope import ScopeStage
-from tutorgraph.retrieval.stages.search import SearchStage
+from tutorgraph.retrieval.stages._check import CheckStage
+from tutorgraph.retrieval.stages._dedupe import DedupeStage
+from tutorgraph.retrieval.stages._diagnose import DiagnoseStage
+from tutorgraph.retrieval.stages._facts import FactsStage
+from tutorgraph.retrieval.stages._finish import FinishStage
+from tutorgraph.retrieval.stages._fuse import FuseStage
+from tutorgraph.retrieval.stages._lessons import LessonStage
+from tutorgraph.retrieval.stages._link import LinkStage
+from tutorgraph.retrieval.stages._merge import MergeStage
+from tutorgraph.retrieval.stages._rank import RankStage
+from tutorgraph.retrieval.stages._refine import RefineStage
+from tutorgraph.retrieval.stages._rerank import RerankStage
+from tutorgraph.retrieval.stages._route import RouteStage
+from tutorgraph.retrieval.stages._scope import ScopeStage
+from tutorgraph.retrieval.stages._search import SearchStage
 
-__all__ = ["STAGES", "StageDeps", "build_stages"]
+__all__ = [
+    "STAGES",
+    "CheckStage",
+    "DedupeStage",
+    "DiagnoseStage",
+    "FactsStage",
+    "FinishStage",
+    "FuseStage",
+    "LessonStage",
+    "LinkStage",
+    "MergeStage",
+    "RankStage",
+    "RefineStage",
+    "RerankStage",
+    "RouteStage",
+    "ScopeStage",
+    "SearchStage",
+    "StageDeps",
+    "build_stages",
+]
 
 # The pipeline, in order: the one list the retriever runs.
 STAGES: tuple[type[Stage], ...] = (

@@ -1,8 +1,9 @@
-"""The diagnosis stage: the bug rules that reproduce the student's wrong answer put their
-misconceptions first, each with an RRF term like a source's.
+"""A request's diagnosis: the problem it states read, the bug rules applied to the student's
+answer, and the misconceptions they reproduce put first among the hits, each with an RRF term
+like a source's.
 
 The problem is read and the rules applied in a worker thread, off the event loop, under a
-deadline: past it the stage gives nothing and says why (`DiagnosisOutcome.skipped`).
+deadline: past it nothing is given and the outcome says why (`DiagnosisOutcome.skipped`).
 
 >>> outcome = await diagnose_hits(diagnoser, fetch, request, facts, hits)  # doctest: +SKIP
 >>> outcome.hits, outcome.findings, outcome.check  # doctest: +SKIP
@@ -13,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import dataclass, field
 
 from tutorgraph.diagnosis.diagnose import Diagnoser, Diagnosis
 from tutorgraph.diagnosis.problem import find_problem
@@ -21,17 +22,11 @@ from tutorgraph.refinement.reader import read_message
 from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.fusion import DIAGNOSIS_WEIGHT, RRF_K
 from tutorgraph.retrieval.hits import misconception_hit
-from tutorgraph.retrieval.pipeline import RequestState, Stage
-from tutorgraph.retrieval.retriever_config import RetrieverConfig
-from tutorgraph.retrieval.stage_deps import StageDeps
-from tutorgraph.stores.breaker import CircuitBreaker
-from tutorgraph.stores.guard import guarded
-from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.curriculum import Misconception
 from tutorgraph_client.models.packet import AnswerCheck, DiagnosisFinding, Hit
 from tutorgraph_client.models.request import RetrievalRequest
 
-__all__ = ["DiagnoseStage", "DiagnosisOutcome", "diagnose_hits", "read_and_diagnose"]
+__all__ = ["DiagnosisOutcome", "diagnose_hits", "read_and_diagnose"]
 
 log = logging.getLogger(__name__)
 
@@ -176,56 +171,3 @@ async def diagnose_hits(
     findings = [d for d in findings if d.misconception_id in have]
     rest = [h for h in hits if id(h) not in chosen]
     return DiagnosisOutcome(lead + rest, findings, check, ran=True)
-
-
-@dataclass(frozen=True)
-class DiagnoseStage(Stage):
-    """Puts the reproduced misconceptions first in `state.hits`; sets `state.findings`,
-    `state.answer_check` and, when the rules gave nothing in time, `state.diagnosis_skipped`."""
-
-    name = "diagnose"
-    reads = frozenset({"facts", "hits"})
-    writes = frozenset({"answer_check", "diagnosis_skipped", "findings", "hits"})
-    timing = "diagnose"
-    required = False
-
-    diagnoser: Diagnoser | None
-    graph: GraphStore
-    _: KW_ONLY
-    timeout_s: float
-    # The graph's circuit breaker (the retriever's; None: none).
-    breaker: CircuitBreaker | None = None
-
-    @classmethod
-    def make(cls, deps: StageDeps, config: RetrieverConfig) -> DiagnoseStage:
-        return cls(
-            deps.diagnoser,
-            deps.graph,
-            timeout_s=config.source_timeout_s,
-            breaker=deps.breakers.graph,
-        )
-
-    async def run(self, state: RequestState) -> bool:
-        if self.diagnoser is None:
-            return False
-        outcome = await diagnose_hits(
-            self.diagnoser,
-            lambda ids: guarded(
-                "graph", self.graph.get_misconceptions(ids), self.timeout_s, breaker=self.breaker
-            ),
-            state.request,
-            state.facts,
-            state.hits,
-            timeout_s=self.timeout_s,
-        )
-        state.hits, state.findings, state.answer_check = (
-            outcome.hits,
-            outcome.findings,
-            outcome.check,
-        )
-        state.diagnosis_skipped = outcome.skipped
-        # Timed whenever the rules were tried, also when they found nothing.
-        return outcome.ran
-
-    def degrade(self, state: RequestState, reason: str) -> None:
-        state.diagnosis_skipped = reason

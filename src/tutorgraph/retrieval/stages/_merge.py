@@ -11,32 +11,15 @@ from dataclasses import dataclass
 
 from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.conflicts import latest_versions
+from tutorgraph.retrieval.graph_scope import scoped
 from tutorgraph.retrieval.merge import merge_candidates
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
-from tutorgraph.stores.protocols import IndexItem, ScoredItem
+from tutorgraph.stores.protocols import ScoredItem
 from tutorgraph_client.models.request import SourceName
 
-__all__ = ["SCOPE_BOOST", "MergeStage", "scoped"]
-
-# Graph scoping multiplies the dense/lexical score of in-scope candidates by 1 + SCOPE_BOOST
-# and re-ranks each list; it never removes a candidate (a Chroma `where` filter to restrict
-# instead costs far more than the search itself).
-SCOPE_BOOST = 0.2
-
-
-def _in_scope(item: IndexItem, scope: set[str]) -> bool:
-    return item.id in scope or not scope.isdisjoint(item.concept_ids)
-
-
-def scoped(results: list[ScoredItem], scope: set[str]) -> list[ScoredItem]:
-    """Boost in-scope candidates and re-rank; ties keep their id order."""
-    boosted = [
-        ScoredItem(r.item, r.score * (1.0 + SCOPE_BOOST)) if _in_scope(r.item, scope) else r
-        for r in results
-    ]
-    return sorted(boosted, key=lambda r: (-r.score, r.item.id))
+__all__ = ["MergeStage"]
 
 
 def _candidates(results: list[ScoredItem]) -> list[Candidate]:

@@ -2,8 +2,8 @@
 calibrated confidence of the packet and its slots (`confidence/scope.py`).
 
 It reads what the earlier stages left (the query embedding, the linked concepts, the
-lessons, the diagnosis) and runs four small logistic models: no encoder pass of its own,
-unless an LLM refiner rewrote the message (see `scope_signals`).
+lessons, the diagnosis; `retrieval/scope_signals.py`) and runs four small logistic models: no
+encoder pass of its own, unless an LLM refiner rewrote the message.
 
 >>> await ScopeStage(model, embedder).run(state); state.scope_info.in_scope  # doctest: +SKIP
 0.97
@@ -13,53 +13,16 @@ from __future__ import annotations
 
 from dataclasses import KW_ONLY, dataclass
 
-from tutorgraph.confidence.scope import ScopeModel, ScopeSignals
-from tutorgraph.embedding.batching import embed_async
+from tutorgraph.confidence.scope import ScopeModel
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
-from tutorgraph.linking.linker import STRUCTURED as COMMON_CORE
-from tutorgraph.retrieval.pipeline import RequestState, Stage, await_shared
+from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.scope_signals import scope_signals
 from tutorgraph.retrieval.stage_deps import NO_SCOPE_MODEL, StageDeps
 from tutorgraph_client.models.packet import ScopeInfo
 
-__all__ = ["ScopeStage", "scope_signals"]
-
-
-async def scope_signals(state: RequestState, embedder: Embedder) -> ScopeSignals:
-    """What the scope model reads of a request whose earlier stages have run; raises
-    `SourceUnavailableError` when the query was not embedded.
-
-    The message is judged as the student typed it: the shared query embedding is of the
-    refiner's rewrite, which for an LLM refiner may read maths into chit-chat, so a rewrite
-    that differs is embedded again from the message (the local refiner's does not differ).
-    """
-    request = state.request
-    vector = await state.query_embedding()
-    refined = state.refined
-    if refined is not None and refined.optimized_query != request.query:
-        vector = (
-            await await_shared(state.message_vector, "message embedding")
-            if state.message_vector is not None
-            else (await embed_async(embedder, [request.query]))[0]
-        )
-    cosines = [float(c.evidence.get("cosine") or 0.0) for c in state.linked]
-    core = [c.score for c in state.linked if c.taxonomy == COMMON_CORE and c.score is not None]
-    lessons = [h.score for h in state.lessons]
-    misconceptions = [h.score for h in state.hits if h.kind == "misconception"]
-    check = state.answer_check
-    return ScopeSignals(
-        text=" ".join(t for t in (request.query, request.problem) if t),
-        vector=vector,
-        concept_cosine=max(cosines, default=0.0),
-        concept_score=core[0] if core else 0.0,
-        concept_margin=core[0] - core[1] if len(core) > 1 else (core[0] if core else 0.0),
-        lesson_cosine=lessons[0] if lessons else 0.0,
-        lesson_mean=sum(lessons) / len(lessons) if lessons else 0.0,
-        stated_answer=bool(check and check.student_answer),
-        diagnosed=bool(state.findings),
-        misconception_score=misconceptions[0] if misconceptions else 0.0,
-    )
+__all__ = ["ScopeStage"]
 
 
 @dataclass(frozen=True)

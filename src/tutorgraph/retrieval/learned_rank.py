@@ -1,8 +1,8 @@
-"""The rank stage: misconception hits get the learned ranker's score, the ranker's own
+"""The learned ranker's pass over a packet: misconception hits get its score, its own
 proposals join them, and the misconceptions are re-ordered by it (which model scores a
-request, and its query: `retrieval/ranker_runtime.py`).
+request, and its query: `ranker_runtime.py`).
 
->>> hits, info, parts = await learned_rank(ranker, scoring, graph, embedder, request, None,
+>>> hits, info, parts = await learned_rank(ranker, scoring, graph, embedder, request, facts,
 ...     route, hits, proposals=40)  # doctest: +SKIP
 """
 
@@ -10,25 +10,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
-from dataclasses import KW_ONLY, dataclass
 
 from tutorgraph.config import SOURCE_TIMEOUT_S
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.ranking.model import CandidateSignals, LearnedRanker, RankerQuery
 from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.hits import misconception_hit
-from tutorgraph.retrieval.pipeline import RequestState, Stage, await_shared
-from tutorgraph.retrieval.ranker_runtime import DeferredRanker, Scoring, ranker_query_vector
-from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.ranker_runtime import Scoring, ranker_query_vector
 from tutorgraph.retrieval.router import Route
-from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.packet import Hit, RankerInfo
 from tutorgraph_client.models.request import RetrievalRequest
 
-__all__ = ["RankStage", "learned_rank"]
+__all__ = ["learned_rank", "ranker_name"]
 
 
 async def learned_rank(
@@ -58,10 +54,10 @@ async def learned_rank(
     """
     model, concepts, reason = scoring
     if model is None:
-        return hits, RankerInfo(model=_name(ranker, None), reason=reason), {}
+        return hits, RankerInfo(model=ranker_name(ranker, None), reason=reason), {}
     combiner = model.combiner
     assert combiner is not None  # the retriever runs this stage only with one
-    name = _name(ranker, model)
+    name = ranker_name(ranker, model)
     query = await (
         query_vector
         if query_vector is not None
@@ -118,85 +114,7 @@ async def learned_rank(
     return out, info, contributions
 
 
-def _name(ranker: LearnedRanker, model: LearnedRanker | None) -> str:
+def ranker_name(ranker: LearnedRanker, model: LearnedRanker | None) -> str:
     """The scoring model's name (the ranker's when none scores)."""
     name = str(ranker.info.get("name", "learned-ranker"))
     return name if model is None else str(model.info.get("name", name))
-
-
-@dataclass(frozen=True)
-class RankStage(Stage):
-    """Re-orders the misconceptions of `state.hits`; sets `state.ranker_info` and, for the
-    debug block, `state.contributions`. A ranker that fails keeps the first-stage order."""
-
-    name = "rank"
-    reads = frozenset({"facts", "hits", "ranker_vector", "route", "scoring"})
-    writes = frozenset({"contributions", "hits", "ranker_info", "scoring"})
-    timing = "rank"
-    required = False
-
-    ranker: LearnedRanker | DeferredRanker | None
-    graph: GraphStore
-    embedder: Embedder
-    _: KW_ONLY
-    proposals: int
-    # Why there is no ranker (the packet's `ranker.reason`).
-    unavailable: str
-    # The proposals come from the graph: under its timeout and breaker.
-    timeout_s: float = SOURCE_TIMEOUT_S
-    breaker: CircuitBreaker | None = None
-
-    @classmethod
-    def make(cls, deps: StageDeps, config: RetrieverConfig) -> RankStage:
-        return cls(
-            deps.ranker,
-            deps.graph,
-            deps.embedder,
-            proposals=config.ranker_proposals,
-            unavailable=deps.ranker_unavailable,
-            timeout_s=config.source_timeout_s,
-            breaker=deps.breakers.graph,
-        )
-
-    async def run(self, state: RequestState) -> bool:
-        ranker = self.ranker
-        unavailable = self.unavailable
-        if isinstance(ranker, DeferredRanker):
-            reason = ranker.unscored(state.request, state.facts)
-            if reason is not None:  # not loaded for a request it would not score
-                state.ranker_info = RankerInfo(model=ranker.name, reason=reason)
-                return False
-            ranker, unavailable = await ranker.get()
-        if ranker is None or ranker.combiner is None:
-            state.ranker_info = RankerInfo(reason=unavailable)
-            return False
-        state.hits, state.ranker_info, state.contributions = await learned_rank(
-            ranker,
-            state.ranker_scoring(ranker),
-            self.graph,
-            self.embedder,
-            state.request,
-            state.facts,
-            state.route,
-            state.hits,
-            proposals=self.proposals,
-            timeout_s=self.timeout_s,
-            breaker=self.breaker,
-            query_vector=(
-                None
-                if state.ranker_vector is None
-                else await_shared(state.ranker_vector, "ranker's query embedding")
-            ),
-        )
-        return state.ranker_info.applied
-
-    def degrade(self, state: RequestState, reason: str) -> None:
-        ranker = self.ranker
-        if isinstance(ranker, DeferredRanker):
-            if ranker.loaded is None:  # it failed while loading
-                state.ranker_info = RankerInfo(model=ranker.name, reason=reason)
-                return
-            ranker = ranker.loaded
-        assert ranker is not None  # it only fails when it runs
-        model = state.ranker_scoring(ranker).model
-        state.ranker_info = RankerInfo(model=_name(ranker, model), reason=reason)

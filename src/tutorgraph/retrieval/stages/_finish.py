@@ -13,30 +13,13 @@ from dataclasses import dataclass
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.retrieval.context import assemble_context
+from tutorgraph.retrieval.hits import with_teaching
 from tutorgraph.retrieval.pipeline import RequestState, Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
-from tutorgraph.stores.lessons import LESSON_KINDS
-from tutorgraph_client.models.packet import Hit, teaching_first
+from tutorgraph_client.models.packet import teaching_first
 
-__all__ = ["TEACH_BY", "FinishStage", "with_teaching"]
-
-# Teaching is never crowded out of `results`: when none of the first `TEACH_BY` hits is an
-# explanation or worked example and the packet has a lesson, the best lesson is second.
-TEACH_BY = 10
-
-
-def with_teaching(hits: list[Hit], lessons: list[Hit]) -> list[Hit]:
-    """`hits` with the best lesson second when its first `TEACH_BY` hold no teaching.
-
-    >>> [h.kind for h in with_teaching(misconceptions, lessons)][:3]  # doctest: +SKIP
-    ['misconception', 'explanation', 'misconception']
-    """
-    if not lessons or any(h.kind in LESSON_KINDS for h in hits[:TEACH_BY]):
-        return hits
-    lesson = lessons[0]
-    rest = [h for h in hits if h.id != lesson.id]
-    return [*rest[:1], lesson.model_copy(), *rest[1:]]
+__all__ = ["FinishStage"]
 
 
 @dataclass(frozen=True)

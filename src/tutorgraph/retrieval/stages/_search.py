@@ -16,13 +16,18 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import KW_ONLY, dataclass
 from typing import Any, TypeVar
 
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
-from tutorgraph.retrieval.graph_search import GraphSearchResult, graph_plan, graph_search
+from tutorgraph.retrieval.graph_search import (
+    GraphSearchResult,
+    graph_plan,
+    graph_search,
+    linked_seeds,
+)
 from tutorgraph.retrieval.local_context import LOCAL_EMBED_SHARE, local_items, search_local
 from tutorgraph.retrieval.pipeline import RequestState, Stage, await_linking, elapsed_ms
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
@@ -33,35 +38,9 @@ from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, Sco
 from tutorgraph_client.models.packet import LinkedConcept
 from tutorgraph_client.models.request import SourceName
 
-__all__ = ["LINKED_SEEDS", "LINKED_SEED_WEIGHT", "SearchStage", "linked_seeds"]
+__all__ = ["SearchStage"]
 
 T = TypeVar("T")
-
-# How many of the linker's concepts seed the graph, per taxonomy, best first, and their
-# weight (the caller's concepts weigh 1). The curriculum's misconceptions hang off Eedi
-# constructs; a seeded standard or section only adds its concept hit, which crowds out
-# teaching. On the whole-packet dev messages (`research/scripts/probes/graph_seeds.py`) the first
-# construct alone did best (teach@10 0.570; 3 or 5 constructs 0.564, 10 0.558, adding a
-# standard and a section 0.552-0.564; misconception@10 0.679 in every variant, the learned
-# ranker orders them); the weight (0.25-1) changed nothing. DESIGN 2, Search.
-LINKED_SEEDS: dict[str, int] = {"eedi": 1}
-LINKED_SEED_WEIGHT = 0.5
-
-
-def linked_seeds(linked: Sequence[LinkedConcept]) -> dict[str, float]:
-    """The linker's concepts that seed the graph search (concept id -> weight): the first
-    `LINKED_SEEDS[taxonomy]` of each taxonomy at `LINKED_SEED_WEIGHT`. The caller's own
-    concepts are seeded as the request's, not here."""
-    taken: dict[str, int] = {}
-    out: dict[str, float] = {}
-    for c in linked:
-        if c.evidence.get("caller"):
-            continue
-        n = taken.get(c.taxonomy, 0)
-        if n < LINKED_SEEDS.get(c.taxonomy, 0):
-            taken[c.taxonomy] = n + 1
-            out[c.id] = LINKED_SEED_WEIGHT
-    return out
 
 
 async def _timed(stage: str, timings: dict[str, float], call: Callable[[], Awaitable[T]]) -> T:

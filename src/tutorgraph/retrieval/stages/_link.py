@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
 from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
@@ -31,6 +30,7 @@ import numpy.typing as npt
 
 from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.linking import taxonomy_of
+from tutorgraph.retrieval.chains import with_chains
 from tutorgraph.retrieval.pipeline import Linking, RequestState, Stage, elapsed_ms
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
@@ -38,14 +38,12 @@ from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import ConceptLinks, GraphStore, LinkedCard
 from tutorgraph_client.models.grade import band
-from tutorgraph_client.models.packet import ChainStep, GradeInfo, LinkedConcept
+from tutorgraph_client.models.packet import GradeInfo, LinkedConcept
 
-__all__ = ["CHAIN_DEPTH", "LINKED_PER_TAXONOMY", "LinkStage", "with_chains"]
+__all__ = ["LINKED_PER_TAXONOMY", "LinkStage"]
 
 log = logging.getLogger(__name__)
 
-# Prerequisite edges read back from each lead concept.
-CHAIN_DEPTH = 2
 # Concepts the linker names in each taxonomy (10: with 5, the packet missed the standard a
 # top-10 search finds, held-out messages hit@10 0.674 against the linker's 0.761).
 LINKED_PER_TAXONOMY = 10
@@ -184,47 +182,3 @@ class LinkStage(Stage):
                 band=inferred[0], source="inferred", probability=inferred[1]
             )
         return found
-
-
-async def with_chains(
-    graph: GraphStore, concepts: Sequence[LinkedConcept], depth: int = CHAIN_DEPTH
-) -> list[LinkedConcept]:
-    """`concepts` with the first of each taxonomy carrying its prerequisite chain."""
-    leads: dict[str, int] = {}
-    for i, c in enumerate(concepts):
-        leads.setdefault(c.taxonomy, i)
-    lead_ids = [concepts[i].id for i in leads.values()]
-    paths = await graph.prerequisite_chains(lead_ids, depth) if lead_ids else []
-    # The shortest distance of each concept on a chain to the lead it comes before, and the
-    # relation of the edge it leaves by on that shortest path.
-    before: dict[str, dict[str, tuple[int, str]]] = {lead: {} for lead in lead_ids}
-    for path in paths:
-        lead = path.path[-1]
-        steps = zip(reversed(path.path[:-1]), reversed(path.relations), strict=True)
-        for steps_back, (cid, relation) in enumerate(steps, start=1):
-            seen = before[lead].get(cid)
-            if seen is None or steps_back < seen[0]:
-                before[lead][cid] = (steps_back, relation)
-    ids = list(dict.fromkeys(cid for chain in before.values() for cid in chain))
-    known = {c.id: c for c in await graph.get_concepts(ids)} if ids else {}
-    out = list(concepts)
-    for i in leads.values():
-        chain = before[out[i].id]
-        out[i] = out[i].model_copy(
-            update={
-                "prerequisites": [
-                    ChainStep(
-                        id=cid,
-                        name=known[cid].name,
-                        description=known[cid].description,
-                        depth=back,
-                        relation=relation,
-                    )
-                    for cid, (back, relation) in sorted(
-                        chain.items(), key=lambda kv: (-kv[1][0], kv[0])
-                    )
-                    if cid in known
-                ]
-            }
-        )
-    return out
