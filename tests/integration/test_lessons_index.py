@@ -12,9 +12,10 @@ import pytest
 from tests.conftest import index_retriever
 
 from tutorgraph.retrieval.factory import Models, build_retriever
-from tutorgraph.retrieval.pipeline import RequestState, run_stages
+from tutorgraph.retrieval.pipeline import run_stages
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stages import LessonStage
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph.stores.lessons import (
     LESSON_KINDS,
     LESSON_POOL,

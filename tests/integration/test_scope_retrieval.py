@@ -14,9 +14,9 @@ from tutorgraph.confidence.scope import ScopeModel
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.retrieval.factory import bundled_scope_path
-from tutorgraph.retrieval.pipeline import RequestState
 from tutorgraph.retrieval.scope_signals import scope_signals
 from tutorgraph.retrieval.stages import RouteStage
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest
 

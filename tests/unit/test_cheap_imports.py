@@ -65,3 +65,29 @@ def test_a_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ConfigurationError, match=r"tutorgraph\[neo4j\]") as info:
         service.graph_store(Settings(neo4j_uri="neo4j://localhost:7687"))
     assert info.value.details == {"extra": "neo4j"}
+
+
+# What a model is: the packages that hold one, and the ranker's runtime.
+MODELS = (
+    "tutorgraph.ranking",
+    "tutorgraph.linking",
+    "tutorgraph.confidence",
+    "tutorgraph.embedding",
+    "tutorgraph.diagnosis",
+    "tutorgraph.retrieval.ranker_runtime",
+    "onnxruntime",
+    "lightgbm",
+)
+
+
+def test_the_runner_and_the_state_import_no_model() -> None:
+    """The generic runner (`retrieval/pipeline.py`) and the state it carries know stages and
+    fields only; what a stage does, and with which model, is the stage's."""
+    modules = ("tutorgraph.retrieval.pipeline", "tutorgraph.retrieval.state")
+    code = f"import sys; [__import__(m) for m in {modules!r}]; " + (
+        f"print(sorted(m for m in sys.modules if m.startswith({MODELS!r})))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.strip() == "[]"

@@ -20,8 +20,8 @@ from tutorgraph.refinement.language import (
 )
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.spelling import SpellingCorrector
-from tutorgraph.retrieval.pipeline import RequestState
 from tutorgraph.retrieval.stages import RefineStage
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph_client.models.packet import LanguageInfo
 from tutorgraph_client.models.request import RetrievalRequest
 

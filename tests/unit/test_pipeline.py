@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from tutorgraph.errors import SourceUnavailableError, StageFailedError, UnknownConceptError
-from tutorgraph.retrieval.pipeline import RequestState, Stage, run_stages
+from tutorgraph.retrieval.pipeline import Stage, run_stages
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.unit

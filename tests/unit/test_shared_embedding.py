@@ -13,7 +13,7 @@ from fastapi import FastAPI
 
 from tutorgraph.api.errors import install_error_handlers
 from tutorgraph.errors import SourceUnavailableError
-from tutorgraph.retrieval.pipeline import RequestState, await_shared
+from tutorgraph.retrieval.state import RequestState, await_shared
 from tutorgraph.stores.guard import guarded
 
 pytestmark = pytest.mark.unit

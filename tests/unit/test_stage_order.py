@@ -15,7 +15,7 @@ import pytest
 
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.retrieval import stages as stages_package
-from tutorgraph.retrieval.pipeline import INITIAL, RequestState, Stage, check_stage_order
+from tutorgraph.retrieval.pipeline import Stage, check_stage_order
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.retrieval.stage_table import (
     REGENERATE,
@@ -25,6 +25,7 @@ from tutorgraph.retrieval.stage_table import (
     with_stage_table,
 )
 from tutorgraph.retrieval.stages import STAGES, DedupeStage, RankStage
+from tutorgraph.retrieval.state import INITIAL, RequestState
 
 pytestmark = pytest.mark.unit
 
@@ -32,7 +33,6 @@ DESIGN = Path(__file__).resolve().parents[2] / "docs" / "DESIGN.md"
 # `RequestState` methods and pipeline helpers a stage reaches fields through: (reads, writes).
 VIA: dict[str, tuple[set[str], set[str]]] = {
     "query_embedding": ({"query_vector"}, set()),
-    "ranker_scoring": ({"facts", "scoring"}, {"scoring"}),
     "await_linking": ({"linking"}, set()),
 }
 

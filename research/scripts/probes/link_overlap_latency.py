@@ -19,8 +19,9 @@ import numpy as np
 from tutorgraph.cli.plugin import load_settings
 from tutorgraph.index.service import open_retriever
 from tutorgraph.retrieval.packet import build_packet
-from tutorgraph.retrieval.pipeline import RequestState, Stage, run_stages
+from tutorgraph.retrieval.pipeline import Stage, run_stages
 from tutorgraph.retrieval.stages import LinkStage
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph_client.models.request import RetrievalRequest
 
 

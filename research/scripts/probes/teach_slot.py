@@ -28,7 +28,8 @@ from tutorgraph.embedding.reranker import CrossEncoderReranker
 from tutorgraph.index.service import open_retriever
 from tutorgraph.retrieval.hits import lesson_hit
 from tutorgraph.retrieval.packet import build_packet
-from tutorgraph.retrieval.pipeline import RequestState, run_stages
+from tutorgraph.retrieval.pipeline import run_stages
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph.stores.protocols import ScoredItem
 from tutorgraph_research.tasks.packet_messages import load_packet_messages
 from tutorgraph_research.tasks.tutoring import request_for, score_packet

@@ -42,7 +42,14 @@ from tutorgraph.ranking.tuned import (
     tuned_features,
 )
 
-__all__ = ["FEATURES", "SIGNAL_FEATURES", "CandidateSignals", "LearnedRanker", "RankerQuery"]
+__all__ = [
+    "FEATURES",
+    "SIGNAL_FEATURES",
+    "CandidateSignals",
+    "LearnedRanker",
+    "RankerQuery",
+    "Scoring",
+]
 
 # What the retrieval pipeline knows of a hit: 1/rank per source (0 when the source missed
 # it), each source's score and the fused and rerank scores (NaN when absent).
@@ -354,3 +361,12 @@ class LearnedRanker:
             )
         except (OSError, ValueError, KeyError) as exc:
             raise ConfigurationError(f"cannot load the ranker in {directory}: {exc}") from exc
+
+
+class Scoring(NamedTuple):
+    """Which model scores a request (None: none will), the concepts it reads, and why none
+    does ("" when one does)."""
+
+    model: LearnedRanker | None
+    concepts: list[str]
+    reason: str

@@ -13,10 +13,10 @@ from collections.abc import Awaitable
 
 from tutorgraph.config import SOURCE_TIMEOUT_S
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.ranking.model import CandidateSignals, LearnedRanker, RankerQuery
+from tutorgraph.ranking.model import CandidateSignals, LearnedRanker, RankerQuery, Scoring
 from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph.retrieval.hits import misconception_hit
-from tutorgraph.retrieval.ranker_runtime import Scoring, ranker_query_vector
+from tutorgraph.retrieval.ranker_runtime import ranker_query_vector
 from tutorgraph.retrieval.router import Route
 from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded

@@ -10,7 +10,8 @@ from typing import Any
 from tutorgraph.linking.linker import STRUCTURED as COMMON_CORE
 from tutorgraph.retrieval.fusion import RRF_K, source_weights
 from tutorgraph.retrieval.graph_search import GraphSearchResult, graph_plan
-from tutorgraph.retrieval.pipeline import RequestState, elapsed_ms
+from tutorgraph.retrieval.pipeline import elapsed_ms
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph_client.models.packet import (
     GraphContext,
     Hit,

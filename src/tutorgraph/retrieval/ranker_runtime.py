@@ -1,5 +1,5 @@
 """The learned ranker at request time, shared by the route and rank stages: which model scores
-a request (`scoring_ranker`, worked out once per request: `RequestState.ranker_scoring`), its
+a request (`scoring_ranker`, worked out once per request: `scoring_of`), its
 query embedded (`ranker_query_vector`, started by `route` so that it overlaps the search), and
 a ranker loaded on first need (`DeferredRanker`, a one-shot command's).
 
@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
-from typing import NamedTuple
 
 import numpy as np
 
@@ -28,9 +27,10 @@ from tutorgraph.config import SOURCE_TIMEOUT_S
 from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
-from tutorgraph.ranking.model import LearnedRanker, RankerQuery
+from tutorgraph.ranking.model import LearnedRanker, RankerQuery, Scoring
 from tutorgraph.ranking.query_text import concept_names, named_query, stated_query
 from tutorgraph.retrieval.facts import RequestFacts, request_facts
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore
@@ -38,21 +38,12 @@ from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = [
     "DeferredRanker",
-    "Scoring",
     "may_be_scored",
     "ranker_query_vector",
+    "scoring_of",
     "scoring_ranker",
     "stated_text",
 ]
-
-
-class Scoring(NamedTuple):
-    """Which model scores a request (None: none will), the concepts it reads, and why none
-    does ("" when one does)."""
-
-    model: LearnedRanker | None
-    concepts: list[str]
-    reason: str
 
 
 _NO_CONCEPTS = "the request names no concept_ids, and the learned score needs its concept"
@@ -76,6 +67,15 @@ def scoring_ranker(
     if not facts.student_answer:
         return Scoring(None, [], f"{why}; the text-only ranker needs a student's answer")
     return Scoring(ranker.text_only, [], "")
+
+
+def scoring_of(state: RequestState, ranker: LearnedRanker) -> Scoring:
+    """Which of `ranker`'s models scores the request of `state` (`scoring_ranker`), worked out
+    by the first stage that asks (route, or rank for a ranker loaded on first need) and kept
+    in `state.scoring` for the others."""
+    if state.scoring is None:
+        state.scoring = scoring_ranker(ranker, state.request, state.facts)
+    return state.scoring
 
 
 def may_be_scored(request: RetrievalRequest) -> bool:

@@ -17,11 +17,12 @@ from tutorgraph.embedding.reranker import Reranker
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.retrieval.packet import build_packet
-from tutorgraph.retrieval.pipeline import RequestState, Stage, run_stages
+from tutorgraph.retrieval.pipeline import Stage, run_stages
 from tutorgraph.retrieval.ranker_runtime import DeferredRanker
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import NO_RANKER, NO_RERANKER, NO_SCOPE_MODEL, StageDeps
 from tutorgraph.retrieval.stages import build_stages
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph.stores.breaker import Breakers
 from tutorgraph.stores.protocols import (
     ConceptLinks,

@@ -13,7 +13,7 @@ from tutorgraph.confidence.scope import ScopeSignals
 from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.linking.linker import STRUCTURED as COMMON_CORE
-from tutorgraph.retrieval.pipeline import RequestState, await_shared
+from tutorgraph.retrieval.state import RequestState, await_shared
 
 __all__ = ["scope_signals"]
 

@@ -32,9 +32,10 @@ import numpy as np
 from tutorgraph.confidence.logistic import Logistic
 from tutorgraph.confidence.scope import ScopeModel, ScopeSignals
 from tutorgraph.retrieval.packet import build_packet
-from tutorgraph.retrieval.pipeline import RequestState, run_stages
+from tutorgraph.retrieval.pipeline import run_stages
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.retrieval.scope_signals import scope_signals
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.tasks.packet_messages import OFF_TOPIC, PacketMessage
 from tutorgraph_research.tasks.tutoring import request_for, score_packet

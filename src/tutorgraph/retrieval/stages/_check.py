@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import KW_ONLY, dataclass
 
 from tutorgraph.errors import UnknownConceptError
-from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.pipeline import Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import GraphStore

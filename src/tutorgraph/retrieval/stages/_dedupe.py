@@ -19,9 +19,10 @@ from tutorgraph.retrieval.fusion import FusedHit
 from tutorgraph.retrieval.hits import fused_hit
 from tutorgraph.retrieval.local_context import LOCAL_PREFIX
 from tutorgraph.retrieval.near_duplicates import MERGEABLE_KINDS, merge_near_duplicates
-from tutorgraph.retrieval.pipeline import NearDuplicates, RequestState, Stage
+from tutorgraph.retrieval.pipeline import Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.retrieval.state import NearDuplicates, RequestState
 from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import VectorStore

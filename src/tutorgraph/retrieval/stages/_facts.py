@@ -13,9 +13,10 @@ import logging
 from dataclasses import KW_ONLY, dataclass
 
 from tutorgraph.retrieval.facts import RequestFacts, request_facts
-from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.pipeline import Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.retrieval.state import RequestState
 
 __all__ = ["FactsStage"]
 

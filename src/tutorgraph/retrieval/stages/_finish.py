@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.retrieval.context import assemble_context
 from tutorgraph.retrieval.hits import with_teaching
-from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.pipeline import Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph_client.models.packet import teaching_first
 
 __all__ = ["FinishStage"]

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tutorgraph.retrieval.fusion import fuse, source_weights
-from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.pipeline import Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.retrieval.state import RequestState
 
 __all__ = ["FuseStage"]
 

@@ -14,9 +14,10 @@ import asyncio
 from dataclasses import KW_ONLY, dataclass
 
 from tutorgraph.retrieval.hits import lesson_hit
-from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.pipeline import Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph.stores.lessons import (
     LESSON_POOL,
     PER_SUBSECTION,

@@ -31,9 +31,10 @@ import numpy.typing as npt
 from tutorgraph.errors import SourceUnavailableError
 from tutorgraph.linking import taxonomy_of
 from tutorgraph.retrieval.chains import with_chains
-from tutorgraph.retrieval.pipeline import Linking, RequestState, Stage, elapsed_ms
+from tutorgraph.retrieval.pipeline import Stage, elapsed_ms
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.retrieval.state import Linking, RequestState
 from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import ConceptLinks, GraphStore, LinkedCard

@@ -13,9 +13,10 @@ from tutorgraph.retrieval.candidates import Candidate
 from tutorgraph.retrieval.conflicts import latest_versions
 from tutorgraph.retrieval.graph_scope import scoped
 from tutorgraph.retrieval.merge import merge_candidates
-from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.pipeline import Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph.stores.protocols import ScoredItem
 from tutorgraph_client.models.request import SourceName
 

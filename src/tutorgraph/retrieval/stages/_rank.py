@@ -13,10 +13,11 @@ from tutorgraph.config import SOURCE_TIMEOUT_S
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.retrieval.learned_rank import learned_rank, ranker_name
-from tutorgraph.retrieval.pipeline import RequestState, Stage, await_shared
-from tutorgraph.retrieval.ranker_runtime import DeferredRanker
+from tutorgraph.retrieval.pipeline import Stage
+from tutorgraph.retrieval.ranker_runtime import DeferredRanker, scoring_of
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.retrieval.state import RequestState, await_shared
 from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.packet import RankerInfo
@@ -72,7 +73,7 @@ class RankStage(Stage):
             return False
         state.hits, state.ranker_info, state.contributions = await learned_rank(
             ranker,
-            state.ranker_scoring(ranker),
+            scoring_of(state, ranker),
             self.graph,
             self.embedder,
             state.request,
@@ -98,5 +99,5 @@ class RankStage(Stage):
                 return
             ranker = ranker.loaded
         assert ranker is not None  # it only fails when it runs
-        model = state.ranker_scoring(ranker).model
+        model = scoring_of(state, ranker).model
         state.ranker_info = RankerInfo(model=ranker_name(ranker, model), reason=reason)

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 from tutorgraph.refinement.language import detect_language, language_note
 from tutorgraph.refinement.refiner import Refiner
-from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.pipeline import Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph_client.models.packet import LanguageInfo
 
 __all__ = ["RefineStage"]

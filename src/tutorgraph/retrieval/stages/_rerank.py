@@ -11,9 +11,10 @@ from dataclasses import KW_ONLY, dataclass
 
 from tutorgraph.embedding.batching import rerank_async
 from tutorgraph.embedding.reranker import Reranker
-from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.pipeline import Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph_client.models.packet import RerankerInfo
 
 __all__ = ["RerankStage"]

@@ -21,11 +21,12 @@ from tutorgraph.config import SOURCE_TIMEOUT_S
 from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.ranking.model import LearnedRanker, RankerQuery
-from tutorgraph.retrieval.pipeline import RequestState, Stage, elapsed_ms
-from tutorgraph.retrieval.ranker_runtime import DeferredRanker, ranker_query_vector
+from tutorgraph.retrieval.pipeline import Stage, elapsed_ms
+from tutorgraph.retrieval.ranker_runtime import DeferredRanker, ranker_query_vector, scoring_of
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.router import resolve_route
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.protocols import GraphStore
 
@@ -108,7 +109,7 @@ class RouteStage(Stage):
             return task
         if ranker is None or ranker.combiner is None:
             return None
-        scoring = state.ranker_scoring(ranker)
+        scoring = scoring_of(state, ranker)
         if scoring.model is None:
             return None
         task = asyncio.create_task(
@@ -133,7 +134,7 @@ class RouteStage(Stage):
         if ranker is None or ranker.combiner is None:
             return None
         return await ranker_query_vector(
-            state.ranker_scoring(ranker),
+            scoring_of(state, ranker),
             self.graph,
             self.embedder,
             state.request,

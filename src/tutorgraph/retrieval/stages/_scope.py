@@ -16,10 +16,11 @@ from dataclasses import KW_ONLY, dataclass
 from tutorgraph.confidence.scope import ScopeModel
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError
-from tutorgraph.retrieval.pipeline import RequestState, Stage
+from tutorgraph.retrieval.pipeline import Stage
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.scope_signals import scope_signals
 from tutorgraph.retrieval.stage_deps import NO_SCOPE_MODEL, StageDeps
+from tutorgraph.retrieval.state import RequestState
 from tutorgraph_client.models.packet import ScopeInfo
 
 __all__ = ["ScopeStage"]

@@ -29,9 +29,10 @@ from tutorgraph.retrieval.graph_search import (
     linked_seeds,
 )
 from tutorgraph.retrieval.local_context import LOCAL_EMBED_SHARE, local_items, search_local
-from tutorgraph.retrieval.pipeline import RequestState, Stage, await_linking, elapsed_ms
+from tutorgraph.retrieval.pipeline import Stage, elapsed_ms
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
+from tutorgraph.retrieval.state import RequestState, await_linking
 from tutorgraph.stores.breaker import Breakers, CircuitBreaker
 from tutorgraph.stores.guard import Attempt, attempt
 from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, ScoredItem, VectorStore
