@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from tutorgraph.cli.app import app
 from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
-from tutorgraph_client.models.packet import STAGES
+from tutorgraph_client.models.packet import TIMING_KEYS
 from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
@@ -126,7 +126,7 @@ def test_query_json_is_exactly_one_packet_document(json_runs: list[tuple[int, st
     packet = json.loads(stdout)  # the whole of stdout: nothing else is printed there
     assert stdout.count("\n") == 1 and stdout.endswith("}\n")
     assert set(packet) == PACKET_FIELDS
-    assert list(packet["timings_ms"]) == list(STAGES)
+    assert list(packet["timings_ms"]) == list(TIMING_KEYS)
     assert set(packet["graph_context"]) == {"concepts", "prerequisites", "misconceptions"}
     assert set(packet["reranker"]) == {"applied", "model", "reason"}
     assert set(packet["grade"]) == {"grade", "band", "source", "probability"}

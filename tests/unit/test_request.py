@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from tutorgraph.errors import InvalidRequestError, TutorGraphError, UnknownConceptError
-from tutorgraph_client.models.packet import STAGES, ReasoningPacket
+from tutorgraph_client.models.packet import TIMING_KEYS, ReasoningPacket
 from tutorgraph_client.models.request import MAX_QUERY_CHARS, RetrievalRequest
 
 pytestmark = pytest.mark.unit
@@ -117,7 +117,7 @@ def test_unknown_concept_error_names_the_ids() -> None:
 
 
 def test_packet_defaults_always_carry_degraded_sources_and_reranker() -> None:
-    packet = ReasoningPacket(query="q", timings_ms=dict.fromkeys(STAGES, 0.0))
+    packet = ReasoningPacket(query="q", timings_ms=dict.fromkeys(TIMING_KEYS, 0.0))
     data = packet.model_dump(mode="json")
     assert data["degraded_sources"] == []
     assert data["reranker"] == {"applied": False, "model": None, "reason": None}

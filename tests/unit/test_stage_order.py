@@ -26,6 +26,7 @@ from tutorgraph.retrieval.stage_table import (
 )
 from tutorgraph.retrieval.stages import STAGES, DedupeStage, RankStage
 from tutorgraph.retrieval.state import INITIAL, RequestState
+from tutorgraph_client.models.packet import TIMING_KEYS
 
 pytestmark = pytest.mark.unit
 
@@ -187,6 +188,17 @@ def test_the_table_goes_between_the_markers_and_only_there() -> None:
     new = with_stage_table(doc)
     assert new == f"intro\n{STAGE_TABLE_START}\n{stage_table()}{STAGE_TABLE_END}\nrest\n"
     assert with_stage_table(new) == new
-    assert "| rank | `facts`, `hits`, `ranker_vector`, `route`, `scoring` |" in new
+    assert "| rank | no | `rank` | `facts`, `hits`, `ranker_vector`, `route`, `scoring` |" in new
     with pytest.raises(ValueError, match="no <!-- stage-table:start -->"):
         with_stage_table("no markers\n")
+
+
+class _TimedWrongly(RankStage):
+    name = "timed"
+    timing = "ranking"
+
+
+def test_a_stage_that_reports_under_no_timing_key_is_refused() -> None:
+    with pytest.raises(ConfigurationError, match="reports its time under 'ranking'"):
+        check_stage_order([*STAGES[:11], _TimedWrongly])
+    assert {s.timing for s in STAGES} - {None} <= set(TIMING_KEYS)

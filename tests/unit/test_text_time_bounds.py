@@ -123,7 +123,10 @@ class _NoGraph:
 SPELLER = SpellingCorrector(
     {"denominator": 40, "fractions": 90, "numerator": 30, "percentage": 20, "decimal": 25}
 )
-REFINER = LocalRefiner(_NoGraph(), SPELLER)  # type: ignore[arg-type]
+# The refiner's own deadline (0.5 s) is the service's guard, not this test's bound: on a busy
+# machine a linear read can pass it and be cut off (`fallback_reason`), which says nothing
+# about linearity. `_timed` holds the bound; the deadline here only catches a hang.
+REFINER = LocalRefiner(_NoGraph(), SPELLER, read_timeout_s=30.0)  # type: ignore[arg-type]
 DIAGNOSER = Diagnoser.bundled()
 
 

@@ -11,7 +11,7 @@ import pytest
 from tutorgraph.config import NEAR_DUPLICATE_THRESHOLD
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.metrics import average_precision_at_k
-from tutorgraph_client.models.packet import STAGES, Hit, ReasoningPacket
+from tutorgraph_client.models.packet import TIMING_KEYS, Hit, ReasoningPacket
 from tutorgraph_client.models.request import SourceName
 from tutorgraph_research.harness.configs import RunConfig
 from tutorgraph_research.tasks.eedi import misconception_ranking
@@ -214,7 +214,7 @@ def _hit(id_: str, kind: str, ids: list[str] | None = None) -> Hit:
 def test_misconception_ranking_counts_merged_ids_and_skips_other_kinds() -> None:
     packet = ReasoningPacket(
         query="q",
-        timings_ms=dict.fromkeys(STAGES, 0.0),
+        timings_ms=dict.fromkeys(TIMING_KEYS, 0.0),
         results=[
             _hit("eedi:construct:1428", "concept"),
             _hit("eedi:misconception:1535", "misconception"),

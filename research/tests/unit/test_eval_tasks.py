@@ -13,7 +13,7 @@ from tutorgraph.ingest.eedi import read_eedi_questions
 from tutorgraph.ingest.learning_commons import load_learning_commons
 from tutorgraph.ingest.openstax import load_openstax
 from tutorgraph.models.records import SourceRecords
-from tutorgraph_client.models.packet import STAGES, GraphContext, Hit, HitKind, ReasoningPacket
+from tutorgraph_client.models.packet import TIMING_KEYS, GraphContext, Hit, HitKind, ReasoningPacket
 from tutorgraph_research.harness.configs import BEST, RunConfig, ablation_grid
 from tutorgraph_research.harness.folds import concept_ranking, eval_item, stable_fold, stable_sample
 from tutorgraph_research.harness.runner import load_resources
@@ -74,7 +74,7 @@ def hit(hid: str, kind: HitKind, concept_ids: list[str], ids: list[str] | None =
 def packet(hits: list[Hit], chains: list[list[str]] | None = None) -> ReasoningPacket:
     return ReasoningPacket(
         query="q",
-        timings_ms=dict.fromkeys(STAGES, 0.0),
+        timings_ms=dict.fromkeys(TIMING_KEYS, 0.0),
         results=hits,
         graph_context=GraphContext(prerequisites=chains or []),
     )

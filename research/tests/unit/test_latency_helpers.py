@@ -46,10 +46,10 @@ def _stages(ms: float) -> dict[str, dict[str, float]]:
 
 
 def _row(config: str, ms: float, *, diagnosed: int = 0, **detail: object) -> dict[str, object]:
-    from tutorgraph_client.models.packet import STAGES
+    from tutorgraph_client.models.packet import TIMING_KEYS
 
     ran: dict[str, dict[str, float]] = {
-        s: {"n": 10, "p50": 1.0, "p95": 2.0, "p99": 3.0, "mean": 1.5} for s in STAGES
+        s: {"n": 10, "p50": 1.0, "p95": 2.0, "p99": 3.0, "mean": 1.5} for s in TIMING_KEYS
     }
     ran["diagnose"] = (
         {"n": diagnosed, "p50": 0.5, "p95": 0.7, "p99": 0.9, "mean": 0.6} if diagnosed else {"n": 0}

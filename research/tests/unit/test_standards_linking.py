@@ -18,7 +18,7 @@ import numpy.typing as npt
 import pytest
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph_client.models.packet import STAGES, GraphContext, Hit, ReasoningPacket
+from tutorgraph_client.models.packet import TIMING_KEYS, GraphContext, Hit, ReasoningPacket
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.tasks.standards_data import (
@@ -135,7 +135,7 @@ def _packet(
 ) -> ReasoningPacket:
     return ReasoningPacket(
         query="q",
-        timings_ms=dict.fromkeys(STAGES, 0.0),
+        timings_ms=dict.fromkeys(TIMING_KEYS, 0.0),
         refined_query=RefinedQuery(
             original_query="q", optimized_query="q", key_concepts=key, refiner="local"
         ),

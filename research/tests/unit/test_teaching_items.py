@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tutorgraph_client.models.curriculum import Document
-from tutorgraph_client.models.packet import STAGES, Hit, HitKind, ReasoningPacket
+from tutorgraph_client.models.packet import TIMING_KEYS, Hit, HitKind, ReasoningPacket
 from tutorgraph_research.tasks.teaching import held_out_section, item_scores, teaching_items
 
 pytestmark = pytest.mark.unit
@@ -58,7 +58,7 @@ def packet(ids: list[tuple[str, HitKind]]) -> ReasoningPacket:
         )
         for i, k in ids
     ]
-    return ReasoningPacket(query="q", timings_ms=dict.fromkeys(STAGES, 0.0), results=hits)
+    return ReasoningPacket(query="q", timings_ms=dict.fromkeys(TIMING_KEYS, 0.0), results=hits)
 
 
 def test_scores_skip_the_exercise_itself_and_what_is_not_teaching_content() -> None:

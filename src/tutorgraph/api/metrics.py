@@ -28,7 +28,7 @@ from prometheus_client import multiprocess as prometheus_multiprocess
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
 from tutorgraph_client.models.answer import AnswerResult
-from tutorgraph_client.models.packet import STAGES, ReasoningPacket
+from tutorgraph_client.models.packet import TIMING_KEYS, ReasoningPacket
 
 __all__ = ["CONTENT_TYPE", "MULTIPROCESS_ENV", "ApiMetrics"]
 
@@ -125,7 +125,7 @@ class ApiMetrics:
         self.request_seconds.labels(route=route).observe(seconds)
 
     def observe_packet(self, packet: ReasoningPacket) -> None:
-        for stage in STAGES:
+        for stage in TIMING_KEYS:
             ms = packet.timings_ms.get(stage, 0.0)
             # A stage that did not run reports 0; counting it would drag every quantile down.
             if ms > 0 or stage == "total":

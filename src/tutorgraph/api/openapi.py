@@ -32,7 +32,7 @@ from tutorgraph_client.models.api import (
     Readiness,
 )
 from tutorgraph_client.models.packet import (
-    STAGES,
+    TIMING_KEYS,
     AnswerCheck,
     DiagnosisFinding,
     GradeInfo,
@@ -190,7 +190,7 @@ PACKET_EXAMPLE: dict[str, Any] = ReasoningPacket(
     results=[_MISCONCEPTION],
     total_results=1,
     lexical_count=1,
-    timings_ms={stage: 0.0 for stage in STAGES} | {"total": 38.2},
+    timings_ms={stage: 0.0 for stage in TIMING_KEYS} | {"total": 38.2},
     diagnosis=[
         DiagnosisFinding(
             misconception_id="eedi:misconception:1507",

@@ -32,7 +32,7 @@ the story is not the student's answer ("how many more to make 15?" states no ans
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from tutorgraph.mathtext.spans import plain_text
 from tutorgraph.refinement.expressions import tokens
@@ -66,7 +66,10 @@ class RequestFacts:
     got 18"); `numbers`: the numbers of the message as written, in order; `reading`: the
     reader's reading of the request's `problem`, else the message (None for a text over
     `MAX_READ_CHARS`, which is not read); `story`: the word problem's mathematics
-    (`refinement/story.py`)."""
+    (`refinement/story.py`). The texts the stages read, worked out here once: the dense and
+    lexical searches read `search_text` (the refiner's rewrite, else the message), the linker
+    and the scope model `link_text` (the message and the request's problem, as given), and
+    `rewritten` says the two differ (the scope model judges the message as typed)."""
 
     problem: str | None = None
     problem_text: str = ""
@@ -76,17 +79,32 @@ class RequestFacts:
     numbers: tuple[str, ...] = ()
     reading: MessageReading | None = None
     story: Story | None = None
+    search_text: str = ""
+    link_text: str = ""
+    rewritten: bool = False
 
     @classmethod
-    def given(cls, request: RetrievalRequest) -> RequestFacts:
-        """The request's own fields only, nothing read (when the reading did not finish)."""
+    def given(cls, request: RetrievalRequest, refined: RefinedQuery | None = None) -> RequestFacts:
+        """The request's own fields only, nothing read (when the reading did not finish),
+        and the texts the stages read."""
         return cls(
             problem=request.problem,
             problem_text=request.problem or request.query,
             student_answer=request.student_answer,
             answer_source="request" if request.student_answer else None,
             correct_answer=request.correct_answer,
+            **_texts(request, refined),
         )
+
+
+def _texts(request: RetrievalRequest, refined: RefinedQuery | None) -> dict[str, Any]:
+    """`RequestFacts`' texts: `search_text`, `link_text` and `rewritten`."""
+    search = refined.optimized_query if refined is not None else request.query
+    return {
+        "search_text": search,
+        "link_text": " ".join(t for t in (request.query, request.problem) if t),
+        "rewritten": search != request.query,
+    }
 
 
 def diagnosed_text(story: Story) -> str:
@@ -113,7 +131,7 @@ def request_facts(request: RetrievalRequest, refined: RefinedQuery | None) -> Re
     off the event loop for long texts (the reader is cached, so a second read is free)."""
     text = request.problem or request.query
     if len(text) > MAX_READ_CHARS:
-        return RequestFacts.given(request)
+        return RequestFacts.given(request, refined)
     reading = read_message(text)
     # A word problem ("had 24 and gave away 9") where the reader finds no calculation.
     story = read_story(text) if reading.problem is None else None
@@ -143,4 +161,5 @@ def request_facts(request: RetrievalRequest, refined: RefinedQuery | None) -> Re
         numbers=numbers[:MAX_NUMBERS],
         reading=reading,
         story=story,
+        **_texts(request, refined),
     )

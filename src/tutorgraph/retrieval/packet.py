@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from tutorgraph.linking.linker import STRUCTURED as COMMON_CORE
-from tutorgraph.retrieval.fusion import RRF_K, source_weights
-from tutorgraph.retrieval.graph_search import GraphSearchResult, graph_plan
+from tutorgraph.retrieval.fusion import RRF_K
+from tutorgraph.retrieval.graph_search import GraphSearchResult
 from tutorgraph.retrieval.pipeline import elapsed_ms
 from tutorgraph.retrieval.state import RequestState
 from tutorgraph_client.models.packet import (
@@ -160,7 +160,7 @@ def _debug(state: RequestState) -> dict[str, Any]:
         "semantic_weight_effective": route.semantic_weight,
         "auto_signals_detected": route.analysis.signals,
         "query_type": route.analysis.query_type,
-        "graph_plan": graph_plan(request, route).__dict__,
+        "graph_plan": state.graph_plan.__dict__ if state.graph_plan is not None else None,
         "candidates": {name: len(cands) for name, cands in results.items()},
         "depths": {
             "vector": route.profile.vector_depth,
@@ -169,10 +169,10 @@ def _debug(state: RequestState) -> dict[str, Any]:
         "fusion": {
             "method": request.fusion,
             "k": RRF_K if request.fusion == "rrf" else None,
-            "weights": source_weights(route.semantic_weight),
+            "weights": state.fusion_weights,
         },
-        "graph_scoped": bool(state.scope),
-        "graph_scope": sorted(state.scope),
+        "graph_scoped": bool(state.graph_scope),
+        "graph_scope": sorted(state.graph_scope),
         "rerank_requested": route.rerank,
         "source_agreement": agreement,
         "fused_top": [

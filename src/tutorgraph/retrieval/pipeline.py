@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from tutorgraph.errors import ConfigurationError, StageFailedError, TutorGraphError
 from tutorgraph.retrieval.state import INITIAL, RequestState
+from tutorgraph_client.models.packet import TIMING_KEYS
 
 if TYPE_CHECKING:  # the stages' `make` only; neither module imports this one's stages
     from tutorgraph.retrieval.retriever_config import RetrieverConfig
@@ -117,7 +118,8 @@ def declared(stage: Stage | type[Stage], what: str) -> frozenset[str]:
 
 def check_stage_order(stages: Iterable[Stage | type[Stage]]) -> None:
     """Raise `ConfigurationError` unless every stage reads only fields that an earlier stage
-    writes (or `INITIAL` ones), names only `RequestState` fields, and has a name of its own.
+    writes (or `INITIAL` ones), names only `RequestState` fields, reports its time under a
+    key of `timings_ms` (or none), and has a name of its own.
 
     >>> check_stage_order([FinishStage])  # doctest: +SKIP
     ConfigurationError: the finish stage reads hits, lessons, ranker_info, route, which no
@@ -135,6 +137,11 @@ def check_stage_order(stages: Iterable[Stage | type[Stage]]) -> None:
             raise ConfigurationError(
                 f"the {stage.name} stage declares {', '.join(unknown)}, "
                 "which RequestState does not have"
+            )
+        if stage.timing is not None and stage.timing not in TIMING_KEYS:
+            raise ConfigurationError(
+                f"the {stage.name} stage reports its time under {stage.timing!r}, which is no "
+                f"key of a packet's timings_ms ({', '.join(TIMING_KEYS)})"
             )
         if missing := sorted(reads - written):
             raise ConfigurationError(

@@ -28,8 +28,7 @@ async def scope_signals(state: RequestState, embedder: Embedder) -> ScopeSignals
     """
     request = state.request
     vector = await state.query_embedding()
-    refined = state.refined
-    if refined is not None and refined.optimized_query != request.query:
+    if state.facts.rewritten:
         vector = (
             await await_shared(state.message_vector, "message embedding")
             if state.message_vector is not None
@@ -41,7 +40,7 @@ async def scope_signals(state: RequestState, embedder: Embedder) -> ScopeSignals
     misconceptions = [h.score for h in state.hits if h.kind == "misconception"]
     check = state.answer_check
     return ScopeSignals(
-        text=" ".join(t for t in (request.query, request.problem) if t),
+        text=state.facts.link_text,
         vector=vector,
         concept_cosine=max(cosines, default=0.0),
         concept_score=core[0] if core else 0.0,

@@ -1,5 +1,7 @@
-"""The stages' declarations as DESIGN section 2's table: which `RequestState` fields each
-stage reads and writes, in pipeline order (`retrieval.stages.STAGES`).
+"""The stages' declarations as DESIGN section 2's table, in pipeline order
+(`retrieval.stages.STAGES`): whether each is required (a required stage's failure fails the
+request; an optional one's degrades it), the `timings_ms` key its time adds to, and which
+`RequestState` fields it reads and writes.
 
 The table lives in docs/DESIGN.md between the lines `STAGE_TABLE_START` and
 `STAGE_TABLE_END`; a unit test checks that it matches the code. Regenerate it with
@@ -7,7 +9,7 @@ The table lives in docs/DESIGN.md between the lines `STAGE_TABLE_START` and
     python -m tutorgraph.retrieval.stage_table --write docs/DESIGN.md
 
 >>> print(stage_table().splitlines()[2])
-| check | — | — |
+| check | yes | — | — | — |
 """
 
 from __future__ import annotations
@@ -31,11 +33,16 @@ def _names(fields: frozenset[str]) -> str:
 
 
 def stage_table(stages: Iterable[Stage | type[Stage]] = STAGES) -> str:
-    """`stages`' declarations as a markdown table (stage | reads | writes), in order; the
-    request and the bookkeeping fields (`pipeline.INITIAL`) are left out."""
-    rows = ["| stage | reads | writes |", "|---|---|---|"]
+    """`stages`' declarations as a markdown table (stage | required | timing | reads |
+    writes), in order; the request and the bookkeeping fields (`state.INITIAL`) are left
+    out. `timing` is the `timings_ms` key the runner adds the stage's time to (—: none; a
+    stage may time its own parts: route the `embed`, link's task `link`, search each
+    source)."""
+    rows = ["| stage | required | timing | reads | writes |", "|---|---|---|---|---|"]
     rows += [
-        f"| {s.name} | {_names(declared(s, 'reads'))} | {_names(declared(s, 'writes'))} |"
+        f"| {s.name} | {'yes' if s.required else 'no'} | "
+        f"{f'`{s.timing}`' if s.timing else '—'} | "
+        f"{_names(declared(s, 'reads'))} | {_names(declared(s, 'writes'))} |"
         for s in stages
     ]
     return "\n".join(rows) + "\n"

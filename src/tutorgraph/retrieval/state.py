@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from tutorgraph.errors import SourceUnavailableError, TutorGraphError
 from tutorgraph.retrieval.facts import RequestFacts
 from tutorgraph_client.models.packet import (
-    STAGES,
+    TIMING_KEYS,
     AnswerCheck,
     Conflict,
     DiagnosisFinding,
@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # field types only: the state imports no model or stage
     from tutorgraph.ranking.model import RankerQuery, Scoring
     from tutorgraph.retrieval.candidates import Candidate
     from tutorgraph.retrieval.fusion import FusedHit
-    from tutorgraph.retrieval.graph_search import GraphSearchResult
+    from tutorgraph.retrieval.graph_search import GraphPlan, GraphSearchResult
     from tutorgraph.retrieval.merge import MergedHit
     from tutorgraph.retrieval.router import Route
     from tutorgraph.stores.protocols import ScoredItem
@@ -113,7 +113,7 @@ class RequestState:
 
     request: RetrievalRequest
     # The packet's contract timings (0 for a stage that did not run), and every stage's own.
-    timings: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
+    timings: dict[str, float] = field(default_factory=lambda: dict.fromkeys(TIMING_KEYS, 0.0))
     stage_ms: dict[str, float] = field(default_factory=dict)
     degraded_stages: dict[str, str] = field(default_factory=dict)
     started: float = field(default_factory=time.perf_counter)
@@ -139,13 +139,18 @@ class RequestState:
     linking: asyncio.Task[Linking] | None = None
     raw: dict[SourceName, list[ScoredItem]] = field(default_factory=dict)
     graph: GraphSearchResult | None = None
+    # The graph plan the search ran (the debug block reports it as it was decided).
+    graph_plan: GraphPlan | None = None
     # Each source that failed, timed out or was skipped by its circuit breaker, and why.
     degraded: dict[SourceName, str] = field(default_factory=dict)
     linked: list[LinkedConcept] = field(default_factory=list)
-    scope: set[str] = field(default_factory=set)
+    # The concepts whose candidates graph scoping boosted (merge stage; empty: unscoped).
+    graph_scope: set[str] = field(default_factory=set)
     results: dict[SourceName, list[Candidate]] = field(default_factory=dict)
     merged: list[MergedHit] = field(default_factory=list)
     fused: list[FusedHit] = field(default_factory=list)
+    # The weight each source's results were fused with (fuse stage).
+    fusion_weights: dict[SourceName, float] = field(default_factory=dict)
     hits: list[Hit] = field(default_factory=list)
     # The final order before the cut to `n_results` (the packet's slots reach past the cut).
     uncut: list[Hit] = field(default_factory=list)

@@ -89,11 +89,11 @@ def concept_ranking(packet: ReasoningPacket, prefix: str = "") -> list[str]:
     """Concept ids in packet order: a concept hit's own ids, any other hit's `concept_ids`;
     the first occurrence wins. With `prefix`, only ids of that kind (e.g. ``eedi:construct:``).
 
-    >>> from tutorgraph_client.models.packet import STAGES, Hit
+    >>> from tutorgraph_client.models.packet import TIMING_KEYS, Hit
     >>> def hit(i, kind, cids): return Hit(id=i, ids=[i], kind=kind, text="t", concept_ids=cids,
     ...     score=1.0, rank=1, found_by=["vector"], fused_score=1.0)
     >>> hits = [hit("d1", "exercise", ["s:2"]), hit("s:1", "concept", ["s:1"])]
-    >>> p = ReasoningPacket(query="q", timings_ms=dict.fromkeys(STAGES, 0.0), results=hits)
+    >>> p = ReasoningPacket(query="q", timings_ms=dict.fromkeys(TIMING_KEYS, 0.0), results=hits)
     >>> concept_ranking(p)
     ['s:2', 's:1']
     """

@@ -7,7 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from tutorgraph_client.models.packet import STAGES
+from tutorgraph_client.models.packet import TIMING_KEYS
 from tutorgraph_research.report._format import metric_label
 from tutorgraph_research.report._inputs import REFERENCE, Ablations, latency_ok, load_results
 
@@ -158,7 +158,7 @@ def _latency_figure(lat: dict[str, Any], path: Path) -> Path:
 
     # Every stage of `timings_ms` but the local context (never in this query set) and the
     # total, then serialising the packet.
-    stages = (*(s for s in STAGES if s not in ("local", "total")), "serialise")
+    stages = (*(s for s in TIMING_KEYS if s not in ("local", "total")), "serialise")
     bars = [(r["config"], r["stages_ms"]) for r in ok]
     bolt = lat.get("bolt_graph") or {}
     if bolt.get("status") == "ok":

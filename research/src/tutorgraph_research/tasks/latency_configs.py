@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tutorgraph.retrieval.retriever import HybridRetriever
-from tutorgraph_client.models.packet import STAGES
+from tutorgraph_client.models.packet import TIMING_KEYS
 from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.harness.configs import RunConfig
 from tutorgraph_research.harness.provenance import hardware
@@ -47,7 +47,7 @@ async def _time_queries(
         done = time.perf_counter()
         stages["serialise"].append((done - t) * 1000)
         stages["wall"].append((done - started) * 1000)
-        for s in STAGES:
+        for s in TIMING_KEYS:
             stages[s].append(packet.timings_ms[s])
         degraded += bool(packet.degraded_sources)
         tick()
@@ -130,7 +130,7 @@ async def latency_by_config(
         row |= {
             "status": "ok",
             "stages_ms": {s: percentiles(v) for s, v in stages.items()},
-            "ran_ms": {s: ran_percentiles(stages[s]) for s in STAGES},
+            "ran_ms": {s: ran_percentiles(stages[s]) for s in TIMING_KEYS},
             "n_degraded": degraded,
             "total_by_query_type": {k: percentiles(v) for k, v in sorted(by_type.items())},
         }

@@ -17,7 +17,7 @@ import numpy as np
 
 from tutorgraph.embedding.reranker import CrossEncoderReranker
 from tutorgraph.retrieval.retriever import HybridRetriever
-from tutorgraph_client.models.packet import STAGES
+from tutorgraph_client.models.packet import TIMING_KEYS
 from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.harness.provenance import hardware
 
@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 # Every stage of `timings_ms`, then serialising the packet to JSON and the caller's wall time.
-LATENCY_STAGES = (*STAGES, "serialise", "wall")
+LATENCY_STAGES = (*TIMING_KEYS, "serialise", "wall")
 
 
 def percentiles(values: Sequence[float]) -> dict[str, float]:
@@ -68,7 +68,7 @@ async def measure_latency(
     ]
     for r in (warmup_queries if warmup_queries is not None else requests)[:warmup]:
         await retriever.retrieve(r)
-    stages: dict[str, list[float]] = {s: [] for s in (*STAGES, "serialise", "wall")}
+    stages: dict[str, list[float]] = {s: [] for s in (*TIMING_KEYS, "serialise", "wall")}
     cpu_started = time.process_time()
     for i, r in enumerate(requests, start=1):
         started = time.perf_counter()
@@ -77,7 +77,7 @@ async def measure_latency(
         packet.model_dump_json()
         stages["serialise"].append((time.perf_counter() - t) * 1000)
         stages["wall"].append((time.perf_counter() - started) * 1000)
-        for s in STAGES:
+        for s in TIMING_KEYS:
             stages[s].append(packet.timings_ms[s])
         if progress:
             progress(i, len(queries))

@@ -112,9 +112,10 @@ def packet_ranking(packet: ReasoningPacket, prefix: str = CCSS) -> list[str]:
     graph-context concepts, then the hits' concepts (`concept_ranking`); only ids starting
     with `prefix`.
 
-    >>> from tutorgraph_client.models.packet import STAGES, GraphContext
+    >>> from tutorgraph_client.models.packet import TIMING_KEYS, GraphContext
     >>> graph = GraphContext(concepts=[{"id": "eedi:construct:1"}, {"id": "ccss:K.CC.A.1"}])
-    >>> p = ReasoningPacket(query="q", timings_ms=dict.fromkeys(STAGES, 0.0), graph_context=graph)
+    >>> timings = dict.fromkeys(TIMING_KEYS, 0.0)
+    >>> p = ReasoningPacket(query="q", timings_ms=timings, graph_context=graph)
     >>> packet_ranking(p)
     ['ccss:K.CC.A.1']
     """

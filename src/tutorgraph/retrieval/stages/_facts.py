@@ -50,9 +50,9 @@ class FactsStage(Stage):
             state.facts = await asyncio.wait_for(work, self.timeout_s)
         except TimeoutError:
             log.warning("reading the request's facts took over %g s", self.timeout_s)
-            state.facts = RequestFacts.given(state.request)
+            state.facts = RequestFacts.given(state.request, state.refined)
         return True
 
     def degrade(self, state: RequestState, reason: str) -> None:
         del reason
-        state.facts = RequestFacts.given(state.request)
+        state.facts = RequestFacts.given(state.request, state.refined)

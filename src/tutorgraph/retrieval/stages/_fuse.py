@@ -19,11 +19,11 @@ __all__ = ["FuseStage"]
 
 @dataclass(frozen=True)
 class FuseStage(Stage):
-    """Sets `state.fused`."""
+    """Sets `state.fused` and the weights it fused with (`state.fusion_weights`)."""
 
     name = "fuse"
     reads = frozenset({"merged", "route"})
-    writes = frozenset({"fused"})
+    writes = frozenset({"fused", "fusion_weights"})
     timing = "fuse"
 
     @classmethod
@@ -32,6 +32,6 @@ class FuseStage(Stage):
         return cls()
 
     async def run(self, state: RequestState) -> bool:
-        weights = source_weights(state.route.semantic_weight)
-        state.fused = fuse(state.merged, weights, state.request.fusion)
+        state.fusion_weights = source_weights(state.route.semantic_weight)
+        state.fused = fuse(state.merged, state.fusion_weights, state.request.fusion)
         return True

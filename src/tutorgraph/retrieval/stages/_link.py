@@ -4,18 +4,18 @@ named none of), each taxonomy's first concept with its prerequisite chain, with 
 
 It runs before the search and blocks on nothing: it starts `state.linking`, a task that
 awaits the query embedding `route` started, links in a worker thread and reads the chains,
-while the dense and lexical searches run. The graph search awaits it for its seeds (issue
-47: one source of concepts per request), and the search stage sets `state.linked` from it
-(`pipeline.await_linking`). The task never raises: a failure is the stage's degradation.
+while the dense and lexical searches run, and sets `state.linked` when it is done. The graph
+search awaits it for its seeds (issue 47: one source of concepts per request), and the search
+stage waits for it to end (`state.await_linking`), or cancels it past the source timeout. The
+task never raises: a failure is the stage's degradation.
 
 The linker reads the request's `grade` (a prior over the standards) and the story's tags from
 the request's facts; it sets `state.grade_info`: the request's grade, else the band the
 standards model reads from the message (issue 48).
 
-The chain is read to `CHAIN_DEPTH` edges back and listed foundations first: a tutor reads
-"5.NF.B.3 (Interpret a fraction as division) comes before 6.RP.A.3.c", not bare ids. A
-construct or section reaches the Common Core progressions through its `aligned_with` edge:
-its chain starts with the standard it teaches (1 back), then that standard's prerequisites.
+The chains are `retrieval/chains.py`'s: a construct or section reaches the Common Core
+progressions through its `aligned_with` edge, so its chain starts with the standard it
+teaches, then that standard's prerequisites.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class LinkStage(Stage):
 
     name = "link"
     reads = frozenset({"facts", "query_vector"})
-    writes = frozenset({"grade_info", "linking"})
+    writes = frozenset({"grade_info", "linked", "linking"})
     # The task reports its own time under `timings_ms.link` (the stage only starts it).
     timing = None
     required = False
@@ -102,7 +102,8 @@ class LinkStage(Stage):
                 if out
                 else out
             )
-            return Linking(chained or out, linker_ran=waited is not None)
+            state.linked = chained or out
+            return Linking(state.linked, linker_ran=waited is not None)
         except Exception as exc:  # the stage's failure policy, inside its task
             log.warning("stage link failed (%s); the request goes on without it", exc)
             state.degraded_stages[self.name] = f"{self.name} failed: {type(exc).__name__}"
@@ -141,7 +142,7 @@ class LinkStage(Stage):
         if self.linker is None or state.query_vector is None:
             return out, None
         named = {c.taxonomy for c in out}
-        text = " ".join(p for p in (request.query, request.problem) if p)
+        text = state.facts.link_text
         waiting = time.perf_counter()
         try:
             vector = await state.query_embedding()

@@ -29,11 +29,11 @@ def _candidates(results: list[ScoredItem]) -> list[Candidate]:
 
 @dataclass(frozen=True)
 class MergeStage(Stage):
-    """Sets `state.scope`, `state.results`, `state.merged` and the temporal conflicts."""
+    """Sets `state.graph_scope`, `state.results`, `state.merged` and the temporal conflicts."""
 
     name = "merge"
     reads = frozenset({"graph", "raw", "route"})
-    writes = frozenset({"conflicts", "merged", "results", "scope"})
+    writes = frozenset({"conflicts", "graph_scope", "merged", "results"})
     timing = "merge"
 
     @classmethod
@@ -50,7 +50,7 @@ class MergeStage(Stage):
         }
         if graph is not None:
             results["graph"] = graph.candidates
-        state.scope = scope
+        state.graph_scope = scope
         state.results, stale = latest_versions(results)
         state.conflicts = stale
         state.merged = merge_candidates(state.results)

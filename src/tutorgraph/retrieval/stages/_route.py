@@ -40,7 +40,7 @@ class RouteStage(Stage):
     deferred one in the task that loads it."""
 
     name = "route"
-    reads = frozenset({"facts", "refined"})
+    reads = frozenset({"facts"})
     writes = frozenset({"message_vector", "query_vector", "ranker_vector", "route", "scoring"})
 
     embedder: Embedder
@@ -72,7 +72,7 @@ class RouteStage(Stage):
         )
 
     async def run(self, state: RequestState) -> bool:
-        request, refined, facts = state.request, state.refined, state.facts
+        request, facts = state.request, state.facts
         state.route = resolve_route(
             query=request.query,
             retrieval_profile=request.retrieval_profile,
@@ -86,9 +86,8 @@ class RouteStage(Stage):
         state.ranker_vector = self._start_ranker_vector(state)
         # One query embedding serves the dense search, the local context and the linker.
         if "vector" in request.sources or request.local_context or self.links:
-            text = refined.optimized_query if refined else request.query
-            state.query_vector = asyncio.create_task(self._embed(text, state.timings))
-            if self.scopes and text != request.query:
+            state.query_vector = asyncio.create_task(self._embed(facts.search_text, state.timings))
+            if self.scopes and facts.rewritten:
                 # Off the packet's last steps: the scope stage read it there (6% of Eedi
                 # questions with their construct, 14% without).
                 state.message_vector = asyncio.create_task(

@@ -35,13 +35,13 @@ class ScopeStage(Stage):
     reads = frozenset(
         {
             "answer_check",
+            "facts",
             "findings",
             "hits",
             "lessons",
             "linked",
             "message_vector",
             "query_vector",
-            "refined",
         }
     )
     writes = frozenset({"confidence", "scope_info"})

@@ -6,7 +6,7 @@ A refined query feeds the dense and lexical searches its `optimized_query`; the 
 answer joins the text misconceptions are matched on. The graph is seeded by one source of
 concepts (issue 47): the caller's `concept_ids`, then the link stage's concepts
 (`linked_seeds`), which the graph job awaits beside the dense evidence; a refiner's
-`key_concepts` seed nothing. The stage ends by setting `state.linked` from the link stage.
+`key_concepts` seed nothing. The stage ends when the link stage's task has (or is cancelled).
 
 >>> await SearchStage(embedder, vector, lexical, graph, graph_depth=50,
 ...     timeout_s=2.0).run(state)  # doctest: +SKIP
@@ -36,7 +36,6 @@ from tutorgraph.retrieval.state import RequestState, await_linking
 from tutorgraph.stores.breaker import Breakers, CircuitBreaker
 from tutorgraph.stores.guard import Attempt, attempt
 from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, ScoredItem, VectorStore
-from tutorgraph_client.models.packet import LinkedConcept
 from tutorgraph_client.models.request import SourceName
 
 __all__ = ["SearchStage"]
@@ -58,8 +57,8 @@ class SearchStage(Stage):
     """Sets `state.raw` (dense, lexical, local), `state.graph` and `state.degraded`."""
 
     name = "search"
-    reads = frozenset({"facts", "linking", "query_vector", "refined", "route"})
-    writes = frozenset({"degraded", "graph", "linked", "raw"})
+    reads = frozenset({"facts", "linking", "query_vector", "route"})
+    writes = frozenset({"degraded", "graph", "graph_plan", "raw"})
 
     embedder: Embedder
     vector: VectorStore
@@ -85,10 +84,10 @@ class SearchStage(Stage):
         )
 
     async def run(self, state: RequestState) -> bool:
-        request, refined, route, timings = state.request, state.refined, state.route, state.timings
-        text = refined.optimized_query if refined else request.query
-        answer = state.facts.student_answer
+        request, route, timings = state.request, state.route, state.timings
+        text, answer = state.facts.search_text, state.facts.student_answer
         graph_text = f"{text} {answer}" if answer and answer not in text else text
+        plan = state.graph_plan = graph_plan(request, route)
         profile = route.profile
         local = local_items(request.local_context)
         embedded = state.query_vector is not None
@@ -131,7 +130,7 @@ class SearchStage(Stage):
                         self.graph,
                         graph_text,
                         request.concept_ids,
-                        plan=graph_plan(request, route),
+                        plan=plan,
                         limit=self.graph_depth,
                         evidence=items,
                         linked=linked,
@@ -182,22 +181,18 @@ class SearchStage(Stage):
         state.graph = answered.pop("graph", None)
         state.raw = {name: out for name, out in answered.items() if out is not None}
         state.degraded = degraded
-        state.linked = await self._linked(state)
+        await self._link_done(state)
         return True
 
-    async def _linked(self, state: RequestState) -> list[LinkedConcept]:
-        """The link stage's concepts (it has run beside the sources); past the timeout the
-        link stage is degraded and the packet has no concepts."""
-        if state.linking is None:
-            return []
-        linking = await await_linking(state, self.timeout_s)
-        if linking is None:
+    async def _link_done(self, state: RequestState) -> None:
+        """Wait for the link stage's task (it has run beside the sources, and sets
+        `state.linked`); past the timeout it is cancelled, degraded, and the packet has no
+        concepts."""
+        if state.linking is not None and await await_linking(state, self.timeout_s) is None:
             state.linking.cancel()
             state.degraded_stages.setdefault(
                 "link", f"link failed: no concepts within {self.timeout_s:g} s"
             )
-            return []
-        return linking.concepts
 
     async def _vector_search(
         self, state: RequestState, depth: int, timings: dict[str, float]

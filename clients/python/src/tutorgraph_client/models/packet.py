@@ -37,7 +37,7 @@ from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import SourceName
 
 __all__ = [
-    "STAGES",
+    "TIMING_KEYS",
     "AnswerCheck",
     "ChainStep",
     "Conflict",
@@ -63,8 +63,10 @@ __all__ = [
 ]
 
 
-# Every stage of `timings_ms`, in pipeline order; stages that did not run report 0.
-STAGES = (
+# The keys of a packet's `timings_ms`, in pipeline order: the stages and sources a tutoring
+# app times (several pipeline stages report under one key, and some under `total` only); a
+# part that did not run reports 0. (Called `STAGES` before issue 60.)
+TIMING_KEYS = (
     "refine",
     "embed",
     "link",
@@ -142,7 +144,7 @@ class PacketSlots(BaseModel):
 class ReasoningPacket(BaseModel):
     """What a tutoring app gets back for a request.
 
-    >>> p = ReasoningPacket(query="q", timings_ms={s: 0.0 for s in STAGES})
+    >>> p = ReasoningPacket(query="q", timings_ms={s: 0.0 for s in TIMING_KEYS})
     >>> p.degraded_sources, p.reranker.applied
     ([], False)
     """
