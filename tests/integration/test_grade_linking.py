@@ -9,8 +9,11 @@ import pytest
 from tests.conftest import index_retriever
 
 from tutorgraph.linking.standards_model import StandardModel
+from tutorgraph.retrieval import facts as facts_module
 from tutorgraph.retrieval.factory import bundled_standards_path
-from tutorgraph_client.models.grade import BANDS, grade_level, standard_grade
+from tutorgraph.retrieval.facts import request_facts
+from tutorgraph_client.models.grade import BANDS, standard_grade
+from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
@@ -68,19 +71,28 @@ async def test_the_grade_moves_standards_of_that_grade_up(opened_index, embedder
 
 
 async def test_the_story_reaches_the_linker_through_the_facts(
-    linked, embedder, opened_index
+    linked, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # type: ignore[no-untyped-def]
     story = "Sam had 24 stickers and gave away 9. How many are left?"
-    packet = await linked.retrieve(RetrievalRequest(query=story))
-    assert packet.answer_check is None or packet.answer_check.problem in (None, "24 - 9")
-    linker = opened_index.linker.with_model(StandardModel.load(bundled_standards_path()))
-    vector = embedder.embed([story])[0]
-    with_story = linker.link(story, 5, vector, tags=frozenset({"story", "story:subtract"}))
-    without = linker.link(story, 5, vector)
-    # The same cards, scored with and without the story's tags: the model reads them.
-    assert [c.evidence["model"] for c in with_story["common-core"]] != [
-        c.evidence["model"] for c in without["common-core"]
-    ]
-    assert all(
-        grade_level(standard_grade(c.concept_id) or "HS") >= 0 for c in without["common-core"]
-    )
+    request = RetrievalRequest(query=story)
+    told = await linked.retrieve(request)
+    facts = request_facts(request, told.refined_query)
+    assert facts.problem == "24 - 9" and facts.story is not None
+    assert {"story", "story:subtract"} <= facts.story.tags()
+
+    # The same request, its facts read without the story (nothing else changes: the text,
+    # its embedding, the cards).
+    monkeypatch.setattr(facts_module, "read_story", lambda text: None)
+    untold = await linked.retrieve(request)
+
+    # A take-away story is a K-2 problem: its tags make the standards model surer of the
+    # band, and score greatest common factor (the slice's first standard for it) lower.
+    assert told.grade.band == untold.grade.band == "K-2"
+    assert told.grade.probability is not None and untold.grade.probability is not None
+    assert told.grade.probability > untold.grade.probability
+
+    def gcf_model_score(packet: ReasoningPacket) -> float:
+        gcf = next(c for c in packet.concepts if c.id == "ccss:6.NS.B.4")
+        return float(gcf.evidence["model"])
+
+    assert gcf_model_score(told) < gcf_model_score(untold)

@@ -1,7 +1,7 @@
-"""docs/DESIGN.md stays a map, not a log: at most 650 lines, every relative link in it and in
-the evaluation protocol (research/docs/EVALUATION.md) resolves, anchors included, the
-sections other documents cite by number exist, and §2 holds the markers the stage table is
-rendered between."""
+"""docs/DESIGN.md stays a map, not a log: at most 650 lines, no measured figure (those are in
+docs/RESULTS.md), every relative link in it and in the evaluation protocol
+(research/docs/EVALUATION.md) resolves, anchors included, the sections other documents cite
+by number exist, and §2 holds the markers the stage table is rendered between."""
 
 from __future__ import annotations
 
@@ -20,7 +20,37 @@ MAX_LINES = 650
 CITED_SECTIONS = ("1", "2", "3", "4", "5", "5a", "6", "7", "8", "8a", "9")
 
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
+_NUMBER = r"[+\-−]?\d[\d,]*(?:\.\d+)?"
+# A measured figure: a time, a size, a rate, a share, a speed-up, a metric's value, a
+# bootstrap interval or a before -> after pair.
+_MEASURED = re.compile(
+    rf"{_NUMBER} ?(?:ms|MiB|GiB|MB|GB|req/s|pairs/s|texts/s)\b|\d\.\d+ ?s\b|{_NUMBER} ?%"
+    rf"|{_NUMBER} ?x (?:faster|slower)"
+    rf"|\b(?:MAP|hit|teach|nDCG|recall|precision|accuracy|p50|p95|p99)(?:@\d+)?"
+    rf"[ :=]+(?:of |was |is )?{_NUMBER}|{_NUMBER} (?:MAP|hit|teach|nDCG|recall)@\d+"
+    rf"|\[{_NUMBER}, ?{_NUMBER}\]|{_NUMBER} ?(?:->|→) ?{_NUMBER}"
+)
+# Not measurements: a value right after its name (`SOURCE_TIMEOUT_S` (2 s), `LESSON_SLOTS`
+# (4)), a bound (under 1 MiB free, at most 1%), the protocol's 95% intervals.
+_CONSTANT = re.compile(
+    r"`(?:[A-Z][A-Z0-9_]+|[a-z][a-z0-9]*_[a-z0-9_]+)`,? \([^()]*\)"
+    r"|\b(?:under|over|at most|at least|up to|within|below|above) [\d.,]+ ?\S+"
+    r"|\b95% (?:bootstrap|interval|CI)"
+)
 _FENCE = re.compile(r"```.*?```", re.S)
+
+
+def _measured(text: str) -> list[str]:
+    """Each measured figure in `text`, with its line number.
+
+    >>> _measured("p50 8.7 ms, within `SOURCE_TIMEOUT_S` (2 s)")
+    ['1: 8.7 ms']
+    """
+    return [
+        f"{n}: {m.group()}"
+        for n, line in enumerate(text.splitlines(), start=1)
+        for m in _MEASURED.finditer(_CONSTANT.sub("", line))
+    ]
 
 
 def _slug(heading: str) -> str:
@@ -53,6 +83,32 @@ def _broken_links(doc: Path) -> list[str]:
 
 def test_design_stays_under_its_line_budget() -> None:
     assert len(DESIGN.read_text().splitlines()) <= MAX_LINES
+
+
+def test_design_holds_no_measured_figure() -> None:
+    assert _measured(DESIGN.read_text()) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["p50 8.7 ms", "MAP@25 0.250", "MAP@25 +0.0006 [+0.0001, +0.0014]", "3x faster",
+     "nDCG@10 0.239 -> 0.327", "570 MiB peak RSS", "53.3 req/s", "6% of Eedi questions",
+     "hit@10 of 0.651", "lost 0.004 MAP@25", "about 5.5 s", "recall: 0.98",
+     "`lessons` (1.0 ms p50)"],
+)  # fmt: skip
+def test_a_measured_figure_is_found(text: str) -> None:
+    assert _measured(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["`SOURCE_TIMEOUT_S` (2 s)", "`LESSON_SLOTS` (4)", "`READ_TIMEOUT_S` (0.5 s)",
+     "`max_wait_ms` (2 ms)", "with under 1 MiB free", "flags at most 1% of messages",
+     "a mean with a 95% bootstrap interval", "cosine >= 0.5", "boosts (x1.2)",
+     "0.9 x the best constant's", "MAP@25 within noise of fp32", "hit@1/3/5/10"],
+)  # fmt: skip
+def test_a_design_constant_is_no_measured_figure(text: str) -> None:
+    assert _measured(text) == []
 
 
 @pytest.mark.parametrize("doc", [DESIGN, EVALUATION], ids=["design", "evaluation"])

@@ -4,6 +4,7 @@ of the generators, with exact fractions, and must equal the stated answer."""
 from __future__ import annotations
 
 import ast
+import doctest
 import json
 import math
 import re
@@ -16,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from tutorgraph.training.problems import GENERATORS, generate
+from tutorgraph.training import problems as problems_package
+from tutorgraph.training.problems import GENERATORS, _registry, generate
 
 pytestmark = pytest.mark.unit
 
@@ -131,3 +133,9 @@ def test_generation_is_deterministic_and_varied() -> None:
 def test_categorical_answers_are_few() -> None:
     categorical = [p for p in PROBLEMS if isinstance(evaluate(p.expression), str)]
     assert len(categorical) <= 0.15 * max(1, len(PROBLEMS))
+
+
+@pytest.mark.parametrize("module", [problems_package, _registry], ids=lambda m: m.__name__)
+def test_the_docstring_examples_hold(module: Any) -> None:
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

@@ -391,4 +391,9 @@ def test_eval_items_carry_the_router_query_type() -> None:
     item = eval_item("i", "What should I know before solving equations?", ["c"])
     assert item.query_type == "prerequisite"
     assert eval_item("i", "x" * 5000, ["c"]).query == "x" * 2000
-    assert isinstance(RunConfig("best"), RunConfig)
+
+
+def test_a_run_config_fixes_the_hops_only_when_asked() -> None:
+    plain, fixed = RunConfig("best"), RunConfig("two hops", hops=2)
+    assert plain.request_fields()["prerequisite_hops"] is None and "hops" not in plain.describe()
+    assert fixed.request_fields()["prerequisite_hops"] == 2 and fixed.describe()["hops"] == 2

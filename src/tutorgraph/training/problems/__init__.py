@@ -7,8 +7,11 @@ concept linker's training data (`tutorgraph train-linker`); none is copied from 
 set of problems tagged with standards, as those sets check the linker from outside.
 
 >>> problems = generate(per_generator=2, seed=0)
->>> len({p.standard for p in problems}) > 0 or not problems
+>>> {p.standard for p in problems} == {g.standard for g in GENERATORS}
 True
+>>> first = problems[0]
+>>> first.standard, first.kind, first.expression, first.answer
+('ccss:K.CC.A.1', 'bare', '10 + 30', '40')
 """
 
 from __future__ import annotations
