@@ -36,7 +36,6 @@ the story's); what it cannot place it does not guess: None.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -361,7 +360,6 @@ def _join_separate(words: list[str], ask: int, nums: list[_Number]) -> Story | N
     return None
 
 
-@functools.lru_cache(maxsize=1024)
 def read_story(text: str) -> Story | None:
     """The mathematics of a word problem (see the module's docstring), or None when `text`
     is no story this reader reads. Pure and linear in the text; never raises."""
