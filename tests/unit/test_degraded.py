@@ -6,6 +6,7 @@ Fakes stand in for the stores here: this checks the retriever's logic only.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -179,8 +180,41 @@ async def test_a_backend_that_comes_back_is_used_again() -> None:
 
 async def test_no_source_answering_is_an_error() -> None:
     r = retriever(vector=Vector(fail=True), lexical=Lexical(delay=5.0), graph=Graph(fail=True))
-    with pytest.raises(SourceUnavailableError, match="no retrieval source answered"):
+    with pytest.raises(SourceUnavailableError, match="no retrieval source answered") as caught:
         await r.retrieve(RetrievalRequest(query="q"))
+    # Each source's reason, in the one format the packets use.
+    assert caught.value.message == (
+        "no retrieval source answered: vector failed: ConnectionError; "
+        "lexical failed: no answer within 0.2 s; graph failed: ConnectionError"
+    )
+
+
+class SlowLinker:
+    def link(self, *args: object, **kw: object) -> dict[str, list[object]]:
+        time.sleep(1.5)  # in the link stage's worker thread, past the search's waits
+        return {}
+
+    def infer_band(self, *args: object, **kw: object) -> None:
+        return None
+
+
+async def test_every_failure_reason_is_said_in_one_format() -> None:
+    """A source that fails, one that times out and a stage that times out: each reason is
+    `<what> failed: <why>`, naming the exception's type, never its message."""
+    r = HybridRetriever(
+        Embedder(),  # type: ignore[arg-type]
+        Vector(fail=True),  # type: ignore[arg-type]
+        Lexical(),  # type: ignore[arg-type]
+        Graph(delay=5.0),  # type: ignore[arg-type]
+        RetrieverConfig(source_timeout_s=0.2),
+        linker=SlowLinker(),  # type: ignore[arg-type]
+    )
+    packet = await r.retrieve(RetrievalRequest(query="q"))
+    assert packet.degraded_reasons == {
+        "vector": "vector failed: ConnectionError",
+        "graph": "graph failed: no answer within 0.2 s",
+    }
+    assert packet.degraded_stages == {"link": "link failed: no answer within 0.2 s"}
 
 
 async def test_a_failing_reranker_keeps_the_fused_order_and_says_so() -> None:

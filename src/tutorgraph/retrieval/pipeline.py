@@ -33,6 +33,7 @@ from tutorgraph.errors import (
     SourceUnavailableError,
     StageFailedError,
     TutorGraphError,
+    failure_reason,
 )
 from tutorgraph.ranking.model import LearnedRanker, RankerQuery
 from tutorgraph.retrieval.candidates import Candidate
@@ -272,7 +273,7 @@ async def run_stages(stages: Sequence[Stage], state: RequestState) -> RequestSta
                 if isinstance(exc, TutorGraphError):
                     raise
                 raise StageFailedError(stage.name, exc) from exc
-            reason = f"{stage.name} failed: {type(exc).__name__}"
+            reason = failure_reason(stage.name, exc)
             # A backend that is down says why in one line; a bug gets its trace.
             trace = None if isinstance(exc, TutorGraphError) else exc
             log.warning(

@@ -21,7 +21,7 @@ from dataclasses import KW_ONLY, dataclass
 from typing import Any, TypeVar
 
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.errors import SourceUnavailableError
+from tutorgraph.errors import SourceUnavailableError, failure_reason
 from tutorgraph.retrieval.graph_search import GraphSearchResult, graph_plan, graph_search
 from tutorgraph.retrieval.local_context import LOCAL_EMBED_SHARE, local_items, search_local
 from tutorgraph.retrieval.pipeline import RequestState, Stage, await_linking, elapsed_ms
@@ -190,12 +190,13 @@ class SearchStage(Stage):
         names = list(runs)
         tries = await asyncio.gather(*runs.values())
         degraded = {
-            n: t.reason or "failed" for n, t in zip(names, tries, strict=True) if t.value is None
+            n: t.reason or failure_reason(n, "no result")
+            for n, t in zip(names, tries, strict=True)
+            if t.value is None
         }
         if len(degraded) == len(names):
-            why = "; ".join(f"{n}: {reason}" for n, reason in degraded.items())
             raise SourceUnavailableError(
-                f"no retrieval source answered ({why})",
+                f"no retrieval source answered: {'; '.join(degraded.values())}",
                 details={"degraded_sources": list(degraded)},
             )
         answered = {n: t.value for n, t in zip(names, tries, strict=True)}
@@ -214,7 +215,7 @@ class SearchStage(Stage):
         if linking is None:
             state.linking.cancel()
             state.degraded_stages.setdefault(
-                "link", f"link failed: no concepts within {self.timeout_s:g} s"
+                "link", failure_reason("link", TimeoutError(), timeout_s=self.timeout_s)
             )
             return []
         return linking.concepts
