@@ -39,13 +39,13 @@ from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import attempt
 from tutorgraph.synthesis.answerer import Answerer
 from tutorgraph_client.models.api import BreakerState, DependencyState, Health, Readiness
+from tutorgraph_client.models.request import STORE_SOURCES
 
 __all__ = ["router"]
 
 router = APIRouter(tags=["health"])
 
 _PROBE_TEXT = "fraction"
-_SOURCES = ("vector", "lexical", "graph")
 
 
 def _breaker(breaker: CircuitBreaker | None) -> BreakerState | None:
@@ -197,12 +197,12 @@ async def readyz(state: StateDep) -> JSONResponse:
         problems = [
             scrub_paths(str(p), state.settings.index_dir) for p in generation.index.problems
         ]
-    up = [name for name in _SOURCES if deps[name].state == "ok"]
+    up = [name for name in STORE_SOURCES if deps[name].state == "ok"]
     status: Literal["ready", "degraded", "damaged", "unavailable"] = (
         "damaged"
         if problems
         else "ready"
-        if len(up) == len(_SOURCES)
+        if len(up) == len(STORE_SOURCES)
         else "degraded"
         if up
         else "unavailable"

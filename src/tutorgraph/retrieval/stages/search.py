@@ -31,6 +31,7 @@ from tutorgraph.stores.breaker import Breakers, CircuitBreaker
 from tutorgraph.stores.guard import Attempt, attempt
 from tutorgraph.stores.protocols import GraphStore, IndexItem, LexicalIndex, ScoredItem, VectorStore
 from tutorgraph_client.models.packet import LinkedConcept
+from tutorgraph_client.models.packet_info import Taxonomy
 from tutorgraph_client.models.request import SourceName
 
 __all__ = ["LINKED_SEEDS", "LINKED_SEED_WEIGHT", "SearchStage", "linked_seeds"]
@@ -44,7 +45,7 @@ T = TypeVar("T")
 # construct alone did best (teach@10 0.570; 3 or 5 constructs 0.564, 10 0.558, adding a
 # standard and a section 0.552-0.564; misconception@10 0.679 in every variant, the learned
 # ranker orders them); the weight (0.25-1) changed nothing. DESIGN 2, Search.
-LINKED_SEEDS: dict[str, int] = {"eedi": 1}
+LINKED_SEEDS: dict[Taxonomy, int] = {"eedi": 1}
 LINKED_SEED_WEIGHT = 0.5
 
 
