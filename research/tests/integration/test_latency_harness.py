@@ -119,7 +119,8 @@ async def test_the_harness_serves_each_configuration_as_it_says_and_names_the_re
     real_build = factory.build_retriever
 
     def spy(index, models, config):  # type: ignore[no-untyped-def]
-        built.append((models.ranker is not None, config.diagnosis, config.near_duplicate_threshold))
+        ranks = models.ranker.value is not None
+        built.append((ranks, config.diagnosis, config.near_duplicate_threshold))
         return real_build(index, models, config)
 
     monkeypatch.setattr(factory, "build_retriever", spy)
