@@ -90,7 +90,7 @@ def switchable_opener(embedder: Any, graphs: list[SwitchableGraph]) -> Retriever
             linker=opened.linker,
             lessons=opened.lessons,
         )
-        models = Models(embedder, *load_reranker(settings))
+        models = Models(embedder, load_reranker(settings))
         return OpenRetriever(
             build_retriever(index, models, RetrieverConfig.from_settings(settings)), index
         )

@@ -378,10 +378,10 @@ def test_neo4j_down_costs_once_then_its_breaker_skips_it_until_one_probe(
     for packet in _burst(no_graph, 8):
         assert packet["degraded_sources"] == ["graph"] and packet["results"]
         reason = packet["degraded_reasons"]["graph"]
-        assert reason.startswith("circuit breaker open after"), reason
+        assert reason.startswith("graph failed: circuit breaker open after"), reason
         assert packet["timings_ms"]["total"] < timeout_ms / 2, packet["debug"]
     graph = no_graph.get("/readyz").json()["dependencies"]["graph"]
-    assert graph["detail"].startswith("circuit breaker open"), graph  # not probed either
+    assert graph["detail"].startswith("graph failed: circuit breaker open"), graph  # no probe
     assert graph["breaker"]["failures"] == failures and graph["breaker"]["retry_in_s"] > 0
 
     # The cool-down over, exactly one call probes it (and fails: it is still down).

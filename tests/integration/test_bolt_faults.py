@@ -137,7 +137,9 @@ async def test_a_server_killed_while_serving_degrades_then_recovers(
         skipped = await retriever.retrieve(request)
         assert time.perf_counter() - started < TIMEOUT_S / 2
         assert skipped.degraded_sources == ["graph"] and skipped.results
-        assert skipped.degraded_reasons["graph"].startswith("circuit breaker open after")
+        assert skipped.degraded_reasons["graph"].startswith(
+            "graph failed: circuit breaker open after"
+        )
 
     with _server(tmp_path, ports):
         # Back: once the cool-down is over, one request probes it, and its success closes

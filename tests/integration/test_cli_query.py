@@ -173,18 +173,17 @@ def test_cli_packet_equals_the_library_packet(
 
     # By default the CLI applies the bundled learned ranker, scope and standards models,
     # reranks nothing and refines locally; so does this library retriever.
-    reranker, off = load_reranker(Settings())
-    ranker, why = load_ranker(Settings())
-    scope, no_scope = load_scope(Settings())
-    assert reranker is None and ranker is not None, why
-    assert scope is not None, no_scope
+    reranker, ranker = load_reranker(Settings()), load_ranker(Settings())
+    scope = load_scope(Settings())
+    assert reranker.value is None and ranker.value is not None, ranker.reason
+    assert scope.value is not None, scope.reason
     standards, no_standards = load_standards_model(Settings())
     assert standards is not None, no_standards
     retriever = index_retriever(
         opened_index,
         embedder,
         linker=opened_index.linker.with_model(standards),
-        reranker_unavailable=off,
+        reranker=reranker,
         ranker=ranker,
         scope=scope,
         refiner=build_refiner(RetrieverConfig.from_settings(Settings()), opened_index, embedder),

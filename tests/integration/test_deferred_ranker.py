@@ -11,6 +11,7 @@ import pytest
 from tutorgraph.config import Settings
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.retrieval.factory import load_ranker
+from tutorgraph.retrieval.loaded import Loaded
 from tutorgraph.retrieval.ranker_runtime import DeferredRanker
 from tutorgraph_client.models.request import RetrievalRequest
 
@@ -30,12 +31,12 @@ def test_a_deferred_ranker_loads_on_first_need_and_changes_no_packet(
 ) -> None:  # type: ignore[no-untyped-def]
     from tests.conftest import index_retriever
 
-    eager, why = load_ranker(Settings())
-    assert eager is not None, why
+    eager = load_ranker(Settings())
+    assert eager.value is not None, eager.reason
     loads: list[str] = []
     said: list[str] = []
 
-    def load() -> tuple[LearnedRanker | None, str]:
+    def load() -> Loaded[LearnedRanker]:
         loads.append("load")
         return load_ranker(Settings())
 
@@ -43,7 +44,7 @@ def test_a_deferred_ranker_loads_on_first_need_and_changes_no_packet(
         load, name="tutorgraph/eedi-ranker", text_only=True, status=said.append
     )
     now = index_retriever(opened_index, embedder, ranker=eager)
-    later = index_retriever(opened_index, embedder, ranker=deferred)
+    later = index_retriever(opened_index, embedder, ranker=Loaded.of(deferred))
     assert later.ranker is None  # nothing loaded yet
     for request, loaded in REQUESTS:
         want = asyncio.run(now.retrieve(request))

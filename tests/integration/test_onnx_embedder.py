@@ -90,9 +90,9 @@ def test_the_setting_selects_it(
     monkeypatch.setenv("XDG_CACHE_HOME", str(xdg))  # the export above is found there
     models = load_models(Settings(embedder_backend="onnx", reranker_model=""))
     assert isinstance(models.embedder, OnnxEmbedder)
-    assert models.reranker is None
+    assert models.reranker.value is None
     # The ranker's fine-tuned encoder runs on one thread (as fast, for less CPU).
-    ranker = models.ranker
+    ranker = models.ranker.value
     assert isinstance(ranker, LearnedRanker) and ranker.tuned is not None
     tuned = ranker.tuned.embedder
     assert isinstance(tuned, OnnxEmbedder)

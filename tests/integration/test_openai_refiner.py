@@ -136,7 +136,7 @@ def test_a_slow_answer_times_out_and_falls_back(server: LocalOpenAI, opened_inde
     (refined,) = asyncio.run(_refine_once(_refiner(server, opened_index, TIMEOUT_S), QUERY))
     elapsed = time.perf_counter() - started
     assert refined.refiner == "local"
-    assert refined.fallback_reason == f"openai: no answer within {TIMEOUT_S:g} s"
+    assert refined.fallback_reason == f"openai failed: no answer within {TIMEOUT_S:g} s"
     assert refined.student_answer == "2/6"  # the local refiner's reading
     assert elapsed < server.delay_s  # the hard timeout cut the wait short
     assert len(server.requests) == 1
@@ -148,7 +148,7 @@ def test_a_slow_answer_times_out_and_falls_back(server: LocalOpenAI, opened_inde
         ("malformed", "openai: invalid answer"),
         ("off_schema", "openai: invalid answer"),
         ("refusal", "openai: the model refused"),
-        ("unauthorised", "openai: the API key is missing or was rejected"),
+        ("unauthorised", "openai failed: the API key is missing or was rejected"),
     ],
 )
 def test_a_bad_answer_is_rejected_and_falls_back(
@@ -171,7 +171,7 @@ def test_a_server_that_is_down_falls_back(opened_index) -> None:  # type: ignore
     refiner = OpenAIRefiner(client, LocalRefiner(opened_index.graph), timeout_s=TIMEOUT_S)
     (refined,) = asyncio.run(_refine_once(refiner, QUERY))
     assert refined.refiner == "local"
-    assert refined.fallback_reason == "openai: APIConnectionError"
+    assert refined.fallback_reason == "openai failed: APIConnectionError"
 
 
 def test_a_repeated_query_is_served_from_the_cache(server: LocalOpenAI, opened_index) -> None:  # type: ignore[no-untyped-def]

@@ -22,7 +22,7 @@ def test_loading_models_for_a_query_imports_neither_torch_nor_lightgbm() -> None
         "assert models.embedder.embed(['what is 3/4 of 12?']).shape == (1, 384)\n"
         "print(sorted(m for m in ('torch', 'transformers', 'lightgbm', 'sklearn') "
         "if m in sys.modules))\n"
-        "models.ranker.combiner.warm()\n"
+        "models.ranker.value.combiner.warm()\n"
         "print('lightgbm' in sys.modules, 'sklearn' in sys.modules, 'pandas' in sys.modules)\n"
     )
     # The first load on a machine exports the model to ONNX (with torch), once.

@@ -30,6 +30,7 @@ from tutorgraph.ranking.combiner import CombinerConfig
 from tutorgraph.ranking.model import TUNED_EXAMPLES_FILE, LearnedRanker
 from tutorgraph.ranking.tuned import TUNED_EXAMPLE_FEATURES, TUNED_GRAPH
 from tutorgraph.retrieval.factory import load_ranker
+from tutorgraph.retrieval.loaded import Loaded
 from tutorgraph.training.eedi import train_eedi_ranker
 from tutorgraph.training.ranker import RankerTrainingConfig
 from tutorgraph_client.models.request import RetrievalRequest
@@ -69,7 +70,7 @@ def position(ranking: list[str], target: str) -> int:
 
 async def test_in_sample_targets_move_up(opened_index, embedder, ranker, eedi_questions) -> None:  # type: ignore[no-untyped-def]
     plain = index_retriever(opened_index, embedder)
-    ranked = index_retriever(opened_index, embedder, ranker=ranker)
+    ranked = index_retriever(opened_index, embedder, ranker=Loaded.of(ranker))
     pairs = [
         p for p in labelled_answers(eedi_questions) if p.question.question_id != HELD_OUT_QUESTION
     ]
@@ -91,7 +92,7 @@ async def test_a_held_out_question_gets_scores_proposals_and_explanations(  # ty
     pair = next(
         p for p in labelled_answers(eedi_questions) if p.question.question_id == HELD_OUT_QUESTION
     )
-    retriever = index_retriever(opened_index, embedder, ranker=ranker)
+    retriever = index_retriever(opened_index, embedder, ranker=Loaded.of(ranker))
     packet = await retriever.retrieve(request(pair.question, pair.query, debug=True))
     misconceptions = [h for h in packet.results if h.kind == "misconception"]
     assert misconceptions and all(h.learned_score is not None for h in misconceptions)
@@ -126,7 +127,9 @@ async def test_without_evidence_and_without_a_text_only_ranker_the_order_is_kept
     req = _without_evidence(given, opened_index, ranker, eedi_questions)
     concepts_only = ranker.with_text_only(None)
     plain = await index_retriever(opened_index, embedder).retrieve(req)
-    packet = await index_retriever(opened_index, embedder, ranker=concepts_only).retrieve(req)
+    packet = await index_retriever(
+        opened_index, embedder, ranker=Loaded.of(concepts_only)
+    ).retrieve(req)
     assert not packet.ranker.applied and packet.ranker.model is not None
     assert "concept" in (packet.ranker.reason or "")
     assert packet.timings_ms["rank"] == 0.0
@@ -140,7 +143,7 @@ async def test_without_evidence_the_text_only_ranker_scores(  # type: ignore[no-
 ) -> None:
     req = _without_evidence(given, opened_index, ranker, eedi_questions)
     assert ranker.text_only is not None and not ranker.text_only.prior.links
-    packet = await index_retriever(opened_index, embedder, ranker=ranker).retrieve(req)
+    packet = await index_retriever(opened_index, embedder, ranker=Loaded.of(ranker)).retrieve(req)
     assert packet.ranker.applied and packet.ranker.model == "learned-ranker/text"
     assert packet.timings_ms["rank"] > 0
     misconceptions = [h for h in packet.results if h.kind == "misconception"]
@@ -151,7 +154,7 @@ async def test_text_only_ranking_moves_in_sample_targets_up(  # type: ignore[no-
     opened_index, embedder, ranker, eedi_questions
 ) -> None:
     plain = index_retriever(opened_index, embedder)
-    ranked = index_retriever(opened_index, embedder, ranker=ranker)
+    ranked = index_retriever(opened_index, embedder, ranker=Loaded.of(ranker))
     pairs = [
         p for p in labelled_answers(eedi_questions) if p.question.question_id != HELD_OUT_QUESTION
     ]
@@ -177,8 +180,8 @@ async def test_a_saved_ranker_scores_the_same(  # type: ignore[no-untyped-def]
     assert again.text_only is not None and again.text_only.target_ids == again.target_ids
     pair = labelled_answers(eedi_questions)[0]
     req = request(pair.question, pair.query)
-    a = await index_retriever(opened_index, embedder, ranker=ranker).retrieve(req)
-    b = await index_retriever(opened_index, embedder, ranker=again).retrieve(req)
+    a = await index_retriever(opened_index, embedder, ranker=Loaded.of(ranker)).retrieve(req)
+    b = await index_retriever(opened_index, embedder, ranker=Loaded.of(again)).retrieve(req)
     # fp16 storage of the vectors: the same order at the top
     assert [h.id for h in a.results[:5]] == [h.id for h in b.results[:5]]
 
@@ -247,7 +250,9 @@ async def test_a_ranker_trained_with_a_tuned_encoder_serves_it(  # type: ignore[
         request(pair.question, pair.query),
         request(pair.question, pair.query).model_copy(update={"concept_ids": []}),
     ):
-        packet = await index_retriever(opened_index, embedder, ranker=ranker).retrieve(req)
+        packet = await index_retriever(opened_index, embedder, ranker=Loaded.of(ranker)).retrieve(
+            req
+        )
         assert packet.ranker.applied, packet.ranker.reason
         misconceptions = [h for h in packet.results if h.kind == "misconception"]
         assert misconceptions and all(h.learned_score is not None for h in misconceptions)

@@ -13,6 +13,7 @@ from tests.conftest import index_retriever
 
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.spelling import SpellingCorrector
+from tutorgraph.retrieval.loaded import Loaded
 from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.integration
@@ -131,7 +132,7 @@ def test_the_reranker_scores_against_the_original_query(opened_index, embedder) 
     retriever = index_retriever(
         opened_index,
         embedder,
-        reranker=recorder,
+        reranker=Loaded.of(recorder),
         refiner=LocalRefiner(opened_index.graph, SpellingCorrector({"denominator": 5})),
     )
     query = "whats a denominater in ½"

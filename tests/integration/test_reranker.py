@@ -14,6 +14,7 @@ from tutorgraph.config import BUNDLED_RERANKER, Settings
 from tutorgraph.embedding.reranker import CrossEncoderReranker, RerankerOptions
 from tutorgraph.ingest.eedi import EediQuestion, eedi_query_text
 from tutorgraph.retrieval.factory import bundled_reranker_path, load_reranker
+from tutorgraph.retrieval.loaded import Loaded
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.training.cross_encoder import TRAINING_RECORD, TrainingConfig, fit_cross_encoder
 from tutorgraph.training.gates import LOSS_MARGIN, TrainingRefused
@@ -105,7 +106,7 @@ def test_long_queries_keep_head_and_tail(tiny_cross_encoder: Path) -> None:
 def reranking_retriever(opened_index, embedder, tiny_cross_encoder: Path):  # type: ignore[no-untyped-def]
     reranker = CrossEncoderReranker(tiny_cross_encoder, backend="torch")
     reranker.load()
-    return index_retriever(opened_index, embedder, rerank_depth=15, reranker=reranker)
+    return index_retriever(opened_index, embedder, rerank_depth=15, reranker=Loaded.of(reranker))
 
 
 async def test_reranking_reorders_the_top_and_keeps_both_scores(
@@ -173,9 +174,10 @@ async def test_a_model_that_cannot_load_warns_once_and_packets_say_why(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.WARNING)
-    reranker, why = load_reranker(Settings(reranker_model="cross-encoder/ms-marco-MiniLM-L-6-v2"))
-    assert reranker is None and "ms-marco-MiniLM-L-6-v2" in why
-    retriever = index_retriever(opened_index, embedder, reranker=reranker, reranker_unavailable=why)
+    loaded = load_reranker(Settings(reranker_model="cross-encoder/ms-marco-MiniLM-L-6-v2"))
+    reranker, why = loaded
+    assert reranker is None and why is not None and "ms-marco-MiniLM-L-6-v2" in why
+    retriever = index_retriever(opened_index, embedder, reranker=loaded)
     for _ in range(3):
         packet = await retriever.retrieve(RetrievalRequest(query=QUERY, rerank=True))
         assert not packet.reranker.applied and packet.reranker.reason == why

@@ -14,6 +14,7 @@ from tutorgraph.confidence.scope import ScopeModel
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.retrieval.factory import bundled_scope_path
+from tutorgraph.retrieval.loaded import Loaded
 from tutorgraph.retrieval.scope_signals import scope_signals
 from tutorgraph.retrieval.stages import RouteStage
 from tutorgraph.retrieval.state import RequestState
@@ -28,7 +29,7 @@ def scoped(opened_index, embedder):  # type: ignore[no-untyped-def]
     return index_retriever(
         opened_index,
         embedder,
-        scope=ScopeModel.load(bundled_scope_path()),
+        scope=Loaded.of(ScopeModel.load(bundled_scope_path())),
         diagnoser=Diagnoser.bundled(),
     )
 

@@ -192,7 +192,7 @@ async def test_a_failing_source_degrades_and_no_source_at_all_is_503(
         assert ready.json()["dependencies"]["graph"] == {
             "state": "failed",
             "ok": False,
-            "detail": "probe failed: StoreError",
+            "detail": "graph failed: StoreError",
             "latency_ms": None,
             "breaker": None,  # an in-process graph has no circuit breaker
         }

@@ -91,7 +91,7 @@ def test_a_failed_probe_opens_it_for_another_cool_down() -> None:
     clock.now += 10.0
     probe = b.admit()
     assert probe is not None
-    assert b.failed(probe, "failed: StoreError (ServiceUnavailable)") is False
+    assert b.failed(probe, "StoreError (ServiceUnavailable)") is False
     assert b.state == "open" and b.snapshot().retry_in_s == 10.0
     assert b.snapshot().failures == 4
     clock.now += 9.9
@@ -229,13 +229,18 @@ async def test_an_open_breaker_skips_the_call_at_once_and_says_why() -> None:
     dep = Dependency(fail=True)
     for _ in range(2):
         tried = await attempt("graph", dep.call(), 1.0, breaker=b)
-        assert tried.value is None and tried.reason == "failed: StoreError (ServiceUnavailable)"
+        assert tried.value is None
+        assert tried.reason == "graph failed: StoreError (ServiceUnavailable)"
     assert b.state == "open" and dep.calls == 2
+    # The breaker keeps the cause alone: the reason names the source once.
+    assert b.snapshot().last_failure == "StoreError (ServiceUnavailable)"
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a skipped coroutine is closed, never left unawaited
         tried = await attempt("graph", dep.call(), 1.0, breaker=b)
     assert tried.value is None and dep.calls == 2
-    assert tried.reason is not None and tried.reason.startswith("circuit breaker open after 2")
+    assert tried.reason is not None
+    assert tried.reason.startswith("graph failed: circuit breaker open after 2 failures in a row, ")
+    assert "the last: StoreError (ServiceUnavailable); next probe in" in tried.reason
 
 
 async def test_a_skipped_task_is_cancelled() -> None:
@@ -250,12 +255,12 @@ async def test_a_skipped_task_is_cancelled() -> None:
 async def test_timeouts_count_and_a_bug_does_not() -> None:
     b, _ = make(failures=2)
     tried = await attempt("graph", Dependency(hang=True).call(), 0.01, breaker=b)
-    assert tried.reason == "no answer within 0.01 s" and b.snapshot().failures == 1
+    assert tried.reason == "graph failed: no answer within 0.01 s" and b.snapshot().failures == 1
 
     async def bug() -> None:
         raise KeyError("ours")
 
-    assert (await attempt("graph", bug(), 1.0, breaker=b)).reason == "failed: KeyError"
+    assert (await attempt("graph", bug(), 1.0, breaker=b)).reason == "graph failed: KeyError"
     assert b.state == "closed" and b.snapshot().failures == 1
 
 
@@ -285,7 +290,7 @@ async def test_eight_concurrent_callers_pay_the_timeout_once() -> None:
         *(attempt("graph", dep.call(), timeout_s, breaker=b) for _ in range(8))
     )
     assert time.perf_counter() - started >= timeout_s
-    assert all(t.reason == "no answer within 0.3 s" for t in first)
+    assert all(t.reason == "graph failed: no answer within 0.3 s" for t in first)
     assert b.state == "open" and dep.calls == 8
     started = time.perf_counter()
     later = await asyncio.gather(
@@ -293,7 +298,8 @@ async def test_eight_concurrent_callers_pay_the_timeout_once() -> None:
     )
     assert time.perf_counter() - started < timeout_s / 2
     assert dep.calls == 8
-    assert all(t.reason and t.reason.startswith("circuit breaker open") for t in later)
+    opened = "graph failed: circuit breaker open"
+    assert all(t.reason and t.reason.startswith(opened) for t in later)
 
 
 # -- the Neo4j driver's retries -------------------------------------------------------------

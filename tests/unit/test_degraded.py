@@ -6,6 +6,8 @@ Fakes stand in for the stores here: this checks the retriever's logic only.
 from __future__ import annotations
 
 import asyncio
+import doctest
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -13,7 +15,9 @@ import numpy.typing as npt
 import pytest
 
 from tutorgraph.errors import SourceUnavailableError
+from tutorgraph.retrieval.loaded import Loaded
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
+from tutorgraph.retrieval.stage_deps import NO_RERANKER
 from tutorgraph.stores.protocols import (
     ConceptMatch,
     EdgeDirection,
@@ -127,7 +131,7 @@ def retriever(**kw: object) -> HybridRetriever:
         kw.get("lexical", Lexical()),  # type: ignore[arg-type]
         kw.get("graph", Graph()),  # type: ignore[arg-type]
         RetrieverConfig(source_timeout_s=0.2),
-        reranker=kw.get("reranker"),  # type: ignore[arg-type]
+        reranker=Loaded.of(kw["reranker"]) if "reranker" in kw else NO_RERANKER,  # type: ignore[arg-type]
     )
 
 
@@ -179,8 +183,41 @@ async def test_a_backend_that_comes_back_is_used_again() -> None:
 
 async def test_no_source_answering_is_an_error() -> None:
     r = retriever(vector=Vector(fail=True), lexical=Lexical(delay=5.0), graph=Graph(fail=True))
-    with pytest.raises(SourceUnavailableError, match="no retrieval source answered"):
+    with pytest.raises(SourceUnavailableError, match="no retrieval source answered") as caught:
         await r.retrieve(RetrievalRequest(query="q"))
+    # Each source's reason, in the one format the packets use.
+    assert caught.value.message == (
+        "no retrieval source answered: vector failed: ConnectionError; "
+        "lexical failed: no answer within 0.2 s; graph failed: ConnectionError"
+    )
+
+
+class SlowLinker:
+    def link(self, *args: object, **kw: object) -> dict[str, list[object]]:
+        time.sleep(1.5)  # in the link stage's worker thread, past the search's waits
+        return {}
+
+    def infer_band(self, *args: object, **kw: object) -> None:
+        return None
+
+
+async def test_every_failure_reason_is_said_in_one_format() -> None:
+    """A source that fails, one that times out and a stage that times out: each reason is
+    `<what> failed: <why>`, naming the exception's type, never its message."""
+    r = HybridRetriever(
+        Embedder(),  # type: ignore[arg-type]
+        Vector(fail=True),  # type: ignore[arg-type]
+        Lexical(),  # type: ignore[arg-type]
+        Graph(delay=5.0),  # type: ignore[arg-type]
+        RetrieverConfig(source_timeout_s=0.2),
+        linker=SlowLinker(),  # type: ignore[arg-type]
+    )
+    packet = await r.retrieve(RetrievalRequest(query="q"))
+    assert packet.degraded_reasons == {
+        "vector": "vector failed: ConnectionError",
+        "graph": "graph failed: no answer within 0.2 s",
+    }
+    assert packet.degraded_stages == {"link": "link failed: no answer within 0.2 s"}
 
 
 async def test_a_failing_reranker_keeps_the_fused_order_and_says_so() -> None:
@@ -210,3 +247,28 @@ async def test_a_down_graph_shows_as_degraded_with_the_refiner_on() -> None:
     packet = await r.retrieve(RetrievalRequest(query="i got 2/6 for 1/2+1/4"))
     assert packet.refined_query is not None and packet.refined_query.key_concepts == []
     assert packet.degraded_sources == ["graph"]
+
+
+async def test_each_model_s_reason_reaches_the_packet_as_it_was_given() -> None:
+    """A model and why it is missing are one value (`Loaded`) from the caller to the packet."""
+    from tutorgraph.retrieval import loaded
+
+    assert doctest.testmod(loaded).failed == 0
+    r = HybridRetriever(
+        Embedder(),  # type: ignore[arg-type]
+        Vector(),  # type: ignore[arg-type]
+        Lexical(),  # type: ignore[arg-type]
+        Graph(),  # type: ignore[arg-type]
+        RetrieverConfig(source_timeout_s=0.2),
+        reranker=Loaded.missing("reranker off here"),
+        ranker=Loaded.missing("ranker off here"),
+        scope=Loaded.missing("scope off here"),
+    )
+    packet = await r.retrieve(RetrievalRequest(query="q", rerank=True, concept_ids=["ccss:1"]))
+    assert packet.reranker.reason == "reranker off here" and not packet.reranker.applied
+    assert packet.ranker.reason == "ranker off here" and not packet.ranker.applied
+    assert packet.scope.reason == "scope off here" and not packet.scope.applied
+    default = await retriever().retrieve(RetrievalRequest(query="q", rerank=True))
+    assert default.reranker.reason == "no reranker configured"
+    assert default.ranker.reason == "no learned ranker configured"
+    assert default.scope.reason == "no scope model configured"

@@ -4,6 +4,7 @@ every name of it."""
 
 from __future__ import annotations
 
+import doctest
 import re
 
 import pytest
@@ -138,3 +139,27 @@ def test_the_engine_re_exports_every_name_of_the_tree() -> None:
     assert tutorgraph.errors.__all__ == tree.__all__
     for name in tree.__all__:
         assert getattr(tutorgraph.errors, name) is getattr(tree, name)
+
+
+def test_a_failure_reason_is_one_line_in_one_format_and_names_no_host() -> None:
+    assert doctest.testmod(tree, verbose=False).failed == 0
+    down = tree.StoreError(
+        "bolt://neo4j:s3cret@db.internal:7687 refused\nretry later",
+        details={"cause": "ServiceUnavailable", "database": "neo4j"},
+    )
+    reasons = [
+        tree.failure_reason("graph", down),
+        tree.failure_reason("link", RuntimeError("http://10.0.0.7:8000 said no")),
+        tree.failure_reason("vector", TimeoutError("db.internal"), timeout_s=0.25),
+        tree.failure_reason("graph", "circuit breaker open after 3 failures in a row"),
+    ]
+    assert reasons == [
+        "graph failed: StoreError (ServiceUnavailable)",
+        "link failed: RuntimeError",
+        "vector failed: no answer within 0.25 s",
+        "graph failed: circuit breaker open after 3 failures in a row",
+    ]
+    # A required stage's error says the same thing in the same words.
+    stage = tree.StageFailedError("fuse", KeyError("x"))
+    assert stage.message == tree.failure_reason("the fuse stage", KeyError("x"))
+    assert stage.message == "the fuse stage failed: KeyError"

@@ -156,11 +156,12 @@ def test_the_bundled_standards_model_loads_and_is_refused_for_another_embedder(
     from tutorgraph.config import Settings
     from tutorgraph.retrieval.factory import load_standards_model
 
-    model, why_not = load_standards_model(Settings())
-    assert model is not None and why_not == "" and len(model.classes) > 500
+    loaded = load_standards_model(Settings())
+    model = loaded.value
+    assert model is not None and loaded.reason is None and len(model.classes) > 500
     other, why_not = load_standards_model(Settings(embedding_model="x/y"))
     assert other is None and "was fitted over" in why_not
-    assert load_standards_model(Settings(linker_model=""))[1].startswith(
+    assert (load_standards_model(Settings(linker_model="")).reason or "").startswith(
         "standards model turned off (TUTORGRAPH_LINKER_MODEL"
     )
     (tmp_path / "broken.npz").write_bytes(b"\0")

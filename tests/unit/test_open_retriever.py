@@ -104,3 +104,24 @@ def test_a_one_shot_command_loads_the_ranker_only_for_a_request_it_may_score(
     from tutorgraph_client.models.request import RetrievalRequest
 
     assert may_be_scored(RetrievalRequest.model_validate(fields)) is scored
+
+
+def test_the_server_s_shared_models_warm_the_ranker_s_combiner_at_start_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tutorgraph.ranking.model import LearnedRanker
+    from tutorgraph.retrieval.loaded import Loaded
+
+    warmed: list[bool] = []
+
+    class Combiner:
+        def warm(self) -> None:
+            warmed.append(True)
+
+    ranker = LearnedRanker.__new__(LearnedRanker)  # its combiner only is read here
+    ranker.combiner = Combiner()  # type: ignore[assignment]
+    loaded = Models(embedder=object(), ranker=Loaded.of(ranker))  # type: ignore[arg-type]
+    monkeypatch.setattr(service, "load_models", lambda settings, **kw: loaded)
+    shared = service.SharedModels()
+    assert shared.models(Settings()) is loaded and warmed == [True]
+    assert shared.models(Settings()) is loaded and warmed == [True]  # loaded once

@@ -47,8 +47,9 @@ def test_the_logistic_fit_refuses_one_label() -> None:
 
 
 def test_the_bundled_model_loads_and_flags_by_its_threshold() -> None:
-    model, why_not = load_scope(Settings(scope_model="tutorgraph/scope"))
-    assert model is not None and why_not == ""
+    loaded = load_scope(Settings(scope_model="tutorgraph/scope"))
+    model = loaded.value
+    assert model is not None and loaded.reason is None
     assert model.embedder == DEFAULT_EMBEDDING_MODEL and 0 < model.threshold < 1
     dim = len(model.scope.weights) - 4  # the embedding, then four character counts
     signals = ScopeSignals(text="hola", vector=np.zeros(dim, dtype=np.float32))
@@ -59,7 +60,7 @@ def test_the_bundled_model_loads_and_flags_by_its_threshold() -> None:
 def test_another_embedders_model_and_a_broken_file_are_refused(tmp_path: Path) -> None:
     model, why_not = load_scope(Settings(scope_model="tutorgraph/scope", embedding_model="x/y"))
     assert model is None and "fitted over" in why_not
-    assert load_scope(Settings(scope_model=""))[1].startswith("scope model turned off")
+    assert (load_scope(Settings(scope_model="")).reason or "").startswith("scope model turned off")
     broken = tmp_path / "scope.json"
     broken.write_text('{"format": 1, "embedder": "e"}')
     with pytest.raises(ConfigurationError, match=r"scope\.json"):

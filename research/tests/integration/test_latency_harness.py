@@ -8,6 +8,7 @@ import pytest
 
 from tutorgraph.embedding.reranker import CrossEncoderReranker
 from tutorgraph.retrieval.factory import bundled_reranker_path
+from tutorgraph.retrieval.loaded import Loaded
 from tutorgraph.retrieval.retriever import HybridRetriever, RetrieverConfig
 from tutorgraph_research.harness.configs import BEST, ablation_grid
 from tutorgraph_research.tasks.latency import (
@@ -52,7 +53,7 @@ async def test_latency_by_config_reports_ordered_percentiles(  # type: ignore[no
         opened_index.lexical,
         opened_index.graph,
         RetrieverConfig(source_timeout_s=60.0),
-        reranker=reranker,
+        reranker=Loaded.of(reranker),
     )
     grid = {c.name: c for c in ablation_grid()}
     configs = [
@@ -118,7 +119,8 @@ async def test_the_harness_serves_each_configuration_as_it_says_and_names_the_re
     real_build = factory.build_retriever
 
     def spy(index, models, config):  # type: ignore[no-untyped-def]
-        built.append((models.ranker is not None, config.diagnosis, config.near_duplicate_threshold))
+        ranks = models.ranker.value is not None
+        built.append((ranks, config.diagnosis, config.near_duplicate_threshold))
         return real_build(index, models, config)
 
     monkeypatch.setattr(factory, "build_retriever", spy)

@@ -8,6 +8,7 @@ from tests.conftest import index_retriever
 
 from tutorgraph.embedding.reranker import CrossEncoderReranker
 from tutorgraph.retrieval.factory import bundled_reranker_path
+from tutorgraph.retrieval.loaded import Loaded
 from tutorgraph_research.tasks.teaching import (
     TEACHING_METRICS,
     TeachingConfig,
@@ -34,7 +35,7 @@ async def test_the_bench_orders_the_slices_exercises_with_and_without_a_reranker
         ),
         TeachingConfig(
             "bundled",
-            index_retriever(opened_index, embedder, reranker=reranker),
+            index_retriever(opened_index, embedder, reranker=Loaded.of(reranker)),
             rerank=True,
             lessons=0,
         ),

@@ -59,7 +59,7 @@ def _packet(results: list[Hit], concepts: list[str], **kw: object) -> ReasoningP
     return ReasoningPacket(
         query="q",
         results=results,
-        concepts=[LinkedConcept(id=c, taxonomy="ccss", name=c) for c in concepts],
+        concepts=[LinkedConcept(id=c, taxonomy="common-core", name=c) for c in concepts],
         timings_ms={},
         **kw,  # type: ignore[arg-type]
     )

@@ -47,7 +47,7 @@ from tutorgraph.api.errors import ConflictError, JobNotFoundError, PayloadTooLar
 from tutorgraph.api.live_index import LiveIndex
 from tutorgraph.api.metrics import ApiMetrics
 from tutorgraph.config import Settings
-from tutorgraph.errors import BundleError, IndexBusyError, TutorGraphError
+from tutorgraph.errors import BundleError, IndexBusyError, TutorGraphError, failure_reason
 from tutorgraph.index.leftovers import remove_leftovers
 from tutorgraph.index.lock import WriterLock
 from tutorgraph.index.pipeline import (
@@ -370,7 +370,7 @@ class IngestJobs:
             job.fail(exc.code, exc.message, exc.details)
         except Exception as exc:
             log.exception("ingest job %s failed", job.job_id)
-            job.fail("internal_error", f"ingest failed ({type(exc).__name__})")
+            job.fail("internal_error", failure_reason("ingest", exc))
         finally:
             # The upload goes before the lock: the next writer takes any upload it finds for
             # a dead job's.

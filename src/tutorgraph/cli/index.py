@@ -31,6 +31,7 @@ from tutorgraph.index.service import graph_store, vector_store
 from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph.stores.embedded_graph import EmbeddedGraphStore
 from tutorgraph.stores.manifest import Manifest
+from tutorgraph_client.models.request import RETRIEVAL_PROFILES
 
 __all__ = ["register"]
 
@@ -47,7 +48,10 @@ def ingest_cmd(
     index_dir: IndexDirEnvOption = None,
     default_profile: Annotated[
         str | None,
-        typer.Option(help="The index's retrieval profile when a request names none."),
+        typer.Option(
+            help="The index's retrieval profile when a request names none: "
+            f"{', '.join(RETRIEVAL_PROFILES)}."
+        ),
     ] = None,
     default_semantic_weight: Annotated[
         float | None,

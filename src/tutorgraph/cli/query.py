@@ -35,8 +35,8 @@ from tutorgraph.config import Settings
 from tutorgraph.errors import TutorGraphError
 from tutorgraph.retrieval.ranker_runtime import may_be_scored
 from tutorgraph.retrieval.retriever import HybridRetriever
-from tutorgraph_client.models.packet import Hit, ReasoningPacket
-from tutorgraph_client.models.request import RetrievalRequest
+from tutorgraph_client.models.packet import Hit, HitSource, ReasoningPacket
+from tutorgraph_client.models.request import RETRIEVAL_PROFILES, STORE_SOURCES, RetrievalRequest
 
 __all__ = ["register"]
 
@@ -54,7 +54,8 @@ def query_cmd(
     ] = None,
     n_results: Annotated[int, typer.Option("--n-results", "-n", help="Hits to return.")] = 10,
     profile: Annotated[
-        str | None, typer.Option(help="auto, exact, balanced or semantic (default: the index's).")
+        str | None,
+        typer.Option(help=f"One of {', '.join(RETRIEVAL_PROFILES)} (default: the index's)."),
     ] = None,
     semantic_weight: Annotated[
         float | None, typer.Option(help="Dense weight in [0, 1]; overrides the profile.")
@@ -62,7 +63,9 @@ def query_cmd(
     fusion: Annotated[str, typer.Option(help="rrf or weighted.")] = "rrf",
     sources: Annotated[
         list[str] | None,
-        typer.Option("--sources", "--source", help="vector, lexical, graph (repeat or comma)."),
+        typer.Option(
+            "--sources", "--source", help=f"{', '.join(STORE_SOURCES)} (repeat or comma)."
+        ),
     ] = None,
     concept: ConceptOption = None,
     student_answer: StudentAnswerOption = None,
@@ -228,7 +231,7 @@ def request_fusion(debug: dict[str, Any]) -> str:
     return f"{fusion['method']} fusion" + (" + graph scope" if debug["graph_scoped"] else "")
 
 
-_MATCH_NAMES = {
+_MATCH_NAMES: dict[HitSource, str] = {
     "vector": "semantic",
     "lexical": "lexical",
     "graph": "graph",

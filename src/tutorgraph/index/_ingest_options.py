@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tutorgraph.errors import BundleRecordError, ConfigurationError
+from tutorgraph_client.models.request import RETRIEVAL_PROFILES
 
 __all__ = ["REJECTS_LISTED", "IngestOptions", "IngestReport", "ProgressCallback"]
 
@@ -51,10 +52,10 @@ class IngestOptions:
     rebuild_vector_copy: bool = False
 
     def check(self) -> None:
-        if self.default_retrieval_profile not in (None, "auto", "exact", "balanced", "semantic"):
+        if self.default_retrieval_profile not in (None, *RETRIEVAL_PROFILES):
             raise ConfigurationError(
                 f"unknown retrieval profile {self.default_retrieval_profile!r}; "
-                "use auto, exact, balanced or semantic"
+                f"use one of {', '.join(RETRIEVAL_PROFILES)}"
             )
         weight = self.default_semantic_weight
         if weight is not None and not 0.0 <= weight <= 1.0:

@@ -218,7 +218,7 @@ class SharedModels:
             if self._models is None:
                 models = load_models(settings, micro_batch=self._micro_batch)
                 # A server pays every load at start-up, not on its first ranked request.
-                ranker = models.ranker
+                ranker = models.ranker.value
                 if isinstance(ranker, LearnedRanker) and ranker.combiner is not None:
                     ranker.combiner.warm()
                 self._models = models

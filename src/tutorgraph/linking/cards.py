@@ -23,11 +23,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tutorgraph_client.models.curriculum import Concept
+from tutorgraph_client.models.packet_info import Taxonomy
 
 __all__ = ["TAXONOMIES", "ConceptCard", "build_cards", "taxonomy_of"]
 
-# Taxonomy -> the id prefix and concept kind of the concepts it links to.
-TAXONOMIES: dict[str, tuple[str, str]] = {
+# Taxonomy -> the id prefix and concept kind of the concepts it links to (every one of the
+# API's `TAXONOMY_NAMES`, in their order).
+TAXONOMIES: dict[Taxonomy, tuple[str, str]] = {
     "common-core": ("ccss:", "standard"),
     "eedi": ("eedi:construct:", "construct"),
     "openstax": ("openstax:section:", "section"),
@@ -39,14 +41,14 @@ class ConceptCard:
     """One concept as a linker reads it."""
 
     concept_id: str
-    taxonomy: str
+    taxonomy: Taxonomy
     name: str
     text: str
     # The concept's own description (a standard's name is only its code).
     description: str = ""
 
 
-def taxonomy_of(concept: Concept) -> str | None:
+def taxonomy_of(concept: Concept) -> Taxonomy | None:
     """The taxonomy a concept is linked in, or None (groupings, subjects)."""
     for taxonomy, (prefix, kind) in TAXONOMIES.items():
         if concept.id.startswith(prefix) and concept.kind == kind:

@@ -41,6 +41,7 @@ from tutorgraph_client.models.grade import (
     standard_cluster,
     standard_grade,
 )
+from tutorgraph_client.models.packet_info import Taxonomy
 
 __all__ = ["ConceptLinker", "grade_penalty"]
 
@@ -54,7 +55,7 @@ LEXICAL_WEIGHT = 0.06
 # So structure ships off; pass the weights to turn it on.
 STRUCTURE_WEIGHT = 0.0
 STORY_WEIGHT = 0.0
-STRUCTURED = "common-core"
+STRUCTURED: Taxonomy = "common-core"
 # The learned standards model's shares (x its log-probability and its cluster's, floored;
 # `with_model`) and the grade prior's (per grade a standard is above the student's, half
 # that per grade below; with or without a model). Issue 48, chosen by cross-validation

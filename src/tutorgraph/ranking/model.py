@@ -41,6 +41,7 @@ from tutorgraph.ranking.tuned import (
     TunedText,
     tuned_features,
 )
+from tutorgraph_client.models.request import StoreSource
 
 __all__ = [
     "FEATURES",
@@ -64,7 +65,8 @@ SIGNAL_FEATURES = (
     "rerank_score",
 )
 FEATURES = (*SIGNAL_FEATURES, *PRIOR_FEATURES, *EXAMPLE_FEATURES, "adapter_sim", "cosine")
-_SOURCES = ("vector", "lexical", "graph")
+# The features' order is the trained model's: spelled here, typed by the API's names.
+_SOURCES: tuple[StoreSource, ...] = ("vector", "lexical", "graph")
 RANKER_RECORD = "ranker.json"
 # The text-only ranker's sub-directory, and the tuned encoder's targets'.
 TEXT_ONLY_DIR = "text"

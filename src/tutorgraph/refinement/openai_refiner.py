@@ -43,6 +43,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from tutorgraph.config import CHAT_MODEL, REFINER_CACHE_SIZE, REFINER_TIMEOUT_S
 from tutorgraph.embedding.batching import embed_async
 from tutorgraph.embedding.embedder import Embedder
+from tutorgraph.errors import failure_cause, failure_reason
 from tutorgraph.mathtext.spans import canonical_math, plain_text
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.stores.breaker import CircuitBreaker
@@ -58,6 +59,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+# What its fallback reasons name: "openai failed: HTTP 502", "openai: the model refused".
+_NAME = "openai"
 
 DEFAULT_REFINER_MODEL = CHAT_MODEL
 # How many curriculum concepts the prompt offers the model to choose key concepts from:
@@ -160,11 +164,13 @@ class LinkerCandidates:
 
 
 class _Fallback(Exception):
-    """Why the model's answer was not used; `down`: the server did not answer (a timeout,
-    an HTTP or network error), which counts against its circuit breaker."""
+    """Why the model's answer was not used (`cause`; `str()` is the reason the packet
+    gives); `down`: the server did not answer (a timeout, an HTTP or network error), which
+    counts against its circuit breaker and is a failure (`failure_reason`)."""
 
-    def __init__(self, reason: str, *, down: bool = False) -> None:
-        super().__init__(reason)
+    def __init__(self, cause: str, *, down: bool = False) -> None:
+        super().__init__(failure_reason(_NAME, cause) if down else f"{_NAME}: {cause}")
+        self.cause = cause
         self.down = down
 
 
@@ -175,7 +181,7 @@ def _cache_key(query: str, student_answer: str | None) -> tuple[str, str]:
 class OpenAIRefiner:
     """Refines with a chat model; the injected client is closed by `aclose()`."""
 
-    name = "openai"
+    name = _NAME
 
     def __init__(
         self,
@@ -212,7 +218,7 @@ class OpenAIRefiner:
         if breaker is not None and ticket is None:
             # Not asked: no linking for its prompt either.
             local = await self._fallback.refine(query, student_answer=student_answer)
-            reason = f"openai: skipped, {breaker.refusal()}"
+            reason = failure_reason(_NAME, breaker.refusal())
             return local.model_copy(update={"fallback_reason": reason})
         settled = False
         try:
@@ -227,7 +233,7 @@ class OpenAIRefiner:
                 if breaker is not None and ticket is not None:
                     settled = True
                     if why.down:
-                        loud = breaker.failed(ticket, str(why))
+                        loud = breaker.failed(ticket, why.cause)
                     else:
                         breaker.succeeded(ticket)  # it answered, if not usefully
                 log.log(
@@ -291,22 +297,24 @@ class OpenAIRefiner:
                 timeout=self._timeout_s,
             )
         except (TimeoutError, openai.APITimeoutError) as exc:
-            raise _Fallback(f"openai: no answer within {self._timeout_s:g} s", down=True) from exc
+            # The client's timeout is its own class: both are "no answer within ... s".
+            why = failure_cause(TimeoutError(), self._timeout_s)
+            raise _Fallback(why, down=True) from exc
         except openai.AuthenticationError as exc:
-            raise _Fallback("openai: the API key is missing or was rejected", down=True) from exc
+            raise _Fallback("the API key is missing or was rejected", down=True) from exc
         except openai.APIStatusError as exc:
-            raise _Fallback(f"openai: HTTP {exc.status_code}", down=True) from exc
+            raise _Fallback(f"HTTP {exc.status_code}", down=True) from exc
         except openai.APIError as exc:
-            raise _Fallback(f"openai: {type(exc).__name__}", down=True) from exc
+            raise _Fallback(failure_cause(exc), down=True) from exc
         if not response.choices:
-            raise _Fallback("openai: the answer had no choices")
+            raise _Fallback("the answer had no choices")
         message = response.choices[0].message
         if message.refusal:
-            raise _Fallback("openai: the model refused")
+            raise _Fallback("the model refused")
         try:
             return _Answer.model_validate_json(message.content or "")
         except ValidationError as exc:
-            raise _Fallback(f"openai: invalid answer ({exc.error_count()} schema errors)") from exc
+            raise _Fallback(f"invalid answer ({exc.error_count()} schema errors)") from exc
 
     @staticmethod
     def _merge(

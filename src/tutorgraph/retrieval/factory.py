@@ -43,6 +43,7 @@ from tutorgraph.ranking.tuned import TUNED_GRAPH
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.refiner import Refiner
 from tutorgraph.refinement.spelling import SpellingCorrector
+from tutorgraph.retrieval.loaded import Loaded
 from tutorgraph.retrieval.ranker_runtime import DeferredRanker
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.retrieval.retriever_config import OpenAIRefinerConfig, RefinerKind, RetrieverConfig
@@ -51,6 +52,7 @@ from tutorgraph.stores.breaker import Breakers
 from tutorgraph.stores.protocols import ConceptLinks, IndexReader
 
 __all__ = [
+    "Loaded",
     "Models",
     "RefinerKind",
     "build_refiner",
@@ -66,6 +68,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+_RANKER_OFF = "learned ranker turned off (TUTORGRAPH_RANKER_MODEL is empty)"
+_NO_STANDARDS_MODEL = Loaded.missing("no standards model configured")
 
 
 def bundled_reranker_path() -> Path:
@@ -100,18 +105,18 @@ def _load_tied(
     setting: str,
     bundled: tuple[str, Path],
     load: Callable[[Path], _T],
-) -> tuple[_T | None, str]:
+) -> Loaded[_T]:
     """Load `what` named by a setting now (blocking), or say why there is none: turned off
     (empty), unreadable, or fitted over another embedder's vectors (refused)."""
     name = name.strip()
     if not name:
-        return None, f"{what} turned off (TUTORGRAPH_{setting} is empty)"
+        return Loaded.missing(f"{what} turned off (TUTORGRAPH_{setting} is empty)")
     path = bundled[1] if name == bundled[0] else Path(name)
     try:
         model = load(path)
     except ConfigurationError as exc:
         log.warning("the %s is off: %s", what, exc.message)
-        return None, f"{what} {name!r} could not be loaded: {exc.message}"
+        return Loaded.missing(f"{what} {name!r} could not be loaded: {exc.message}")
     embedder = cast(_Tied, model).embedder
     if embedder != settings.embedding_model:
         reason = (
@@ -119,11 +124,11 @@ def _load_tied(
             f"not the configured embedder {settings.embedding_model!r}"
         )
         log.warning("the %s is off: %s", what, reason)
-        return None, reason
-    return model, ""
+        return Loaded.missing(reason)
+    return Loaded.of(model)
 
 
-def load_scope(settings: Settings) -> tuple[ScopeModel | None, str]:
+def load_scope(settings: Settings) -> Loaded[ScopeModel]:
     """Load the configured scope model now (blocking), or say why there is none. One
     fitted over another embedder's vectors is refused, as a ranker is."""
     bundled = (BUNDLED_SCOPE, bundled_scope_path())
@@ -137,7 +142,7 @@ def bundled_standards_path() -> Path:
     return Path(__file__).resolve().parent.parent / "_weights" / "linker" / STANDARDS_MODEL_FILE
 
 
-def load_standards_model(settings: Settings) -> tuple[StandardModel | None, str]:
+def load_standards_model(settings: Settings) -> Loaded[StandardModel]:
     """Load the concept linker's standards model now (blocking), or say why there is none;
     one trained over another embedder's vectors is refused."""
     bundled = (BUNDLED_LINKER, bundled_standards_path())
@@ -154,16 +159,17 @@ def load_standards_model(settings: Settings) -> tuple[StandardModel | None, str]
 def _linker(index: IndexReader, models: Models) -> ConceptLinks | None:
     """The index's linker, with the standards model fused in when both are there and the
     model's standards are the index's (else the card search alone, and a warning)."""
-    if not isinstance(index.linker, ConceptLinker) or models.standards is None:
+    standards = models.standards.value
+    if not isinstance(index.linker, ConceptLinker) or standards is None:
         return index.linker
     try:
-        return index.linker.with_model(models.standards)
+        return index.linker.with_model(standards)
     except ValueError as exc:
         log.warning("the standards model is off for this index: %s", exc)
         return index.linker
 
 
-def load_ranker(settings: Settings) -> tuple[LearnedRanker | None, str]:
+def load_ranker(settings: Settings) -> Loaded[LearnedRanker]:
     """Load the configured learned ranker now (blocking), or say why there is none.
 
     A ranker trained over another embedder's vectors is refused: its adapter, examples and
@@ -171,20 +177,20 @@ def load_ranker(settings: Settings) -> tuple[LearnedRanker | None, str]:
     """
     name = settings.ranker_model.strip()
     if not name:
-        return None, "learned ranker turned off (TUTORGRAPH_RANKER_MODEL is empty)"
+        return Loaded.missing(_RANKER_OFF)
     path = bundled_ranker_path() if name == BUNDLED_RANKER else Path(name)
     try:
         ranker = LearnedRanker.load(path)
     except ConfigurationError as exc:
         log.warning("the learned ranker is off: %s", exc.message)
-        return None, f"ranker {name!r} could not be loaded: {exc.message}"
+        return Loaded.missing(f"ranker {name!r} could not be loaded: {exc.message}")
     if ranker.embedder != settings.embedding_model:
         reason = (
             f"ranker {name!r} was trained over {ranker.embedder!r}, "
             f"not the configured embedder {settings.embedding_model!r}"
         )
         log.warning("the learned ranker is off: %s", reason)
-        return None, reason
+        return Loaded.missing(reason)
     tuned = ranker.tuned or (ranker.text_only.tuned if ranker.text_only else None)
     if tuned is not None:
         # Its model folder (int8 graph, tokenizer): absolute, or relative to the ranker.
@@ -196,12 +202,13 @@ def load_ranker(settings: Settings) -> tuple[LearnedRanker | None, str]:
             encoder.load()
         except ConfigurationError as exc:
             log.warning("the learned ranker is off: %s", exc.message)
-            return None, f"ranker {name!r}: its tuned encoder could not be loaded: {exc.message}"
+            why = f"ranker {name!r}: its tuned encoder could not be loaded: {exc.message}"
+            return Loaded.missing(why)
         ranker = ranker.with_tuned_embedder(encoder)
-    return ranker.with_info({**ranker.info, "name": name}), ""
+    return Loaded.of(ranker.with_info({**ranker.info, "name": name}))
 
 
-def load_reranker(settings: Settings) -> tuple[CrossEncoderReranker | None, str]:
+def load_reranker(settings: Settings) -> Loaded[CrossEncoderReranker]:
     """Load the configured reranker now (blocking), or say why there is none.
 
     A model that cannot be loaded is not fatal: it is logged once, here, and every packet
@@ -209,7 +216,7 @@ def load_reranker(settings: Settings) -> tuple[CrossEncoderReranker | None, str]
     """
     name = settings.reranker_model.strip()
     if not name:
-        return None, "reranking turned off (TUTORGRAPH_RERANKER_MODEL is empty)"
+        return Loaded.missing("reranking turned off (TUTORGRAPH_RERANKER_MODEL is empty)")
     model: str | Path = bundled_reranker_path() if name == BUNDLED_RERANKER else name
     reranker = CrossEncoderReranker(
         model,
@@ -223,24 +230,25 @@ def load_reranker(settings: Settings) -> tuple[CrossEncoderReranker | None, str]
         reranker.load()
     except ConfigurationError as exc:
         log.warning("reranking is off: %s", exc.message)
-        return None, f"reranker {name!r} could not be loaded: {exc.message}"
-    return reranker, ""
+        return Loaded.missing(f"reranker {name!r} could not be loaded: {exc.message}")
+    return Loaded.of(reranker)
 
 
 @dataclass(frozen=True)
 class Models:
-    """The loaded models a retriever needs; one set can serve several indexes."""
+    """The loaded models a retriever needs, each with why it is missing when it is
+    (`Loaded`); one set can serve several indexes.
+
+    >>> Models(embedder, ranker=load_ranker(settings)).reranker.reason  # doctest: +SKIP
+    'no reranker configured'
+    """
 
     embedder: Embedder
-    reranker: Reranker | None = None
-    reranker_unavailable: str = NO_RERANKER
+    reranker: Loaded[Reranker] = NO_RERANKER
     # Deferred (`load_models(defer_ranker=True)`): loaded by the first request it may score.
-    ranker: LearnedRanker | DeferredRanker | None = None
-    ranker_unavailable: str = NO_RANKER
-    scope: ScopeModel | None = None
-    scope_unavailable: str = NO_SCOPE_MODEL
-    standards: StandardModel | None = None
-    standards_unavailable: str = "no standards model configured"
+    ranker: Loaded[LearnedRanker | DeferredRanker] = NO_RANKER
+    scope: Loaded[ScopeModel] = NO_SCOPE_MODEL
+    standards: Loaded[StandardModel] = _NO_STANDARDS_MODEL
 
 
 def make_embedder(settings: Settings) -> SentenceTransformerEmbedder | OnnxEmbedder:
@@ -258,19 +266,21 @@ def _silent(_what: str) -> None:
 
 def _defer(
     settings: Settings, status: Callable[[str], None] | None = None
-) -> tuple[DeferredRanker | None, str]:
+) -> Loaded[DeferredRanker]:
     """The configured learned ranker, to be loaded by the first request it may score (a
     one-shot command's), or why there is none (turned off)."""
     name = settings.ranker_model.strip()
     if not name:
-        return None, "learned ranker turned off (TUTORGRAPH_RANKER_MODEL is empty)"
+        return Loaded.missing(_RANKER_OFF)
     path = bundled_ranker_path() if name == BUNDLED_RANKER else Path(name)
-    return DeferredRanker(
-        partial(load_ranker, settings),
-        name=name,
-        text_only=(path / TEXT_ONLY_DIR).is_dir(),
-        status=status,
-    ), ""
+    return Loaded.of(
+        DeferredRanker(
+            partial(load_ranker, settings),
+            name=name,
+            text_only=(path / TEXT_ONLY_DIR).is_dir(),
+            status=status,
+        )
+    )
 
 
 def load_models(
@@ -296,27 +306,23 @@ def load_models(
     model.load()
     if settings.reranker_model.strip():
         say("loading the reranker")
-    reranker, why_not = load_reranker(settings)
-    ranker: LearnedRanker | DeferredRanker | None
+    reranker: Loaded[Reranker] = load_reranker(settings)
+    if micro_batch and reranker.value is not None:
+        reranker = Loaded.of(MicroBatchingReranker(reranker.value))
+    ranker: Loaded[LearnedRanker | DeferredRanker]
     if defer_ranker:
-        ranker, ranker_why_not = _defer(settings, status)
+        ranker = _defer(settings, status)
     else:
         if settings.ranker_model.strip():
             say("loading the learned ranker")
-        ranker, ranker_why_not = load_ranker(settings)
+        ranker = load_ranker(settings)
     say("loading the scope and standards models")
-    scope, scope_why_not = load_scope(settings)
-    standards, standards_why_not = load_standards_model(settings)
     return Models(
         MicroBatchingEmbedder(model) if micro_batch else model,
-        MicroBatchingReranker(reranker) if micro_batch and reranker is not None else reranker,
-        why_not,
-        ranker,
-        ranker_why_not,
-        scope,
-        scope_why_not,
-        standards,
-        standards_why_not,
+        reranker=reranker,
+        ranker=ranker,
+        scope=load_scope(settings),
+        standards=load_standards_model(settings),
     )
 
 
@@ -407,11 +413,8 @@ def build_retriever(
             or manifest.near_duplicate_threshold,
         ),
         reranker=models.reranker,
-        reranker_unavailable=models.reranker_unavailable,
         ranker=models.ranker,
-        ranker_unavailable=models.ranker_unavailable,
         scope=models.scope,
-        scope_unavailable=models.scope_unavailable,
         refiner=build_refiner(config, index, models.embedder, breakers),
         diagnoser=Diagnoser.bundled() if config.diagnosis else None,
         linker=_linker(index, models),

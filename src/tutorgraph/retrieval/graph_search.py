@@ -35,6 +35,7 @@ from tutorgraph.stores.protocols import (
 )
 from tutorgraph_client.models.curriculum import STANDARD_CODE_RE, Concept, Document
 from tutorgraph_client.models.packet import LinkedConcept
+from tutorgraph_client.models.packet_info import Taxonomy
 from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = [
@@ -104,7 +105,7 @@ class GraphSearchResult:
 # construct alone did best (teach@10 0.570; 3 or 5 constructs 0.564, 10 0.558, adding a
 # standard and a section 0.552-0.564; misconception@10 0.679 in every variant, the learned
 # ranker orders them); the weight (0.25-1) changed nothing. DESIGN 2, Search.
-LINKED_SEEDS: dict[str, int] = {"eedi": 1}
+LINKED_SEEDS: dict[Taxonomy, int] = {"eedi": 1}
 LINKED_SEED_WEIGHT = 0.5
 
 

@@ -26,7 +26,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
-from tutorgraph.errors import ConfigurationError, StageFailedError, TutorGraphError
+from tutorgraph.errors import (
+    ConfigurationError,
+    StageFailedError,
+    TutorGraphError,
+    failure_reason,
+)
 from tutorgraph.retrieval.state import INITIAL, RequestState
 from tutorgraph_client.models.packet import TIMING_KEYS
 
@@ -86,7 +91,7 @@ async def run_stages(stages: Sequence[Stage], state: RequestState) -> RequestSta
                 if isinstance(exc, TutorGraphError):
                     raise
                 raise StageFailedError(stage.name, exc) from exc
-            reason = f"{stage.name} failed: {type(exc).__name__}"
+            reason = failure_reason(stage.name, exc)
             # A backend that is down says why in one line; a bug gets its trace.
             trace = None if isinstance(exc, TutorGraphError) else exc
             log.warning(

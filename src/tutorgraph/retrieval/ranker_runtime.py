@@ -30,6 +30,7 @@ from tutorgraph.errors import ConfigurationError
 from tutorgraph.ranking.model import LearnedRanker, RankerQuery, Scoring
 from tutorgraph.ranking.query_text import concept_names, named_query, stated_query
 from tutorgraph.retrieval.facts import RequestFacts, request_facts
+from tutorgraph.retrieval.loaded import Loaded
 from tutorgraph.retrieval.state import RequestState
 from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded
@@ -96,7 +97,7 @@ class DeferredRanker:
 
     def __init__(
         self,
-        load: Callable[[], tuple[LearnedRanker | None, str]],
+        load: Callable[[], Loaded[LearnedRanker]],
         *,
         name: str,
         text_only: bool,
@@ -104,7 +105,7 @@ class DeferredRanker:
     ) -> None:
         self._load = load
         self._lock = threading.Lock()
-        self._done: tuple[LearnedRanker | None, str] | None = None
+        self._done: Loaded[LearnedRanker] | None = None
         self._status = status
         self.name = name
         self.text_only = text_only
@@ -125,7 +126,7 @@ class DeferredRanker:
             return f"{_NO_CONCEPTS}; the text-only ranker needs a student's answer"
         return None
 
-    def _get(self) -> tuple[LearnedRanker | None, str]:
+    def _get(self) -> Loaded[LearnedRanker]:
         with self._lock:
             if self._done is None:
                 if self._status is not None:
@@ -133,7 +134,7 @@ class DeferredRanker:
                 self._done = self._load()
             return self._done
 
-    async def get(self) -> tuple[LearnedRanker | None, str]:
+    async def get(self) -> Loaded[LearnedRanker]:
         """The ranker (loaded now, off the event loop, if no request has yet) or None and
         why not."""
         if self._done is not None:

@@ -16,6 +16,7 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.reranker import Reranker
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.refiner import Refiner
+from tutorgraph.retrieval.loaded import Loaded
 from tutorgraph.retrieval.packet import build_packet
 from tutorgraph.retrieval.pipeline import Stage, run_stages
 from tutorgraph.retrieval.ranker_runtime import DeferredRanker
@@ -50,19 +51,17 @@ class HybridRetriever:
         graph: GraphStore,
         config: RetrieverConfig | None = None,
         *,
-        reranker: Reranker | None = None,
-        reranker_unavailable: str = NO_RERANKER,
+        reranker: Loaded[Reranker] = NO_RERANKER,
         refiner: Refiner | None = None,
-        ranker: LearnedRanker | DeferredRanker | None = None,
-        ranker_unavailable: str = NO_RANKER,
-        scope: ScopeModel | None = None,
-        scope_unavailable: str = NO_SCOPE_MODEL,
+        ranker: Loaded[LearnedRanker | DeferredRanker] = NO_RANKER,
+        scope: Loaded[ScopeModel] = NO_SCOPE_MODEL,
         diagnoser: Diagnoser | None = None,
         linker: ConceptLinks | None = None,
         lessons: LessonSearch | None = None,
         breakers: Breakers | None = None,
     ) -> None:
-        """`reranker` must be loaded already; without one, `reranker_unavailable` says why.
+        """Each model is `Loaded` (`Loaded.of(model)`, or `Loaded.missing(why)`: the packet
+        says why); `reranker` must be loaded already.
         `breakers` are the sources' circuit breakers (by default new ones, set by `config`;
         `build_retriever` passes those its refiner shares).
 
@@ -76,12 +75,9 @@ class HybridRetriever:
             lexical,
             graph,
             reranker=reranker,
-            reranker_unavailable=reranker_unavailable,
             refiner=refiner,
             ranker=ranker,
-            ranker_unavailable=ranker_unavailable,
             scope=scope,
-            scope_unavailable=scope_unavailable,
             diagnoser=diagnoser,
             linker=linker,
             lessons=lessons,
@@ -104,13 +100,13 @@ class HybridRetriever:
     @property
     def reranker(self) -> Reranker | None:
         """The loaded reranker, or None when packets cannot be reranked."""
-        return self._deps.reranker
+        return self._deps.reranker.value
 
     @property
     def ranker(self) -> LearnedRanker | None:
         """The learned final score's model, or None when packets keep the fused order (or
         a deferred one no request has loaded yet)."""
-        ranker = self._deps.ranker
+        ranker = self._deps.ranker.value
         return ranker.loaded if isinstance(ranker, DeferredRanker) else ranker
 
     @property

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tutorgraph_client.models.curriculum import STANDARD_CODE_RE
+from tutorgraph_client.models.request import ConcreteProfile
 
 __all__ = [
     "PROFILES",
@@ -30,7 +31,6 @@ __all__ = [
     "resolve_route",
 ]
 
-ConcreteProfile = Literal["exact", "balanced", "semantic"]
 QueryType = Literal["concept_lookup", "prerequisite", "misconception", "similar_problems"]
 
 

@@ -1,8 +1,8 @@
 """What the stages are made with besides the configuration: `StageDeps`, the stores and the
-models (each stage's `make` takes what it needs from it), and why a model is missing when it
-is (the packet's reasons).
+models (each stage's `make` takes what it needs from it), each model with why it is missing
+when it is (`Loaded`: the packet's reasons).
 
->>> StageDeps(embedder, vector, lexical, graph).reranker_unavailable  # doctest: +SKIP
+>>> StageDeps(embedder, vector, lexical, graph).reranker.reason  # doctest: +SKIP
 'no reranker configured'
 """
 
@@ -16,6 +16,7 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.embedding.reranker import Reranker
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.refinement.refiner import Refiner
+from tutorgraph.retrieval.loaded import Loaded
 from tutorgraph.retrieval.ranker_runtime import DeferredRanker
 from tutorgraph.stores.breaker import Breakers
 from tutorgraph.stores.protocols import (
@@ -28,28 +29,26 @@ from tutorgraph.stores.protocols import (
 
 __all__ = ["NO_RANKER", "NO_RERANKER", "NO_SCOPE_MODEL", "StageDeps"]
 
-NO_RERANKER = "no reranker configured"
-NO_RANKER = "no learned ranker configured"
-NO_SCOPE_MODEL = "no scope model configured"
+# Each model that is not given: why, in the packet's words (a retriever built by hand).
+NO_RERANKER = Loaded.missing("no reranker configured")
+NO_RANKER = Loaded.missing("no learned ranker configured")
+NO_SCOPE_MODEL = Loaded.missing("no scope model configured")
 
 
 @dataclass(frozen=True)
 class StageDeps:
-    """The stores and the models the stages run with (None: not configured; `*_unavailable`
-    says why, in the packet)."""
+    """The stores and the models the stages run with (each model `Loaded`: its `reason`
+    says why it is missing, in the packet)."""
 
     embedder: Embedder
     vector: VectorStore
     lexical: LexicalIndex
     graph: GraphStore
     _: KW_ONLY
-    reranker: Reranker | None = None
-    reranker_unavailable: str = NO_RERANKER
+    reranker: Loaded[Reranker] = NO_RERANKER
     refiner: Refiner | None = None
-    ranker: LearnedRanker | DeferredRanker | None = None
-    ranker_unavailable: str = NO_RANKER
-    scope: ScopeModel | None = None
-    scope_unavailable: str = NO_SCOPE_MODEL
+    ranker: Loaded[LearnedRanker | DeferredRanker] = NO_RANKER
+    scope: Loaded[ScopeModel] = NO_SCOPE_MODEL
     diagnoser: Diagnoser | None = None
     linker: ConceptLinks | None = None
     lessons: LessonSearch | None = None

@@ -35,6 +35,7 @@ from typing import Literal
 
 from tutorgraph.config import BREAKER_COOLDOWN_S, BREAKER_FAILURES
 from tutorgraph.errors import IndexDamagedError, SourceUnavailableError, StoreError
+from tutorgraph_client.models.request import STORE_SOURCES
 
 __all__ = [
     "BREAKER_SOURCES",
@@ -218,7 +219,7 @@ class CircuitBreaker:
 
 # The sources whose store may be a server of its own: Neo4j, a Chroma server (BM25 is
 # always in this process).
-BREAKER_SOURCES = ("vector", "lexical", "graph")
+BREAKER_SOURCES = STORE_SOURCES
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ answer, never fails a request.
 >>> tried = await attempt("graph", graph.get_concepts(ids), 2.0, breaker=breakers.graph)
 ... # doctest: +SKIP
 >>> tried.reason  # None when it answered  # doctest: +SKIP
-'circuit breaker open after 3 failures in a row, the last: no answer within 2 s; next probe ...'
+'graph failed: circuit breaker open after 3 failures in a row, the last: no answer within 2 s; ...'
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from tutorgraph.errors import TutorGraphError
+from tutorgraph.errors import TutorGraphError, failure_cause, failure_reason
 from tutorgraph.stores.breaker import CircuitBreaker, Ticket, counts_against
 
-__all__ = ["Attempt", "attempt", "failure_reason", "guarded"]
+__all__ = ["Attempt", "attempt", "guarded"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -28,20 +28,11 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Attempt(Generic[T]):
-    """A guarded call's value, or None and why (`reason`: a timeout, a failure, an open
-    circuit breaker)."""
+    """A guarded call's value, or None and why (`reason`, in the one format of
+    `failure_reason`: a timeout, a failure, an open circuit breaker)."""
 
     value: T | None
     reason: str | None = None
-
-
-def failure_reason(exc: BaseException, timeout_s: float) -> str:
-    """One line for why a call failed, naming no host or credential (the exception's type,
-    and a store error's `cause`)."""
-    if isinstance(exc, TimeoutError):
-        return f"no answer within {timeout_s:g} s"
-    cause = exc.details.get("cause") if isinstance(exc, TutorGraphError) else None
-    return f"failed: {type(exc).__name__}" + (f" ({cause})" if cause else "")
 
 
 def _skip(aw: Awaitable[object]) -> None:
@@ -74,7 +65,7 @@ async def attempt(
         ticket = breaker.admit()
         if ticket is None:
             _skip(aw)
-            return Attempt(None, breaker.refusal())
+            return Attempt(None, failure_reason(source, breaker.refusal()))
     settled = False
     try:
         value = await asyncio.wait_for(aw, timeout=timeout_s)
@@ -84,12 +75,14 @@ async def attempt(
             raise  # this request is being cancelled: not the source's failure
         # Something the source awaited was cancelled under it: that source is degraded.
         log.warning("source %s was cancelled", source)
-        return Attempt(None, "cancelled")
+        return Attempt(None, failure_reason(source, "cancelled"))
     except Exception as exc:
-        reason = failure_reason(exc, timeout_s)
+        # The breaker keeps the cause (it knows its own name); the attempt says who failed.
+        cause = failure_cause(exc, timeout_s)
+        reason = failure_reason(source, cause)
         if breaker is not None and ticket is not None and counts_against(exc):
             settled = True
-            loud = breaker.failed(ticket, reason)
+            loud = breaker.failed(ticket, cause)
         else:
             loud = True
         if not isinstance(exc, TimeoutError | TutorGraphError | OSError):
@@ -102,7 +95,7 @@ async def attempt(
             # A backend that is down: the adapters say why in one line.
             log.warning("source %s failed: %s", source, exc)
         else:
-            log.debug("source %s %s (its circuit breaker says so)", source, reason)
+            log.debug("%s (its circuit breaker says so)", reason)
         return Attempt(None, reason)
     else:
         if breaker is not None and ticket is not None:

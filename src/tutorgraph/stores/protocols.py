@@ -19,6 +19,7 @@ from tutorgraph.stores.manifest import Manifest
 from tutorgraph_client.models.curriculum import Concept, Document, Misconception, Prerequisite
 from tutorgraph_client.models.grade import Band, Grade
 from tutorgraph_client.models.packet import HitKind
+from tutorgraph_client.models.packet_info import Taxonomy
 
 __all__ = [
     "MAX_TEXT_SEEDS",
@@ -231,7 +232,7 @@ class LinkedCard:
     """A concept a linker names for a text: its fused score and what chose it."""
 
     concept_id: str
-    taxonomy: str
+    taxonomy: Taxonomy
     name: str
     score: float
     evidence: dict[str, float | int | None]

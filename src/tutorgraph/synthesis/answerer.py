@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from tutorgraph.config import Settings
-from tutorgraph.errors import ConfigurationError
+from tutorgraph.errors import ConfigurationError, failure_cause, failure_reason
 from tutorgraph.extras import require
 from tutorgraph.retrieval.factory import openai_unavailable
 from tutorgraph.stores.breaker import CircuitBreaker
@@ -47,6 +47,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+# What a failure names (`failure_reason`): "the answer model failed: HTTP 502".
+_MODEL = "the answer model"
 
 
 @dataclass(frozen=True)
@@ -125,12 +128,13 @@ class OpenAIAnswerer:
         breaker = self._breaker
         ticket = breaker.admit() if breaker is not None else None
         if breaker is not None and ticket is None:
-            yield no_answer(f"the answer model is skipped: {breaker.refusal()}", model=self._model)
+            yield no_answer(failure_reason(_MODEL, breaker.refusal()), model=self._model)
             return
         checked = CitationFilter(citable_ids(packet))
         parts: list[str] = []
         reason: str | None = None
-        down = False  # the model did not answer (a refusal or an empty answer is an answer)
+        # Why the model did not answer (a refusal or an empty answer is an answer).
+        down: str | None = None
         settled = False
         loud = True  # whether this failure is logged here (else its breaker logged a change)
         try:
@@ -143,21 +147,20 @@ class OpenAIAnswerer:
                 if text := checked.finish():
                     parts.append(text)
                     yield Delta(text)
-            except TimeoutError:
-                reason = f"the answer model did not finish within {self._timeout_s:g} s"
-                down = True
+            except TimeoutError as exc:
+                down = failure_cause(exc, self._timeout_s)
             except _Refused as exc:
                 reason = f"the model refused: {exc}"
             except openai.APIStatusError as exc:
-                reason = f"the answer model failed: HTTP {exc.status_code}"
-                down = True
+                down = f"HTTP {exc.status_code}"
             except openai.APIError as exc:
-                reason = f"the answer model failed: {type(exc).__name__}"
-                down = True
+                down = failure_cause(exc)
+            if down is not None:
+                reason = failure_reason(_MODEL, down)
             if breaker is not None and ticket is not None:
                 settled = True
-                if down and reason is not None:
-                    loud = breaker.failed(ticket, reason)
+                if down is not None:
+                    loud = breaker.failed(ticket, down)
                 else:
                     breaker.succeeded(ticket)
         finally:

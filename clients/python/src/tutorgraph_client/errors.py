@@ -88,6 +88,8 @@ __all__ = [
     "TutorGraphError",
     "UnknownConceptError",
     "error_from_wire",
+    "failure_cause",
+    "failure_reason",
 ]
 
 
@@ -103,6 +105,41 @@ class TutorGraphError(Exception):
         super().__init__(message)
         self.message = message
         self.details: dict[str, Any] = details or {}
+
+
+def failure_cause(exc: BaseException, timeout_s: float | None = None) -> str:
+    """Why a call failed, on one line that names no host or credential: `no answer within
+    <timeout_s> s` for a timeout, else the exception's type, with a `TutorGraphError`'s
+    `details["cause"]` in brackets (the stores' adapters put the driver's error type there,
+    never its message, which can carry a host or a password).
+
+    >>> failure_cause(TimeoutError(), 2.0)
+    'no answer within 2 s'
+    >>> down = StoreError("bolt://neo4j:7687 refused", details={"cause": "ServiceUnavailable"})
+    >>> failure_cause(down)
+    'StoreError (ServiceUnavailable)'
+    """
+    if isinstance(exc, TimeoutError) and timeout_s is not None:
+        return f"no answer within {timeout_s:g} s"
+    cause = exc.details.get("cause") if isinstance(exc, TutorGraphError) else None
+    return f"{type(exc).__name__}" + (f" ({cause})" if cause else "")
+
+
+def failure_reason(what: str, why: BaseException | str, *, timeout_s: float | None = None) -> str:
+    """The one format of every failure a packet, an answer or an error names:
+    `<what> failed: <why>`. `what` is the part that failed (a stage, a source, a model);
+    `why` is the exception (`failure_cause`, with `timeout_s` for a timeout) or the reason
+    in words (a circuit breaker's refusal).
+
+    >>> failure_reason("link", RuntimeError("boom"))
+    'link failed: RuntimeError'
+    >>> failure_reason("vector", TimeoutError(), timeout_s=2.0)
+    'vector failed: no answer within 2 s'
+    >>> failure_reason("graph", "circuit breaker open after 3 failures in a row")
+    'graph failed: circuit breaker open after 3 failures in a row'
+    """
+    cause = why if isinstance(why, str) else failure_cause(why, timeout_s)
+    return f"{what} failed: {cause}"
 
 
 class ConfigurationError(TutorGraphError):
@@ -215,9 +252,7 @@ class StageFailedError(TutorGraphError):
     code = "stage_failed"
 
     def __init__(self, stage: str, cause: BaseException) -> None:
-        super().__init__(
-            f"the {stage} stage failed: {type(cause).__name__}", details={"stage": stage}
-        )
+        super().__init__(failure_reason(f"the {stage} stage", cause), details={"stage": stage})
         self.stage = stage
 
 

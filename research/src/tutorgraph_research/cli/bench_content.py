@@ -202,7 +202,7 @@ def linking_cmd(
         records = load_trusted(curriculum, documents=False)
         linker = ConceptLinker.build(build_cards(records.concepts), served.retriever.embedder)
         # The linker as served: with the standards model the settings name, if it loads.
-        model, _why = load_standards_model(settings)
+        model = load_standards_model(settings).value
         if model is not None:
             linker = linker.with_model(model)
 

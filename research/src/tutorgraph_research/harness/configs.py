@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from tutorgraph.errors import ConfigurationError
-from tutorgraph_client.models.request import STORE_SOURCES, SourceName
+from tutorgraph_client.models.request import RETRIEVAL_PROFILES, STORE_SOURCES, SourceName
 
 __all__ = [
     "BEST",
@@ -139,7 +139,7 @@ def ablation_grid(best: RunConfig = DEFAULT) -> list[RunConfig]:
         "rrf" if best.fusion == "weighted" else "weighted",
         fusion="rrf" if best.fusion == "weighted" else "weighted",
     )
-    for p in ("auto", "exact", "balanced", "semantic"):
+    for p in RETRIEVAL_PROFILES:
         if p != (best.profile or "auto"):
             vary("profile", p, profile=p)
     for scope in (False, True):

@@ -34,6 +34,7 @@ from tutorgraph.index.pipeline import IngestOptions
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.ranking.model import LearnedRanker
 from tutorgraph.retrieval.factory import (
+    Loaded,
     Models,
     build_retriever,
     bundled_reranker_path,
@@ -41,6 +42,7 @@ from tutorgraph.retrieval.factory import (
 )
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.retrieval.retriever_config import OpenAIRefinerConfig, RetrieverConfig
+from tutorgraph.retrieval.stage_deps import NO_RANKER, NO_RERANKER
 from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.harness.cached_embedder import CachingEmbedder, caching
@@ -202,8 +204,11 @@ class _FoldRetrievers:
             reranker = self._models.rerankers.get(cfg.reranker) or self._resources.rerankers.get(
                 cfg.reranker
             )
+            ranker = self._models.ranker if cfg.ranker else None
             models = Models(
-                self._embedder, reranker, ranker=self._models.ranker if cfg.ranker else None
+                self._embedder,
+                Loaded.of(reranker) if reranker is not None else NO_RERANKER,
+                ranker=Loaded.of(ranker) if ranker is not None else NO_RANKER,
             )
             config = RetrieverConfig(
                 rerank_depth=self._depth,

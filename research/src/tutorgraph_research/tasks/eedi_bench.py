@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, get_args
 
 from tutorgraph.config import (
     DEFAULT_EMBEDDING_MODEL,
@@ -35,7 +35,12 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import ConfigurationError
 from tutorgraph.training.cross_encoder import TrainingConfig
 from tutorgraph.training.ranker import RankerTrainingConfig
-from tutorgraph_client.models.request import SourceName
+from tutorgraph_client.models.request import (
+    RETRIEVAL_PROFILES,
+    STORE_SOURCES,
+    Fusion,
+    SourceName,
+)
 from tutorgraph_research.harness.configs import (
     RefinerName,
     RerankerName,
@@ -66,11 +71,11 @@ CONFIG_SOURCES: dict[str, list[SourceName]] = {
     "vector": ["vector"],
     "lexical": ["lexical"],
     "graph": ["graph"],
-    "hybrid": ["vector", "lexical", "graph"],
+    "hybrid": list(STORE_SOURCES),
 }
 CONTEXTS = ("text", "construct")
-PROFILE_NAMES = ("auto", "exact", "balanced", "semantic")
-FUSIONS: tuple[Literal["rrf", "weighted"], ...] = ("rrf", "weighted")
+PROFILE_NAMES = RETRIEVAL_PROFILES
+FUSIONS: tuple[Fusion, ...] = get_args(Fusion)
 # domain: the fold-trained reranker at fp32 (ONNX Runtime); domain-int8: the same, int8;
 # msmarco: the public MS MARCO cross-encoder, measured only where it can be loaded.
 RERANK_MODELS: tuple[RerankerName, ...] = ("domain", "domain-int8", "msmarco")

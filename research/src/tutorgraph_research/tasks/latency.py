@@ -59,6 +59,7 @@ from tutorgraph_research.tasks.latency_timing import (
 
 if TYPE_CHECKING:
     from tutorgraph.config import Settings
+    from tutorgraph.ranking.model import LearnedRanker
     from tutorgraph.stores.protocols import IndexReader
 
 __all__ = [
@@ -141,6 +142,7 @@ async def run_latency_harness(
     from tutorgraph.errors import ConfigurationError
     from tutorgraph.index.local import LocalIndex
     from tutorgraph.retrieval.factory import (
+        Loaded,
         Models,
         build_retriever,
         bundled_reranker_path,
@@ -178,11 +180,12 @@ async def run_latency_harness(
             )
     if "openai" in wanted and (reason := openai_unavailable(settings)) is not None:
         missing["openai"] = f"not measured: {reason}"
-    ranker = None
+    no_ranker = Loaded.missing("the learned ranker is off in this configuration")
+    ranker: Loaded[LearnedRanker] = no_ranker
     if any(c.ranker for c in configs):
-        ranker, why = await asyncio.to_thread(load_ranker, settings)
-        if ranker is None:
-            missing["ranker"] = f"not measured: {why}"
+        ranker = await asyncio.to_thread(load_ranker, settings)
+        if ranker.value is None:
+            missing["ranker"] = f"not measured: {ranker.reason}"
 
     def unavailable(config: RunConfig) -> str | None:
         needs = (config.reranker, config.refiner, *(["ranker"] if config.ranker else []))
@@ -191,9 +194,8 @@ async def run_latency_harness(
     def build(reader: IndexReader, config: RunConfig) -> HybridRetriever:
         models = Models(
             embedder,
-            rerankers["msmarco" if config.reranker == "msmarco" else "bundled"],
-            ranker=ranker if config.ranker else None,
-            ranker_unavailable="the learned ranker is off in this configuration",
+            Loaded.of(rerankers["msmarco" if config.reranker == "msmarco" else "bundled"]),
+            ranker=ranker if config.ranker and ranker.value is not None else no_ranker,
         )
         setup = RetrieverConfig(
             rerank_depth=settings.rerank_depth,
@@ -300,7 +302,7 @@ async def run_latency_harness(
             "warmup": len(warmup),
         },
         "rerank_depth": settings.rerank_depth,
-        "learned_ranker": ranker.info.get("name") if ranker is not None else None,
+        "learned_ranker": ranker.value.info.get("name") if ranker.value is not None else None,
         "reference": reference.name,
         "rows": rows,
         "diagnosis": diagnosis,

@@ -65,11 +65,12 @@ async def _serve_and_time(
     t = time.perf_counter()
     embedder = make_embedder(settings)
     embedder.load()
-    ranker = None
+    models = Models(embedder)
     if config.ranker:
-        ranker, why_not = load_ranker(settings)
-        if ranker is None:  # timing the configuration without it would mislabel the row
-            raise ConfigurationError(f"{config.name} needs the learned ranker: {why_not}")
+        ranker = load_ranker(settings)
+        if ranker.value is None:  # timing the configuration without it would mislabel the row
+            raise ConfigurationError(f"{config.name} needs the learned ranker: {ranker.reason}")
+        models = Models(embedder, ranker=ranker)
     index = LocalIndex.load(index_dir, embedder=embedder.name)
     setup = RetrieverConfig(
         source_timeout_s=60.0,
@@ -78,7 +79,7 @@ async def _serve_and_time(
         diagnosis=config.diagnosis,
         openai=OpenAIRefinerConfig.from_settings(settings),
     )
-    retriever = build_retriever(index, Models(embedder, ranker=ranker), setup)
+    retriever = build_retriever(index, models, setup)
     load_s = time.perf_counter() - t
     rss_loaded = _status_mb("VmRSS")
     qs = load_query_set(queries, limit=n_queries)

@@ -34,17 +34,18 @@ from tutorgraph.api.deps import AppState, StateDep
 from tutorgraph.api.live_index import Generation, scrub_paths
 from tutorgraph.api.metrics import CONTENT_TYPE
 from tutorgraph.api.openapi import HEALTH_EXAMPLE, METRICS_EXAMPLE, READINESS_EXAMPLE
+from tutorgraph.errors import failure_reason
 from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import attempt
 from tutorgraph.synthesis.answerer import Answerer
 from tutorgraph_client.models.api import BreakerState, DependencyState, Health, Readiness
+from tutorgraph_client.models.request import STORE_SOURCES
 
 __all__ = ["router"]
 
 router = APIRouter(tags=["health"])
 
 _PROBE_TEXT = "fraction"
-_SOURCES = ("vector", "lexical", "graph")
 
 
 def _breaker(breaker: CircuitBreaker | None) -> BreakerState | None:
@@ -68,27 +69,31 @@ async def _probe(
         ms = round((time.perf_counter() - started) * 1e3, 3)
         return DependencyState(state="ok", latency_ms=ms, breaker=_breaker(breaker))
     # The reason names the exception's type only: messages can carry hosts and credentials.
-    # A breaker that refused says so ("circuit breaker open ..."): no probe was sent.
-    reason = tried.reason
-    detail = f"probe {reason}" if reason.startswith("failed: ") else reason
-    return DependencyState(state="failed", detail=detail, breaker=_breaker(breaker))
+    # A breaker that refused says so ("graph failed: circuit breaker open ..."): no probe
+    # was sent.
+    return DependencyState(state="failed", detail=tried.reason, breaker=_breaker(breaker))
 
 
-def _with_breaker(found: DependencyState, breaker: CircuitBreaker | None) -> DependencyState:
-    """An optional remote part (the OpenAI refiner, the answer model) with its breaker: an
-    open one makes it `failed` (calls skip it: the local refiner answers, or no answer)."""
+def _with_breaker(
+    name: str, found: DependencyState, breaker: CircuitBreaker | None
+) -> DependencyState:
+    """An optional remote part (the OpenAI refiner, the answer model: `name`) with its
+    breaker: an open one makes it `failed` (calls skip it: the local refiner answers, or no
+    answer)."""
     if breaker is None or found.state != "ok":
         return found
     state = _breaker(breaker)
     if state is None or state.state == "closed":
         return found.model_copy(update={"breaker": state})
-    return DependencyState(state="failed", detail=breaker.refusal(), breaker=state)
+    detail = failure_reason(name, breaker.refusal())
+    return DependencyState(state="failed", detail=detail, breaker=state)
 
 
 def _answerer(answerer: Answerer | None, unavailable: str) -> DependencyState:
     if answerer is None:
         return DependencyState(state="off", detail=unavailable)
-    return _with_breaker(DependencyState(state="ok", detail=answerer.model), answerer.breaker)
+    found = DependencyState(state="ok", detail=answerer.model)
+    return _with_breaker("answerer", found, answerer.breaker)
 
 
 def _optional(name: str | None, configured: bool, without: str, setting: str) -> DependencyState:
@@ -142,6 +147,7 @@ async def _dependencies(generation: Generation, state: AppState) -> dict[str, De
         ),
         # The server always builds one (local, or OpenAI with a key); none is a setup's choice.
         "refiner": _with_breaker(
+            "refiner",
             DependencyState(state="ok", detail=refiner.name),
             breakers.refiner if refiner.name == "openai" else None,
         )
@@ -191,12 +197,12 @@ async def readyz(state: StateDep) -> JSONResponse:
         problems = [
             scrub_paths(str(p), state.settings.index_dir) for p in generation.index.problems
         ]
-    up = [name for name in _SOURCES if deps[name].state == "ok"]
+    up = [name for name in STORE_SOURCES if deps[name].state == "ok"]
     status: Literal["ready", "degraded", "damaged", "unavailable"] = (
         "damaged"
         if problems
         else "ready"
-        if len(up) == len(_SOURCES)
+        if len(up) == len(STORE_SOURCES)
         else "degraded"
         if up
         else "unavailable"

@@ -77,7 +77,7 @@ class DedupeStage(Stage):
         return cls(
             deps.vector,
             rerank_depth=config.rerank_depth,
-            reranks=deps.reranker is not None,
+            reranks=deps.reranker.value is not None,
             threshold=config.near_duplicate_threshold,
             timeout_s=config.source_timeout_s,
             breaker=deps.breakers.vector,

@@ -28,7 +28,7 @@ from dataclasses import KW_ONLY, dataclass
 import numpy as np
 import numpy.typing as npt
 
-from tutorgraph.errors import SourceUnavailableError
+from tutorgraph.errors import SourceUnavailableError, failure_reason
 from tutorgraph.linking import taxonomy_of
 from tutorgraph.retrieval.chains import with_chains
 from tutorgraph.retrieval.pipeline import Stage, elapsed_ms
@@ -106,7 +106,7 @@ class LinkStage(Stage):
             return Linking(state.linked, linker_ran=waited is not None)
         except Exception as exc:  # the stage's failure policy, inside its task
             log.warning("stage link failed (%s); the request goes on without it", exc)
-            state.degraded_stages[self.name] = f"{self.name} failed: {type(exc).__name__}"
+            state.degraded_stages[self.name] = failure_reason(self.name, exc)
             return Linking([], linker_ran=False)
         finally:
             if self.linker is not None:
@@ -149,7 +149,7 @@ class LinkStage(Stage):
         except SourceUnavailableError as exc:
             # The caller's concepts still get their chains; the packet says what is missing.
             log.warning("the linker is skipped: %s", exc)
-            state.degraded_stages[self.name] = f"{self.name} failed: {exc}"
+            state.degraded_stages[self.name] = failure_reason(self.name, exc)
             return out, None
         waited = elapsed_ms(waiting)
         found = await asyncio.to_thread(self._link_text, state, text, vector)

@@ -42,7 +42,7 @@ class RankStage(Stage):
     _: KW_ONLY
     proposals: int
     # Why there is no ranker (the packet's `ranker.reason`).
-    unavailable: str
+    unavailable: str | None
     # The proposals come from the graph: under its timeout and breaker.
     timeout_s: float = SOURCE_TIMEOUT_S
     breaker: CircuitBreaker | None = None
@@ -50,11 +50,11 @@ class RankStage(Stage):
     @classmethod
     def make(cls, deps: StageDeps, config: RetrieverConfig) -> RankStage:
         return cls(
-            deps.ranker,
+            deps.ranker.value,
             deps.graph,
             deps.embedder,
             proposals=config.ranker_proposals,
-            unavailable=deps.ranker_unavailable,
+            unavailable=deps.ranker.reason,
             timeout_s=config.source_timeout_s,
             breaker=deps.breakers.graph,
         )

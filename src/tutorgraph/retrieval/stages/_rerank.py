@@ -2,7 +2,7 @@
 query and re-sorts them; the tail keeps its fused order behind them. A reranker that fails
 keeps the fused order and says why in `packet.reranker`.
 
->>> await RerankStage(reranker, depth=30, unavailable="").run(state)  # doctest: +SKIP
+>>> await RerankStage(reranker, depth=30, unavailable=None).run(state)  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -34,11 +34,12 @@ class RerankStage(Stage):
     _: KW_ONLY
     depth: int
     # Why there is no reranker (the packet's `reranker.reason`).
-    unavailable: str
+    unavailable: str | None
 
     @classmethod
     def make(cls, deps: StageDeps, config: RetrieverConfig) -> RerankStage:
-        return cls(deps.reranker, depth=config.rerank_depth, unavailable=deps.reranker_unavailable)
+        reranker = deps.reranker
+        return cls(reranker.value, depth=config.rerank_depth, unavailable=reranker.reason)
 
     async def run(self, state: RequestState) -> bool:
         if not state.route.rerank:

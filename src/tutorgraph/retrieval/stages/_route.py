@@ -62,9 +62,9 @@ class RouteStage(Stage):
         return cls(
             deps.embedder,
             deps.graph,
-            ranker=deps.ranker,
+            ranker=deps.ranker.value,
             links=deps.linker is not None,
-            scopes=deps.scope is not None,
+            scopes=deps.scope.value is not None,
             default_profile=config.default_retrieval_profile,
             default_semantic_weight=config.default_semantic_weight,
             timeout_s=config.source_timeout_s,

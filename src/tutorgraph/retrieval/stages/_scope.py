@@ -51,17 +51,17 @@ class ScopeStage(Stage):
     embedder: Embedder
     _: KW_ONLY
     # Why there is no model (the packet's `scope.reason`).
-    unavailable: str = NO_SCOPE_MODEL
+    unavailable: str | None = NO_SCOPE_MODEL.reason
 
     @classmethod
     def make(cls, deps: StageDeps, config: RetrieverConfig) -> ScopeStage:
         del config  # the stage needs nothing of them
-        return cls(deps.scope, deps.embedder, unavailable=deps.scope_unavailable)
+        return cls(deps.scope.value, deps.embedder, unavailable=deps.scope.reason)
 
     async def run(self, state: RequestState) -> bool:
         model = self.model
         if model is None:
-            state.scope_info = ScopeInfo(reason=self.unavailable or NO_SCOPE_MODEL)
+            state.scope_info = ScopeInfo(reason=self.unavailable or NO_SCOPE_MODEL.reason)
             return False
         try:
             signals = await scope_signals(state, self.embedder)

@@ -21,7 +21,7 @@ from dataclasses import KW_ONLY, dataclass
 from typing import Any, TypeVar
 
 from tutorgraph.embedding.embedder import Embedder
-from tutorgraph.errors import SourceUnavailableError
+from tutorgraph.errors import SourceUnavailableError, failure_reason
 from tutorgraph.retrieval.graph_search import (
     GraphSearchResult,
     graph_plan,
@@ -110,7 +110,7 @@ class SearchStage(Stage):
 
         async def seeds() -> dict[str, float] | None:
             # No linker, or linking failed: the graph matches names itself. The link stage's
-            # task is awaited as the search stage awaits it (`_linked`), so the packet's
+            # task is awaited as the search stage awaits it (`_link_done`), so the packet's
             # concepts and the graph's seeds never disagree.
             linking = await await_linking(state, self.timeout_s)
             if linking is None or not linking.linker_ran:
@@ -169,12 +169,13 @@ class SearchStage(Stage):
         names = list(runs)
         tries = await asyncio.gather(*runs.values())
         degraded = {
-            n: t.reason or "failed" for n, t in zip(names, tries, strict=True) if t.value is None
+            n: t.reason or failure_reason(n, "no result")
+            for n, t in zip(names, tries, strict=True)
+            if t.value is None
         }
         if len(degraded) == len(names):
-            why = "; ".join(f"{n}: {reason}" for n, reason in degraded.items())
             raise SourceUnavailableError(
-                f"no retrieval source answered ({why})",
+                f"no retrieval source answered: {'; '.join(degraded.values())}",
                 details={"degraded_sources": list(degraded)},
             )
         answered = {n: t.value for n, t in zip(names, tries, strict=True)}
@@ -191,7 +192,7 @@ class SearchStage(Stage):
         if state.linking is not None and await await_linking(state, self.timeout_s) is None:
             state.linking.cancel()
             state.degraded_stages.setdefault(
-                "link", f"link failed: no concepts within {self.timeout_s:g} s"
+                "link", failure_reason("link", TimeoutError(), timeout_s=self.timeout_s)
             )
 
     async def _vector_search(

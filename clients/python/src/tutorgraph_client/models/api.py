@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 from tutorgraph_client.models.curriculum import Concept, Misconception
+from tutorgraph_client.models.request import STORE_SOURCES
 
 __all__ = [
     "BreakerState",
@@ -237,8 +238,9 @@ class Readiness(BaseModel):
         description="Integrity problems of the served index, each with how to repair it.",
     )
     dependencies: dict[str, DependencyState] = Field(
-        description="Each part by name: index, embedder, the stores vector, lexical and graph "
-        "(probed with a tiny query), and the optional reranker, ranker and refiner."
+        description="Each part by name: index, embedder, the stores "
+        f"{', '.join(STORE_SOURCES)} (probed with a tiny query), and the optional reranker, "
+        "ranker and refiner."
     )
 
 

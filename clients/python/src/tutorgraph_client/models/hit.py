@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tutorgraph_client.models.request import ALL_SOURCES, SourceName
+
 __all__ = [
     "Conflict",
     "Corroboration",
@@ -25,7 +27,7 @@ __all__ = [
 
 # The retrieval sources; `diagnosis`: a bug rule reproduced the student's answer; `ranker`:
 # the learned ranker proposed a misconception that no source had found.
-HitSource = Literal["vector", "lexical", "graph", "local", "diagnosis", "ranker"]
+HitSource = Literal[SourceName, "diagnosis", "ranker"]
 
 
 HitKind = Literal[
@@ -122,7 +124,7 @@ class Hit(BaseModel):
         "results)."
     )
     found_by: list[HitSource] = Field(
-        description="The sources that found it: vector, lexical, graph, local; diagnosis (a "
+        description=f"The sources that found it: {', '.join(ALL_SOURCES)}; diagnosis (a "
         "bug rule reproduced the student's answer); ranker (the learned ranker proposed it)."
     )
     source_ranks: dict[str, int] = Field(

@@ -184,16 +184,18 @@ class ReasoningPacket(BaseModel):
     )
     degraded_reasons: dict[SourceName, str] = Field(
         default_factory=dict,
-        description="Why each of `degraded_sources` is missing: `no answer within 2 s`, "
-        "`failed: StoreError (ServiceUnavailable)`, or its circuit breaker is open (`circuit "
-        "breaker open after 3 failures in a row, ...; next probe in 8.2 s`: skipped at once).",
+        description="Why each of `degraded_sources` is missing, as `<source> failed: <why>`: "
+        "`vector failed: no answer within 2 s`, `graph failed: StoreError "
+        "(ServiceUnavailable)`, or its circuit breaker is open (`graph failed: circuit breaker "
+        "open after 3 failures in a row, ...; next probe in 8.2 s`: skipped at once).",
     )
     degraded_stages: dict[str, str] = Field(
         default_factory=dict,
         description="Parts of the pipeline that did not deliver all of their part, and why: "
-        "an optional stage that failed (`link`: no concepts, so the graph was seeded without "
-        "them; `rerank`, `rank`, `diagnose`, `lessons`, `scope`), or the local context partly "
-        "ranked by its words only (`local`).",
+        "an optional stage that failed (`<stage> failed: <why>`, e.g. `link failed: "
+        "RuntimeError`: no concepts, so the graph was seeded without them; `rerank`, `rank`, "
+        "`diagnose`, `lessons`, `scope`), or the local context partly ranked by its words "
+        "only (`local`).",
     )
     reranker: RerankerInfo = Field(
         default_factory=RerankerInfo, description="Whether the cross-encoder ran."

@@ -9,13 +9,14 @@ False
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tutorgraph_client.models.grade import Band, Grade
 
 __all__ = [
+    "TAXONOMY_NAMES",
     "AnswerCheck",
     "ChainStep",
     "DiagnosisFinding",
@@ -26,7 +27,13 @@ __all__ = [
     "RankerInfo",
     "RerankerInfo",
     "ScopeInfo",
+    "Taxonomy",
 ]
+
+# The taxonomies a concept is linked in: Common Core standards, Eedi constructs, OpenStax
+# sections (the engine's `linking/cards.py` gives each one's id prefix).
+Taxonomy = Literal["common-core", "eedi", "openstax"]
+TAXONOMY_NAMES: tuple[Taxonomy, ...] = get_args(Taxonomy)
 
 
 class ChainStep(BaseModel):
@@ -47,7 +54,7 @@ class ChainStep(BaseModel):
 
 
 class LinkedConcept(BaseModel):
-    """A concept the request is about, in one taxonomy (`common-core`, `eedi`, `openstax`):
+    """A concept the request is about, in one taxonomy (Common Core, Eedi or OpenStax):
     from the caller's `concept_ids` (`evidence: {"caller": true}`, no score), else named by
     the concept linker (its fused score; its dense and lexical ranks, cosine, BM25 and
     structural overlap). The first concept of each taxonomy carries its prerequisite chain
@@ -56,7 +63,7 @@ class LinkedConcept(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(description="The concept's id.", examples=["ccss:3.OA.A.3"])
-    taxonomy: str = Field(description="common-core, eedi or openstax.")
+    taxonomy: Taxonomy = Field(description=f"One of {', '.join(TAXONOMY_NAMES)}.")
     name: str = Field(description="Its name (a standard's code).")
     description: str = Field(default="", description="What it is about.")
     score: float | None = Field(

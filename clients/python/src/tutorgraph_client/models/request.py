@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -19,28 +19,39 @@ from tutorgraph_client.models.grade import Grade, normalize_grade
 
 __all__ = [
     "ALL_SOURCES",
+    "CONCRETE_PROFILES",
     "MAX_LOCAL_CHARS",
     "MAX_LOCAL_DOCUMENTS",
     "MAX_QUERY_CHARS",
+    "RETRIEVAL_PROFILES",
     "STORE_SOURCES",
+    "ConcreteProfile",
     "Fusion",
     "LocalDocument",
     "RetrievalProfile",
     "RetrievalRequest",
     "SourceName",
+    "StoreSource",
 ]
 
 MAX_QUERY_CHARS = 2000
 MAX_PROBLEM_CHARS = 2000
 
+# Each name is written once, in its `Literal`; the tuples, the engine's checks and the help
+# texts are derived from it.
+# The index's stores: the sources a request searches by default.
+StoreSource = Literal["vector", "lexical", "graph"]
 # `local`: the request's own `local_context`, searched in memory whenever it is given.
-SourceName = Literal["vector", "lexical", "graph", "local"]
-RetrievalProfile = Literal["auto", "exact", "balanced", "semantic"]
+SourceName = Literal[StoreSource, "local"]
+# The profiles that set the weights; `auto` chooses one of them per question.
+ConcreteProfile = Literal["exact", "balanced", "semantic"]
+RetrievalProfile = Literal["auto", ConcreteProfile]
 Fusion = Literal["rrf", "weighted"]
-# The sources a request searches by default: the index's stores.
-STORE_SOURCES: tuple[SourceName, ...] = ("vector", "lexical", "graph")
+STORE_SOURCES: tuple[StoreSource, ...] = get_args(StoreSource)
 # Every source, in the order packets list them.
-ALL_SOURCES: tuple[SourceName, ...] = (*STORE_SOURCES, "local")
+ALL_SOURCES: tuple[SourceName, ...] = get_args(SourceName)
+CONCRETE_PROFILES: tuple[ConcreteProfile, ...] = get_args(ConcreteProfile)
+RETRIEVAL_PROFILES: tuple[RetrievalProfile, ...] = get_args(RetrievalProfile)
 MAX_LOCAL_DOCUMENTS = 20
 MAX_LOCAL_CHARS = 2000
 _MAX_LOCAL_ID = 100
@@ -133,8 +144,9 @@ class RetrievalRequest(BaseModel):
     )
     retrieval_profile: RetrievalProfile | None = Field(
         default=None,
-        description="How to weigh exact words against meaning: exact, balanced, semantic, "
-        "or auto (chosen per question). Null: the index's default (auto).",
+        description="How to weigh exact words against meaning: "
+        f"{', '.join(CONCRETE_PROFILES)}, or auto (chosen per question). Null: the index's "
+        "default (auto).",
     )
     semantic_weight: float | None = Field(
         default=None,
@@ -149,9 +161,9 @@ class RetrievalRequest(BaseModel):
         "normalised score).",
     )
     sources: list[SourceName] = Field(
-        default_factory=lambda: list(STORE_SOURCES),
+        default_factory=lambda: list[SourceName](STORE_SOURCES),
         min_length=1,
-        description="The stores to search (vector, lexical, graph). `local_context` is "
+        description=f"The stores to search ({', '.join(STORE_SOURCES)}). `local_context` is "
         'searched whenever it is given; `["local"]` searches it alone.',
     )
     concept_ids: list[str] = Field(
