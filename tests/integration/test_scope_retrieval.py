@@ -14,6 +14,7 @@ from tutorgraph.confidence.scope import ScopeModel
 from tutorgraph.diagnosis.diagnose import Diagnoser
 from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.retrieval.factory import bundled_scope_path
+from tutorgraph.retrieval.facts import request_facts
 from tutorgraph.retrieval.loaded import Loaded
 from tutorgraph.retrieval.scope_signals import scope_signals
 from tutorgraph.retrieval.stages import RouteStage
@@ -124,6 +125,7 @@ async def test_a_rewritten_message_is_embedded_as_typed_after_the_query(
         state.refined = RefinedQuery(
             original_query=typed, optimized_query=rewritten, refiner="local"
         )
+        state.facts = request_facts(state.request, state.refined)  # as the facts stage does
         stage = RouteStage(
             recording,
             opened_index.graph,
