@@ -18,9 +18,9 @@ if [ -n "$heavy" ]; then
 fi
 "$VENV/bin/python" - <<'PY'
 from tutorgraph_client import ReasoningPacket, TutorGraph
-from tutorgraph_client.models.packet import STAGES
+from tutorgraph_client.models.packet import TIMING_KEYS
 
-packet = ReasoningPacket(query="I got 3 + 4 x 2 = 14", timings_ms=dict.fromkeys(STAGES, 0.0))
+packet = ReasoningPacket(query="I got 3 + 4 x 2 = 14", timings_ms=dict.fromkeys(TIMING_KEYS, 0.0))
 assert packet.slots.teach.hits == [] and TutorGraph.__name__ == "TutorGraph"
 PY
 echo "tutorgraph-client: $(echo "$installed" | wc -l) packages, none of numpy, torch, onnx, onnxruntime, lightgbm"
