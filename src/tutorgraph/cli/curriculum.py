@@ -25,6 +25,7 @@ from tutorgraph.index.pipeline import STORED_VECTORS_DIR, align_bundle, embed_bu
 from tutorgraph.index.references import index_concept_ids
 from tutorgraph.ingest.build import build_curriculum, notice_text
 from tutorgraph.ingest.bundle import bundle_hash, bundle_json_schema, validate_bundle, write_bundle
+from tutorgraph.ingest.teaching import TEACHING_DIR
 from tutorgraph.linking.alignment import METHODS, SHIPPED
 from tutorgraph.retrieval.factory import make_embedder
 
@@ -42,16 +43,31 @@ def build_curriculum_cmd(
     exclude_noncommercial: Annotated[
         bool, typer.Option(help="Leave out the Eedi (CC BY-NC) records.")
     ] = False,
+    teaching: Annotated[
+        bool,
+        typer.Option(
+            "--teaching/--no-teaching",
+            help="Add the project's own lessons, misconceptions and judged alignment.",
+        ),
+    ] = True,
+    teaching_dir: Annotated[
+        Path, typer.Option(help="Folder of the project's teaching content.")
+    ] = TEACHING_DIR,
 ) -> None:
-    """Build the curriculum bundle (JSON Lines) from the real source datasets."""
+    """Build the curriculum bundle (JSON Lines) from the real source datasets and the
+    project's own teaching content."""
     load_settings()
+    own = teaching_dir if teaching else None
     with fail_on_errors():
         started = time.perf_counter()
         with err_console.status("loading sources"):
-            records = build_curriculum(source, exclude_noncommercial=exclude_noncommercial)
+            records = build_curriculum(
+                source, exclude_noncommercial=exclude_noncommercial, teaching=own
+            )
         counts = write_bundle(records, out)
         (out / "NOTICE").write_text(
-            notice_text(exclude_noncommercial=exclude_noncommercial), encoding="utf-8"
+            notice_text(exclude_noncommercial=exclude_noncommercial, teaching=own is not None),
+            encoding="utf-8",
         )
     table = Table("file", "records", title=f"bundle {out}")
     for name, n in counts.items():

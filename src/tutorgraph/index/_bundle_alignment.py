@@ -17,6 +17,7 @@ from tutorgraph.index._ingest_options import ProgressCallback
 from tutorgraph.index._ingest_vectors import _EMBED_BATCH
 from tutorgraph.index.lock import WriterLock
 from tutorgraph.ingest.bundle import validate_bundle, write_bundle
+from tutorgraph.ingest.teaching import JUDGED
 from tutorgraph.linking.alignment import ALIGNED, SHIPPED, alignments, items_by_concept
 from tutorgraph.linking.cards import build_cards
 
@@ -30,8 +31,9 @@ async def align_bundle(
     *,
     methods: Sequence[str] = SHIPPED,
 ) -> dict[str, int]:
-    """Rebuild the bundle's `aligned_with` edges (`linking.alignment`) and rewrite the bundle
-    with them in place of the old ones. The cards' vectors come from the bundle's stored
+    """Rebuild the bundle's similarity `aligned_with` edges (`linking.alignment`) and rewrite
+    the bundle with them in place of the old ones; judged edges are kept, and a concept that
+    has one gets no similarity edge. The cards' vectors come from the bundle's stored
     vectors where they are there; the items' own texts (no titles) are embedded. Returns the
     number of edges per method."""
     validation = await asyncio.to_thread(validate_bundle, bundle_dir)
@@ -62,8 +64,21 @@ async def align_bundle(
     for cid, texts in items.items():
         item_vectors[cid] = fresh[at : at + len(texts)]
         at += len(texts)
-    edges = alignments(cards, card_vectors, item_vectors, methods=methods)
-    records.prerequisites = [p for p in records.prerequisites if p.relation != ALIGNED] + edges
+    # Judged edges (`ingest.teaching`) stand; similarity adds edges only where none was judged.
+    judged = [
+        p
+        for p in records.prerequisites
+        if p.relation == ALIGNED and (p.method or "").startswith(JUDGED)
+    ]
+    covered = {p.concept_id for p in judged}
+    edges = [
+        e
+        for e in alignments(cards, card_vectors, item_vectors, methods=methods)
+        if e.concept_id not in covered
+    ]
+    records.prerequisites = (
+        [p for p in records.prerequisites if p.relation != ALIGNED] + judged + edges
+    )
     lock = WriterLock(bundle_dir, f"tutorgraph align-bundle {bundle_dir}")
     await asyncio.to_thread(lock.acquire)
     try:

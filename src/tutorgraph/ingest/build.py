@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tutorgraph.config import DEFAULT_EMBEDDING_MODEL
 from tutorgraph.errors import ConfigurationError
+from tutorgraph.ingest.teaching import TEACHING_NOTICE, load_teaching
 from tutorgraph.models.records import SourceRecords
 from tutorgraph_client.models.curriculum import is_noncommercial
 
@@ -70,8 +71,9 @@ SOURCES = (
 )
 
 
-def notice_text(*, exclude_noncommercial: bool) -> str:
-    """The NOTICE that travels with a bundle: each source's license and attribution."""
+def notice_text(*, exclude_noncommercial: bool, teaching: bool = False) -> str:
+    """The NOTICE that travels with a bundle: each source's license and attribution (and
+    the project's own teaching content's, when the bundle holds it)."""
     lines = [
         "tutorgraph curriculum bundle: sources, licenses and attribution",
         "",
@@ -83,6 +85,8 @@ def notice_text(*, exclude_noncommercial: bool) -> str:
         if exclude_noncommercial and src.noncommercial:
             continue
         lines += [f"* {src.title}", f"  License: {src.license}", f"  {src.attribution}", ""]
+    if teaching:
+        lines += [TEACHING_NOTICE]
     if exclude_noncommercial:
         lines.append("Built with --exclude-noncommercial: no Eedi-derived records are included.")
     else:
@@ -119,8 +123,10 @@ def build_curriculum(
     *,
     exclude_noncommercial: bool = False,
     count_tokens: Callable[[str], int] | None = None,
+    teaching: Path | None = None,
 ) -> SourceRecords:
-    """Load every source dataset under `source` into one set of records."""
+    """Load every source dataset under `source` into one set of records, and the project's
+    own teaching content from `teaching` (`ingest.teaching`) when given."""
     from tutorgraph.ingest.eedi import (
         eedi_records,
         read_eedi_questions,
@@ -156,4 +162,11 @@ def build_curriculum(
         out.concepts = [r for r in out.concepts if not is_noncommercial(r)]
         out.documents = [r for r in out.documents if not is_noncommercial(r)]
         out.misconceptions = [r for r in out.misconceptions if not is_noncommercial(r)]
+    if teaching is not None:
+        own = load_teaching(teaching)
+        known = {c.id for c in out.concepts}
+        # A judged alignment of a concept the bundle leaves out (an Eedi construct under
+        # --exclude-noncommercial) has nothing to join.
+        own.prerequisites = [p for p in own.prerequisites if p.concept_id in known]
+        out.extend(own)
     return out

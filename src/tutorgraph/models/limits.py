@@ -15,9 +15,11 @@ times the largest value of the bundled curriculum (`data/curriculum`: 2,115 conc
 | concept | `parent_ids` | 5 ids | 50 |
 | misconception | `text` | 208 characters | 1,000 |
 | misconception | `concept_ids` | 19 ids | 50 |
+| misconception | `description`, `grade`, `examples` | (issue 61) | 4,000, 20, 20 items |
 | document | `title` | 168 characters | 500 |
 | document | `text` | 4,920 | 20,000 |
 | document | `concept_ids` | 10 ids | 50 |
+| document | `grade` | (issue 61) | 20 |
 | every record | `source`, `license`, `method` | 35 | 100 |
 | every record | its JSON line | 5,142 bytes | 131,072 (`MAX_RECORD_BYTES`) |
 
@@ -55,8 +57,15 @@ _SHARED = {"source": 100, "license": 100}
 FIELD_LIMITS: dict[RecordKind, dict[str, int]] = {
     "concept": {"name": 500, "description": 4_000, "grade": 20, "parent_ids": 50, **_SHARED},
     "prerequisite": {"source": 100, "method": 100},
-    "misconception": {"text": 1_000, "concept_ids": 50, **_SHARED},
-    "document": {"title": 500, "text": 20_000, "concept_ids": 50, **_SHARED},
+    "misconception": {
+        "text": 1_000,
+        "description": 4_000,
+        "grade": 20,
+        "examples": 20,
+        "concept_ids": 50,
+        **_SHARED,
+    },
+    "document": {"title": 500, "text": 20_000, "concept_ids": 50, "grade": 20, **_SHARED},
 }
 
 # An id longer than this is not repeated in a message (the schema refuses it anyway).
@@ -92,7 +101,7 @@ def record_over_limit(kind: RecordKind, row: Mapping[str, Any]) -> str | None:
         if isinstance(value, str) and len(value) > limit:
             size = f"{len(value):,} characters"
         elif isinstance(value, list | tuple) and len(value) > limit:
-            size = f"{len(value):,} ids"
+            size = f"{len(value):,} {'items' if name == 'examples' else 'ids'}"
         else:
             continue
         return f"{record_label(kind, row)}: {name} has {size}, at most {limit:,}"

@@ -20,6 +20,7 @@ transaction timeout) and the client.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any, LiteralString, TypeVar, cast, get_args
@@ -390,15 +391,41 @@ def _prerequisite_depth(depth: int) -> PrerequisiteDepth:
     return cast(PrerequisiteDepth, depth)
 
 
+# Fields holding a list of objects (a misconception's examples): Neo4j properties hold only
+# scalars and lists of them, so these are stored as JSON text.
+_JSON_PROPERTIES = frozenset({"examples"})
+
+
+def _property(key: str, value: Any) -> Any:
+    return json.dumps(value, ensure_ascii=False) if key in _JSON_PROPERTIES else value
+
+
 def _rows(models: Sequence[BaseModel]) -> list[dict[str, Any]]:
-    """Node properties: every model field; None is left out (Neo4j stores no nulls)."""
-    return [{k: v for k, v in m.model_dump(mode="json").items() if v is not None} for m in models]
+    """Node properties: every model field; None is left out (Neo4j stores no nulls).
+
+    >>> from tutorgraph_client.models.curriculum import Misconception, MisconceptionExample
+    >>> m = Misconception(id="x:m", text="t", source="s", license="l",
+    ...     examples=[MisconceptionExample(problem="8 + 3", wrong_answer="10", right_answer="11")])
+    >>> row = _rows([m])[0]; row["examples"][:12]
+    '[{"problem":'
+    >>> _model(Misconception, row) == m
+    True
+    """
+    return [
+        {k: _property(k, v) for k, v in m.model_dump(mode="json").items() if v is not None}
+        for m in models
+    ]
 
 
 def _model(cls: type[_M], props: Mapping[str, Any]) -> _M:
     """Rebuild a record from its node's properties (other properties are ignored)."""
+    fields = {
+        k: json.loads(v) if k in _JSON_PROPERTIES and isinstance(v, str) else v
+        for k, v in props.items()
+        if k in cls.model_fields
+    }
     try:
-        return cls.model_validate({k: v for k, v in props.items() if k in cls.model_fields})
+        return cls.model_validate(fields)
     except ValidationError as exc:
         raise StoreError(
             f"Neo4j node {props.get('id')!r} is not a valid {cls.__name__}: {exc}",

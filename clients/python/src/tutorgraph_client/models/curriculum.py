@@ -17,6 +17,7 @@ __all__ = [
     "Document",
     "DocumentKind",
     "Misconception",
+    "MisconceptionExample",
     "Prerequisite",
     "PrerequisiteRelation",
     "is_noncommercial",
@@ -110,14 +111,44 @@ class Prerequisite(_Record):
     )
 
 
+class MisconceptionExample(BaseModel):
+    """A problem and the wrong answer a misconception gives to it.
+
+    >>> MisconceptionExample(problem="8 + 3 = ?", wrong_answer="10", right_answer="11").wrong_answer
+    '10'
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+    problem: str = Field(min_length=1, max_length=1_000, description="The problem posed.")
+    wrong_answer: str = Field(
+        min_length=1, max_length=200, description="The answer the misconception gives."
+    )
+    right_answer: str = Field(min_length=1, max_length=200, description="The right answer.")
+
+
 class Misconception(_Record):
-    """A known misconception, linked to the concepts whose questions reveal it."""
+    """A known misconception, linked to the concepts whose questions reveal it.
+
+    >>> Misconception(id="tutorgraph:misconception:x", text="Counts the start when counting on",
+    ...     grade="1", source="tutorgraph", license="CC-BY-4.0").grade
+    '1'
+    """
 
     id: CurriculumId = Field(
         description="The misconception's id (eedi:misconception:1667).",
         examples=["eedi:misconception:1667"],
     )
     text: str = Field(min_length=1, description="The misconception, in one sentence.")
+    description: str = Field(
+        default="", description="What the student does and why, in a few plain sentences."
+    )
+    examples: list[MisconceptionExample] = Field(
+        default_factory=list, description="Problems with the wrong answer it gives."
+    )
+    grade: str | None = Field(
+        default=None, description="The lowest grade (K, 1-8, HS) of its standards, when known."
+    )
     concept_ids: list[CurriculumId] = Field(
         default_factory=list, description="The concepts whose questions reveal it."
     )
@@ -136,6 +167,11 @@ class Document(_Record):
     text: str = Field(min_length=1, description="The text that is searched and shown.")
     concept_ids: list[CurriculumId] = Field(
         default_factory=list, description="The concepts it teaches or practises."
+    )
+    grade: str | None = Field(
+        default=None,
+        description="The grade (K, 1-8, HS) it is written for, when known: a lesson written "
+        "for a standard carries the standard's grade.",
     )
     source: str = Field(min_length=1, description="Where the record comes from.")
     license: str = Field(min_length=1, description="The record's licence.")
