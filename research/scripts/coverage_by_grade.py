@@ -1,16 +1,19 @@
-"""Which grades and topics of the Common Core the bundled curriculum can teach.
+"""Which grades and topics of the Common Core the bundled curriculum can teach (issue 61).
 
-A standard has teaching content when an `aligned_with` edge reaches a construct or section
-that holds explanations or worked examples (its lessons), practice (exercises and Eedi
-questions) or misconceptions. Counted from the bundle itself, per grade and per domain:
+A standard's content is what is aligned to it by id (a record whose `concept_ids` name it:
+the project's own lessons, `ingest/teaching.py`) plus what an `aligned_with` edge reaches (a
+construct's or section's lessons, practice and misconceptions). Counted from the bundle, per
+grade and per domain, for the issue's bar: a standard with an explanation, two worked
+examples, five practice items and a misconception; own content is also checked for its grade
+(a record's `grade` is its standard's):
 
     python research/scripts/coverage_by_grade.py [--curriculum DIR] [--out FILE.json]
 
-This is structural reach, not relevance: the serving pipeline also searches lessons near the
-message, so a standard without aligned content can still get (often off-grade) lessons. So
-the script also reads every lesson and practice item with the linker's standards model (its
-bundled weights, over the bundle's stored MiniLM vectors) and counts them by the grade the
-model gives the most probability: an estimate of which grades the content is written for.
+It also counts lessons by the grade they carry, reads every lesson and practice item with the
+linker's standards model (its bundled weights, over the bundle's stored MiniLM vectors) to
+count them by the grade the model gives the most probability (an estimate of which grades
+content without a `grade` is written for), and, when `data/teaching/alignment_judged.jsonl`
+exists, the judged precision and recall of the alignment.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +32,9 @@ from tutorgraph.stores.lessons import LESSON_KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 GRADES = ("K", "1", "2", "3", "4", "5", "6", "7", "8", "HS")
+# The issue's bar per standard: one explanation, two worked examples, five practice items,
+# one misconception.
+NEEDED = {"explanation": 1, "worked_example": 2, "practice": 5, "misconception": 1}
 
 
 def _jsonl(path: Path) -> list[dict[str, Any]]:
@@ -44,20 +50,34 @@ def _grade_domain(concept: dict[str, Any]) -> tuple[str, str] | None:
     if code.startswith("HS"):
         m = re.match(r"HS([A-Z])-([A-Z]+)", code)
         return ("HS", f"{m.group(1)}-{m.group(2)}") if m else None
-    m = re.match(r"(K|\d)\.([A-Z]+)\.", code)
+    m = re.match(r"(K|\d)\.([A-Z]+)\.", code) or re.match(r"(K|\d)\.(MP)\d", code)
     return (m.group(1), m.group(2)) if m else None
+
+
+def _what(kind: str) -> str:
+    return "practice" if kind in PRACTICE_KINDS else kind
 
 
 def coverage(curriculum: Path) -> dict[str, Any]:
     concepts = _jsonl(curriculum / "concepts.jsonl")
-    docs_by_concept: dict[str, set[str]] = defaultdict(set)
+    grade_of = {c["id"]: c.get("grade") for c in concepts}
+    # Per concept: how many documents of each kind (practice = exercises and questions), and
+    # how many of them are the standard's own and at its grade.
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    own_at_grade: dict[str, Counter[str]] = defaultdict(Counter)
+    lessons_by_grade: Counter[str] = Counter()
     for doc in _jsonl(curriculum / "documents.jsonl"):
+        what = _what(doc["kind"])
+        if doc.get("grade") and doc["kind"] in LESSON_KINDS:
+            lessons_by_grade[doc["grade"]] += 1
         for cid in doc.get("concept_ids", []):
-            docs_by_concept[cid].add(doc["kind"])
-    misconceptions: dict[str, int] = defaultdict(int)
+            counts[cid][what] += 1
+            if doc.get("grade") and doc["grade"] == grade_of.get(cid):
+                own_at_grade[cid][what] += 1
     for mis in _jsonl(curriculum / "misconceptions.jsonl"):
         for cid in mis.get("concept_ids", []):
-            misconceptions[cid] += 1
+            counts[cid]["misconception"] += 1
+            own_at_grade[cid]["misconception"] += 1
     aligned: dict[str, list[str]] = defaultdict(list)
     for edge in _jsonl(curriculum / "prerequisites.jsonl"):
         if edge["relation"] == "aligned_with":
@@ -68,23 +88,25 @@ def coverage(curriculum: Path) -> dict[str, Any]:
         where = _grade_domain(concept)
         if where is None:
             continue
-        kinds: set[str] = set()
-        n_mis = 0
+        reach = Counter(counts.get(concept["id"], Counter()))
         for target in aligned.get(concept["id"], []):
-            kinds |= docs_by_concept.get(target, set())
-            n_mis += misconceptions.get(target, 0)
+            reach.update(counts.get(target, Counter()))
+        own = own_at_grade.get(concept["id"], Counter())
         rows[concept["id"]] = {
             "grade": where[0],
             "domain": where[1],
-            "lessons": bool(kinds & LESSON_KINDS),
-            "practice": bool(kinds & PRACTICE_KINDS),
-            "misconceptions": n_mis > 0,
+            **{k: reach[k] >= n for k, n in NEEDED.items()},
+            "own_at_grade": all(own[k] >= n for k, n in NEEDED.items() if k != "misconception"),
+            "aligned": len(aligned.get(concept["id"], [])),
         }
+    columns = (*NEEDED, "own_at_grade", "all")
+    for row in rows.values():
+        row["all"] = all(row[k] for k in NEEDED)
 
     def tally(keys: list[str]) -> dict[str, Any]:
         n = len(keys)
         out: dict[str, Any] = {"standards": n}
-        for what in ("lessons", "practice", "misconceptions"):
+        for what in columns:
             hit = sum(rows[k][what] for k in keys)
             out[what] = hit
             out[f"{what}_share"] = round(hit / n, 3) if n else 0.0
@@ -96,12 +118,40 @@ def coverage(curriculum: Path) -> dict[str, Any]:
         for d in sorted({r["domain"] for r in rows.values() if r["grade"] == g}):
             keys = [k for k, r in rows.items() if r["grade"] == g and r["domain"] == d]
             by_domain[f"{g}.{d}"] = tally(keys)
+    k8 = [k for k, r in rows.items() if r["grade"] != "HS"]
+    k5 = [k for k, r in rows.items() if r["grade"] in {"K", "1", "2", "3", "4", "5"}]
     return {
         "curriculum": curriculum.name,
-        "definition": "a standard counts when an aligned_with edge reaches content of that kind",
+        "definition": "a standard counts when records aligned to it by id, or reached by an "
+        "aligned_with edge, hold content of that kind; own_at_grade: its own explanation, two "
+        "worked examples and five practice items, all at its grade",
+        "needed": NEEDED,
         "by_grade": by_grade,
         "by_domain": by_domain,
+        "k8": tally(k8),
+        "k5": tally(k5),
         "total": tally(list(rows)),
+        "lessons_by_grade": {g: lessons_by_grade.get(g, 0) for g in GRADES},
+        "missing_k8": sorted(k for k in k8 if not rows[k]["all"]),
+    }
+
+
+def judged_alignment(path: Path) -> dict[str, Any] | None:
+    """Precision and recall of the alignment on a sample a second reader judged: each row a
+    pair with `accepted` (the alignment's verdict) and `correct` (the reader's)."""
+    if not path.exists():
+        return None
+    rows = [r for r in _jsonl(path) if r.get("correct") is not None]
+    tp = sum(1 for r in rows if r["accepted"] and r["correct"])
+    fp = sum(1 for r in rows if r["accepted"] and not r["correct"])
+    fn = sum(1 for r in rows if not r["accepted"] and r["correct"])
+    return {
+        "pairs": len(rows),
+        "precision": round(tp / (tp + fp), 3) if tp + fp else None,
+        "recall": round(tp / (tp + fn), 3) if tp + fn else None,
+        "true_positive": tp,
+        "false_positive": fp,
+        "false_negative": fn,
     }
 
 
@@ -141,21 +191,36 @@ def model_grades(curriculum: Path) -> dict[str, dict[str, int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--curriculum", type=Path, default=ROOT / "data" / "curriculum")
+    parser.add_argument(
+        "--judged", type=Path, default=ROOT / "data" / "teaching" / "alignment_judged.jsonl"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "coverage_by_grade.json")
+    parser.add_argument(
+        "--no-model", action="store_true", help="Skip reading the items with the standards model."
+    )
     args = parser.parse_args()
     result = coverage(args.curriculum.resolve())
-    result["by_model_grade"] = model_grades(args.curriculum.resolve())
+    result["alignment_judged"] = judged_alignment(args.judged)
+    if not args.no_model:
+        result["by_model_grade"] = model_grades(args.curriculum.resolve())
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    print(f"{'grade':<6}{'standards':>10}{'lessons':>9}{'practice':>9}{'misconc.':>9}")
+    heads = ("standards", "explanation", "worked_example", "practice", "misconception", "all")
+    print(f"{'grade':<6}" + "".join(f"{h[:9]:>10}" for h in heads) + f"{'lessons':>9}")
     for g, row in result["by_grade"].items():
         print(
-            f"{g:<6}{row['standards']:>10}{row['lessons']:>9}{row['practice']:>9}"
-            f"{row['misconceptions']:>9}"
+            f"{g:<6}"
+            + "".join(f"{row[h]:>10}" for h in heads)
+            + f"{result['lessons_by_grade'][g]:>9}"
         )
-    read = result["by_model_grade"]
-    print("items by the grade the standards model reads them as:")
-    for what in ("lessons", "practice"):
-        print(f"  {what:<9}" + " ".join(f"{g}:{n}" for g, n in read[what].items()))
+    for band in ("k8", "k5"):
+        row = result[band]
+        print(f"{band}: all {row['all']}/{row['standards']}, misconception {row['misconception']}")
+    print(f"judged alignment: {result['alignment_judged']}")
+    if "by_model_grade" in result:
+        read = result["by_model_grade"]
+        print("items by the grade the standards model reads them as:")
+        for what in ("lessons", "practice"):
+            print(f"  {what:<9}" + " ".join(f"{g}:{n}" for g, n in read[what].items()))
     print(f"wrote {args.out}")
 
 
