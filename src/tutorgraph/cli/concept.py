@@ -3,7 +3,8 @@
 What the graph holds about it: its name, taxonomy and description; its chain both ways (what
 it builds on, what builds on it); what it is aligned with; its misconceptions; its lessons
 (explanations, worked examples) and its practice (exercises, questions). A Common Core
-standard has none of the last three of its own: they come through the Eedi constructs and
+K-8 standard has its own lesson, worked examples, practice and (K-5) misconceptions, written
+for its grade (`data/teaching`, shown whole); more come through the Eedi constructs and
 OpenStax sections aligned with it, and each says which (`retrieval/concepts.py`, the lookup
 `GET /v1/concepts/{id}/misconceptions` answers from too).
 
@@ -143,9 +144,19 @@ def _documents(title: str, docs: list[LinkedDocument]) -> None:
     for d in docs[:SHOWN]:
         doc = d.document
         via = f" [dim](via {escape(d.via)})[/]" if d.via else ""
+        grade = f" [dim]grade {escape(doc.grade)}[/]" if doc.grade else ""
+        if d.via is None and doc.grade:
+            # The concept's own teaching, written for its grade: shown whole, to teach from.
+            body = "\n".join(f"    {escape(line)}" for line in doc.text.splitlines() if line)
+            console.print(
+                f"  [magenta]{doc.kind}[/] [dim]{escape(doc.id)}[/]{grade}\n"
+                f"    [bold]{escape(doc.title)}[/]\n{body}",
+                highlight=False,
+            )
+            continue
         head = f"{doc.title}: " if doc.title else ""
         console.print(
-            f"  [magenta]{doc.kind}[/] [dim]{escape(doc.id)}[/]{via}\n"
+            f"  [magenta]{doc.kind}[/] [dim]{escape(doc.id)}[/]{via}{grade}\n"
             f"    {escape(snippet(head + doc.text, 110))}",
             highlight=False,
         )
@@ -185,6 +196,14 @@ def print_view(view: ConceptView) -> None:
             f"  [dim]{escape(m.misconception.id)}[/] {escape(m.misconception.text)}{via}{score}",
             highlight=False,
         )
+        if m.misconception.description:
+            console.print(f"    {escape(m.misconception.description)}", highlight=False)
+        for ex in m.misconception.examples[:1]:
+            console.print(
+                f"    [dim]e.g.[/] {escape(ex.problem)} -> {escape(ex.wrong_answer)} "
+                f"[dim](right: {escape(ex.right_answer)})[/]",
+                highlight=False,
+            )
     _more(SHOWN, len(mis))
     _documents("lessons", view.lessons)
     _documents("practice", view.practice)

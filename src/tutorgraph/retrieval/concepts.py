@@ -42,6 +42,8 @@ __all__ = [
 
 # The documents a concept is practised with (it teaches with `lessons.LESSON_KINDS`).
 PRACTICE_KINDS: Final = frozenset({"exercise", "question"})
+# A reader meets a concept's explanation before its worked examples, and those before practice.
+_KIND_ORDER: Final = {"explanation": 0, "worked_example": 1, "exercise": 2, "question": 3}
 
 
 @dataclass(frozen=True)
@@ -157,7 +159,8 @@ async def linked_documents(
     aligned: Sequence[Aligned] = (),
 ) -> list[LinkedDocument]:
     """At most `limit` documents of `kinds` about the concept, then about the concepts
-    aligned with it (best aligned first), each once, saying which concept it came through."""
+    aligned with it (best aligned first), each once, saying which concept it came through;
+    explanations first, then worked examples, then practice, for each concept."""
     order = [concept_id, *(a.concept_id for a in aligned if a.concept_id != concept_id)]
     docs = await graph.documents_of(order, sorted(kinds), limit)
     rank = {cid: i for i, cid in enumerate(order)}
@@ -165,7 +168,14 @@ async def linked_documents(
     for doc in docs:
         via = min((c for c in doc.concept_ids if c in rank), key=rank.__getitem__, default=None)
         out.append(LinkedDocument(doc, None if via in (None, concept_id) else via))
-    return sorted(out, key=lambda d: (rank.get(d.via or concept_id, 0), d.document.id))
+    return sorted(
+        out,
+        key=lambda d: (
+            rank.get(d.via or concept_id, 0),
+            _KIND_ORDER.get(d.document.kind, len(_KIND_ORDER)),
+            d.document.id,
+        ),
+    )
 
 
 async def chain(

@@ -40,6 +40,7 @@ from tutorgraph_client.models.api import (
     IngestJobOut,
     MisconceptionsResponse,
     PrerequisitesResponse,
+    TeachingResponse,
 )
 from tutorgraph_client.models.curriculum import Concept
 from tutorgraph_client.models.packet import ReasoningPacket
@@ -239,6 +240,12 @@ class AsyncTutorGraph(_Base):
     async def misconceptions(self, concept_id: str) -> MisconceptionsResponse:
         return await self._get(f"/v1/concepts/{concept_id}/misconceptions", MisconceptionsResponse)
 
+    async def teaching(self, concept_id: str, *, limit: int = 10) -> TeachingResponse:
+        """`GET /v1/concepts/{id}/teaching`: its lessons, worked examples, practice and
+        misconceptions, its own (written for its grade) first."""
+        path = f"/v1/concepts/{concept_id}/teaching"
+        return await self._get(path, TeachingResponse, limit=limit)
+
     async def ingest(self, bundle: bytes | Path, *, prune: bool = False) -> IngestJobOut:
         """`POST /v1/ingest` (admin key): a `.tar.gz` of bundle files; returns the job. Only a
         429 is retried (a job the server took is never sent twice)."""
@@ -341,6 +348,14 @@ class TutorGraph:
 
     def misconceptions(self, concept_id: str) -> MisconceptionsResponse:
         return self._runner.run(self._client.misconceptions(concept_id))
+
+    def teaching(self, concept_id: str, *, limit: int = 10) -> TeachingResponse:
+        """`GET /v1/concepts/{id}/teaching` (see `AsyncTutorGraph.teaching`).
+
+        >>> tg.teaching("ccss:2.NBT.B.5").lessons[0].document.kind  # doctest: +SKIP
+        'explanation'
+        """
+        return self._runner.run(self._client.teaching(concept_id, limit=limit))
 
     def ingest(self, bundle: bytes | Path, *, prune: bool = False) -> IngestJobOut:
         return self._runner.run(self._client.ingest(bundle, prune=prune))

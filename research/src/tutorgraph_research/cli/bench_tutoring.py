@@ -32,6 +32,7 @@ _SHOWN = (
     "standard@1",
     "standard@3",
     "teach@10",
+    "teach_band@10",
     "misconception@10",
     "balanced",
     "packet",
@@ -133,6 +134,14 @@ def tutoring_cmd(
         for group, row in report[split].items():
             if group in ("off_topic_flag", "empty_by_grade", "reliability"):
                 console.print(f"{split}/{group}  {row}", highlight=False)
+                continue
+            if group == "teach_by_band":
+                for name, cells in row.items():
+                    shown = "  ".join(
+                        f"{p} {c['mean']:.3f} [{c['ci95'][0]:.2f}, {c['ci95'][1]:.2f}] n={c['n']}"
+                        for p, c in cells.items()
+                    )
+                    console.print(f"{split}/band {name}".ljust(28), shown, highlight=False)
                 continue
             cells = [
                 f"{p} {row[p]['mean']:.3f} [{row[p]['ci95'][0]:.2f}, {row[p]['ci95'][1]:.2f}]"

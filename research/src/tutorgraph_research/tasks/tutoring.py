@@ -7,10 +7,13 @@ were made by reading the curriculum, never the product's output. The parts, each
 
 - ``standard@1`` / ``standard@3``: an accepted standard is the packet's first `ccss:`
   concept / among its first three (math messages);
-- ``teach@10``: an explanation or worked example of an accepted section is in the top 10
-  results or the prompt-ready context (math messages whose sections are known); what the
-  packet carries elsewhere (its `lessons`) counts once it reaches the context, since an
-  app's model reads the context;
+- ``teach@10``: an explanation or worked example of an accepted section, or one aligned by id
+  to an accepted standard (issue 61's own lessons), is in the top 10 results or the
+  prompt-ready context (math messages); what the packet carries elsewhere (its `lessons`)
+  counts once it reaches the context, since an app's model reads the context;
+- ``teach_band@10``: an explanation or worked example written for the message's grade band
+  (K-2, 3-5, 6-8, HS: the band of a standard it is aligned to by id) is there (math messages
+  with a grade);
 - ``misconception@10``: an accepted misconception is in the top 10 results or the context
   (stated errors);
 - ``balanced``: the top 10 or the context carry teaching (any explanation or worked
@@ -48,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph_client.models.grade import band, standard_grade
 from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.harness.results import bootstrap_ci
@@ -68,6 +72,7 @@ PARTS = (
     "standard@1",
     "standard@3",
     "teach@10",
+    "teach_band@10",
     "misconception@10",
     "balanced",
     "flagged",
@@ -111,6 +116,11 @@ def _flagged(packet: ReasoningPacket) -> bool:
     return any(bool(getattr(packet, name, False)) for name in ("no_match", "off_topic"))
 
 
+def _bands(concept_ids: Sequence[str]) -> set[str]:
+    """The grade bands of the standards an item is aligned to by id."""
+    return {band(g) for g in map(standard_grade, concept_ids) if g is not None}
+
+
 def score_packet(message: PacketMessage, packet: ReasoningPacket) -> MessageScore:
     """The parts of `message`'s packet that apply to it (see the module's docstring)."""
     flagged = 1.0 if _flagged(packet) else 0.0
@@ -137,9 +147,14 @@ def score_packet(message: PacketMessage, packet: ReasoningPacket) -> MessageScor
     parts["standard@1"] = float(bool(ccss[:1]) and ccss[0] in accepted)
     parts["standard@3"] = float(bool(accepted.intersection(ccss[:3])))
     teaching = [h for h in shown if h.kind in TEACHING]
-    if message.sections:
+    if message.sections or accepted:
         sections = set(message.sections)
-        parts["teach@10"] = float(any(h.title in sections for h in teaching))
+        parts["teach@10"] = float(
+            any(h.title in sections or accepted.intersection(h.concept_ids) for h in teaching)
+        )
+    if message.grade is not None:
+        wanted_band = band(message.grade)
+        parts["teach_band@10"] = float(any(wanted_band in _bands(h.concept_ids) for h in teaching))
     has_misconception = any(h.kind == "misconception" for h in shown)
     if message.misconceptions:
         wanted = set(message.misconceptions)
@@ -210,6 +225,16 @@ def summarise(scores: Sequence[MessageScore]) -> dict[str, dict[str, Any]]:
     out["empty_by_grade"] = {
         g: {"teach_empty": round(float(np.mean(v)), 4), "n": len(v)}
         for g, v in sorted(by_grade.items(), key=lambda kv: GRADES.index(kv[0]))
+    }
+    by_band: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for s in scores:
+        if s.grade is not None:
+            for part in ("teach@10", "teach_band@10"):
+                if part in s.parts:
+                    by_band[band(s.grade)][part].append(s.parts[part])
+    out["teach_by_band"] = {
+        b: {part: _cell(vals) for part, vals in parts.items()}
+        for b, parts in sorted(by_band.items())
     }
     out["reliability"] = reliability(scores)
     return out

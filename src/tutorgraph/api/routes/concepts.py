@@ -10,7 +10,8 @@ The graph is the only source here, so a graph store that fails or times out is a
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+import asyncio
+from collections.abc import Awaitable, Sequence
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Path, Query
@@ -19,17 +20,27 @@ from tutorgraph.api.deps import GenerationDep, StateDep, require_read
 from tutorgraph.api.errors import ERROR_RESPONSES, ConceptNotFoundError
 from tutorgraph.api.live_index import Generation
 from tutorgraph.errors import InvalidRequestError, SourceUnavailableError
-from tutorgraph.retrieval.concepts import concept_misconceptions
+from tutorgraph.retrieval.concepts import (
+    PRACTICE_KINDS,
+    ConceptMisconception,
+    LinkedDocument,
+    aligned_with,
+    concept_misconceptions,
+    linked_documents,
+)
 from tutorgraph.stores.guard import attempt
+from tutorgraph.stores.lessons import LESSON_KINDS
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.api import (
     ConceptMatchOut,
     ConceptSearchResponse,
     ErrorResponse,
+    LinkedDocumentOut,
     MisconceptionOut,
     MisconceptionsResponse,
     PrerequisitePathOut,
     PrerequisitesResponse,
+    TeachingResponse,
 )
 from tutorgraph_client.models.curriculum import Concept
 from tutorgraph_client.models.request import MAX_QUERY_CHARS
@@ -177,15 +188,60 @@ async def get_misconceptions(
     query = q.strip() if q and q.strip() else None
     found = await _graph(state, generation, concept_misconceptions(graph, concept_id, query))
     return MisconceptionsResponse(
-        concept_id=concept_id,
-        query=query,
-        misconceptions=[
-            MisconceptionOut(
-                misconception=m.misconception,
-                relevance=m.relevance,
-                via=m.via,
-                alignment_score=m.alignment_score,
-            )
-            for m in found
-        ],
+        concept_id=concept_id, query=query, misconceptions=_misconception_out(found)
+    )
+
+
+def _misconception_out(found: Sequence[ConceptMisconception]) -> list[MisconceptionOut]:
+    return [
+        MisconceptionOut(
+            misconception=m.misconception,
+            relevance=m.relevance,
+            via=m.via,
+            alignment_score=m.alignment_score,
+        )
+        for m in found
+    ]
+
+
+def _documents_out(found: Sequence[LinkedDocument]) -> list[LinkedDocumentOut]:
+    return [LinkedDocumentOut(document=d.document, via=d.via) for d in found]
+
+
+@router.get(
+    "/{concept_id}/teaching",
+    response_model=TeachingResponse,
+    responses=_NOT_FOUND,
+    summary="What to teach a concept with: lessons, worked examples, practice, misconceptions",
+)
+async def get_teaching(
+    concept_id: ConceptId,
+    generation: GenerationDep,
+    state: StateDep,
+    limit: Annotated[
+        int,
+        Query(ge=1, le=100, description="Lessons, and practice items, at most.", examples=[10]),
+    ] = 10,
+) -> TeachingResponse:
+    # A K-8 standard's own lesson, worked examples and practice come first (aligned to it by
+    # id, at its grade); then those of the constructs and sections aligned with it (`via`).
+    graph = generation.index.graph
+    concept = await _concept(state, generation, graph, concept_id)
+
+    async def read() -> tuple[
+        list[LinkedDocument], list[LinkedDocument], list[ConceptMisconception]
+    ]:
+        aligned = await aligned_with(graph, concept_id)
+        return await asyncio.gather(
+            linked_documents(graph, concept_id, LESSON_KINDS, limit, aligned=aligned),
+            linked_documents(graph, concept_id, PRACTICE_KINDS, limit, aligned=aligned),
+            concept_misconceptions(graph, concept_id, aligned=aligned),
+        )
+
+    lessons, practice, misconceptions = await _graph(state, generation, read())
+    return TeachingResponse(
+        concept=concept,
+        lessons=_documents_out(lessons),
+        practice=_documents_out(practice),
+        misconceptions=_misconception_out(misconceptions),
     )

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
-from tutorgraph_client.models.curriculum import Concept, Misconception
+from tutorgraph_client.models.curriculum import Concept, Document, Misconception
 from tutorgraph_client.models.request import STORE_SOURCES
 
 __all__ = [
@@ -26,11 +26,13 @@ __all__ = [
     "IngestJobOut",
     "IngestJobReport",
     "JobStatus",
+    "LinkedDocumentOut",
     "MisconceptionOut",
     "MisconceptionsResponse",
     "PrerequisitePathOut",
     "PrerequisitesResponse",
     "Readiness",
+    "TeachingResponse",
 ]
 
 
@@ -133,6 +135,35 @@ class MisconceptionsResponse(BaseModel):
     misconceptions: list[MisconceptionOut] = Field(
         description="The misconceptions, most relevant first; then the concept's own, then those "
         "of the best aligned constructs first; then by id. Each is listed once."
+    )
+
+
+class LinkedDocumentOut(BaseModel):
+    """A lesson or practice item of the concept; `via` names the aligned concept it came
+    through (null for the concept's own)."""
+
+    document: Document = Field(description="The explanation, worked example or practice item.")
+    via: str | None = Field(
+        default=None,
+        description="The construct or section it came through, aligned with the standard "
+        "asked about; null when it is the concept's own (aligned to it by id).",
+    )
+
+
+class TeachingResponse(BaseModel):
+    """What the graph holds to teach a concept: its lessons (explanations, then worked
+    examples), its practice and its misconceptions; the concept's own first, written for its
+    grade, then those of the concepts aligned with it."""
+
+    concept: Concept = Field(description="The concept asked about.")
+    lessons: list[LinkedDocumentOut] = Field(
+        description="Explanations, then worked examples: its own first."
+    )
+    practice: list[LinkedDocumentOut] = Field(
+        description="Exercises and questions (answers in the text): its own first."
+    )
+    misconceptions: list[MisconceptionOut] = Field(
+        description="Its misconceptions, its own first, then those of aligned constructs."
     )
 
 
