@@ -12,8 +12,8 @@ examples, five practice items and a misconception; own content is also checked f
 It also counts lessons by the grade they carry, reads every lesson and practice item with the
 linker's standards model (its bundled weights, over the bundle's stored MiniLM vectors) to
 count them by the grade the model gives the most probability (an estimate of which grades
-content without a `grade` is written for), and, when `data/teaching/alignment_judged.jsonl`
-exists, the judged precision and recall of the alignment.
+content without a `grade` is written for), and the alignment's judged precision and recall
+(`research/scripts/alignment_judged.py report`, when it has run).
 """
 
 from __future__ import annotations
@@ -137,22 +137,12 @@ def coverage(curriculum: Path) -> dict[str, Any]:
 
 
 def judged_alignment(path: Path) -> dict[str, Any] | None:
-    """Precision and recall of the alignment on a sample a second reader judged: each row a
-    pair with `accepted` (the alignment's verdict) and `correct` (the reader's)."""
+    """The alignment's precision and recall on the second reader's blind sample, as
+    `research/scripts/alignment_judged.py report` wrote them (None before it has run)."""
     if not path.exists():
         return None
-    rows = [r for r in _jsonl(path) if r.get("correct") is not None]
-    tp = sum(1 for r in rows if r["accepted"] and r["correct"])
-    fp = sum(1 for r in rows if r["accepted"] and not r["correct"])
-    fn = sum(1 for r in rows if not r["accepted"] and r["correct"])
-    return {
-        "pairs": len(rows),
-        "precision": round(tp / (tp + fp), 3) if tp + fp else None,
-        "recall": round(tp / (tp + fn), 3) if tp + fn else None,
-        "true_positive": tp,
-        "false_positive": fp,
-        "false_negative": fn,
-    }
+    judged: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return {k: judged[k] for k in ("judged", "precision", "recall")}
 
 
 def model_grades(curriculum: Path) -> dict[str, dict[str, int]]:
@@ -191,9 +181,7 @@ def model_grades(curriculum: Path) -> dict[str, dict[str, int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--curriculum", type=Path, default=ROOT / "data" / "curriculum")
-    parser.add_argument(
-        "--judged", type=Path, default=ROOT / "data" / "teaching" / "alignment_judged.jsonl"
-    )
+    parser.add_argument("--judged", type=Path, default=ROOT / "results" / "alignment_judged.json")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "coverage_by_grade.json")
     parser.add_argument(
         "--no-model", action="store_true", help="Skip reading the items with the standards model."
