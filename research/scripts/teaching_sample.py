@@ -17,6 +17,8 @@ from pathlib import Path
 from tutorgraph.ingest.teaching import TEACHING_DIR, load_teaching
 
 ROOT = Path(__file__).resolve().parents[2]
+# The lessons files' grade bands.
+BANDS = {"k2": {"K", "1", "2"}, "34": {"3", "4"}, "56": {"5", "6"}, "78": {"7", "8"}}
 
 
 def main() -> None:
@@ -29,22 +31,15 @@ def main() -> None:
         r["id"]: r
         for r in map(json.loads, (ROOT / "data/curriculum/concepts.jsonl").open(encoding="utf-8"))
     }
+    docs = load_teaching(ROOT / TEACHING_DIR).documents
     rng = random.Random(args.seed)
     rows = []
-    for path in sorted((ROOT / TEACHING_DIR).glob("lessons_*.jsonl")):
-        one = path.parent / "_one"
-        one.mkdir(exist_ok=True)
-        try:
-            (one / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
-            docs = load_teaching(one).documents
-        finally:
-            (one / path.name).unlink()
-            one.rmdir()
-        for d in rng.sample(docs, args.per_band):
+    for name, grades in BANDS.items():
+        for d in rng.sample([d for d in docs if d.grade in grades], args.per_band):
             standard = concepts[d.concept_ids[0]]
             rows.append(
                 {
-                    "band": path.stem.removeprefix("lessons_"),
+                    "band": name,
                     "id": d.id,
                     "kind": d.kind,
                     "grade": d.grade,
