@@ -25,7 +25,7 @@ from tutorgraph.index.pipeline import STORED_VECTORS_DIR, align_bundle, embed_bu
 from tutorgraph.index.references import index_concept_ids
 from tutorgraph.ingest.build import build_curriculum, notice_text
 from tutorgraph.ingest.bundle import bundle_hash, bundle_json_schema, validate_bundle, write_bundle
-from tutorgraph.ingest.teaching import TEACHING_DIR
+from tutorgraph.ingest.teaching import TEACHING_DIR, judged_concepts
 from tutorgraph.linking.alignment import METHODS, SHIPPED
 from tutorgraph.retrieval.factory import make_embedder
 
@@ -109,9 +109,16 @@ def align_bundle_cmd(
             "of 30 for the edges both name)."
         ),
     ] = False,
+    teaching_dir: Annotated[
+        Path,
+        typer.Option(
+            help="The judged alignment's folder: a concept its judges read gets no similarity edge."
+        ),
+    ] = TEACHING_DIR,
 ) -> None:
-    """Rebuild the bundle's aligned_with edges (Common Core standard -> Eedi construct or
-    OpenStax section) where item and card similarity agree; run after embed-bundle."""
+    """Rebuild the bundle's similarity aligned_with edges (Common Core standard -> Eedi
+    construct or OpenStax section) where item and card similarity agree, for the concepts
+    the judged alignment did not read; run after embed-bundle."""
     settings = load_settings()
     embedder = make_embedder(settings)
     with fail_on_errors(), progress_bars() as bars:
@@ -122,7 +129,10 @@ def align_bundle_cmd(
 
         started = time.perf_counter()
         methods = METHODS if all_methods else SHIPPED
-        counts = asyncio.run(align_bundle(bundle, embedder, on_progress, methods=methods))
+        judged = judged_concepts(teaching_dir) if teaching_dir.is_dir() else set()
+        counts = asyncio.run(
+            align_bundle(bundle, embedder, on_progress, methods=methods, judged=judged)
+        )
     table = Table("method", "edges", title=f"aligned_with edges in {bundle}")
     for method, n in sorted(counts.items()):
         table.add_row(method, f"{n:,}")

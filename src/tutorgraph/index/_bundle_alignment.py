@@ -4,7 +4,7 @@ cards' vectors taken from the bundle's stored vectors where they are there."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -30,12 +30,14 @@ async def align_bundle(
     progress: ProgressCallback | None = None,
     *,
     methods: Sequence[str] = SHIPPED,
+    judged: Collection[str] = (),
 ) -> dict[str, int]:
     """Rebuild the bundle's similarity `aligned_with` edges (`linking.alignment`) and rewrite
     the bundle with them in place of the old ones; judged edges are kept, and a concept that
-    has one gets no similarity edge. The cards' vectors come from the bundle's stored
+    has one, or that the judges read (`judged`, even without accepting a standard for it),
+    gets no similarity edge. The cards' vectors come from the bundle's stored
     vectors where they are there; the items' own texts (no titles) are embedded. Returns the
-    number of edges per method."""
+    number of edges per method, the judged ones kept included."""
     validation = await asyncio.to_thread(validate_bundle, bundle_dir)
     records = validation.records
     cards = build_cards(records.concepts)
@@ -65,19 +67,19 @@ async def align_bundle(
         item_vectors[cid] = fresh[at : at + len(texts)]
         at += len(texts)
     # Judged edges (`ingest.teaching`) stand; similarity adds edges only where none was judged.
-    judged = [
+    kept = [
         p
         for p in records.prerequisites
         if p.relation == ALIGNED and (p.method or "").startswith(JUDGED)
     ]
-    covered = {p.concept_id for p in judged}
+    covered = {p.concept_id for p in kept} | set(judged)
     edges = [
         e
         for e in alignments(cards, card_vectors, item_vectors, methods=methods)
         if e.concept_id not in covered
     ]
     records.prerequisites = (
-        [p for p in records.prerequisites if p.relation != ALIGNED] + judged + edges
+        [p for p in records.prerequisites if p.relation != ALIGNED] + kept + edges
     )
     lock = WriterLock(bundle_dir, f"tutorgraph align-bundle {bundle_dir}")
     await asyncio.to_thread(lock.acquire)
@@ -86,6 +88,6 @@ async def align_bundle(
     finally:
         lock.release()
     counts: dict[str, int] = {}
-    for edge in edges:
+    for edge in kept + edges:
         counts[str(edge.method)] = counts.get(str(edge.method), 0) + 1
     return counts

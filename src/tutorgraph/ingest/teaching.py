@@ -44,6 +44,7 @@ __all__ = [
     "SOURCE",
     "TEACHING_DIR",
     "TEACHING_NOTICE",
+    "judged_concepts",
     "load_teaching",
 ]
 
@@ -250,3 +251,13 @@ def load_teaching(folder: Path = TEACHING_DIR) -> SourceRecords:
             if pair.accepted:
                 out.prerequisites.append(_edge(pair))
     return out
+
+
+def judged_concepts(folder: Path = TEACHING_DIR) -> set[str]:
+    """Every concept the alignment's judges read (whether or not they accepted a standard
+    for it): `align-bundle` adds no similarity edge to these."""
+    return {
+        _parse(_Pair, path, n, row).concept_id
+        for path in sorted(folder.glob("alignment_*.jsonl"))
+        for n, row in _rows(path)
+    }
