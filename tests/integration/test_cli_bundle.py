@@ -28,6 +28,7 @@ from tutorgraph.ingest.bundle import (
 from tutorgraph.ingest.eedi import EediQuestion, eedi_records
 from tutorgraph.models.records import SourceRecords
 from tutorgraph.stores.items import items_from_records
+from tutorgraph_client.models.curriculum import Prerequisite
 
 pytestmark = pytest.mark.integration
 
@@ -236,7 +237,9 @@ def test_align_bundle_writes_scored_alignments_deterministically(
     write_bundle(records, bundle)
     others = (bundle / "concepts.jsonl").read_bytes(), (bundle / "documents.jsonl").read_bytes()
     runner = CliRunner()
-    res = runner.invoke(app, ["align-bundle", str(bundle)])
+    # No judged alignment here: every construct may get a similarity edge.
+    no_judges = ["--teaching-dir", str(tmp_path / "no-teaching")]
+    res = runner.invoke(app, ["align-bundle", str(bundle), *no_judges])
     assert res.exit_code == 0, res.output
     first = (bundle / "prerequisites.jsonl").read_bytes()
     report = validate_bundle(bundle)
@@ -253,10 +256,11 @@ def test_align_bundle_writes_scored_alignments_deterministically(
     assert "item-and-card-similarity" in _flat(res.stdout)
     after = (bundle / "concepts.jsonl").read_bytes(), (bundle / "documents.jsonl").read_bytes()
     assert after == others
-    assert runner.invoke(app, ["align-bundle", str(bundle)]).exit_code == 0
+    assert runner.invoke(app, ["align-bundle", str(bundle), *no_judges]).exit_code == 0
     assert (bundle / "prerequisites.jsonl").read_bytes() == first
     # Every method on request: the agreed edges stay, single-method ones join them.
-    assert runner.invoke(app, ["align-bundle", str(bundle), "--all-methods"]).exit_code == 0
+    res = runner.invoke(app, ["align-bundle", str(bundle), "--all-methods", *no_judges])
+    assert res.exit_code == 0, res.output
     wider = [
         p for p in validate_bundle(bundle).records.prerequisites if p.relation == "aligned_with"
     ]
@@ -264,6 +268,48 @@ def test_align_bundle_writes_scored_alignments_deterministically(
         (e.prerequisite_id, e.concept_id) for e in wider
     }
     assert len(wider) > len(edges)
+    # A judged edge stands, and a concept the judges read (even one they found no standard
+    # for) gets no similarity edge.
+    aligned = sorted({e.concept_id for e in edges})
+    judged_edge = Prerequisite(
+        prerequisite_id="ccss:6.EE.A.2",
+        concept_id=aligned[0],
+        relation="aligned_with",
+        source="tutorgraph",
+        score=0.9,
+        method="judged:linker-candidate",
+    )
+    rows = [
+        {
+            "concept_id": aligned[0],
+            "standard": "ccss:6.EE.A.2",
+            "accepted": True,
+            "confidence": 0.9,
+            "method": "linker-candidate",
+        },
+        {
+            "concept_id": aligned[1],
+            "standard": "ccss:6.EE.A.2",
+            "accepted": False,
+            "method": "linker-candidate",
+        },
+    ]
+    judges = tmp_path / "teaching"
+    judges.mkdir()
+    (judges / "alignment_x.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    current = validate_bundle(bundle).records
+    current.prerequisites = [p for p in current.prerequisites if p.relation != "aligned_with"] + [
+        judged_edge
+    ]
+    write_bundle(current, bundle)
+    res = runner.invoke(app, ["align-bundle", str(bundle), "--teaching-dir", str(judges)])
+    assert res.exit_code == 0, res.output
+    after_judges = [
+        p for p in validate_bundle(bundle).records.prerequisites if p.relation == "aligned_with"
+    ]
+    assert judged_edge in after_judges
+    assert not [e for e in after_judges if e.concept_id == aligned[1]]
+    assert {e.concept_id for e in after_judges} == set(aligned) - {aligned[1]}
 
 
 def test_ingest_cli_prints_counts(
