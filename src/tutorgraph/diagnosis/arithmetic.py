@@ -1,6 +1,7 @@
 """The arithmetic bug rules: `rules.BASIC_RULES` (fractions, order of operations, signs,
 powers) and, here, decimal products, commutativity, a swapped operation, column methods,
-misaligned decimals, fractions with whole numbers and more powers. `RULES` holds them all,
+misaligned decimals, fractions with whole numbers and more powers; the early grades' rules
+of whole numbers come from `whole_numbers`. `RULES` holds them all,
 by name, in the order a diagnosis tries them.
 
 >>> [r.shown for r in RULES["subtraction_commutative"].apply(Problem.read("3 - 8"))]
@@ -23,6 +24,7 @@ from tutorgraph.diagnosis.rules import (
     reproduce,
     unwrap,
 )
+from tutorgraph.diagnosis.whole_numbers import WHOLE_NUMBER_RULES
 
 __all__ = ["RULES"]
 
@@ -443,5 +445,6 @@ RULES: dict[str, BugRule[Problem]] = {
         BugRule("column_multiplication_no_carry", "place value", _column_multiply_no_carry),
         BugRule("counting_on_counts_the_start", "counting", _counts_the_start("+")),
         BugRule("counting_back_counts_the_start", "counting", _counts_the_start("-")),
+        *WHOLE_NUMBER_RULES,
     )
 }

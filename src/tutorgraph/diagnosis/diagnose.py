@@ -42,6 +42,7 @@ from tutorgraph.diagnosis.fraction_forms import (
     EquivalentProblem,
     MixedNumberProblem,
 )
+from tutorgraph.diagnosis.number_words import NAMING_RULES, NumberNameProblem
 from tutorgraph.diagnosis.percentages import PERCENT_RULES, PercentOfProblem
 from tutorgraph.diagnosis.roots import ROOT_RULES, RootProblem
 from tutorgraph.diagnosis.rounding import ROUNDING_RULES, RoundingProblem
@@ -76,6 +77,7 @@ WORDED_KINDS: tuple[Kind, ...] = (
     (UnitProblem.read, UNIT_RULES),
     (EquationProblem.read, EQUATION_RULES),
     (DataProblem.read, DATA_RULES),
+    (NumberNameProblem.read, NAMING_RULES),
 )
 # Every kind; the first that reads a problem wins.
 KINDS: tuple[Kind, ...] = ((Problem.read, RULES), *WORDED_KINDS)

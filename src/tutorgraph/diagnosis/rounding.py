@@ -181,6 +181,20 @@ def _five_rounds_down(p: RoundingProblem) -> list[Reproduction]:
     return _says(p, wrong, "rounding a 5 down")
 
 
+def _in_steps(p: RoundingProblem) -> list[Reproduction]:
+    """1449 to the nearest thousand as 2000: rounded to 1450, then 1500, then 2000."""
+    if p.unit == "sf":
+        return []
+    target, value, steps = p.quantum(), p.value, 0
+    q = Decimal(1).scaleb(int(p.value.as_tuple().exponent) + 1)
+    while q <= target and steps <= _MAX_DIGITS:
+        value = (value / q).quantize(Decimal(1), rounding=ROUND_HALF_UP) * q
+        q, steps = q.scaleb(1), steps + 1
+    if steps < 2:
+        return []
+    return _says(p, value, "rounding one place at a time, starting from the last digit")
+
+
 ROUNDING_RULES: dict[str, BugRule[RoundingProblem]] = {
     r.name: r
     for r in (
@@ -190,5 +204,6 @@ ROUNDING_RULES: dict[str, BugRule[RoundingProblem]] = {
         BugRule("rounding_too_little", "rounding", _degree(-1, "to one place too many")),
         BugRule("rounding_sf_as_dp", "rounding", _sf_as_dp),
         BugRule("rounding_five_down", "rounding", _five_rounds_down),
+        BugRule("rounding_in_steps", "rounding", _in_steps),
     )
 }
