@@ -284,9 +284,30 @@ async def test_concepts_prerequisites_and_misconceptions(
     assert found["results"][0]["exact"] is True and len(found["results"]) <= 3
 
 
+async def test_teaching_lists_lessons_then_practice_and_the_misconceptions(
+    api: Api, concept_with_misconceptions: str, catalogue: SourceRecords
+) -> None:
+    c = api.client
+    cid = concept_with_misconceptions
+    got = (await c.get(f"/v1/concepts/{cid}/teaching", params={"limit": 3}, headers=R)).json()
+    assert got["concept"]["id"] == cid
+    mis = (await c.get(f"/v1/concepts/{cid}/misconceptions", headers=R)).json()
+    assert got["misconceptions"] == mis["misconceptions"]
+    assert {d["document"]["kind"] for d in got["practice"]} <= {"exercise", "question"}
+    assert {d["document"]["kind"] for d in got["lessons"]} <= {"explanation", "worked_example"}
+    assert len(got["practice"]) <= 3 and len(got["lessons"]) <= 3
+    own = [d for d in catalogue.documents if cid in d.concept_ids and d.kind == "question"]
+    assert [d["document"]["id"] for d in got["practice"]] == sorted(d.id for d in own)[:3]
+    error(
+        await c.get(f"/v1/concepts/{cid}/teaching", params={"limit": 0}, headers=R),
+        422,
+        "invalid_request",
+    )
+
+
 async def test_not_found_is_404(api: Api) -> None:
     c = api.client
-    for path in ("", "/prerequisites", "/misconceptions"):
+    for path in ("", "/prerequisites", "/misconceptions", "/teaching"):
         err = error(
             await c.get(f"/v1/concepts/ccss:9.ZZ.Z.9{path}", headers=R), 404, "concept_not_found"
         )
@@ -408,6 +429,7 @@ async def test_openapi_lists_every_endpoint(api: Api) -> None:
         "/v1/concepts/{concept_id}",
         "/v1/concepts/{concept_id}/prerequisites",
         "/v1/concepts/{concept_id}/misconceptions",
+        "/v1/concepts/{concept_id}/teaching",
         "/v1/ingest",
         "/v1/ingest/{job_id}",
     }

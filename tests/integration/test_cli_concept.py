@@ -61,7 +61,16 @@ def test_a_standard_as_json_comes_through_its_aligned_constructs(
         (m["alignment_score"] for m in mis), reverse=True
     )
     assert len({m["misconception"]["id"] for m in mis}) == len(mis)
-    assert view["lessons"] and all(d["via"] in aligned for d in view["lessons"])
+    # Its own lesson first (aligned to it by id, at its grade), then through what is aligned.
+    own = [d for d in view["lessons"] if d["via"] is None]
+    assert [d["document"]["kind"] for d in own] == [
+        "explanation",
+        "worked_example",
+        "worked_example",
+    ]
+    assert {d["document"]["grade"] for d in own} == {"5"}
+    assert view["lessons"][: len(own)] == own
+    assert all(d["via"] in aligned for d in view["lessons"][len(own) :])
     assert {d["document"]["kind"] for d in view["practice"]} <= {"exercise", "question"}
     before = {s["id"] for s in view["prerequisites"] if s["depth"] == 1}
     want = {
@@ -87,6 +96,28 @@ def test_a_standard_for_people_and_an_unknown_id(
     proc = run_cli("concept", "ccss:9.ZZ.Z.9", "--index-dir", str(curriculum_graph))
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.strip().splitlines() == ["error: unknown concept id: ccss:9.ZZ.Z.9"]
+
+
+def test_a_grade_2_standard_shows_what_to_teach_it_with(
+    run_cli: Callable[..., subprocess.CompletedProcess[str]], curriculum_graph: Path
+) -> None:
+    """Issue 61's example: 2.NBT.B.5 had "misconceptions (0) ... lessons (0) ... practice (0)";
+    now its own lesson (whole), worked examples, practice and K-5 misconceptions."""
+    proc = run_cli("concept", "ccss:2.NBT.B.5", "--json", "--index-dir", str(curriculum_graph))
+    assert proc.returncode == 0, proc.stderr
+    view = json.loads(proc.stdout)
+    kinds = [d["document"]["kind"] for d in view["lessons"] if d["via"] is None]
+    assert kinds[0] == "explanation" and kinds.count("worked_example") >= 2
+    own_practice = [d for d in view["practice"] if d["via"] is None]
+    assert len(own_practice) >= 5
+    assert all("\nAnswer: " in d["document"]["text"] for d in own_practice)
+    mis = [m["misconception"] for m in view["misconceptions"] if m["via"] is None]
+    assert mis and all(m["id"].startswith("tutorgraph:misconception:") for m in mis)
+    assert all(m["description"] and len(m["examples"]) >= 2 for m in mis)
+
+    text = run_cli("concept", "ccss:2.NBT.B.5", "--index-dir", str(curriculum_graph)).stdout
+    assert "Grade 2: " in text and "Picture it: " in text and "Solution:" in text
+    assert "e.g." in text  # a misconception's example wrong answer
 
 
 def test_a_missing_index_is_one_line(
