@@ -1,8 +1,8 @@
 """The judged alignment (issue 61): a blind second reading of a sample of its pairs, and the
 precision and recall that reading gives.
 
-    python research/scripts/alignment_judged.py draw    # the sample, blind (no verdicts)
-    python research/scripts/alignment_judged.py report  # precision and recall, weighted
+    python research/scripts/alignment_judged.py draw [SEED]    # a sample, blind
+    python research/scripts/alignment_judged.py report [SEED]  # precision and recall
 
 `draw` takes a seeded sample of the judged candidate pairs of `data/teaching/alignment_*.jsonl`,
 stratified by file and by the first judge's verdict (accepted or rejected), with both sides'
@@ -30,12 +30,20 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 TEACHING = ROOT / "data" / "teaching"
 BUNDLE = ROOT / "data" / "curriculum"
-SAMPLE = TEACHING / "reviews" / "alignment_judged.jsonl"
-KEY = TEACHING / "reviews" / "alignment_judged_key.jsonl"
-OUT = ROOT / "results" / "alignment_judged.json"
+# Each reading: its seed and its files. The first (61) informed a precision pass over the
+# weak accepted pairs; the second (62), drawn after it from pairs the first did not read, is
+# the one the alignment is reported by.
+ROUNDS = {61: "alignment_judged", 62: "alignment_judged_2"}
+REPORTED = 62
 # Pairs drawn per (file, verdict) stratum.
 PER_STRATUM = {"accepted": 45, "rejected": 40}
-SEED = 61
+
+
+def _files(seed: int) -> tuple[Path, Path, Path]:
+    name = ROUNDS[seed]
+    reviews = TEACHING / "reviews"
+    out = ROOT / "results" / f"{name}.json"
+    return reviews / f"{name}.jsonl", reviews / f"{name}_key.jsonl", out
 
 
 def _jsonl(path: Path) -> list[dict[str, Any]]:
@@ -51,7 +59,13 @@ def _strata() -> dict[tuple[str, str], list[dict[str, Any]]]:
     return strata
 
 
-def draw() -> None:
+def draw(seed: int) -> None:
+    sample_path, key_path, _ = _files(seed)
+    seen: set[tuple[str, str]] = set()
+    for earlier in ROUNDS:
+        path = _files(earlier)[0]
+        if earlier != seed and path.exists():
+            seen |= {(r["concept_id"], r["standard"]) for r in _jsonl(path)}
     concepts = {r["id"]: r for r in _jsonl(BUNDLE / "concepts.jsonl")}
     texts: dict[str, list[str]] = defaultdict(list)
     for doc in _jsonl(BUNDLE / "documents.jsonl"):
@@ -69,10 +83,11 @@ def draw() -> None:
         under = f" (under {parents})" if parents else ""
         return f"{c['name']}{under}: {c.get('description', '')}"[:400]
 
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     sample, key = [], []
     for (what, verdict), rows in sorted(_strata().items()):
-        chosen = rng.sample(rows, min(PER_STRATUM[verdict], len(rows)))
+        fresh = [r for r in rows if (r["concept_id"], r["standard"]) not in seen]
+        chosen = rng.sample(fresh, min(PER_STRATUM[verdict], len(fresh)))
         for row in chosen:
             standard = concepts[row["standard"]]
             sample.append(
@@ -99,9 +114,9 @@ def draw() -> None:
     # Shuffled together so that the order gives the verdict away no more than the texts do.
     order = list(range(len(sample)))
     rng.shuffle(order)
-    SAMPLE.write_text("".join(json.dumps(sample[i], ensure_ascii=False) + "\n" for i in order))
-    KEY.write_text("".join(json.dumps(key[i]) + "\n" for i in order))
-    print(f"{len(sample)} pairs to judge in {SAMPLE}")
+    sample_path.write_text("".join(json.dumps(sample[i], ensure_ascii=False) + "\n" for i in order))
+    key_path.write_text("".join(json.dumps(key[i]) + "\n" for i in order))
+    print(f"{len(sample)} pairs to judge in {sample_path}")
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> list[float]:
@@ -147,11 +162,14 @@ def estimate(sample: list[dict[str, Any]], key: list[dict[str, Any]]) -> dict[st
     }
 
 
-def report() -> None:
-    result = estimate(_jsonl(SAMPLE), _jsonl(KEY))
-    OUT.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+def report(seed: int) -> None:
+    sample_path, key_path, out = _files(seed)
+    result = {"seed": seed, **estimate(_jsonl(sample_path), _jsonl(key_path))}
+    out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(result, indent=1))
 
 
 if __name__ == "__main__":
-    {"draw": draw, "report": report}[sys.argv[1]]()
+    command = sys.argv[1]
+    chosen = int(sys.argv[2]) if len(sys.argv) > 2 else REPORTED
+    {"draw": draw, "report": report}[command](chosen)
