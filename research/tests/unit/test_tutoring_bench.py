@@ -41,13 +41,16 @@ def _message(kind: str = "concept", **kw: object) -> PacketMessage:
     return PacketMessage(**base)  # type: ignore[arg-type]
 
 
-def _hit(hid: str, kind: str, title: str = "", rank: int = 1) -> Hit:
+def _hit(
+    hid: str, kind: str, title: str = "", rank: int = 1, concept_ids: tuple[str, ...] = ()
+) -> Hit:
     return Hit(
         id=hid,
         ids=[hid],
         kind=kind,  # type: ignore[arg-type]
         title=title,
         text="…",
+        concept_ids=list(concept_ids),
         score=1.0,
         rank=rank,
         found_by=["vector"],
@@ -81,6 +84,27 @@ def test_teaching_of_another_section_balances_but_does_not_teach_the_message() -
     packet = _packet([_hit("o", "worked_example", "Other — Section")], ["ccss:4.OA.B.4"])
     parts = score_packet(_message(), packet).parts
     assert parts["teach@10"] == 0.0 and parts["balanced"] == 1.0
+
+
+def test_a_lesson_aligned_to_an_accepted_standard_teaches_and_a_grade_band_is_read_from_it() -> (
+    None
+):
+    own = _hit(
+        "tutorgraph:lesson:4.OA.B.4", "explanation", "Grade 4: Multiples", 1, ("ccss:4.OA.B.4",)
+    )
+    parts = score_packet(_message(), _packet([own], ["ccss:4.OA.B.4"])).parts
+    assert parts["teach@10"] == 1.0 and parts["teach_band@10"] == 1.0
+    # A lesson of another standard in the band: not on target, but at the child's level.
+    other = _hit("tutorgraph:lesson:5.NF.A.1", "explanation", "Grade 5", 1, ("ccss:5.NF.A.1",))
+    parts = score_packet(_message(), _packet([other], ["ccss:4.OA.B.4"])).parts
+    assert parts["teach@10"] == 0.0 and parts["teach_band@10"] == 1.0
+    # A grade-7 lesson is of another band; an OpenStax section has no grade.
+    seventh = _hit("tutorgraph:lesson:7.EE.A.1", "explanation", "", 1, ("ccss:7.EE.A.1",))
+    section = _hit("openstax:a", "explanation", SECTION, 2, ("openstax:section:m1",))
+    parts = score_packet(_message(), _packet([seventh, section], ["ccss:4.OA.B.4"])).parts
+    assert parts["teach@10"] == 1.0 and parts["teach_band@10"] == 0.0
+    summary = summarise([score_packet(_message(), _packet([own], ["ccss:4.OA.B.4"]))])
+    assert summary["teach_by_band"]["3-5"]["teach_band@10"]["mean"] == 1.0
 
 
 def test_a_stated_error_needs_its_misconception_and_teaching_beside_it() -> None:
