@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from .common import Results
 from .eedi import eedi_rankers
-from .front_door import cold_start, cold_start_breakdown, coverage
+from .front_door import cold_start, cold_start_breakdown, coverage, coverage_61
 from .linking import alignment, linker_attempts, linker_cv, linker_cv5, linking_packet
 from .packets import latency_47, tutoring_bars, tutoring_fields, tutoring_typed
 
@@ -30,5 +30,6 @@ BLOCKS: dict[str, Callable[[Results], str]] = {
     "cold-start": cold_start,
     "cold-start-breakdown": cold_start_breakdown,
     "coverage": coverage,
+    "coverage-61": coverage_61,
     "alignment": alignment,
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .common import Results, table
 
-__all__ = ["cold_start", "cold_start_breakdown", "coverage"]
+__all__ = ["cold_start", "cold_start_breakdown", "coverage", "coverage_61"]
 
 
 def cold_start(results: Results) -> str:
@@ -37,8 +37,9 @@ def cold_start_breakdown(results: Results) -> str:
 
 
 def coverage(results: Results) -> str:
-    """Standards with aligned content, and lessons by the grade the standards model reads."""
-    data = results("coverage_by_grade.json")
+    """Standards with aligned content, and lessons by the grade the standards model reads
+    (the bundle of issue 49, before the project's own lessons)."""
+    data = results("coverage_by_grade_49.json")
     read = data["by_model_grade"]
     rows = [
         (
@@ -60,5 +61,40 @@ def coverage(results: Results) -> str:
         "with aligned misconceptions",
         "lessons read as this grade",
         "practice read as this grade",
+    )
+    return table(header, rows)
+
+
+def coverage_61(results: Results) -> str:
+    """Per grade, the standards with issue 61's bar met (an explanation, two worked examples,
+    five practice items, a misconception) before and after its content, and lessons by grade."""
+    before = results("coverage_by_grade_before61.json")
+    after = results("coverage_by_grade.json")
+    rows = []
+    for grade, row in after["by_grade"].items():
+        old = before["by_grade"][grade]
+        rows.append(
+            (
+                grade,
+                row["standards"],
+                f"{old['all']} -> {row['all']}",
+                row["explanation"],
+                row["worked_example"],
+                row["practice"],
+                f"{old['misconception']} -> {row['misconception']}",
+                row["own_at_grade"],
+                after["lessons_by_grade"][grade],
+            )
+        )
+    header = (
+        "grade",
+        "standards",
+        "all four, before -> after",
+        "explanation",
+        "2 worked examples",
+        "5 practice",
+        "a misconception, before -> after",
+        "own content at its grade",
+        "lessons written for this grade",
     )
     return table(header, rows)
