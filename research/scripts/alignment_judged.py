@@ -30,11 +30,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 TEACHING = ROOT / "data" / "teaching"
 BUNDLE = ROOT / "data" / "curriculum"
-# Each reading: its seed and its files. The first (61) informed a precision pass over the
-# weak accepted pairs; the second (62), drawn after it from pairs the first did not read, is
-# the one the alignment is reported by.
-ROUNDS = {61: "alignment_judged", 62: "alignment_judged_2"}
-REPORTED = 62
+# Each reading: its seed and its files, each drawn from pairs no earlier reading read. The
+# first (61) led to a precision pass over the weak accepted pairs, the second (62) to a strict
+# second opinion on every accepted pair; the third (63), drawn after both, is the one the
+# alignment is reported by.
+ROUNDS = {61: "alignment_judged", 62: "alignment_judged_2", 63: "alignment_judged_3"}
+REPORTED = 63
 # Pairs drawn per (file, verdict) stratum.
 PER_STRATUM = {"accepted": 45, "rejected": 40}
 

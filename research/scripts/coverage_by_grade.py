@@ -181,7 +181,7 @@ def model_grades(curriculum: Path) -> dict[str, dict[str, int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--curriculum", type=Path, default=ROOT / "data" / "curriculum")
-    parser.add_argument("--judged", type=Path, default=ROOT / "results" / "alignment_judged_2.json")
+    parser.add_argument("--judged", type=Path, default=ROOT / "results" / "alignment_judged_3.json")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "coverage_by_grade.json")
     parser.add_argument(
         "--no-model", action="store_true", help="Skip reading the items with the standards model."
