@@ -180,13 +180,13 @@ def print_view(view: ConceptView) -> None:
             console.print(f"  {_name(view, a.concept_id)} [dim]({a.method}{score})[/]")
         _more(SHOWN, len(view.aligned))
     mis = view.misconceptions
-    through = any(m.via for m in mis)
-    console.print(
-        f"[bold]misconceptions[/] ({len(mis)}"
-        + (", through the constructs aligned with it" if through else "")
-        + ")",
-        highlight=False,
-    )
+    own = sum(m.via is None for m in mis)
+    through = ""
+    if own < len(mis):
+        through = ", through the constructs aligned with it"
+        if own:
+            through = f", {own} its own, the rest{through.removeprefix(',')}"
+    console.print(f"[bold]misconceptions[/] ({len(mis)}{through})", highlight=False)
     if not mis:
         console.print("  [dim]none in the graph[/]")
     for m in mis[:SHOWN]:
