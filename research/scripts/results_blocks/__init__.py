@@ -11,13 +11,16 @@ from collections.abc import Callable
 from .common import Results
 from .eedi import eedi_rankers
 from .front_door import cold_start, cold_start_breakdown, coverage, coverage_61
-from .linking import alignment, linker_attempts, linker_cv, linker_cv5, linking_packet
-from .packets import latency_47, tutoring_bars, tutoring_fields, tutoring_typed
+from .linking import alignment, alignment_61, linker_attempts, linker_cv, linker_cv5, linking_packet
+from .packets import latency_47, teach_61, tutoring_bars, tutoring_fields, tutoring_typed
 
 __all__ = ["BLOCKS", "Results"]
 
 # The blocks, in the order the document holds them.
 BLOCKS: dict[str, Callable[[Results], str]] = {
+    "coverage-61": coverage_61,
+    "teach-61": teach_61,
+    "alignment-61": alignment_61,
     "linking-packet": linking_packet,
     "linker-cv": linker_cv,
     "linker-cv5": linker_cv5,
@@ -30,6 +33,5 @@ BLOCKS: dict[str, Callable[[Results], str]] = {
     "cold-start": cold_start,
     "cold-start-breakdown": cold_start_breakdown,
     "coverage": coverage,
-    "coverage-61": coverage_61,
     "alignment": alignment,
 }

@@ -7,7 +7,14 @@ from tutorgraph_research.tasks.standards_linking import hit_scores
 
 from .common import HITS, Json, Results, cell, change, table
 
-__all__ = ["alignment", "linker_attempts", "linker_cv", "linker_cv5", "linking_packet"]
+__all__ = [
+    "alignment",
+    "alignment_61",
+    "linker_attempts",
+    "linker_cv",
+    "linker_cv5",
+    "linking_packet",
+]
 
 # (label, data set, split, system after): BEFORE is always the packet with the standards
 # model off; AFTER the served packet without and with the item's grade.
@@ -146,3 +153,37 @@ def alignment(results: Results) -> str:
             (method, stat["n"], stat["correct"], f"{stat['precision']:.3f} [{lo:.3f}, {hi:.3f}]")
         )
     return table(("method", "judged", "right", "precision [95% Wilson]"), rows)
+
+
+def alignment_61(results: Results) -> str:
+    """Issue 61's judged alignment, each blind reading of a fresh sample: precision (accepted
+    pairs judged right, stratum-weighted) and recall (right pairs that were accepted)."""
+    rounds = (
+        ("alignment_judged.json", "first judging"),
+        ("alignment_judged_2.json", "after a precision pass over the weak accepted pairs"),
+        ("alignment_judged_3.json", "after a strict second opinion on every accepted pair"),
+    )
+    rows = []
+    for name, what in rounds:
+        data = results(name)
+        lo, hi = data["precision_ci95_wilson_unweighted"]
+        accepted = sum(s["pairs"] for k, s in data["strata"].items() if k.endswith("/accepted"))
+        rows.append(
+            (
+                data.get("seed", 61),
+                what,
+                accepted,
+                data["judged"],
+                f"{data['precision']:.3f} [{lo:.2f}, {hi:.2f}]",
+                f"{data['recall']:.3f}",
+            )
+        )
+    header = (
+        "reading (seed)",
+        "alignment read",
+        "accepted pairs",
+        "pairs read blind",
+        "precision [95%]",
+        "recall",
+    )
+    return table(header, rows)

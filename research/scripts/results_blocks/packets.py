@@ -9,7 +9,7 @@ from tutoring_table import tables as tutoring_tables
 
 from .common import Json, Results, ms, table
 
-__all__ = ["latency_47", "tutoring_bars", "tutoring_fields", "tutoring_typed"]
+__all__ = ["latency_47", "teach_61", "tutoring_bars", "tutoring_fields", "tutoring_typed"]
 
 
 def tutoring_typed(results: Results) -> str:
@@ -110,3 +110,42 @@ def latency_47(results: Results) -> str:
 
     rows = [(r, cell("c", r), cell("t", r)) for r in LATENCY_47_ROUNDS]
     return table(("round", "with the construct, p50 / p95 ms", "without, p50 / p95 ms"), rows)
+
+
+def teach_61(results: Results) -> str:
+    """Held-out third, by grade band: teach@10 (a lesson of an accepted section or aligned to
+    an accepted standard) and teach_band@10 (one written for the message's band), before and
+    after issue 61's content, each with the paired change's 95% bootstrap interval."""
+    from tutorgraph_client.models.grade import band
+    from tutorgraph_research.harness.results import bootstrap_ci
+
+    def parts(name: str) -> dict[str, Json]:
+        rows = results(name)["messages"]
+        return {m["id"]: m for m in rows if m["split"] == "heldout" and m["grade"] is not None}
+
+    before, after = parts("tutoring_bench_before61.json"), parts("tutoring_bench_61.json")
+    groups = {
+        "K-2": {"K-2"},
+        "3-5": {"3-5"},
+        "K-5": {"K-2", "3-5"},
+        "6-8": {"6-8"},
+        "HS": {"HS"},
+    }
+    rows = []
+    for name, bands in groups.items():
+        ids = [i for i, m in after.items() if band(m["grade"]) in bands and i in before]
+        row: list[object] = [name, len(ids)]
+        for part in ("teach@10", "teach_band@10"):
+            old = [before[i]["parts"][part] for i in ids if part in before[i]["parts"]]
+            new = [after[i]["parts"][part] for i in ids if part in after[i]["parts"]]
+            diffs = [
+                after[i]["parts"][part] - before[i]["parts"][part]
+                for i in ids
+                if part in after[i]["parts"] and part in before[i]["parts"]
+            ]
+            lo, hi = bootstrap_ci(diffs, resamples=1000, seed=0)
+            mean_old, mean_new = sum(old) / len(old), sum(new) / len(new)
+            row.append(f"{mean_old:.3f} → {mean_new:.3f} [{lo:+.2f}, {hi:+.2f}]")
+        rows.append(row)
+    header = ("band", "messages", "teach@10 before → after", "teach_band@10 before → after")
+    return table(header, rows)
