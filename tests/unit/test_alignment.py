@@ -1,5 +1,6 @@
-"""Cross-taxonomy alignment: the edge rule on fixed vectors, and the judged sample of the
-bundle's edges (tests/data/alignment_judgments.jsonl, judged by reading both sides)."""
+"""Cross-taxonomy alignment: the similarity edge rule on fixed vectors, and issue 31's
+judged sample of its edges (tests/data/alignment_judgments.jsonl, judged by reading both
+sides), since replaced in the bundle by the judged alignment (issue 61)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 from tutorgraph.ingest.bundle import load_trusted
-from tutorgraph.linking.alignment import METHODS, SHIPPED, alignments
+from tutorgraph.linking.alignment import METHODS, alignments
 from tutorgraph.linking.cards import ConceptCard
 
 pytestmark = pytest.mark.unit
@@ -54,22 +55,28 @@ def test_edges_need_both_methods_by_default() -> None:
     }
 
 
-def test_the_judged_sample_matches_the_bundle_and_the_reported_precision() -> None:
+def test_the_judged_sample_matches_the_reported_precision_and_gave_way_to_judging() -> None:
+    """Issue 31's sample of the similarity edges, as judged then. Since issue 61 the bundle's
+    edges of these concepts are judged ones (`judged:*`), which `align-bundle` keeps in place
+    of similarity edges: every sampled concept now carries judged edges, or the judges found
+    no standard for it."""
     rows = [json.loads(line) for line in JUDGED.read_text().splitlines()]
     assert len(rows) >= 60 and all(isinstance(r["correct"], bool) for r in rows)
     assert all(r["note"] for r in rows if not r["correct"])  # every "wrong" says why
-    edges = {
-        (p.prerequisite_id, p.concept_id): p
+    edges = [
+        p
         for p in load_trusted(ROOT / "data" / "curriculum", documents=False).prerequisites
         if p.relation == "aligned_with"
+    ]
+    assert all((p.method or "").startswith("judged:") for p in edges)
+    judged = {p.concept_id for p in edges}
+    outside = {
+        json.loads(line)["concept_id"]
+        for line in (ROOT / "data/teaching/reviews/not_in_common_core.jsonl").open()
     }
-    shipped = [r for r in rows if r["method"] in SHIPPED]
-    assert len(shipped) >= 30
-    for r in shipped:  # the judged edges are the bundle's, with the same method and score
-        edge = edges[(r["standard_id"], r["concept_id"])]
-        assert (edge.method, edge.score) == (r["method"], r["score"])
+    assert {r["concept_id"] for r in rows} <= judged | outside
     reported = json.loads((ROOT / "results" / "alignment_precision.json").read_text())
     for method in METHODS:
-        judged = [r for r in rows if r["method"] == method]
-        assert reported[method]["n"] == len(judged)
-        assert reported[method]["correct"] == sum(r["correct"] for r in judged)
+        sampled = [r for r in rows if r["method"] == method]
+        assert reported[method]["n"] == len(sampled)
+        assert reported[method]["correct"] == sum(r["correct"] for r in sampled)

@@ -126,13 +126,21 @@ def test_the_view_of_a_standard(records: SourceRecords, graph: EmbeddedGraphStor
     assert [a.concept_id for a in view.aligned] == sorted(
         _aligned(records, STANDARD), key=lambda c: (-_aligned(records, STANDARD)[c], c)
     )
-    # Lessons (explanations, worked examples) and practice come through the aligned section
-    # and constructs: a standard has no document of its own.
+    # A K-8 standard's own lesson comes first (explanation, then worked examples; its own
+    # practice likewise), then what comes through the aligned sections and constructs.
     assert view.lessons and len(view.lessons) <= 4
-    assert {d.document.kind for d in view.lessons} <= {"explanation", "worked_example"}
-    assert all(d.via in _aligned(records, STANDARD) for d in (*view.lessons, *view.practice))
+    assert [d.document.kind for d in view.lessons[:3]] == [
+        "explanation",
+        "worked_example",
+        "worked_example",
+    ]
+    own = [d for d in (*view.lessons, *view.practice) if d.via is None]
+    assert own and all(STANDARD in d.document.concept_ids for d in own)
+    assert all(d.document.grade == "5" for d in own)
     assert {d.document.kind for d in view.practice} <= {"exercise", "question"}
-    assert view.practice[0].via == view.aligned[0].concept_id  # the best aligned first
+    assert len(view.practice) == 4 and all(d.via is None for d in view.practice)
+    through = [d for d in view.lessons if d.via is not None]
+    assert all(d.via in _aligned(records, STANDARD) for d in through)
     named = {s.concept_id for s in (*view.prerequisites, *view.builds_on_it)}
     assert named <= set(view.names)
     assert view.misconceptions == asyncio.run(concept_misconceptions(graph, STANDARD))
