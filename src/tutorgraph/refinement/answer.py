@@ -68,9 +68,10 @@ _NO_ANSWER_WORDS = frozenset(
 # length"; these start none.
 _NO_ANSWER_PAIRS = frozenset(
     ("a lot", "a new", "a bit", "a little", "an idea", "the first", "the second", "the last",
-     "the hang", "the question", "the answer", "a question", "the wrong", "the right")
+     "the hang", "the question", "the answer", "a question", "the wrong", "the right",
+     "one wrong", "one right", "one mistake", "one of")
 )  # fmt: skip
-_ARTICLES = frozenset(("a", "an", "the"))
+_ARTICLES = frozenset(("a", "an", "the", "one"))
 # An algebra answer given as more than one value: "x = 2 or 3", "x = 3 and y = 1".
 _ALSO = re.compile(
     r"\s+(or|and)\s+((?:[A-Za-z]\s*=\s*)?-?\d+(?:[./]\d+)?)(?![\w/.])(?!\s*[-+*/×÷^=(])"
@@ -80,6 +81,8 @@ _OR = re.compile(r"\s+or\b", re.I)
 _LETTERS = re.compile(r"[A-Za-z]")
 # A solved unknown, "x = 4": an answer even alone in a message.
 _SOLVED = re.compile(r"[A-Za-z]\s*=\s*-?\d+(?:[./]\d+)?")
+# A term alone on a line after the first ("simplify 4a + 2a" then "6a").
+_TERM_LINE = re.compile(r"^[ \t]*(-?\d+(?:\.\d+)?[a-z](?:\^\d+)?)[ \t]*[?!.]*[ \t]*$", re.M)
 # What a bare answer's line may hold besides its answer.
 _HEDGES = re.compile(r"(?:\s|[?!.,]|\b(?:i\s+think|maybe|probably|umm*|so|i\s+guess)\b)*", re.I)
 
@@ -131,13 +134,16 @@ def _bare_algebra(text: str, spans: list[MathSpan], start: int) -> str | None:
         later = first_line_end != -1 and span.start > first_line_end
         if not solved and ("=" in span.text or not later):
             continue
-        answer, end = _algebra_answer(text, span)
         line_start = text.rfind("\n", 0, span.start) + 1
+        if not _HEDGES.fullmatch(text, line_start, span.start):
+            continue  # not the first thing on its line (and so its values are read once)
+        answer, end = _algebra_answer(text, span)
         line_end = len(text) if (e := text.find("\n", end)) == -1 else e
-        if _HEDGES.fullmatch(text, line_start, span.start) and _HEDGES.fullmatch(
-            text, end, line_end
-        ):
+        if _HEDGES.fullmatch(text, end, line_end):
             return answer
+    if (first_line_end := text.find("\n", start)) != -1:
+        term = _TERM_LINE.search(text, first_line_end + 1)
+        return term[1] if term is not None else None
     return None
 
 

@@ -53,6 +53,8 @@ _REPORTERS = OTHERS | frozenset(
 )  # fmt: skip
 _NOT_REPORTERS = frozenset(("i", "we", "you", "me"))
 _CLAUSE_ENDS = frozenset(("but", "so", "though", "although", "because", "cuz", "i", "while"))
+# A reported clause is read this far at most (a claim, not an essay; and linear).
+_CLAUSE_TOKENS = 24
 _NEGATED = WRONG | frozenset(("not", "isn't", "isnt", "aren't", "wasn't", "wasnt"))
 
 
@@ -117,7 +119,7 @@ def _reported(toks: list[Tok], starts: frozenset[int]) -> tuple[set[int], set[in
             continue
         clause: set[int] = set()
         j = k + 1
-        while j < len(toks) and j not in starts:
+        while j < min(len(toks), k + 1 + _CLAUSE_TOKENS) and j not in starts:
             t = toks[j]
             if (t.kind == "punct" and t.text in ",;") or t.text in _CLAUSE_ENDS:
                 break

@@ -427,7 +427,7 @@ def _the_answer(toks: list[Tok], e: Expr) -> bool:
     """ "the answer is 21" (and no one named who says so): said of the answer, in the
     student's voice unless the message gives an answer of its own."""
     window = {t.text for t in toks[max(e.first - 4, 0) : e.first]}
-    return "answer" in window and not window & OTHERS
+    return {"the", "answer"} <= window and not window & (OTHERS | {"my"})
 
 
 def _answers(
@@ -467,7 +467,12 @@ def _answers(
         and [t.text for t in toks[e.last : e.last + 2]] != [".", "."]
     ]
     mine = [e for e in lone if cues[e.first][0] and not cues[e.first][1]]
-    if not mine and not asks_how:
+    if asks_how:
+        # "the answer is 36 but i dont get why": the answer the student asks about.
+        said = [e for e in mine if cues[e.first][0] == 1 and _the_answer(toks, e)]
+        mine, their = [e for e in mine if e not in said], their + said
+    elif not mine:
+        # "is the answer 44?", "the answer is 21": the student's, when they give no other.
         said = [e for e in their if e.first not in theirs and _the_answer(toks, e)]
         mine, their = said[:1], [e for e in their if e not in said[:1]]
     best = max((cues[e.first][0] for e in mine), default=0)
