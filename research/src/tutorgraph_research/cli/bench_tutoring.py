@@ -27,9 +27,10 @@ from tutorgraph.cli.plugin import (
 )
 from tutorgraph.errors import ConfigurationError
 
-__all__ = ["PACKET_MESSAGES", "tutoring_cmd"]
+__all__ = ["PACKET_MESSAGES", "STATED_ANSWERS", "tutoring_cmd"]
 
 PACKET_MESSAGES = Path("data/benchmarks/packet_messages.jsonl")
+STATED_ANSWERS = Path("data/benchmarks/stated_answers.jsonl")
 _SHOWN = (
     "standard@1",
     "standard@3",
@@ -64,9 +65,12 @@ def tutoring_cmd(
     ] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N messages.")] = None,
     answers: Annotated[
-        Path,
-        typer.Option(help="Messages labelled with the answer they state (JSON Lines)."),
-    ] = Path("data/benchmarks/stated_answers.jsonl"),
+        Path | None,
+        typer.Option(
+            help="Messages labelled with the answer they state (JSON Lines); by default "
+            f"{STATED_ANSWERS}, where it is.",
+        ),
+    ] = None,
     answers_only: Annotated[
         bool,
         typer.Option(
@@ -95,9 +99,13 @@ def tutoring_cmd(
     )
 
     with fail_on_errors():
-        if not answers.is_file():
+        if answers is not None and not answers.is_file():
             raise ConfigurationError(f"{answers}: no such file (--answers)")
-        stated = score_stated_answers(load_stated_answers(answers))
+        if answers is None and STATED_ANSWERS.is_file():
+            answers = STATED_ANSWERS
+        if answers is None and answers_only:
+            raise ConfigurationError(f"{STATED_ANSWERS}: no such file (--answers)")
+        stated = score_stated_answers(load_stated_answers(answers)) if answers else None
     if answers_only:
         _write(out, {"stated_answers": stated, "_meta": {"answers": str(answers)}})
         _print_stated(stated)
@@ -140,11 +148,12 @@ def tutoring_cmd(
             )
             for split in ("dev", "heldout")
         }
-    report["stated_answers"] = stated
+    if stated is not None:
+        report["stated_answers"] = stated
     report["messages"] = [asdict(s) for s in scores]
     report["_meta"] = {
         "messages": str(messages),
-        "answers": str(answers),
+        "answers": str(answers) if answers else None,
         "n": len(scores),
         "fields": fields,
         "baseline": str(baseline) if baseline else None,
@@ -190,8 +199,11 @@ def _write(out: Path, report: dict[str, Any]) -> None:
     out.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def _print_stated(stated: dict[str, Any]) -> None:
+def _print_stated(stated: dict[str, Any] | None) -> None:
     """The reader's stated answers per split: recall, precision, none read where none."""
+    if stated is None:
+        console.print(f"stated answers: {STATED_ANSWERS} not found, not scored", highlight=False)
+        return
     for split in ("dev", "heldout"):
         cells = []
         for part in ("recall", "precision", "none"):

@@ -37,7 +37,6 @@ from tutorgraph_research.tasks.standards_data import SPLITS, message_split
 
 __all__ = [
     "FORMS",
-    "STATED_ANSWERS",
     "StatedAnswer",
     "load_stated_answers",
     "packet_answer",
@@ -45,7 +44,6 @@ __all__ = [
     "score_stated_answers",
 ]
 
-STATED_ANSWERS = Path("data/benchmarks/stated_answers.jsonl")
 # The forms an answer takes, then the messages that state none.
 FORMS = (
     "number",
