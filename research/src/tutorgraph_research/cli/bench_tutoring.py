@@ -107,7 +107,8 @@ def tutoring_cmd(
             raise ConfigurationError(f"{STATED_ANSWERS}: no such file (--answers)")
         stated = score_stated_answers(load_stated_answers(answers)) if answers else None
     if answers_only:
-        _write(out, {"stated_answers": stated, "_meta": {"answers": str(answers)}})
+        meta = {"answers": str(answers), "git_commit": git_commit()}
+        _write(out, {"stated_answers": stated, "_meta": meta})
         _print_stated(stated)
         return
     settings = load_settings(index_dir)
