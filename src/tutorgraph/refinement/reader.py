@@ -13,8 +13,11 @@ message's plain text (`mathtext.plain_text`: LaTeX and Unicode made plain):
    diagnosis parses;
 3. answer cues pick the student's answer among the lone numbers (got, put, wrote, said,
    think, reckon, was, is, as, "=", equals, "came out as", "not Y", "Y right?", "to" after
-   a rounding verb, an answer before its problem), and the problem is the expression that
-   is not the answer; rounding tasks ("73975 to 1 sf") are read by their own pattern.
+   a rounding verb, an answer before its problem, a hedge: "maybe 21?", a number alone on
+   a line), and the problem is the expression that is not the answer; rounding tasks
+   ("73975 to 1 sf") are read by their own pattern. A number said in words as an answer is
+   read in digits ("i got seven", `number_words`), and the numbers a question asks about or
+   someone else states are no answer ("is 2/5 the same as 4/10?", `asked`).
 
 A request that says too little is not guessed at: `missing` names what is absent.
 
