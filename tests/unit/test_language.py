@@ -160,7 +160,7 @@ def test_no_benchmark_message_reads_as_another_language() -> None:
         for r in _jsonl(bench / "packet_messages.jsonl")
         if "other_language" not in r["tags"]
     ]
-    for name in ("tutoring_messages", "word_problems", "reader_messages"):
+    for name in ("tutoring_messages", "word_problems", "reader_messages", "stated_answers"):
         texts += [r["text"] for r in _jsonl(bench / f"{name}.jsonl")]
     texts += [r["message"] for r in _jsonl(bench / "student_messages.jsonl")]
     texts += [r["query"] for r in _jsonl(ROOT / "tests" / "data" / "refiner_queries.jsonl")]

@@ -46,6 +46,11 @@ UNITS = [
     "9%", "x", "9x", "x=", "□", "?", "_", " ", "  ", "a", "aa ", "9 h", "9h=", "9 hours ",
     "9 cm, ", "√", "√ ", "½", "²", "'", "i got ", "why isnt it ", "9 to ", "9 out of ",
     "% of ", "\n", "\n\n", "\t", "\\text{", "&",
+    # Answers as students state them (issue 62): number words, letters, verdicts, hedges,
+    # questions about numbers and reported claims.
+    "seven ", "twenty-one ", "a hundred and ", "three quarters ", "i put c ", "(b) ", "both ",
+    "neither ", "are both right ", "maybe ", "is it ", "9? ", "x = 2 or ", "is 9 the same as ",
+    "does 9 equal ", "teacher says ", "says ", "but how ", "\n9\n", "\nb\n",
 ]  # fmt: skip
 PREFIXES = [
     "", "I got ", "i added 2/3 and 1/4 and got ", "why isnt it ", "round ", "convert ",

@@ -25,7 +25,8 @@ __all__ = ["stated_answer"]
 
 _CUE = re.compile(
     r"\b(?:"
-    r"i\s+(?:got|get|put|wrote|said|answered|chose|picked|keep\s+getting)"
+    r"i\s+(?:got|get|put|wrote|said|answered|chose|picked|keep\s+getting"
+    r"|(?:ended|came)\s+up\s+with|worked\s+(?:it\s+)?out\s+(?:as|to\s+be))"
     r"|(?:and|then|but|so)\s+(?:i\s+)?(?:got|put|wrote|ended\s+up\s+with)"
     r"|(?:my|the)\s+(?:kid|son|daughter|child|student)\s+(?:got|wrote|put|said|answered)"
     r"|my\s+answer\s*(?:was|is|:|=)"
@@ -55,12 +56,41 @@ _STOP = frozenset(
 )
 _MAX_WORDS = 5
 _NONBLANK = re.compile(r"\S")
+# What a message's cue words are when they are no answer: "i got confused", "i wrote it
+# down wrong", "i chose to start with the brackets", "my answer is right".
+_NO_ANSWER_WORDS = frozenset(
+    ("it", "i", "me", "my", "you", "them", "him", "her", "us", "we", "to", "about", "confused",
+     "stuck", "lost", "lots", "right", "wrong", "correct", "incorrect", "in", "on", "down",
+     "up", "off", "out", "so", "too", "that", "there", "some", "something", "nothing",
+     "really", "kind", "sort", "mixed", "muddled", "help", "a", "an", "the")
+)  # fmt: skip
+# ... unless the first word ("a", "the") starts a named answer: "A right angle", "The same
+# length"; these start none.
+_NO_ANSWER_PAIRS = frozenset(
+    ("a lot", "a new", "a bit", "a little", "an idea", "the first", "the second", "the last",
+     "the hang", "the question", "the answer", "a question", "the wrong", "the right",
+     "one wrong", "one right", "one mistake", "one of")
+)  # fmt: skip
+_ARTICLES = frozenset(("a", "an", "the", "one"))
+# An algebra answer given as more than one value: "x = 2 or 3", "x = 3 and y = 1".
+_ALSO = re.compile(
+    r"\s+(or|and)\s+((?:[A-Za-z]\s*=\s*)?-?\d+(?:[./]\d+)?)(?![\w/.])(?!\s*[-+*/×÷^=(])"
+)
+# "is it 6 + x or 6 + 3x": a question between two answers gives neither.
+_OR = re.compile(r"\s+or\b", re.I)
+_LETTERS = re.compile(r"[A-Za-z]")
+# A solved unknown, "x = 4": an answer even alone in a message.
+_SOLVED = re.compile(r"[A-Za-z]\s*=\s*-?\d+(?:[./]\d+)?")
+# A term alone on a line after the first ("simplify 4a + 2a" then "6a").
+_TERM_LINE = re.compile(r"^[ \t]*(-?\d+(?:\.\d+)?[a-z](?:\^\d+)?)[ \t]*[?!.]*[ \t]*$", re.M)
+# What a bare answer's line may hold besides its answer.
+_HEDGES = re.compile(r"(?:\s|[?!.,]|\b(?:i\s+think|maybe|probably|umm*|so|i\s+guess)\b)*", re.I)
 
 
 def _words_after(text: str) -> str | None:
     words: list[str] = []
     # The first few words only: splitting the whole rest for each cue is quadratic.
-    for raw in text.split(None, _MAX_WORDS):
+    for raw in text[: 64 * _MAX_WORDS].split("\n", 1)[0].split(None, _MAX_WORDS):
         word = raw.strip("\"'“”‘’")
         end = word[-1:] in {".", ",", "?", "!", ";"}
         word = word.rstrip(".,?!;")
@@ -70,6 +100,51 @@ def _words_after(text: str) -> str | None:
         if end or len(words) == _MAX_WORDS:
             break
     return " ".join(words) or None
+
+
+def _answer_words(words: str) -> bool:
+    """Whether a cue's words may be a worded answer ("Acute", "Only Tom", "The same
+    length") rather than the rest of a sentence ("confused", "it down wrong")."""
+    first, _, rest = words.casefold().partition(" ")
+    if first not in _NO_ANSWER_WORDS:
+        return True
+    pair = f"{first} {rest.partition(' ')[0]}"
+    return first in _ARTICLES and bool(rest) and pair not in _NO_ANSWER_PAIRS
+
+
+def _algebra_answer(text: str, span: MathSpan) -> tuple[str, int]:
+    """The answer a span starts, with its other values when it is algebra ("x = 2 or 3"),
+    and where it ends."""
+    out, pos = span.text, span.end
+    if not _LETTERS.search(span.text):
+        return out, pos
+    while (also := _ALSO.match(text, pos)) is not None:
+        out, pos = f"{out} {also[1]} {also[2]}", also.end()
+    return out, pos
+
+
+def _bare_algebra(text: str, spans: list[MathSpan], start: int) -> str | None:
+    """An algebra answer alone on a line (with hedges): a solved unknown ("x = 2 or 3")
+    anywhere, an expression ("3x + 4") on a line after the first."""
+    first_line_end = text.find("\n")
+    for span in spans:
+        if span.start < start or not _LETTERS.search(span.text):
+            continue
+        solved = _SOLVED.fullmatch(span.text) is not None
+        later = first_line_end != -1 and span.start > first_line_end
+        if not solved and ("=" in span.text or not later):
+            continue
+        line_start = text.rfind("\n", 0, span.start) + 1
+        if not _HEDGES.fullmatch(text, line_start, span.start):
+            continue  # not the first thing on its line (and so its values are read once)
+        answer, end = _algebra_answer(text, span)
+        line_end = len(text) if (e := text.find("\n", end)) == -1 else e
+        if _HEDGES.fullmatch(text, end, line_end):
+            return answer
+    if (first_line_end := text.find("\n", start)) != -1:
+        term = _TERM_LINE.search(text, first_line_end + 1)
+        return term[1] if term is not None else None
+    return None
 
 
 def _result(expression: str) -> str | None:
@@ -122,16 +197,20 @@ def stated_answer(
         span = span_after(cue.end())
         if message and span is not None and _DESCRIBED.match(text, span.end):
             continue
+        if span is not None and not worded and message and _OR.match(text, span.end):
+            continue
         if span is not None:
-            return _result(span.text) or span.text
+            return _result(span.text) or _algebra_answer(text, span)[0]
         if not worded:
             if number := _NUMBER.match(text, cue.end()):
                 return number[0]
             continue
         if message and _DESCRIBED_WORD.match(text, cue.end()):
             continue
-        if words := _words_after(text[cue.end() :]):
+        if (words := _words_after(text[cue.end() :])) and (worksheet or _answer_words(words)):
             return words
+    if message and (bare := _bare_algebra(text, spans, start)) is not None:
+        return bare
     if not results:
         return None
     result = next((r for s in spans if s.start >= start and (r := _result(s.text))), None)

@@ -43,6 +43,8 @@ STRONG = frozenset(
         "got", "get", "gets", "getting", "put", "putting", "wrote", "write", "writing",
         "said", "say", "answered", "answer", "thought", "think", "thinks", "reckon",
         "reckoned", "guessed", "guess", "chose", "picked", "came", "ended", "ans",
+        # A hedged answer is the student's too: "maybe 21?", "i'm guessing 100".
+        "maybe", "probably", "possibly", "perhaps", "guessing",
     )
 )  # fmt: skip
 _WEAK = frozenset(
@@ -79,6 +81,8 @@ def answer_cue(
     "the rope is 72 inches long" states the problem, "it is 72" an answer."""
     j = at - 1
     seen = 0
+    # "pretty sure its 1/4": "it's" gives the answer when no cue stands before it.
+    voiced = False
     while j >= 0 and seen <= 2:
         tok = toks[j]
         if tok.kind == "eq":
@@ -90,6 +94,8 @@ def answer_cue(
             return 0, False
         if tok.text in STRONG or tok.text in _NOT or tok.text in _WEAK or tok.text == "says":
             before = {t.text for t in toks[max(j - 3, 0) : j + 1]}
+            if toks[0].text == "should" and j <= 3:
+                before.discard("should")  # "should it be 72?": the student asks of theirs
             theirs = bool(before & OTHERS) or (tok.text == "answer" and "the" in before)
             if j and toks[j - 1].text == "you":
                 return 0, False  # "how do you write 4.6 as a percentage": a question
@@ -100,18 +106,25 @@ def answer_cue(
             if tok.text == "answer" and (toks[j + 1].text == ":" or before & _MINE):
                 strength = 3  # "Student answer: 46%", "my answer was 36": a label
             return strength, theirs
+        voiced = voiced or (tok.text in _ITS and j + 1 == at)
         if tok.text not in _FILLER:
-            return 0, False
+            break
         seen += 1
         j -= 1
-    return 0, False
+    nxt = toks[at + 1].text if at + 1 < len(toks) else "?"
+    return (1, False) if voiced and nxt in _ITS_ENDS else (0, False)
 
 
+_ITS = frozenset(("it's", "its"))
+# What may follow an answer "it's" gives: the clause ends ("pretty sure its 1/4", not "its
+# 4:35 and").
+_ITS_ENDS = frozenset(("but", "i", "not", "right", "so", "because", "cuz", "maybe", "?", "!", "."))
 # What may say "is" of an answer: "it is 12", "the answer was 36", "3^0 is 0", "0.3 as a
 # fraction is 1/3"; a story's noun ("the rope is 72 inches long") states the problem.
 _VOICE = frozenset(
     ("it", "it's", "its", "that", "thats", "that's", "this", "answer", "ans", "mine",
-     "result", "total", "fraction", "decimal", "percentage", "percent", "form", "notation")
+     "result", "total", "fraction", "decimal", "percentage", "percent", "form", "notation",
+     "might", "could", "would", "should", "must", "will")
 )  # fmt: skip
 _STRONG_REACH = 8
 

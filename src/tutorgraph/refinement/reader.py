@@ -13,8 +13,11 @@ message's plain text (`mathtext.plain_text`: LaTeX and Unicode made plain):
    diagnosis parses;
 3. answer cues pick the student's answer among the lone numbers (got, put, wrote, said,
    think, reckon, was, is, as, "=", equals, "came out as", "not Y", "Y right?", "to" after
-   a rounding verb, an answer before its problem), and the problem is the expression that
-   is not the answer; rounding tasks ("73975 to 1 sf") are read by their own pattern.
+   a rounding verb, an answer before its problem, a hedge: "maybe 21?", a number alone on
+   a line), and the problem is the expression that is not the answer; rounding tasks
+   ("73975 to 1 sf") are read by their own pattern. A number said in words as an answer is
+   read in digits ("i got seven", `number_words`), and the numbers a question asks about or
+   someone else states are no answer ("is 2/5 the same as 4/10?", `asked`).
 
 A request that says too little is not guessed at: `missing` names what is absent.
 
@@ -37,6 +40,8 @@ from dataclasses import dataclass
 
 from tutorgraph.mathtext.spans import plain_text
 from tutorgraph.refinement.answer import stated_answer
+from tutorgraph.refinement.answer_words import word_answer
+from tutorgraph.refinement.asked import asked_about, sentence_starts
 from tutorgraph.refinement.cues import (
     OTHERS,
     RIGHT,
@@ -60,6 +65,7 @@ from tutorgraph.refinement.expressions import (
     one_group,
     tokens,
 )
+from tutorgraph.refinement.number_words import spell_answers
 
 __all__ = [
     "MAX_READ_CHARS",
@@ -101,6 +107,9 @@ class MessageReading:
     # number before it is the answer; and whether the message asks why a fact holds.
     problem_until: int = 0
     why_fact: bool = False
+    # The message asks about numbers it states, or reports someone else's ("is 2/5 the same
+    # as 4/10?", "my teacher says 7 x 6 is 42 but how"): those are no answer of the student's.
+    asks: bool = False
 
 
 # -- answers, problems and requests -------------------------------------------------------
@@ -245,8 +254,14 @@ _PERCENT_OF = re.compile(r"%\s*of(?=\d)", re.IGNORECASE)
 
 
 def _reader_text(message: str) -> str:
-    """The text the reader reads: the message's plain text, its "80%of300" spaced."""
-    return _PERCENT_OF.sub("% of ", plain_text(message[:MAX_READ_CHARS]))
+    """The text the reader reads: the message's plain text, its "80%of300" spaced and a
+    number said in words as an answer in digits ("i got seven": `spell_answers`). Its line
+    breaks are kept (an answer may stand on a line of its own) unless LaTeX spans them."""
+    message = message[:MAX_READ_CHARS]
+    flat = plain_text(message)
+    lines = "\n".join(p for line in message.splitlines() if (p := plain_text(line)))
+    text = lines if " ".join(lines.split()) == flat else flat
+    return spell_answers(_PERCENT_OF.sub("% of ", text))
 
 
 # The refiner, the diagnosis and its answer check read the same message in one request.
@@ -280,6 +295,7 @@ def read_message(message: str) -> MessageReading:
         exprs = [e for e in exprs if not inside.start <= toks[e.first].start < inside.end]
     elif (rounded := _round_problem(toks, exprs)) is not None:
         problem, answer = rounded
+    asked = asked_about(toks, exprs, text=text)
     labelled = _labelled(toks, exprs)
     if labelled is not None:
         # "Student answer: 2 ÷ 4 = 0.5": the label says which; when what it labels is no
@@ -294,7 +310,8 @@ def read_message(message: str) -> MessageReading:
         nxt = exprs[k + 1]
         if expr.ops and not nxt.ops and nxt.first == expr.last + 1 and toks[expr.last].kind == "eq":
             problem = _span(toks, expr)
-            answer = _span(toks, nxt) if toks[nxt.first].start >= until else None
+            mine = toks[nxt.first].start >= until and nxt.first not in asked.theirs
+            answer = _span(toks, nxt) if mine and nxt.first not in asked.dropped else None
     # A compared number ("wrote 0.04 > 0.5", "why is 3/4 bigger than 2/3"), one the message
     # says something of ("why isnt 1 a prime") and a number of the problem, before its open
     # question ("the rope is 72 inches long, how much longer ..."), are not answers.
@@ -305,6 +322,7 @@ def read_message(message: str) -> MessageReading:
         and not compared(toks, e)
         and not described(toks, e)
         and toks[e.first].start >= until
+        and e.first not in asked.dropped
     ]
     if answer is None or labelled is not None:
         # A number right after a stated task or a calculation is its answer ("is 0.009753 to
@@ -313,7 +331,16 @@ def read_message(message: str) -> MessageReading:
         if problem is not None:
             ends.add(next((k for k, t in enumerate(toks) if t.start >= problem.end), len(toks)))
         checks = checks_answer(toks)
-        cued, claimed = _answers(toks, lone, ends, checks=checks, why_fact=asks_why_fact(words))
+        cued, claimed = _answers(
+            toks,
+            lone,
+            ends,
+            checks=checks,
+            why_fact=asks_why_fact(words),
+            theirs=asked.theirs,
+            bare=_bare(toks, lone, text),
+            asks_how=bool({"why", "how"} & set(words)),
+        )
         answer = answer if labelled is not None else cued
     if problem is None:
         calc = [
@@ -339,6 +366,7 @@ def read_message(message: str) -> MessageReading:
         labelled is not None,
         problem_until=until,
         why_fact=asks_why_fact(words),
+        asks=bool(asked.dropped or asked.theirs),
     )
 
 
@@ -347,25 +375,94 @@ def _ungrouped(text: str) -> str:
     return text[1:-1] if one_group(text) else text
 
 
+# A hedge after the answer: "21 maybe?", "36? not sure", "x = 6 i think".
+_HEDGED_TAILS = (
+    ("maybe",), ("probably",), ("perhaps",), ("?", "maybe"), ("?", "not", "sure"),
+    ("?", "idk"), ("i", "think"), ("i", "guess"), ("i", "reckon"), ("?", "im", "not", "sure"),
+)  # fmt: skip
+# Words a bare answer's line may hold beside its number ("umm 32??", "maybe 21?").
+_BARE_WORDS = frozenset(
+    ("um", "umm", "ummm", "hmm", "uh", "er", "erm", "so", "ok", "okay", "maybe", "probably",
+     "possibly", "perhaps", "idk", "not", "sure", "i", "think", "guess", "its", "it's", "then",
+     "im", "i'm", "then", "answer", "is", "it")
+)  # fmt: skip
+
+
+def _bare(toks: list[Tok], lone: list[Expr], text: str) -> frozenset[int]:
+    """The lone numbers that stand alone on a line as its answer: the whole message ("21?",
+    "umm 32??") or a line after the first ("what is 7 x 3" then "21"), with hedges, a unit
+    word after it ("18 cm") and punctuation, and nothing else."""
+    if not lone:
+        return frozenset()
+    starts = sentence_starts(toks, text)
+    lines: list[list[int]] = []
+    for k, tok in enumerate(toks):
+        if k == 0 or (k in starts and "\n" in text[toks[k - 1].end : tok.start]):
+            lines.append([])
+        lines[-1].append(k)
+    whole = len(lines) == 1
+    out: set[int] = set()
+    by_first = {e.first: e for e in lone}
+    for n, line in enumerate(lines):
+        if n == 0 and not whole:
+            continue
+        nums = [k for k in line if toks[k].kind == "num"]
+        if len(nums) != 1 or nums[0] not in by_first:
+            continue
+        expr = by_first[nums[0]]
+        rest = [toks[k] for k in line if not expr.first <= k < expr.last]
+        words = [t for t in rest if t.kind == "word" and t.text not in _BARE_WORDS]
+        unit = len(words) == 1 and words[0].start > toks[expr.last - 1].end
+        if all(t.kind in ("word", "punct") for t in rest) and (not words or unit):
+            out.add(expr.first)
+    return frozenset(out)
+
+
+def _hedged(toks: list[Tok], e: Expr) -> bool:
+    """A hedge follows the number ("21 maybe?"), or "is what i got" does."""
+    tail = tuple(t.text for t in toks[e.last : e.last + 4])
+    if tail[:3] == ("is", "what", "i") and len(tail) == 4 and tail[3] in STRONG:
+        return True
+    return any(tail[: len(h)] == h for h in _HEDGED_TAILS)
+
+
+def _the_answer(toks: list[Tok], e: Expr) -> bool:
+    """ "the answer is 21" (and no one named who says so): said of the answer, in the
+    student's voice unless the message gives an answer of its own."""
+    window = {t.text for t in toks[max(e.first - 4, 0) : e.first]}
+    return {"the", "answer"} <= window and not window & (OTHERS | {"my"})
+
+
 def _answers(
-    toks: list[Tok], lone: list[Expr], ends: set[int], *, checks: bool, why_fact: bool
+    toks: list[Tok],
+    lone: list[Expr],
+    ends: set[int],
+    *,
+    checks: bool,
+    why_fact: bool,
+    theirs: frozenset[int] = frozenset(),
+    bare: frozenset[int] = frozenset(),
+    asks_how: bool = False,
 ) -> tuple[Read | None, Read | None]:
     """The student's answer and the answer someone else says is right, among the lone
     numbers: the first with the strongest cue, else a number right after a calculation ("is
     5 + 4 x 3 60?"), else the last one checked ("15 right?"); "not Y" after a why-question
     makes Y the student's. A weak cue needs the student's voice or a check (`answer_cue`), and a
     question about why a fact holds (`why_fact`: "why does 1/2 = 2/4") states no answer by
-    one."""
+    one. `theirs`: numbers an authority is reported to state ("my teacher says ... is 42");
+    `bare`: numbers alone on a line (`_bare`), which are the student's; "the answer is 21"
+    is the student's unless the message gives one of its own or asks how or why."""
     cues = {e.first: answer_cue(toks, e.first, checks=checks, ends=frozenset(ends)) for e in lone}
     if why_fact:
         cues = {k: (0, False) if v[0] == 1 else v for k, v in cues.items()}
     for e in lone:
-        # "15 is what i got": the cue after the number.
-        tail = [t.text for t in toks[e.last : e.last + 4]]
-        if tail[:3] == ["is", "what", "i"] and len(tail) == 4 and tail[3] in STRONG:
-            cues[e.first] = (2, False)
+        if e.first in theirs:
+            # What an authority is reported to say is right; an uncued number is nobody's.
+            cues[e.first] = (cues[e.first][0], bool(cues[e.first][0]))
+        elif e.first in bare or _hedged(toks, e):
+            cues[e.first] = (max(cues[e.first][0], 2), False)
     # A recurring decimal ("0.666...") is no exact answer to check a reading with.
-    theirs = [
+    their = [
         e
         for e in lone
         if cues[e.first][0]
@@ -373,12 +470,20 @@ def _answers(
         and [t.text for t in toks[e.last : e.last + 2]] != [".", "."]
     ]
     mine = [e for e in lone if cues[e.first][0] and not cues[e.first][1]]
+    if asks_how:
+        # "the answer is 36 but i dont get why": the answer the student asks about.
+        said = [e for e in mine if cues[e.first][0] == 1 and _the_answer(toks, e)]
+        mine, their = [e for e in mine if e not in said], their + said
+    elif not mine:
+        # "is the answer 44?", "the answer is 21": the student's, when they give no other.
+        said = [e for e in their if e.first not in theirs and _the_answer(toks, e)]
+        mine, their = said[:1], [e for e in their if e not in said[:1]]
     best = max((cues[e.first][0] for e in mine), default=0)
     cued = [e for e in mine if cues[e.first][0] == best]
-    after = [e for e in lone if e.first in ends and e not in theirs]
+    after = [e for e in lone if e.first in ends and e not in their]
     checked = [e for e in lone if e.last < len(toks) and toks[e.last].text in RIGHT | WRONG]
     pick = cued[0] if cued else after[0] if after else checked[-1] if checked else None
-    claimed = _span(toks, theirs[0]) if theirs else None
+    claimed = _span(toks, their[0]) if their else None
     if pick is not None and pick.first and toks[pick.first - 1].text == "not" and not claimed:
         # "why is 5 - 8 not 3": 3 is the student's; a number the message says is right, if
         # any, comes before it ("the answer is 15 not 3").
@@ -390,11 +495,16 @@ def _answers(
 def answer_in(message: str) -> str | None:
     """The student's answer a message states: a labelled answer ("Student answer: 102
     minutes") in the label's own words, units and all, as the ranker's query text has always
-    carried them; else the reader's; else a cue's words ("my answer was B", which the
-    reader, reading numbers, leaves).
+    carried them; else the reader's; else a choice letter or a verdict ("I chose B",
+    "neither is right": `word_answer`); else a cue's words or algebra ("my answer was
+    Acute", "x = 2 or 3", which the reader, reading numbers, leaves). A message that asks
+    about the numbers it states, or reports someone else's, states none of them
+    (`MessageReading.asks`).
 
     >>> answer_in("for 7 - 2 x 3 I put 15")
     '15'
+    >>> answer_in("is 2/5 the same as 4/10?") is None, answer_in("i said both were wrong")
+    (True, 'neither')
     """
     read = read_message(message)
     reader = read.student_answer
@@ -406,9 +516,14 @@ def answer_in(message: str) -> str | None:
     if worksheet:
         # Read as the Eedi benchmark's texts always were.
         said = stated_answer(plain_text(message), worksheet=True)
-    else:
-        # The same text and limits as the reader: nothing from the problem, before its open
-        # question, and no "A = X" in a question about why a fact holds.
-        text = _reader_text(message)
-        said = stated_answer(text, start=read.problem_until, results=not read.why_fact)
-    return said if reader is None or said is not None else reader.value
+        if said is None and reader is None:
+            said = word_answer(_reader_text(message))  # "answer: D"
+        return said if reader is None or said is not None else reader.value
+    # The same text and limits as the reader: nothing from the problem, before its open
+    # question, and no "A = X" in a question about why a fact holds.
+    text = _reader_text(message)
+    if (word := word_answer(text[read.problem_until :])) is not None:
+        return word
+    if read.asks:
+        return None  # its numbers were judged: asked about, or someone else's
+    return stated_answer(text, start=read.problem_until, results=not read.why_fact)

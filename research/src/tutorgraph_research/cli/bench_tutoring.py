@@ -2,7 +2,9 @@
 
 e.g. `tutorgraph bench tutoring --out results/tutoring_bench.json`, then after a change
 `tutorgraph bench tutoring --baseline results/tutoring_bench.json --out results/after.json`
-for the paired differences on the same messages.
+for the paired differences on the same messages. The reader's stated answers
+(`data/benchmarks/stated_answers.jsonl`, no index needed) are scored beside the packets, or
+alone with `--answers-only`.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ from tutorgraph.cli.plugin import (
 )
 from tutorgraph.errors import ConfigurationError
 
-__all__ = ["PACKET_MESSAGES", "tutoring_cmd"]
+__all__ = ["PACKET_MESSAGES", "STATED_ANSWERS", "tutoring_cmd"]
 
 PACKET_MESSAGES = Path("data/benchmarks/packet_messages.jsonl")
+STATED_ANSWERS = Path("data/benchmarks/stated_answers.jsonl")
 _SHOWN = (
     "standard@1",
     "standard@3",
@@ -61,6 +64,20 @@ def tutoring_cmd(
         typer.Option(help="An earlier report of this command: paired differences against it."),
     ] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N messages.")] = None,
+    answers: Annotated[
+        Path | None,
+        typer.Option(
+            help="Messages labelled with the answer they state (JSON Lines); by default "
+            f"{STATED_ANSWERS}, where it is.",
+        ),
+    ] = None,
+    answers_only: Annotated[
+        bool,
+        typer.Option(
+            "--answers-only",
+            help="Score only the reader's stated answers (no index, no packets).",
+        ),
+    ] = False,
     out: Annotated[Path, typer.Option(help="Where to write the report.")] = Path(
         "results/tutoring_bench.json"
     ),
@@ -68,9 +85,12 @@ def tutoring_cmd(
     """Whole packets: standard@1/@3, teach@10, misconception@10 (stated errors), balanced,
     the off-topic flag's precision and recall, and a packet score, per kind of message with
     95% bootstrap intervals, for the development and the held-out messages apart (tune on
-    dev only). With --baseline, each part's paired difference on the same messages."""
+    dev only). With --baseline, each part's paired difference on the same messages. Beside
+    them, the reader's stated answers: recall, precision and no answer read where none is
+    stated (`--answers`; `--answers-only` for these alone)."""
     from tutorgraph_research.harness.provenance import git_commit, hardware
     from tutorgraph_research.tasks.packet_messages import load_packet_messages
+    from tutorgraph_research.tasks.stated_answers import load_stated_answers, score_stated_answers
     from tutorgraph_research.tasks.tutoring import (
         MessageScore,
         paired,
@@ -78,6 +98,19 @@ def tutoring_cmd(
         summarise,
     )
 
+    with fail_on_errors():
+        if answers is not None and not answers.is_file():
+            raise ConfigurationError(f"{answers}: no such file (--answers)")
+        if answers is None and STATED_ANSWERS.is_file():
+            answers = STATED_ANSWERS
+        if answers is None and answers_only:
+            raise ConfigurationError(f"{STATED_ANSWERS}: no such file (--answers)")
+        stated = score_stated_answers(load_stated_answers(answers)) if answers else None
+    if answers_only:
+        meta = {"answers": str(answers), "git_commit": git_commit()}
+        _write(out, {"stated_answers": stated, "_meta": meta})
+        _print_stated(stated)
+        return
     settings = load_settings(index_dir)
     with fail_on_errors():
         if not messages.is_file():
@@ -116,9 +149,12 @@ def tutoring_cmd(
             )
             for split in ("dev", "heldout")
         }
+    if stated is not None:
+        report["stated_answers"] = stated
     report["messages"] = [asdict(s) for s in scores]
     report["_meta"] = {
         "messages": str(messages),
+        "answers": str(answers) if answers else None,
         "n": len(scores),
         "fields": fields,
         "baseline": str(baseline) if baseline else None,
@@ -127,8 +163,7 @@ def tutoring_cmd(
         "git_commit": git_commit(),
         "hardware": hardware(),
     }
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    _write(out, report)
     console.print(f"whole packets: mean [95% interval] -> {out}", highlight=False)
     for split in ("dev", "heldout"):
         for group, row in report[split].items():
@@ -157,3 +192,24 @@ def tutoring_cmd(
                     f"{split} paired {part}: {cell['mean']:+.3f} [{lo:+.3f}, {hi:+.3f}]",
                     highlight=False,
                 )
+    _print_stated(stated)
+
+
+def _write(out: Path, report: dict[str, Any]) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def _print_stated(stated: dict[str, Any] | None) -> None:
+    """The reader's stated answers per split: recall, precision, none read where none."""
+    if stated is None:
+        console.print(f"stated answers: {STATED_ANSWERS} not found, not scored", highlight=False)
+        return
+    for split in ("dev", "heldout"):
+        cells = []
+        for part in ("recall", "precision", "none"):
+            c = stated[split][part]
+            if c["mean"] is not None:
+                lo, hi = c["ci95"]
+                cells.append(f"{part} {c['mean']:.3f} [{lo:.2f}, {hi:.2f}] n={c['n']}")
+        console.print(f"{split}/stated_answers".ljust(28), "  ".join(cells), highlight=False)
