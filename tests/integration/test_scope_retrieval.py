@@ -1,7 +1,8 @@
 """The scope model in the real pipeline (real MiniLM, real Chroma, the session index): an
 off-topic message is flagged, a maths message is not and gets its slots and calibrated
-confidences, without a model every packet says why it has none, and a message the refiner
-rewrote is embedded as typed beside the search."""
+confidences, maths in another language is flagged as not English (not off-topic), without
+a model every packet says why it has none, and a message the refiner rewrote is embedded
+as typed beside the search."""
 
 from __future__ import annotations
 
@@ -45,6 +46,30 @@ async def test_an_off_topic_message_says_no_match(scoped, message: str) -> None:
     assert packet.scope.in_scope < (packet.scope.threshold or 0)
     assert packet.no_match and (packet.no_match_reason or "").startswith("off_topic")
     assert packet.confidence is not None and packet.confidence < 0.5
+    assert packet.results  # the hits stay: the app decides what to show
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "name"),
+    [
+        ("¿cuánto es 3/4 más 1/2?", "es", "Spanish"),
+        ("no entiendo cómo dividir fracciones", "es", "Spanish"),
+        ("je ne comprends pas comment multiplier des fractions", "fr", "French"),
+        ("ich verstehe die Bruchrechnung nicht", "de", "German"),
+        ("não sei como somar frações", "pt", "Portuguese"),
+    ],
+)
+async def test_maths_in_another_language_is_flagged_not_english(  # type: ignore[no-untyped-def]
+    scoped, message: str, code: str, name: str
+) -> None:
+    """Issue 62, part 8: the English scope model cannot read maths in another language; the
+    packet is flagged because only English is supported, not because it is off-topic."""
+    packet = await scoped.retrieve(RetrievalRequest(query=message))
+    assert packet.language.english is False and packet.language.detected == code
+    assert packet.scope.applied and packet.scope.in_scope is not None
+    reason = packet.no_match_reason or ""
+    assert packet.no_match and reason.startswith("not_english: "), reason
+    assert f"maths in {name}" in reason and "school math" not in reason
     assert packet.results  # the hits stay: the app decides what to show
 
 

@@ -23,6 +23,7 @@ from tutorgraph.diagnosis.diagnose import Diagnoser, answer_value
 from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.mathtext.spans import canonical_math, math_spans, plain_text
 from tutorgraph.refinement.answer import stated_answer
+from tutorgraph.refinement.foreign_maths import reads_as_maths
 from tutorgraph.refinement.local import LocalRefiner
 from tutorgraph.refinement.spelling import SpellingCorrector
 from tutorgraph_client.models.request import MAX_QUERY_CHARS
@@ -152,6 +153,8 @@ def test_the_issue_message_reads_fast() -> None:
 def test_the_math_span_and_answer_readers_are_linear(text: str) -> None:
     _timed(lambda: math_spans(plain_text(text)))
     _timed(lambda: stated_answer(plain_text(text)))
+    _timed(lambda: reads_as_maths(text, "es"))
+    _timed(lambda: reads_as_maths(text, None))
 
 
 @settings(max_examples=150, **SETTINGS)

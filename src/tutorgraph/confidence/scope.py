@@ -7,7 +7,8 @@ Four small logistic regressions, each calibrated on messages a teacher judged (f
 * `in_scope`: P(the message is K-12 math in English that the curriculum covers), from the
   query embedding the pipeline already made and a few character counts (nothing of the
   index, so that it holds for any index over the same embedder). Below `threshold` the
-  packet says `no_match` (`off_topic`).
+  packet says `no_match` (`off_topic`), unless the message reads as another language and
+  as maths, which the English model cannot read (`not_english`; `retrieval/no_match.py`).
 * `concept`: P(the first Common Core concept is an accepted standard): the packet's
   `confidence`.
 * `teach`: P(the teach slot carries an explanation or worked example of an accepted section).

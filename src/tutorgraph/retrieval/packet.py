@@ -10,6 +10,7 @@ from typing import Any
 from tutorgraph.linking.linker import STRUCTURED as COMMON_CORE
 from tutorgraph.retrieval.fusion import RRF_K
 from tutorgraph.retrieval.graph_search import GraphSearchResult
+from tutorgraph.retrieval.no_match import no_match_reason
 from tutorgraph.retrieval.pipeline import elapsed_ms
 from tutorgraph.retrieval.state import RequestState
 from tutorgraph_client.models.packet import (
@@ -33,7 +34,7 @@ def build_packet(state: RequestState) -> ReasoningPacket:
     request, results = state.request, state.results
     graph = state.graph or GraphSearchResult()
     state.timings["total"] = elapsed_ms(state.started)
-    no_match = _no_match(state)
+    no_match = no_match_reason(state)
     return ReasoningPacket(
         query=request.query,
         refined_query=state.refined,
@@ -68,20 +69,6 @@ def build_packet(state: RequestState) -> ReasoningPacket:
         language=state.language,
         debug=_debug(state) if request.debug else None,
     )
-
-
-def _no_match(state: RequestState) -> str | None:
-    """Why an app should say "I'm not sure", or None."""
-    info = state.scope_info
-    in_scope, threshold = info.in_scope, info.threshold
-    if in_scope is not None and threshold is not None and in_scope < threshold:
-        return (
-            f"off_topic: the message does not read as school math the curriculum covers "
-            f"(in_scope {in_scope:.2f} < {threshold:.2f})"
-        )
-    if not state.hits and not state.lessons and not state.linked:
-        return "no_content: nothing in the index matched the message"
-    return None
 
 
 def _slots(state: RequestState) -> PacketSlots:

@@ -245,8 +245,9 @@ class ReasoningPacket(BaseModel):
     )
     no_match_reason: str | None = Field(
         default=None,
-        description="off_topic: ... (not school math the curriculum covers) or no_content: "
-        "... (nothing in the index matched).",
+        description="not_english: ... (the message reads as another language, maths or "
+        "not: only English is supported), off_topic: ... (not school math the curriculum "
+        "covers) or no_content: ... (nothing in the index matched).",
     )
     scope: ScopeInfo = Field(
         default_factory=ScopeInfo,

@@ -183,7 +183,8 @@ class ScopeInfo(BaseModel):
     )
     threshold: float | None = Field(
         default=None,
-        description='Below it, the packet says `no_match` ("off_topic").',
+        description='Below it, the packet says `no_match` ("off_topic"; "not_english" for '
+        "a message in another language that reads as maths).",
     )
 
 
@@ -214,7 +215,9 @@ class GradeInfo(BaseModel):
 class LanguageInfo(BaseModel):
     """The message's language as the refiner read it. Only English is supported: a message
     read as another language (`english` false, `detected` its ISO 639-1 code when known) is
-    not spell-corrected into English words, and `note` says what that means for the packet."""
+    not spell-corrected into English words, `note` says what that means for the packet, and
+    the packet is flagged (`no_match_reason` `not_english`, or `off_topic` when neither the
+    scope model nor the maths signals that survive the language read it as maths)."""
 
     model_config = ConfigDict(extra="forbid")
 
