@@ -64,7 +64,11 @@ def test_langchain_documents_carry_the_hits_provenance(retriever) -> None:  # ty
     assert isinstance(first, Document) and hit.text in first.page_content
     meta = first.metadata
     assert (meta["kind"], meta["ids"], meta["found_by"]) == (hit.kind, hit.ids, hit.found_by)
-    assert meta["score"] == hit.score and meta["graph_path"] == hit.graph_path
+    # One score scale in both adapters (issue 62): 1 / n for the n-th of its list; the
+    # hit's own score stays beside it.
+    assert meta["score"] == 1.0 and meta["score_scale"] == "reciprocal_rank"
+    assert meta["hit_score"] == hit.score and meta["hit_score_scale"] == "cosine"
+    assert meta["graph_path"] == hit.graph_path
     assert [d.id for d in asyncio.run(lc.ainvoke(QUERY))] == [d.id for d in docs]
 
 
@@ -104,9 +108,60 @@ def test_llamaindex_in_process_and_remote(served: Served, retriever) -> None:  #
     hits = teaching_first(packet.lessons, packet.results, 5)
     assert all(isinstance(n, NodeWithScore) for n in nodes)
     assert [n.node.node_id for n in nodes] == [h.id for h in hits]
-    assert [n.score for n in nodes] == [h.score for h in hits]
+    # Reciprocal ranks (issue 62): the first lesson and the first result 1.0, then 0.5 ...
+    assert [n.score for n in nodes] == [n.node.metadata["score"] for n in nodes]
+    assert [n.score for n in nodes][:4] == [1.0, 1.0, 0.5, 0.5]
+    assert [n.node.metadata["hit_score"] for n in nodes] == [h.score for h in hits]
     assert nodes[0].node.metadata["found_by"] == hits[0].found_by
     assert [n.node.node_id for n in asyncio.run(local.aretrieve(QUERY))] == [h.id for h in hits]
     with TutorGraph(served.url, api_key=READ) as tg:
         remote = LlamaRetriever(tg, similarity_top_k=5, request_fields=fields).retrieve(QUERY)
     assert [n.node.node_id for n in remote] == [h.id for h in hits]
+
+
+OFF_TOPIC = "can you tell me who won the football game last night"
+
+
+def test_remote_adapters_carry_the_verdict(served: Served) -> None:  # noqa: F811
+    """Over HTTP from the served app (its scope model loaded, issue 62): each document says
+    the packet's `no_match` and `confidence`; an off-topic message gives none unless asked;
+    a similarity cutoff keeps the first lesson and the first result alike."""
+    from llama_index.core.postprocessor import SimilarityPostprocessor
+
+    fields = {"use_refinement": False}
+    with TutorGraph(served.url, api_key=READ) as tg:
+        packet = tg.retrieve(QUERY, n_results=6, use_refinement=False)
+        unsure = tg.retrieve(OFF_TOPIC, n_results=6, use_refinement=False)
+        docs = LangChainRetriever(source=tg, k=6, request_fields=fields).invoke(QUERY)
+        nodes = LlamaRetriever(tg, similarity_top_k=6, request_fields=fields).retrieve(QUERY)
+        none = LangChainRetriever(source=tg, k=6, request_fields=fields).invoke(OFF_TOPIC)
+        no_nodes = LlamaRetriever(tg, similarity_top_k=6, request_fields=fields).retrieve(OFF_TOPIC)
+        asked = LangChainRetriever(
+            source=tg, k=6, request_fields=fields, include_no_match=True
+        ).invoke(OFF_TOPIC)
+        asked_nodes = LlamaRetriever(
+            tg, similarity_top_k=6, request_fields=fields, include_no_match=True
+        ).retrieve(OFF_TOPIC)
+    assert not packet.no_match and packet.confidence is not None and packet.lessons
+    metas = [d.metadata for d in docs] + [n.node.metadata for n in nodes]
+    assert len(metas) == 12
+    for meta in metas:
+        assert (meta["no_match"], meta["no_match_reason"]) == (False, None)
+        assert meta["confidence"] == packet.confidence
+        assert meta["score_scale"] == "reciprocal_rank" and 0.0 < meta["score"] <= 1.0
+    assert [d.metadata["score"] for d in docs] == [n.score for n in nodes]
+
+    # Off topic: the packet keeps its hits, the adapters give none unless asked.
+    assert unsure.no_match and (unsure.no_match_reason or "").startswith("off_topic")
+    assert unsure.results and none == [] and no_nodes == []
+    ids = [h.id for h in teaching_first(unsure.lessons, unsure.results, 6)]
+    assert [d.id for d in asked] == ids == [n.node.node_id for n in asked_nodes]
+    for meta in [d.metadata for d in asked] + [n.node.metadata for n in asked_nodes]:
+        assert meta["no_match"] is True and meta["no_match_reason"] == unsure.no_match_reason
+
+    # LlamaIndex's own cutoff keeps the first lesson and the first result, whatever scale
+    # their own scores are on (a cosine and a fused score).
+    kept = SimilarityPostprocessor(similarity_cutoff=0.5).postprocess_nodes(nodes)
+    lists = [n.node.metadata["list"] for n in kept]
+    assert [n.node.node_id for n in kept] == [n.node.node_id for n in nodes[: len(kept)]]
+    assert lists[:2] == ["lessons", "results"] and len(kept) == 4
