@@ -58,6 +58,9 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "sqrt": _sqrt,
     "floor": lambda x: Fraction(math.floor(x)),
     "ceil": lambda x: Fraction(math.ceil(x)),
+    # How many of the values equal x, and how many are greater (a line plot's counts).
+    "count": lambda x, *xs: Fraction(sum(1 for v in xs if v == x)),
+    "count_above": lambda x, *xs: Fraction(sum(1 for v in xs if v > x)),
 }
 _BINARY: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: lambda a, b: a + b,

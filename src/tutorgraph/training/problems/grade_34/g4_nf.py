@@ -9,7 +9,8 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 
-from tutorgraph.training.problems._registry import Generator, Made, table
+from tutorgraph.training.problems._legacy import Made, table
+from tutorgraph.training.problems._registry import Generator
 from tutorgraph.training.problems._words import NAMES, fraction_text, pick
 from tutorgraph.training.problems.grade_34._shared import (
     _FOODS,

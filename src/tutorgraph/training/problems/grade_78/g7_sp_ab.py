@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from tutorgraph.training.problems._registry import Generator, Made, table
+from tutorgraph.training.problems._legacy import Made, table
+from tutorgraph.training.problems._registry import Generator
 from tutorgraph.training.problems._words import pick
 from tutorgraph.training.problems.grade_78._shared import _ans, _e, _num, _say
 

@@ -9,7 +9,8 @@ import math
 import random
 from fractions import Fraction
 
-from tutorgraph.training.problems._registry import Generator, Made, table
+from tutorgraph.training.problems._legacy import Made, table
+from tutorgraph.training.problems._registry import Generator
 from tutorgraph.training.problems._words import fraction_text, pick
 from tutorgraph.training.problems.grade_78._shared import _ans, _name, _round_to, _say
 
