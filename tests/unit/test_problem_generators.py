@@ -147,11 +147,12 @@ def test_every_phrasing_of_every_row_evaluates_across_seeds(band: str) -> None:
 
 
 def test_rows_keep_their_phrasings() -> None:
+    """At least four phrasings a row, or a bare body put in a frame's many phrasings."""
     few = [
         r.name
         for band in _rows.BANDS
         for r in _rows.load(band)
-        if len({a.text for a in r.asks}) < 4
+        if len({a.text for a in r.asks}) < 4 and not any(a.family for a in r.asks)
     ]
     assert not few, few
 
@@ -161,8 +162,8 @@ def test_a_malformed_row_is_a_one_line_error_naming_it() -> None:
         _rows._row("X.Y/z", {"bare": "a=int(1,9)", "ask": ["no expression"]}, {})
     with pytest.raises(ValueError, match="needs one of word/bare and ask"):
         _rows._row("X.Y/z", {"ask": ["{a} => a"]}, {})
-    with pytest.raises(ValueError, match="a drawer is a whole draw"):
-        _rows._row("X.Y/z", {"bare": "a=int(1,9)*10", "ask": ["{a} => a"]}, {})
+    with pytest.raises(ValueError, match=r"row 'X.Y/z': unbalanced parentheses"):
+        _rows._row("X.Y/z", {"bare": "a=int(1,9", "ask": ["{a} => a"]}, {})
 
 
 def test_the_worked_steps_follow_the_school_method() -> None:

@@ -1,12 +1,12 @@
 """Named drawers, the values they draw, and templates over those values.
 
 A row draws its values in order from a spec such as `a=int(12,88); b=int(5, 99-a); n=name`:
-each is a drawer of `DRAWERS` whose arguments are expressions over the values drawn before
-it, or an expression itself (`c=a+b`), computed by `evaluate`. A number keeps a style
-(`decimal` draws decimals, `mixed(x)` marks a mixed number) so it is written the same way in
-the text, the expression and the steps. Templates put values in text: `{a}`, `{a + b}` (an
-expression, evaluated), `{n}` (a word), `{t.one}` (a word's field), `{a|words}` (a format of
-`_format.FORMATS`); `{{` and `}}` are braces of the text.
+each is an expression over the values drawn before it (`c=a+b`, computed by `evaluate`) in
+which the drawers of `DRAWERS` are called (`s=10*int(1,9)`, `w=k + pick(1/4, 1/2)`). A number
+keeps a style (`decimal` draws decimals, `mixed(x)` marks a mixed number) so it is written the
+same way in the text, the expression and the steps. Templates put values in text: `{a}`,
+`{a + b}` (an expression, evaluated), `{n}` (a word), `{t.one}` (a word's field), `{a|words}`
+(a format of `_format.FORMATS`); `{{` and `}}` are braces of the text.
 
 >>> import random
 >>> scope = Scope.drawn(parse_draws("a=int(12,88); b=int(5, 99-a); f=frac(4); t=thing"),
@@ -216,26 +216,68 @@ DRAWERS: dict[str, Drawer] = {
 
 @dataclass(frozen=True)
 class Draw:
-    """One value of a row: `name=drawer(args)`, `name=word(table)` or `name=expression`."""
+    """One value of a row, `name=expression`: drawer calls in it (`int(1,9)`, `name`,
+    `word(TABLE)`, `k + pick(1/4, 1/2)`) are drawn, left to right, then it is evaluated."""
 
     name: str
-    drawer: str
-    args: tuple[str, ...]
+    rhs: str
 
     def into(self, scope: Scope, rng: random.Random) -> None:
-        if not self.drawer:
-            scope.values[self.name] = scope.value(self.args[0])
-            scope.styles[self.name] = scope.style_of(self.args[0])
-            return
-        if self.drawer == "word":
-            table_name, *excluded = self.args
-            value, style = _word(table_name)(rng, [scope.value(a) for a in excluded])
-        else:
-            value, style = DRAWERS[self.drawer](rng, [scope.value(a) for a in self.args])
-            if self.drawer == "pick":
-                style = scope.style_of(",".join(self.args))
-        scope.values[self.name] = value
-        scope.styles[self.name] = style
+        scope.values[self.name], scope.styles[self.name] = _drawn(self.rhs, scope, rng)
+
+
+_CALL = re.compile(rf"\b({'|'.join(DRAWERS)}|word)\(")
+
+
+def _calls(text: str) -> list[tuple[int, int]]:
+    """The spans of the outermost drawer calls in an expression."""
+    spans: list[tuple[int, int]] = []
+    for m in _CALL.finditer(text):
+        if spans and m.start() < spans[-1][1]:
+            continue
+        depth, end = 0, m.end() - 1
+        for end in range(m.end() - 1, len(text)):
+            depth += (text[end] == "(") - (text[end] == ")")
+            if depth == 0:
+                break
+        if depth:
+            raise ValueError(f"unbalanced parentheses in {text!r}")
+        spans.append((m.start(), end + 1))
+    return spans
+
+
+def _combined(styles: set[str]) -> str:
+    styles = styles - {""}
+    if len(styles) == 1:
+        return styles.pop()
+    return "dec" if styles & {"dec", "money"} else ""
+
+
+def _drawn(text: str, scope: Scope, rng: random.Random) -> tuple[Value | Entry, str]:
+    text = text.strip()
+    if text in DRAWERS:
+        text += "()"
+    spans = _calls(text)
+    if spans == [(0, len(text))]:
+        name, _, inner = text[:-1].partition("(")
+        args = _split_args(inner)
+        if name == "word":
+            excluded = [_drawn(a, scope, rng)[0] for a in args[1:]]
+            return _word(args[0])(rng, excluded)  # type: ignore[arg-type]
+        values = [_drawn(a, scope, rng) for a in args]
+        value, style = DRAWERS[name](rng, [v for v, _ in values])  # type: ignore[misc]
+        if name == "pick":
+            style = _combined({st for _, st in values})
+        return value, style
+    styles, out, pos = {scope.style_of(text)}, "", 0
+    for start, end in spans:
+        value, style = _drawn(text[start:end], scope, rng)
+        if isinstance(value, dict):
+            raise ValueError(f"a word cannot be part of an expression: {text!r}")
+        styles.add(style)
+        out += text[pos:start] + _literal(value, style)
+        pos = end
+    return scope.value(out + text[pos:]), _combined(styles)
 
 
 def _split_args(text: str) -> tuple[str, ...]:
@@ -256,14 +298,8 @@ def parse_draws(spec: str) -> tuple[Draw, ...]:
     draws = []
     for part in filter(None, (p.strip() for p in spec.split(";"))):
         name, eq, rhs = part.partition("=")
-        name, rhs = name.strip(), rhs.strip()
-        if not eq or not name.isidentifier():
+        if not eq or not name.strip().isidentifier() or not rhs.strip():
             raise ValueError(f"not a draw: {part!r}")
-        call = re.fullmatch(r"(\w+)(?:\((.*)\))?", rhs)
-        if call and (call[1] in DRAWERS or call[1] == "word"):
-            draws.append(Draw(name, call[1], _split_args(call[2] or "")))
-        elif re.search(rf"\b(?:{'|'.join(DRAWERS)}|word)\(", rhs):
-            raise ValueError(f"{part!r}: a drawer is a whole draw, not a part of an expression")
-        else:
-            draws.append(Draw(name, "", (rhs,)))
+        _calls(rhs)
+        draws.append(Draw(name.strip(), rhs.strip()))
     return tuple(draws)

@@ -8,6 +8,8 @@ template may ask for by name (`{n|words}`, `{t|time}`).
 ('12,500', '1 3/4', '$2.50')
 >>> number_words(342), FORMATS["time"](Fraction(545), ""), FORMATS["ord"](Fraction(3), "")
 ('three hundred forty-two', '9:05', '3rd')
+>>> FORMATS["den"](Fraction(12), ""), FORMATS["den"](Fraction(100), "")
+('twelfths', 'hundredths')
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ _ONES = (
 _TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _ORDINAL_WORDS = (
     "zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-    "ninth", "tenth",
+    "ninth", "tenth", "eleventh", "twelfth",
 )  # fmt: skip
 
 
@@ -116,6 +118,21 @@ def _ordinal(x: Fraction, _arg: str) -> str:
     return f"{n}{suffix}"
 
 
+def ordinal_words(n: int) -> str:
+    """ "third", "twelfth", "twentieth", "hundredth"."""
+    if n < len(_ORDINAL_WORDS):
+        return _ORDINAL_WORDS[n]
+    name = number_words(n)
+    if name.endswith("y"):
+        return name[:-1] + "ieth"
+    return name.removeprefix("one ") + "th"
+
+
+def _den(x: Fraction, _arg: str) -> str:
+    """A denominator's parts: "halves", "thirds", "hundredths"."""
+    return "halves" if x == 2 else ordinal_words(int(x)) + "s"
+
+
 def _noun(arg: str, x: Fraction) -> str:
     one, _, many = arg.partition("/")
     return one if x == 1 else many or one + "s"
@@ -125,7 +142,8 @@ def _noun(arg: str, x: Fraction) -> str:
 FORMATS: dict[str, Callable[[Fraction, str], str]] = {
     "words": lambda x, _arg: number_words(int(x)),
     "Words": lambda x, _arg: number_words(int(x)).capitalize(),
-    "ordw": lambda x, _arg: _ORDINAL_WORDS[int(x)],
+    "ordw": lambda x, _arg: ordinal_words(int(x)),
+    "den": _den,
     "ord": _ordinal,
     "time": _time,
     "tally": _tally,

@@ -46,7 +46,7 @@ from tutorgraph.training.problems._steps import cap, work
 
 __all__ = ["BANDS", "Ask", "Row", "generators", "load", "make", "mentions"]
 
-BANDS = ("k2",)
+BANDS = ("k2", "34")
 _KEYS = {"word", "bare", "ask", "steps", "answer"}
 _STYLES = {"", "int", "frac", "dec", "mixed", "money"}
 _ASK = re.compile(r"(?:(bare|eq|cmp): )?(.+?) => (.+?)(?: as (\w+))?")
@@ -106,7 +106,10 @@ def _row(name: str, data: dict[str, Any], banks: dict[str, tuple[Ask, ...]]) -> 
     if answer not in _STYLES:
         raise ValueError(f"row {name!r}: no answer style {answer!r}")
     kind: Kind = "word" if kinds[0] == "word" else "bare"
-    draws = parse_draws(data[kinds[0]])
+    try:
+        draws = parse_draws(data[kinds[0]])
+    except ValueError as exc:
+        raise ValueError(f"row {name!r}: {exc}") from exc
     return Row(name, kind, draws, tuple(asks), tuple(data.get("steps", ())), answer)
 
 

@@ -78,7 +78,9 @@ def _read(node: ast.expr, src: str) -> _Node:
     if isinstance(node, ast.Constant):
         if isinstance(value, str):
             return _Node(value, value, "text")
-        return _Node(value, segment, "dec" if "." in segment else "int")
+        if "." in segment:
+            return _Node(value, segment, "dec")
+        return _Node(value, show(value), "int")
     if isinstance(node, ast.UnaryOp):
         inner = _read(node.operand, src)
         if inner.literal:
@@ -302,9 +304,17 @@ def _subtract(a: int, b: int) -> list[str]:
 
 def _multiply(a: int, b: int) -> list[str]:
     product = a * b
+    if min(a, b) <= 1:
+        return [f"Any number times {min(a, b)} is {'itself' if min(a, b) else '0'}: {product}."]
+    zeros = [len(str(n)) - len(str(n).rstrip("0")) for n in (a, b)]
+    core_a, core_b = a // 10 ** zeros[0], b // 10 ** zeros[1]
+    if sum(zeros) and core_a <= 12 and core_b <= 12:
+        z = sum(zeros)
+        return [
+            f"{core_a} × {core_b} = {core_a * core_b}.",
+            f"Put back the {z} zero{'s' * (z > 1)}: {show(Fraction(product))}.",
+        ]
     if a <= 12 and b <= 12:
-        if min(a, b) <= 1:
-            return [f"{b} group{'s' * (b != 1)} of {a} is {product}."]
         for x, y in ((a, b), (b, a)):
             if y <= 5:
                 counts = ", ".join(str(x * k) for k in range(1, y + 1))
@@ -313,14 +323,6 @@ def _multiply(a: int, b: int) -> list[str]:
             f"Split {b} into 5 and {b - 5}.",
             f"{a} × 5 = {a * 5} and {a} × {b - 5} = {a * (b - 5)}.",
             f"{a * 5} + {a * (b - 5)} = {product}.",
-        ]
-    zeros = [len(str(n)) - len(str(n).rstrip("0")) for n in (a, b)]
-    core_a, core_b = a // 10 ** zeros[0], b // 10 ** zeros[1]
-    if sum(zeros) and core_a <= 12 and core_b <= 12:
-        z = sum(zeros)
-        return [
-            f"{core_a} × {core_b} = {core_a * core_b}.",
-            f"Put back the {z} zero{'s' * (z > 1)}: {show(Fraction(product))}.",
         ]
     big, small = (a, b) if len(str(b)) == 1 or a < b else (b, a)
     if len(str(small)) > 1:
@@ -345,7 +347,7 @@ def _divide(a: int, b: int, op: str) -> list[str]:
         if op == "÷":
             lines.append(f"Split the {r} left over into {b} parts too: {q} and {r}/{b}.")
         return lines
-    if q <= 12 and b <= 12:
+    if (q <= 12 and b <= 12) or len(str(q).rstrip("0")) == 1:
         return [f"Think: {b} × ? = {a}.", f"{b} × {q} = {a}."]
     lines, left, parts = [], a, []
     for k in range(len(str(q)) - 1, -1, -1):
@@ -564,6 +566,8 @@ def _call(tree: _Node, s: _Shower) -> list[str] | None:
         return None
     if fn == "round_to" and len(args) == 2:
         x, unit = args
+        if x == tree.number:
+            return [f"{s(x)} is already a multiple of {s(unit)}.", f"Rounding leaves it as {s(x)}."]
         lo = math.floor(x / unit) * unit
         half = lo + unit / 2
         where = (
