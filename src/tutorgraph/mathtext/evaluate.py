@@ -38,6 +38,16 @@ def _round_to(x: Fraction, unit: Fraction) -> Fraction:
     return Fraction(math.floor(x / unit + Fraction(1, 2))) * unit
 
 
+def _quartile(upper: bool) -> Callable[..., Fraction]:
+    # The median of the lower or upper half, the middle value left out (as grade 6 teaches).
+    def quartile(*xs: Fraction) -> Fraction:
+        s = sorted(xs)
+        half = s[(len(s) + 1) // 2 :] if upper else s[: len(s) // 2]
+        return Fraction(statistics.median(half))
+
+    return quartile
+
+
 def _sqrt(x: Fraction) -> Fraction:
     root = Fraction(math.isqrt(x.numerator), math.isqrt(x.denominator))
     if root * root != x:
@@ -61,6 +71,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     # How many of the values equal x, and how many are greater (a line plot's counts).
     "count": lambda x, *xs: Fraction(sum(1 for v in xs if v == x)),
     "count_above": lambda x, *xs: Fraction(sum(1 for v in xs if v > x)),
+    "quartile1": _quartile(upper=False),
+    "quartile3": _quartile(upper=True),
 }
 _BINARY: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: lambda a, b: a + b,

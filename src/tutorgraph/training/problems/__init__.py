@@ -35,10 +35,10 @@ __all__ = ["GENERATORS", "Generator", "Kind", "Problem", "generate"]
 @cache
 def _generators() -> tuple[Generator, ...]:
     # The data files are read on first use, not at import.
-    from tutorgraph.training.problems import grade_56, grade_78
+    from tutorgraph.training.problems import grade_78
     from tutorgraph.training.problems._rows import generators
 
-    return generators("k2") + generators("34") + grade_56.GENERATORS + grade_78.GENERATORS
+    return generators("k2") + generators("34") + generators("56") + grade_78.GENERATORS
 
 
 def __getattr__(name: str) -> Any:

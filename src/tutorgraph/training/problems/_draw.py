@@ -34,6 +34,7 @@ __all__ = ["DRAWERS", "Draw", "Scope", "literal", "parse_draws", "render"]
 
 _NAME = re.compile(r"'[^']*'|\"[^\"]*\"|\b[A-Za-z_]\w*(?:\.\w+)?")
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+_TEXT = re.compile(r"\{\{|\}\}|\{([^{}]+)\}")
 
 
 @dataclass
@@ -60,8 +61,10 @@ class Scope:
             if (part or "text") not in value:
                 raise ValueError(f"{base!r} has no field {part!r}")
             return value[part or "text"]
+        if part in ("num", "den") and isinstance(value, Fraction):
+            return Fraction(value.numerator if part == "num" else value.denominator)
         if part:
-            raise ValueError(f"{base!r} has no fields")
+            raise ValueError(f"{base!r} has no field {part!r}")
         return value
 
     def style_of(self, expression: str) -> str:
@@ -141,9 +144,8 @@ def render(template: str, scope: Scope) -> str:
             return FORMATS[fmt](value, arg)
         return show(value, scope.style_of(expression))
 
-    # Doubled braces are braces of the text ("{{9 + [8 × 2]}}").
-    escaped = template.replace("{{", "\x00").replace("}}", "\x01")
-    return _PLACEHOLDER.sub(fill, escaped).replace("\x00", "{").replace("\x01", "}")
+    # Doubled braces are braces of the text ("{{9 + [8 × 2]}}"), read left to right.
+    return _TEXT.sub(lambda m: m[0][0] if m[0] in ("{{", "}}") else fill(m), template)
 
 
 Drawer = Callable[[random.Random, list[Value]], tuple[Value | Entry, str]]

@@ -133,6 +133,18 @@ def _den(x: Fraction, _arg: str) -> str:
     return "halves" if x == 2 else ordinal_words(int(x)) + "s"
 
 
+def _unit(x: Fraction, _arg: str) -> str:
+    """A rounding unit: "ten", "hundred thousand", "whole number", "tenth"."""
+    if x < 1:
+        return ordinal_words(int(1 / x))
+    return "whole number" if x == 1 else number_words(int(x)).removeprefix("one ")
+
+
+def _place(x: Fraction, _arg: str) -> str:
+    """A place: "ones", "tens", "thousands", "tenths"."""
+    return "ones" if x == 1 else _den(1 / x, "") if x < 1 else _unit(x, "") + "s"
+
+
 def _noun(arg: str, x: Fraction) -> str:
     one, _, many = arg.partition("/")
     return one if x == 1 else many or one + "s"
@@ -144,6 +156,8 @@ FORMATS: dict[str, Callable[[Fraction, str], str]] = {
     "Words": lambda x, _arg: number_words(int(x)).capitalize(),
     "ordw": lambda x, _arg: ordinal_words(int(x)),
     "den": _den,
+    "unit": _unit,
+    "place": _place,
     "ord": _ordinal,
     "time": _time,
     "tally": _tally,

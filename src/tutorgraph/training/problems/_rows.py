@@ -46,7 +46,7 @@ from tutorgraph.training.problems._steps import cap, work
 
 __all__ = ["BANDS", "Ask", "Row", "generators", "load", "make", "mentions"]
 
-BANDS = ("k2", "34")
+BANDS = ("k2", "34", "56")
 _KEYS = {"word", "bare", "ask", "steps", "answer"}
 _STYLES = {"", "int", "frac", "dec", "mixed", "money"}
 _ASK = re.compile(r"(?:(bare|eq|cmp): )?(.+?) => (.+?)(?: as (\w+))?")

@@ -49,6 +49,8 @@ _CALLS = {
     "round_to": "{} rounded to the nearest unit",
     "count": "how many times the first of {} comes up in the rest",
     "count_above": "how many of the rest of {} are greater than the first",
+    "quartile1": "the lower quartile of {}",
+    "quartile3": "the upper quartile of {}",
 }
 
 
@@ -539,6 +541,16 @@ def _call(tree: _Node, s: _Shower) -> list[str] | None:
             f"The values {what}: {listed}.",
             f"That is {len(hits)}.",
         ]
+    if fn in ("quartile1", "quartile3"):
+        ordered = sorted(args)
+        n = len(ordered)
+        part = ordered[(n + 1) // 2 :] if fn == "quartile3" else ordered[: n // 2]
+        which = "upper" if fn == "quartile3" else "lower"
+        return [
+            f"Put them in order: {', '.join(s(x) for x in ordered)}.",
+            f"The {which} half is {', '.join(s(x) for x in part)}.",
+            f"Its middle is the {which} quartile: {s(tree.number)}.",
+        ]
     if fn == "mean":
         total = sum(args, Fraction(0))
         return [
@@ -555,8 +567,14 @@ def _call(tree: _Node, s: _Shower) -> list[str] | None:
                 f"Factors of {j}: {factors[1]}.",
                 f"The greatest factor in both lists is {math.gcd(i, j)}.",
             ]
+        if fn == "gcd":
+            lines, (i, j) = [], (max(i, j), min(i, j))
+            while j:
+                lines.append(f"{i} = {i // j} × {j} + {i % j}.")
+                i, j = j, i % j
+            return [*lines, f"The last divisor, {i}, is the greatest common factor."]
         m = math.lcm(i, j)
-        if fn == "lcm" and m // max(i, j) <= 12:
+        if m // max(i, j) <= 12:
             multiples = [", ".join(str(n * k) for k in range(1, m // n + 1)) for n in (i, j)]
             return [
                 f"Multiples of {i}: {multiples[0]}.",
