@@ -35,10 +35,9 @@ __all__ = ["GENERATORS", "Generator", "Kind", "Problem", "generate"]
 @cache
 def _generators() -> tuple[Generator, ...]:
     # The data files are read on first use, not at import.
-    from tutorgraph.training.problems import grade_78
-    from tutorgraph.training.problems._rows import generators
+    from tutorgraph.training.problems._rows import BANDS, generators
 
-    return generators("k2") + generators("34") + generators("56") + grade_78.GENERATORS
+    return tuple(g for band in BANDS for g in generators(band))
 
 
 def __getattr__(name: str) -> Any:

@@ -141,6 +141,8 @@ def render(template: str, scope: Scope) -> str:
         if fmt:
             if arg in scope.values:
                 arg = render("{" + arg + "}", scope)
+            elif fmt in ("paren", "sign", "coef") and not arg:
+                arg = scope.style_of(expression)
             return FORMATS[fmt](value, arg)
         return show(value, scope.style_of(expression))
 
@@ -194,6 +196,19 @@ def _styled(style: str) -> Drawer:
     return lambda _rng, args: (_num(args[0]), style)
 
 
+def _rational(rng: random.Random, args: list[Value]) -> tuple[Value, str]:
+    """A signed number of a kind: 'int' (to 25), 'dec' (tenths, hundredths, quarters) or 'frac'."""
+    kind = args[0] if args else "int"
+    top = rng.choice([n for n in range(-25, 26) if n])
+    if kind == "dec":
+        return Fraction(
+            rng.choice([n for n in range(-200, 201) if n]), rng.choice((10, 100, 4))
+        ), "dec"
+    if kind == "frac":
+        return Fraction(rng.choice([n for n in range(-11, 12) if n]), rng.randint(2, 12)), "frac"
+    return Fraction(top), ""
+
+
 def _int_not(rng: random.Random, args: list[Value]) -> tuple[Value, str]:
     lo, hi, *excluded = (int(_num(a)) for a in args)
     return Fraction(rng.choice([n for n in range(lo, hi + 1) if n not in excluded])), ""
@@ -204,6 +219,7 @@ DRAWERS: dict[str, Drawer] = {
     # A whole number in a range other than the ones given: int_not(1, 10, a).
     "int_not": _int_not,
     "nz": _nonzero,
+    "rat": _rational,
     "pick": lambda rng, args: (rng.choice(args), ""),
     "frac": _frac,
     "decimal": _decimal,

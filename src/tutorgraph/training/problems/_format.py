@@ -177,5 +177,7 @@ FORMATS: dict[str, Callable[[Fraction, str], str]] = {
     "money": lambda x, _arg: _money(x),
     # A signed term of an expression ("+ 3", "- 3") and a number in parentheses when negative.
     "sign": lambda x, arg: f"- {show(-x, arg)}" if x < 0 else f"+ {show(x, arg)}",
+    # A coefficient before a letter: 1x is "x", -1x is "-x".
+    "coef": lambda x, arg: "" if x == 1 else "-" if x == -1 else show(x, arg),
     "paren": lambda x, arg: f"({show(x, arg)})" if x < 0 else show(x, arg),
 }

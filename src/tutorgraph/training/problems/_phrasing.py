@@ -22,7 +22,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["Entry", "frame", "table", "voice"]
+__all__ = ["Entry", "agree", "frame", "table", "voice"]
 
 # A word drawn from a table: its text, and its other fields (a singular, a count of sides).
 Entry = dict[str, str | Fraction]
@@ -66,6 +66,18 @@ def frame(rng: random.Random, family: str, body: str) -> str:
 
 
 _SYMBOLS = {" × ": (" x ", " * "), " ÷ ": (" / ",)}
+_ONE = re.compile(
+    r"(?<![\d.,/-])1 (ten|hundred|thousand|one|part|piece|group|row|column|unit|square|cube)s\b"
+)
+
+
+def agree(text: str) -> str:
+    """One of a unit takes the singular: "1 tens" is "1 ten".
+
+    >>> agree("3 tens and 1 ones, 1 groups of 4")
+    '3 tens and 1 one, 1 group of 4'
+    """
+    return _ONE.sub(lambda m: f"1 {m[1]}", text)
 
 
 def _casual(rng: random.Random, text: str) -> str:
@@ -83,7 +95,8 @@ def voice(rng: random.Random, text: str) -> str:
     for symbol, typed in _SYMBOLS.items():
         if symbol in text and rng.random() < 0.3:
             text = text.replace(symbol, rng.choice(typed))
-    text = text[:1].upper() + text[1:]
+    if re.match(r"[a-z]{2}", text):  # a word, not a letter standing for a number
+        text = text[:1].upper() + text[1:]
     r = rng.random()
     if r < 0.45:
         return text

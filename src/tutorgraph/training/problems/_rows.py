@@ -4,15 +4,18 @@ A band's rows live in `data/<band>.toml`, one table a generator, named by the ge
 (its standard before the "/"):
 
     ["1.NBT.C.5/ten-more-ten-less"]
-    bare = "n=int(11,89)"                  # or word = ...: the kind, and the draws
-    ask = [                                # the phrasings, each with its answer expression
-      "What is 10 more than {n}? => n + 10",
-      "bare: {n} - 10 => n - 10",          # a bare body, put in a frame (bare, eq, cmp)
-      "Ten less than {n}? => n - 10 ;; Take one ten away: {n} has {n // 10} tens. ;; {work}",
-      "@add-take",                         # every phrasing of a shared bank ["@add-take"]
-    ]
-    steps = ["..."]                        # optional: steps for every phrasing
-    answer = "mixed"                       # optional: how the answer is written
+    bare = "n=int(11,89)"
+    ask = '''
+    What is 10 more than {n}? => n + 10
+    bare: {n} - 10 => n - 10
+    Ten less than {n}? => n - 10 ;; Take one ten away: {n} has {n // 10} tens. ;; {work}
+    @add-take'''
+
+`word` or `bare` is the kind and holds the draws (`_draw.py`); `ask` the phrasings, one a
+line, each `TEXT => EXPRESSION`: `bare:`, `eq:` or `cmp:` before the text puts it in one of
+that frame's phrasings (`_phrasing.frame`), `@bank` stands for every phrasing of a shared
+table `["@bank"]`. Optional: `steps = [...]`, steps for every phrasing, and `answer =
+"mixed"`, how the answer is written.
 
 The answer is the expression's value (`evaluate`), written in the row's style (`as STYLE`
 after a phrasing's expression sets its own). The steps are the phrasing's (after `;;`), else
@@ -40,13 +43,13 @@ from typing import Any
 from tutorgraph.mathtext.evaluate import evaluate, format_value
 from tutorgraph.training.problems._draw import Draw, Scope, literal, parse_draws, render
 from tutorgraph.training.problems._format import show_answer
-from tutorgraph.training.problems._phrasing import frame, voice
+from tutorgraph.training.problems._phrasing import agree, frame, voice
 from tutorgraph.training.problems._registry import Generator, Kind, Made
 from tutorgraph.training.problems._steps import cap, work
 
 __all__ = ["BANDS", "Ask", "Row", "generators", "load", "make", "mentions"]
 
-BANDS = ("k2", "34", "56")
+BANDS = ("k2", "34", "56", "78")
 _KEYS = {"word", "bare", "ask", "steps", "answer"}
 _STYLES = {"", "int", "frac", "dec", "mixed", "money"}
 _ASK = re.compile(r"(?:(bare|eq|cmp): )?(.+?) => (.+?)(?: as (\w+))?")
@@ -75,6 +78,12 @@ class Row:
     answer: str
 
 
+def _lines(ask: str | list[str]) -> list[str]:
+    """The phrasings of an `ask`: its lines (or a list of them)."""
+    lines = ask.split("\n") if isinstance(ask, str) else ask
+    return [line.strip() for line in lines if line.strip()]
+
+
 def _ask(line: str, where: str) -> Ask:
     head, *steps = (part.strip() for part in line.split(" ;; "))
     m = _ASK.fullmatch(head)
@@ -95,7 +104,7 @@ def _row(name: str, data: dict[str, Any], banks: dict[str, tuple[Ask, ...]]) -> 
             + (f"; unknown keys {sorted(unknown)}" if unknown else "")
         )
     asks: list[Ask] = []
-    for line in data["ask"]:
+    for line in _lines(data["ask"]):
         if line.startswith("@"):
             if line not in banks:
                 raise ValueError(f"row {name!r}: no bank {line!r}")
@@ -128,7 +137,7 @@ def _files() -> dict[str, dict[str, Any]]:
 @cache
 def _banks() -> dict[str, tuple[Ask, ...]]:
     return {
-        key: tuple(_ask(line, f"bank {key!r}") for line in data["ask"])
+        key: tuple(_ask(line, f"bank {key!r}") for line in _lines(data["ask"]))
         for tables in _files().values()
         for key, data in tables.items()
         if key.startswith("@")
@@ -173,7 +182,7 @@ def make(row: Row, rng: random.Random) -> Made:
         steps.append(f"So the answer is {answer}.")
     # A time that ends a sentence keeps one period ("7:05 p.m. It ...").
     text = text.replace("m.. ", "m. ").replace("m..", "m.")
-    return voice(rng, text), expression, answer, tuple(cap(steps))
+    return voice(rng, agree(text)), expression, answer, tuple(agree(step) for step in cap(steps))
 
 
 def generators(band: str) -> tuple[Generator, ...]:

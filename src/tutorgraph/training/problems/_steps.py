@@ -34,7 +34,7 @@ _PLACES = (
 _SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "×", ast.Div: "÷", ast.FloorDiv: "//"}
 _SYMBOL |= {ast.Mod: "mod", ast.Pow: "^"}
 _PRECEDENCE = {"+": 1, "-": 1, "×": 2, "÷": 2, "//": 2, "mod": 2, "^": 3}
-_UNITS = {1: "tenths", 2: "hundredths", 3: "thousandths"}
+_UNITS = {1: "tenths", 2: "hundredths", 3: "thousandths", 4: "ten-thousandths"}
 _CALLS = {
     "gcd": "the greatest common factor of {}",
     "lcm": "the least common multiple of {}",
@@ -42,8 +42,9 @@ _CALLS = {
     "min": "the least of {}",
     "mean": "the mean of {}",
     "median": "the median of {}",
-    "abs": "the distance from 0 of {}",
+    "abs": "|{}|",
     "sqrt": "the square root of {}",
+    "cbrt": "the cube root of {}",
     "floor": "the whole number at or below {}",
     "ceil": "the whole number at or above {}",
     "round_to": "{} rounded to the nearest unit",
@@ -86,14 +87,19 @@ def _read(node: ast.expr, src: str) -> _Node:
     if isinstance(node, ast.UnaryOp):
         inner = _read(node.operand, src)
         if inner.literal:
-            return _Node(value, "-" + inner.text, inner.kind)
+            text = inner.text[1:] if inner.text.startswith("-") else "-" + inner.text
+            return _Node(value, text, inner.kind, "", inner.parts)
         return _Node(value, "-" + _wrap(inner, 3), "neg", "-", (inner,))
     if isinstance(node, ast.BinOp):
         left, right = _read(node.left, src), _read(node.right, src)
         op = _SYMBOL[type(node.op)]
         if op == "÷" and " " not in segment and left.kind == right.kind == "int":
             return _Node(value, segment.strip("()"), "frac", "", (left, right))
-        if op == "+" and left.kind == "int" and right.kind == "frac" and left.number >= 0:
+        wrapped = (
+            src[node.col_offset - 1 : node.col_offset] == "("
+            and src[node.end_col_offset or 0 : (node.end_col_offset or 0) + 1] == ")"
+        )
+        if op == "+" and left.kind == "int" and right.kind == "frac" and wrapped:
             return _Node(value, f"{left.text} {right.text}", "mixed", "", (left, right))
         return _Node(value, "", "op", op, (left, right))
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
@@ -105,6 +111,8 @@ def _read(node: ast.expr, src: str) -> _Node:
 def _wrap(node: _Node, precedence: int) -> str:
     text = pretty(node)
     if node.kind == "op" and _PRECEDENCE[node.op] < precedence:
+        return f"({text})"
+    if node.kind == "call" and " " in text and not text.startswith("|"):
         return f"({text})"
     if node.literal and text.startswith("-"):
         return f"({text})"
@@ -148,6 +156,8 @@ def work(expression: str, answer: str) -> list[str]:
     if tree.literal or tree.kind == "text":
         return []
     s = _Shower(tree)
+    if "." in answer:
+        s.style = "dec"
     lines = _method(tree, s) or _stepwise(tree, s)
     if tree.kind == "op" and tree.op not in ("//", "mod"):
         lines.append(f"So {pretty(tree)} = {answer}.")
@@ -201,7 +211,7 @@ def _method(tree: _Node, s: _Shower) -> list[str] | None:
     if "dec" in (left.kind, right.kind):
         return _decimal(tree.op, left, right, s)
     if left.kind == right.kind == "int" and tree.op in ("÷", "//") and b:
-        return _divide(int(a), int(b), tree.op)
+        return _divide(int(a), int(b), tree.op, s.style == "dec")
     if {left.kind, right.kind} & {"frac", "mixed"} or tree.value != int(tree.number):
         return _fractions(tree.op, left, right, s)
     x, y = int(a), int(b)
@@ -310,7 +320,7 @@ def _multiply(a: int, b: int) -> list[str]:
         return [f"Any number times {min(a, b)} is {'itself' if min(a, b) else '0'}: {product}."]
     zeros = [len(str(n)) - len(str(n).rstrip("0")) for n in (a, b)]
     core_a, core_b = a // 10 ** zeros[0], b // 10 ** zeros[1]
-    if sum(zeros) and core_a <= 12 and core_b <= 12:
+    if sum(zeros):
         z = sum(zeros)
         return [
             f"{core_a} × {core_b} = {core_a * core_b}.",
@@ -342,8 +352,22 @@ def _multiply(a: int, b: int) -> list[str]:
     ]
 
 
-def _divide(a: int, b: int, op: str) -> list[str]:
+def _divide(a: int, b: int, op: str, decimal: bool = False) -> list[str]:
     q, r = divmod(a, b)
+    places = next((k for k in range(1, 5) if (a * 10**k) % b == 0), 0)
+    if r and op == "÷" and q == 0 and not places:
+        lines = [f"{a} ÷ {b} is the fraction {a}/{b}."]
+        if math.gcd(a, b) > 1:
+            lines.append(f"Divide top and bottom by {math.gcd(a, b)}: {show(Fraction(a, b))}.")
+        return lines
+    if r and op == "÷" and places and (decimal or q == 0):
+        unit = _UNITS.get(places, "ten-thousandths")
+        big = a * 10**places
+        return [
+            f"Write {a} as {show(Fraction(big))} {unit}.",
+            f"{show(Fraction(big))} {unit} ÷ {b} = {show(Fraction(big // b))} {unit}, "
+            f"which is {show(Fraction(a, b), 'dec')}.",
+        ]
     if r:
         lines = [f"{b} × {q} = {b * q}, and {a} - {b * q} = {r} is left over."]
         if op == "÷":
@@ -444,7 +468,8 @@ def _fixed(x: Fraction, places: int) -> str:
 def _parts(node: _Node) -> tuple[int, int]:
     """A fraction as written (6/8 stays 6/8); a whole number n as n/1."""
     if node.kind == "frac":
-        return int(node.parts[0].number), int(node.parts[1].number)
+        top, _, bottom = node.text.partition("/")
+        return int(top), int(bottom)
     v = node.number
     return v.numerator, v.denominator
 
@@ -488,9 +513,12 @@ def _fractions(op: str, left: _Node, right: _Node, s: _Shower) -> list[str] | No
         result = Fraction(n1 * n2, d1 * d2)
         top, bottom = n1 * n2, d1 * d2
     elif op == "÷" and n2:
-        lines.append(f"Dividing by {n2}/{d2} is multiplying by {d2}/{n2}.")
+        divisor = right.text if right.kind != "mixed" else f"{n2}/{d2}"
+        flip = show(Fraction(d2, n2)) if n2 == 1 or d2 % n2 == 0 else f"{d2}/{n2}"
+        lines.append(f"Dividing by {divisor} is multiplying by {flip}.")
         lines.append(
-            f"{n1} × {d2} = {n1 * d2} and {d1} × {n2} = {d1 * n2}, giving {n1 * d2}/{d1 * n2}."
+            f"{n1} × {d2} = {n1 * d2} and {d1} × {n2} = {d1 * n2}, giving "
+            f"{n1 * d2}{'' if d1 * n2 == 1 else f'/{d1 * n2}'}."
         )
         result = Fraction(n1 * d2, d1 * n2)
         top, bottom = n1 * d2, d1 * n2
@@ -506,12 +534,11 @@ def _call(tree: _Node, s: _Shower) -> list[str] | None:
     fn = tree.op
     if fn in ("max", "min", "median"):
         ordered = sorted(args)
-        line = (
-            "Put them in order: " + " < ".join(s(x) for x in ordered)
-            if len(set(args)) == len(args)
-            else ""
-        )
-        line = line or "Put them in order: " + ", ".join(s(x) for x in ordered)
+        # Numbers as the problem writes them (2/6 stays 2/6).
+        written = {a.number: a.text for a in tree.parts} if fn != "median" else {}
+        shown = [written.get(x) or s(x) for x in ordered]
+        sep = " < " if len(set(args)) == len(args) else ", "
+        line = "Put them in order: " + sep.join(shown)
         if fn == "median" and len(args) % 2 == 0:
             lo, hi = ordered[len(args) // 2 - 1], ordered[len(args) // 2]
             return [
@@ -521,7 +548,7 @@ def _call(tree: _Node, s: _Shower) -> list[str] | None:
         pickd = {"max": ordered[-1], "min": ordered[0], "median": ordered[len(args) // 2]}[fn]
         which = {"max": "greatest", "min": "least", "median": "middle"}[fn]
         compare = _compare_line(tree.parts)
-        return [*compare, line + ".", f"The {which} is {s(pickd)}."]
+        return [*compare, line + ".", f"The {which} is {written.get(pickd) or s(pickd)}."]
     if fn == "cmp" and len(args) == 2:
         a, b = args
         rel = "greater than" if a > b else "less than" if a < b else "equal to"
@@ -602,11 +629,11 @@ def _call(tree: _Node, s: _Shower) -> list[str] | None:
             f"{s(args[0])} is {s(abs(args[0]))} away from 0.",
             f"So |{s(args[0])}| = {s(abs(args[0]))}.",
         ]
-    if fn == "sqrt" and len(args) == 1:
-        r = tree.number
+    if fn in ("sqrt", "cbrt") and len(args) == 1:
+        k = 2 if fn == "sqrt" else 3
         return [
-            f"Find the number that times itself is {s(args[0])}.",
-            f"{s(r)} × {s(r)} = {s(args[0])}.",
+            f"Find the number that, used {k} times as a factor, gives {s(args[0])}.",
+            f"{' × '.join([s(tree.number)] * k)} = {s(args[0])}.",
         ]
     return None
 
