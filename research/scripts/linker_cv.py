@@ -277,6 +277,21 @@ def main(args: argparse.Namespace) -> None:
             for m in cv5["model"]:
                 cv5["model"][m][i] = plain[combo][m][i]
                 cv5["model+grade"][m][i] = graded[(combo, gw)][m][i]
+    if args.per_item:
+        # Each item's cross-validated hits, so that two runs can be paired on the same items.
+        args.per_item.write_text(
+            json.dumps(
+                {
+                    ev.id: {"dataset": ev.dataset, "text": ev.text}
+                    | {
+                        f"{system}/{m}": cv5[system][m][i]
+                        for system in cv5
+                        for m in ("hit@1", "hit@3", "hit@10")
+                    }
+                    for i, ev in enumerate(eval_items)
+                }
+            )
+        )
     cv5_cells: dict[str, Any] = {}
     for name in ["all", *sets]:
         rows = [i for i in every if name in ("all", eval_items[i].dataset)]
@@ -370,6 +385,12 @@ if __name__ == "__main__":
         type=Path,
         default=None,
         help="also write the scores and log-probabilities (.npz)",
+    )
+    parser.add_argument(
+        "--per-item",
+        type=Path,
+        default=None,
+        help="also write each item's 5-fold hits (.json), to pair two runs on the same items",
     )
     parser.add_argument("--per-generator", type=int, default=40)
     parser.add_argument("--epochs", type=int, default=150)

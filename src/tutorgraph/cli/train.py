@@ -384,7 +384,7 @@ def train_linker_cmd(
 ) -> None:
     """Train the concept linker's standards model on generated problems and the bundle's
     aligned items (issue 48); serve it with TUTORGRAPH_LINKER_MODEL=PATH."""
-    # The generators are a large module tree: imported when training, not with the CLI.
+    # The generators (an engine and its data files) are loaded when training, not with the CLI.
     from tutorgraph.training.linker import train_linker
 
     settings = load_settings()

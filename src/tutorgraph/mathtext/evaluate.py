@@ -38,6 +38,24 @@ def _round_to(x: Fraction, unit: Fraction) -> Fraction:
     return Fraction(math.floor(x / unit + Fraction(1, 2))) * unit
 
 
+def _cbrt(x: Fraction) -> Fraction:
+    top, bottom = (round(abs(n) ** (1 / 3)) for n in (x.numerator, x.denominator))
+    root = Fraction(top, bottom) * (-1 if x < 0 else 1)
+    if root**3 != x:
+        raise ValueError(f"cbrt({x}) is not exact")
+    return root
+
+
+def _quartile(upper: bool) -> Callable[..., Fraction]:
+    # The median of the lower or upper half, the middle value left out (as grade 6 teaches).
+    def quartile(*xs: Fraction) -> Fraction:
+        s = sorted(xs)
+        half = s[(len(s) + 1) // 2 :] if upper else s[: len(s) // 2]
+        return Fraction(statistics.median(half))
+
+    return quartile
+
+
 def _sqrt(x: Fraction) -> Fraction:
     root = Fraction(math.isqrt(x.numerator), math.isqrt(x.denominator))
     if root * root != x:
@@ -56,8 +74,14 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "mean": lambda *xs: sum(xs, Fraction(0)) / len(xs),
     "median": lambda *xs: Fraction(statistics.median(xs)),
     "sqrt": _sqrt,
+    "cbrt": _cbrt,
     "floor": lambda x: Fraction(math.floor(x)),
     "ceil": lambda x: Fraction(math.ceil(x)),
+    # How many of the values equal x, and how many are greater (a line plot's counts).
+    "count": lambda x, *xs: Fraction(sum(1 for v in xs if v == x)),
+    "count_above": lambda x, *xs: Fraction(sum(1 for v in xs if v > x)),
+    "quartile1": _quartile(upper=False),
+    "quartile3": _quartile(upper=True),
 }
 _BINARY: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: lambda a, b: a + b,

@@ -1,31 +1,51 @@
-"""Seeded generators of labelled maths problems, per Common Core standard (issue 48).
+"""Seeded generators of labelled maths problems, per Common Core standard (issues 48, 61).
 
 Each generator makes word problems or bare exercises for one K-8 standard whose skill can be
 computed, in many phrasings (contexts, names, units, number ranges true to the grade, the
-unknown in every position), with the expression that computes each answer. They are the
-concept linker's training data (`tutorgraph train-linker`); none is copied from a published
-set of problems tagged with standards, as those sets check the linker from outside.
+unknown in every position), with the expression that computes each answer and the worked
+steps to it. They are the concept linker's training data (`tutorgraph train-linker`); none is
+copied from a published set of problems tagged with standards, as those sets check the
+linker from outside.
 
+A generator is a row of data (`data/<band>.toml`: its draws, phrasings and expressions) run
+by one engine (`_rows.py`): the answer is the expression's value by
+`tutorgraph.mathtext.evaluate`, computed once, and the steps are read off the expression.
+
+>>> from tutorgraph.training.problems import GENERATORS
 >>> problems = generate(per_generator=2, seed=0)
 >>> {p.standard for p in problems} == {g.standard for g in GENERATORS}
 True
 >>> first = problems[0]
 >>> first.standard, first.kind, first.expression, first.answer
-('ccss:K.CC.A.1', 'bare', '10 + 30', '40')
+('ccss:K.CC.A.1', 'bare', '30 + 10', '40')
+>>> first.steps[1:]
+('Think in tens: 3 tens + 1 ten = 4 tens.', 'So 30 + 10 = 40.')
 """
 
 from __future__ import annotations
 
-from tutorgraph.training.problems import grade_34, grade_56, grade_78, grade_k2
+from functools import cache
+from typing import Any
+
 from tutorgraph.training.problems._registry import Generator, Kind, Problem, run
 
 __all__ = ["GENERATORS", "Generator", "Kind", "Problem", "generate"]
 
-GENERATORS: tuple[Generator, ...] = (
-    grade_k2.GENERATORS + grade_34.GENERATORS + grade_56.GENERATORS + grade_78.GENERATORS
-)
+
+@cache
+def _generators() -> tuple[Generator, ...]:
+    # The data files are read on first use, not at import.
+    from tutorgraph.training.problems._rows import BANDS, generators
+
+    return tuple(g for band in BANDS for g in generators(band))
+
+
+def __getattr__(name: str) -> Any:
+    if name == "GENERATORS":
+        return _generators()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def generate(per_generator: int = 40, seed: int = 0) -> list[Problem]:
     """Up to `per_generator` distinct problems from every generator (deterministic)."""
-    return run(GENERATORS, per_generator, seed)
+    return run(_generators(), per_generator, seed)

@@ -7,21 +7,20 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Generator", "Kind", "Made", "Make", "Problem", "run", "table"]
+__all__ = ["Generator", "Kind", "Made", "Make", "Problem", "run"]
 
 Kind = Literal["word", "bare"]
-# What a generator's function returns: the problem's text, an expression that computes its
-# answer (Python syntax over numbers, + - * / // % ** and the helpers the answer test knows:
-# cmp, round_to, gcd, lcm, abs, min, max, mean, median, sqrt, floor, ceil; a quoted string
-# only for a categorical answer such as a shape's name) and the answer as text.
-Made = tuple[str, str, str]
+# What a generator's function returns: the problem's text, the expression that computes its
+# answer (see `tutorgraph.mathtext.evaluate`), the answer as text (that expression's value,
+# formatted) and the worked steps.
+Made = tuple[str, str, str, tuple[str, ...]]
 # A generator's function: one problem from the seeded random source.
 Make = Callable[[random.Random], Made]
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One labelled problem."""
+    """One labelled problem, with the steps that work it out."""
 
     text: str
     standard: str
@@ -29,16 +28,18 @@ class Problem:
     kind: Kind
     expression: str
     answer: str
+    steps: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Generator:
     """A seeded maker of problems for one standard.
 
-    >>> g = Generator("1.OA.A.1/take-away", "ccss:1.OA.A.1", "word",
-    ...     lambda rng: ("Ana has 9 shells and gives away 4. How many are left?", "9 - 4", "5"))
-    >>> g.make_one(random.Random(0)).answer
-    '5'
+    >>> g = Generator("1.OA.A.1/take-away", "ccss:1.OA.A.1", "word", lambda rng: (
+    ...     "Ana has 9 shells and gives away 4. How many are left?", "9 - 4", "5",
+    ...     ("Count back 4 from 9: 8, 7, 6, 5.", "So 9 - 4 = 5.")))
+    >>> g.make_one(random.Random(0)).steps[-1]
+    'So 9 - 4 = 5.'
     """
 
     name: str
@@ -47,22 +48,10 @@ class Generator:
     make: Make
 
     def make_one(self, rng: random.Random) -> Problem:
-        text, expression, answer = self.make(rng)
+        text, expression, answer, steps = self.make(rng)
         return Problem(
-            " ".join(text.split()), self.standard, self.name, self.kind, expression, answer
+            " ".join(text.split()), self.standard, self.name, self.kind, expression, answer, steps
         )
-
-
-def table(*rows: tuple[str, Kind, Make]) -> tuple[Generator, ...]:
-    """Generators from (name, kind, function) rows, in order; a name's standard is its code.
-
-    >>> rows = table(("3.OA.C.7/facts", "bare", lambda rng: ("6 x 7 = ?", "6 * 7", "42")))
-    >>> [g.standard for g in rows]
-    ['ccss:3.OA.C.7']
-    """
-    return tuple(
-        Generator(name, "ccss:" + name.split("/", 1)[0], kind, make) for name, kind, make in rows
-    )
 
 
 def run(generators: Iterable[Generator], per_generator: int, seed: int = 0) -> list[Problem]:
