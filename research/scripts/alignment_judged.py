@@ -20,12 +20,14 @@ Writes `results/alignment_judged.json`.
 from __future__ import annotations
 
 import json
-import math
 import random
 import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
+
+# research/scripts/ is first on sys.path when this runs: one Wilson interval for both samples.
+from alignment_sample import wilson
 
 ROOT = Path(__file__).resolve().parents[2]
 TEACHING = ROOT / "data" / "teaching"
@@ -118,15 +120,6 @@ def draw(seed: int) -> None:
     sample_path.write_text("".join(json.dumps(sample[i], ensure_ascii=False) + "\n" for i in order))
     key_path.write_text("".join(json.dumps(key[i]) + "\n" for i in order))
     print(f"{len(sample)} pairs to judge in {sample_path}")
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> list[float]:
-    if n == 0:
-        return [0.0, 0.0]
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return [round(centre - half, 3), round(centre + half, 3)]
 
 
 def estimate(sample: list[dict[str, Any]], key: list[dict[str, Any]]) -> dict[str, Any]:
