@@ -383,6 +383,10 @@ def test_build_curriculum_cli_on_the_slices(
     ids = {d.id for d in report.records.documents}
     assert "eedi:question:163" in ids
     assert any(i.startswith("openstax:m81244:") for i in ids)
+    # The project's own lessons of the slice's standards come too, and none of the others.
+    standards = {c.id for c in report.records.concepts if c.kind == "standard"}
+    own = [d for d in report.records.documents if d.id.startswith("tutorgraph:")]
+    assert own and {c for d in own for c in d.concept_ids} <= standards
 
     free = tmp_path / "free"
     res = runner.invoke(

@@ -163,10 +163,19 @@ def build_curriculum(
         out.documents = [r for r in out.documents if not is_noncommercial(r)]
         out.misconceptions = [r for r in out.misconceptions if not is_noncommercial(r)]
     if teaching is not None:
-        own = load_teaching(teaching)
-        known = {c.id for c in out.concepts}
-        # A judged alignment of a concept the bundle leaves out (an Eedi construct under
-        # --exclude-noncommercial) has nothing to join.
-        own.prerequisites = [p for p in own.prerequisites if p.concept_id in known]
-        out.extend(own)
+        out.extend(_within(load_teaching(teaching), {c.id for c in out.concepts}))
     return out
+
+
+def _within(own: SourceRecords, known: set[str]) -> SourceRecords:
+    """The teaching records whose concepts the built sources hold: a judged alignment of a
+    construct `--exclude-noncommercial` leaves out, or a lesson of a standard a partial
+    source lacks, has nothing to join."""
+    own.prerequisites = [p for p in own.prerequisites if {p.prerequisite_id, p.concept_id} <= known]
+    own.documents = [d for d in own.documents if set(d.concept_ids) <= known]
+    own.misconceptions = [
+        m.model_copy(update={"concept_ids": [c for c in m.concept_ids if c in known]})
+        for m in own.misconceptions
+        if set(m.concept_ids) & known
+    ]
+    return own
