@@ -160,6 +160,14 @@ def test_a_number_with_its_unit_is_read(message: str, answer: str) -> None:
     assert _read(message) == answer
 
 
+@pytest.mark.parametrize("digits", [16, 400, 1970])
+def test_a_long_number_after_a_cue_is_read_in_full(digits: int) -> None:
+    # Longer than a token's 15 digits, so the cue's words read it: whole, not cut at a
+    # character cap (320 nines were read of 1,970).
+    assert _read(f"I got {'9' * digits} for 1/2+1/4") == "9" * digits
+    assert answer_in(f"my answer was {'7' * digits}\nwhy is it wrong") == "7" * digits
+
+
 @pytest.mark.parametrize(
     ("message", "answer"),
     [

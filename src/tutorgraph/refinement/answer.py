@@ -56,6 +56,8 @@ _STOP = frozenset(
 )
 _MAX_WORDS = 5
 _NONBLANK = re.compile(r"\S")
+# The next word on the same line.
+_LINE_WORD = re.compile(r"[^\S\n]*(\S+)")
 # What a message's cue words are when they are no answer: "i got confused", "i wrote it
 # down wrong", "i chose to start with the brackets", "my answer is right".
 _NO_ANSWER_WORDS = frozenset(
@@ -87,17 +89,20 @@ _TERM_LINE = re.compile(r"^[ \t]*(-?\d+(?:\.\d+)?[a-z](?:\^\d+)?)[ \t]*[?!.]*[ \
 _HEDGES = re.compile(r"(?:\s|[?!.,]|\b(?:i\s+think|maybe|probably|umm*|so|i\s+guess)\b)*", re.I)
 
 
-def _words_after(text: str) -> str | None:
+def _words_after(text: str, pos: int) -> str | None:
+    """The first few words of the line from `pos` on, each read whole (a 1,970-digit number
+    is one word): a search word by word, as splitting the whole rest for each cue is
+    quadratic, and no cap on characters, which would cut a long word short."""
     words: list[str] = []
-    # The first few words only: splitting the whole rest for each cue is quadratic.
-    for raw in text[: 64 * _MAX_WORDS].split("\n", 1)[0].split(None, _MAX_WORDS):
-        word = raw.strip("\"'“”‘’")
+    while len(words) < _MAX_WORDS and (m := _LINE_WORD.match(text, pos)) is not None:
+        pos = m.end()
+        word = m[1].strip("\"'“”‘’")
         end = word[-1:] in {".", ",", "?", "!", ";"}
         word = word.rstrip(".,?!;")
         if not word or word.casefold() in _STOP:
             break
         words.append(word)
-        if end or len(words) == _MAX_WORDS:
+        if end:
             break
     return " ".join(words) or None
 
@@ -207,7 +212,7 @@ def stated_answer(
             continue
         if message and _DESCRIBED_WORD.match(text, cue.end()):
             continue
-        if (words := _words_after(text[cue.end() :])) and (worksheet or _answer_words(words)):
+        if (words := _words_after(text, cue.end())) and (worksheet or _answer_words(words)):
             return words
     if message and (bare := _bare_algebra(text, spans, start)) is not None:
         return bare
