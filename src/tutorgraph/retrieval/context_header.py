@@ -88,11 +88,9 @@ def _diagnosis(findings: Sequence[DiagnosisFinding], hits: Sequence[Hit]) -> lis
     lines = []
     for finding, ids in by_rule.values():
         names = "; ".join(named.get(i) or i for i in ids).rstrip(".")
-        kind = "misconception" if len(ids) == 1 else "misconceptions"
+        kind = "misconception that gives" if len(ids) == 1 else "misconceptions that give"
         explanation = " ".join(finding.explanation.split()).rstrip(".")
-        lines.append(
-            f"Diagnosis: {explanation}. The {kind} that gives {finding.reproduced_answer}: {names}."
-        )
+        lines.append(f"Diagnosis: {explanation}. The {kind} {finding.reproduced_answer}: {names}.")
     return lines
 
 
