@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tutorgraph.retrieval.context import assemble_context, no_match_context
-from tutorgraph.retrieval.context_header import known_lines
+from tutorgraph.retrieval.context_header import Known, known_lines
 from tutorgraph.retrieval.figure_text import without_figure_text
 from tutorgraph.retrieval.packet import build_packet
 from tutorgraph.retrieval.router import resolve_route
@@ -207,7 +207,7 @@ async def test_the_requests_grade_is_stated_as_given() -> None:
 
 def test_a_misconception_no_hit_holds_is_named_by_its_id_and_rules_are_grouped() -> None:
     other = FINDING.model_copy(update={"misconception_id": "eedi:misconception:7"})
-    lines = known_lines([], GradeInfo(), WRONG, [FINDING, other], HITS)
+    lines = [k.text for k in known_lines([], GradeInfo(), WRONG, [FINDING, other], HITS)]
     assert lines == [
         "Answer check: the student's answer to 52 - 38 is 26, which is wrong; the right answer "
         "is 14.",
@@ -216,17 +216,23 @@ def test_a_misconception_no_hit_holds_is_named_by_its_id_and_rules_are_grouped()
     ]
 
 
-@pytest.mark.parametrize("budget", [0, 6, 12, 30, 60, 90, 1500])
+@pytest.mark.parametrize("budget", [0, 6, 12, 30, 45, 60, 90, 120, 200, 1500])
 async def test_the_whole_context_keeps_its_budget_and_the_known_lines_their_order(
     budget: int,
 ) -> None:
     packet = await _packet(budget=budget)
     assert len(packet.context.split()) <= budget
     order = ["Topic:", "Grade band:", "Answer check:", "Diagnosis:"]
-    shown = [o for o in order if o in packet.context]
-    assert shown == order[: len(shown)]  # never a later one without an earlier one
-    if budget >= 90:
-        assert shown == order and "14" in packet.context
+    known = packet.context.split("\n\n")[0].splitlines()
+    shown = [o for line in known for o in order if line.startswith(o)]
+    assert shown == [o for o in order if o in shown]  # in their order, whatever fits
+    assert " …" not in "".join(k for k in known if not k.startswith("Topic:"))  # facts whole
+    if budget >= 60:  # the answer check goes in first, the topic's statement last
+        assert "the right answer is 14." in packet.context
+        # The known lines take at most half: the best item still shows.
+        assert f"[{LESSON.id}]" in packet.context
+    if budget >= 200:
+        assert shown == order
 
 
 async def test_a_packet_that_matched_nothing_says_only_that() -> None:
@@ -251,8 +257,12 @@ def test_no_match_context_keeps_its_budget() -> None:
 
 
 def test_known_lines_alone_make_a_context() -> None:
-    ctx = assemble_context([], count_tokens=Words().count_tokens, max_tokens=100, known=["A b."])
-    assert ctx == "## About this message\nA b."
+    known = [Known("A b.", 1), Known("C d e f g h.", 0)]
+    ctx = assemble_context([], count_tokens=Words().count_tokens, max_tokens=100, known=known)
+    assert ctx == "## About this message\nA b.\nC d e f g h."
+    # Short of room, the line kept first goes in, and the order stays.
+    ctx = assemble_context([], count_tokens=Words().count_tokens, max_tokens=12, known=known)
+    assert ctx == "## About this message\nC d e f g h."
 
 
 @pytest.mark.parametrize(

@@ -5,9 +5,10 @@ grade, the answer check, the diagnosis; `context_header.py`), lines that cite no
 the hits grouped by kind (explanations, worked examples, the concept and its prerequisites,
 likely misconceptions, practice questions), each item led by its hit id in brackets (what
 an answer cites), figure descriptions left out (`figure_text.py`). All of it within a token
-budget counted with the embedder's tokenizer: the known lines first, in order, then the
-items best first; a line that does not fit whole is cut at a word boundary if enough room
-is left, otherwise skipped. A packet that matched nothing (`no_match`) gets one line saying
+budget counted with the embedder's tokenizer: the known lines first, in at most half of it
+(on a short budget the answer check before the diagnosis, the grade and the topic), then
+the items best first; a line that does not fit whole is cut at a word boundary if enough
+room is left, otherwise skipped. A packet that matched nothing (`no_match`) gets one line saying
 so and why, and no items (`no_match_context`).
 
 >>> assemble_context(hits, count_tokens=len_in_words, max_tokens=50)  # doctest: +SKIP
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tutorgraph.retrieval.context_header import CONTEXT_HEADER
+from tutorgraph.retrieval.context_header import CONTEXT_HEADER, Known
 from tutorgraph.retrieval.figure_text import without_figure_text
 from tutorgraph_client.models.packet import Hit
 
@@ -61,31 +62,38 @@ def _cut(line: str, room: int, count_tokens: Callable[[str], int]) -> str | None
 
 
 def _fit(
-    line: str, room: int, count_tokens: Callable[[str], int], least_room: int
+    line: str, room: int, count_tokens: Callable[[str], int], least_room: int | None
 ) -> tuple[str, int] | None:
-    """`line` (or its cut, when at least `least_room` tokens are left) and its cost."""
+    """`line` (or its cut, when at least `least_room` tokens are left; None: never cut) and
+    its cost."""
     cost = count_tokens(line) + 1
     if cost <= room:
         return line, cost
-    if room - 1 >= least_room and (cut := _cut(line, room - 1, count_tokens)) is not None:
+    if (
+        least_room is not None
+        and room - 1 >= least_room
+        and (cut := _cut(line, room - 1, count_tokens)) is not None
+    ):
         return cut, count_tokens(cut) + 1
     return None
 
 
 def _known_block(
-    known: Sequence[str], count_tokens: Callable[[str], int], max_tokens: int
+    known: Sequence[Known], count_tokens: Callable[[str], int], room: int
 ) -> tuple[list[str], int]:
-    """The known lines that fit, in order, under their header, and what they cost."""
+    """The known lines that fit in `room` under their header, taken by `keep` (a long topic
+    is cut, or left out, before the answer check is) and shown in their order; and their
+    cost."""
     header = f"## {CONTEXT_HEADER}"
     used = count_tokens(header) + 1
-    lines: list[str] = []
-    for line in known:
-        fitted = _fit(line, max_tokens - used, count_tokens, _MIN_PARTIAL_KNOWN)
-        if fitted is None:
-            break  # in order: a later line without an earlier one would mislead
-        lines.append(fitted[0])
-        used += fitted[1]
-    return ([header, *lines], used) if lines else ([], 0)
+    fitted: dict[int, str] = {}
+    for i in sorted(range(len(known)), key=lambda i: known[i].keep):
+        least = _MIN_PARTIAL_KNOWN if known[i].may_cut else None  # a fact stays whole
+        fit = _fit(known[i].text, room - used, count_tokens, least)
+        if fit is not None:
+            fitted[i] = fit[0]
+            used += fit[1]
+    return ([header, *(fitted[i] for i in sorted(fitted))], used) if fitted else ([], 0)
 
 
 def assemble_context(
@@ -93,14 +101,14 @@ def assemble_context(
     *,
     count_tokens: Callable[[str], int],
     max_tokens: int,
-    known: Sequence[str] = (),
+    known: Sequence[Known] = (),
 ) -> str:
     """`known` (what the packet knows about the message, `context_header.known_lines`) under
-    `## About this message`, then the hits in grouped sections, all within `max_tokens` (0
-    gives an empty context)."""
+    `## About this message`, in at most half the budget when there are hits, then the hits in
+    grouped sections, all within `max_tokens` (0 gives an empty context)."""
     if max_tokens <= 0 or not (hits or known):
         return ""
-    first, used = _known_block(known, count_tokens, max_tokens)
+    first, used = _known_block(known, count_tokens, max_tokens // 2 if hits else max_tokens)
     chosen: dict[str, list[str]] = {title: [] for title, _ in CONTEXT_SECTIONS}
     section_of = {kind: title for title, kinds in CONTEXT_SECTIONS for kind in kinds}
     for hit in hits:  # best first, so the budget goes to the best evidence

@@ -4,9 +4,12 @@ answer, whether it is right, the right answer) and the diagnosis (how the answer
 about, and the misconception that gives it).
 
 The lines state facts the model would otherwise have to work out (or get wrong); none opens
-with `[`, so none reads as a citable item of the context (`synthesis/citations.py`).
+with `[`, so none reads as a citable item of the context (`synthesis/citations.py`). Each
+line has a `keep` rank for a short budget (`context.py`): the answer check first, then the
+diagnosis, the grade, and last the topic, whose statement can be long (the one line that
+may be cut).
 
->>> known_lines(linked, grade, check, findings, hits)  # doctest: +SKIP
+>>> [k.text for k in known_lines(linked, grade, check, findings, hits)]  # doctest: +SKIP
 ['Topic: Common Core 2.NBT.B.5: Fluently add and subtract within 100 ...',
  'Grade: 2 (given with the request)',
  "Answer check: the student's answer to 52 - 38 is 26, which is wrong; the right answer is 14.",
@@ -16,6 +19,7 @@ with `[`, so none reads as a citable item of the context (`synthesis/citations.p
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from tutorgraph.linking.linker import STRUCTURED as COMMON_CORE
 from tutorgraph_client.models.packet import (
@@ -26,12 +30,22 @@ from tutorgraph_client.models.packet import (
     LinkedConcept,
 )
 
-__all__ = ["CONTEXT_HEADER", "known_lines"]
+__all__ = ["CONTEXT_HEADER", "Known", "known_lines"]
 
 # The context's first section: what the packet knows about the message.
 CONTEXT_HEADER = "About this message"
 # A standard's statement past this many words is cut (some carry long examples).
 _STATEMENT_WORDS = 40
+
+
+@dataclass(frozen=True)
+class Known:
+    """A line of what the packet knows; on a short budget the lowest `keep` goes in first,
+    and only a line that `may_cut` is cut to fit (a fact is stated whole or not at all)."""
+
+    text: str
+    keep: int
+    may_cut: bool = False
 
 
 def _words(text: str, limit: int) -> str:
@@ -100,9 +114,10 @@ def known_lines(
     check: AnswerCheck | None,
     findings: Sequence[DiagnosisFinding],
     hits: Sequence[Hit],
-) -> list[str]:
+) -> list[Known]:
     """The lines stating what the packet knows, in order: topic, grade, answer check,
     diagnosis (`hits` name the diagnosed misconceptions); those it does not know are left
     out."""
-    lines = [_topic(linked), _grade(grade), _answer_check(check)]
-    return [line for line in lines if line] + _diagnosis(findings, hits)
+    lines = [Known(t, 3, may_cut=True) for t in [_topic(linked)] if t]
+    lines += [Known(t, k) for t, k in [(_grade(grade), 2), (_answer_check(check), 0)] if t]
+    return lines + [Known(t, 1) for t in _diagnosis(findings, hits)]
