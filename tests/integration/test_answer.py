@@ -20,7 +20,7 @@ from tests.integration.local_openai import BOGUS_ID, LocalOpenAI, local_openai_s
 from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.synthesis.answerer import Delta, OpenAIAnswerer, collect
 from tutorgraph.synthesis.citations import citable_ids
-from tutorgraph.synthesis.prompt import PROMPT_VERSION
+from tutorgraph.synthesis.prompt import PROMPT_VERSION, SYSTEM_PROMPT
 from tutorgraph_client.models.answer import AnswerResult
 from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
@@ -271,3 +271,68 @@ def test_a_hung_answer_model_costs_its_timeout_until_its_breaker_opens(
     (_, probed), *_ = asyncio.run(answers(1))
     assert probed.answer and len(server.requests) == 1
     assert breaker.state == "closed"
+
+
+# -- what the context states (issue 62, part 5) ---------------------------------------------------
+
+
+def _answer_calls(server: LocalOpenAI) -> list[dict[str, Any]]:
+    """The requests the answerer sent (the app's OpenAI refiner asks the same server)."""
+    return [r for r in server.requests if r["messages"][0]["content"] == SYSTEM_PROMPT]
+
+
+def test_a_stated_wrong_answer_reaches_the_model_as_facts(http: Any, server: LocalOpenAI) -> None:
+    """The context opens with the answer check: the student's 26 is wrong and the answer is
+    14; the model is sent it, and its citations still resolve to the items below."""
+    server.reset("valid")
+
+    async def go(client: httpx.AsyncClient) -> httpx.Response:
+        body = {"query": "I did 52 - 38 and got 26", "stream": False}
+        return await client.post("/v1/answer", json=body, headers=R)
+
+    body = http(go).json()
+    packet = ReasoningPacket.model_validate(body["packet"])
+    known, _, items = packet.context.partition("\n\n## ")
+    assert known.startswith("## About this message\n") and items
+    said = "the student's answer to 52 - 38 is 26, which is wrong; the right answer is 14."
+    assert f"Answer check: {said}" in known.splitlines()
+    assert not any(line.startswith("[") for line in known.splitlines())
+    (sent,) = _answer_calls(server)
+    assert said in sent["messages"][-1]["content"]
+    assert body["answer"] and body["citations"]
+    assert set(body["citations"]) <= citable_ids(packet)
+
+
+def test_an_off_topic_message_gets_no_content_and_no_model_call(
+    http: Any, server: LocalOpenAI
+) -> None:
+    """A `no_match` packet's context says only that nothing matched, and why; the answer is
+    "not sure" without asking the model, streamed or not."""
+    server.reset("valid")
+    query = "hey whats up, can we talk about football"
+
+    async def go(client: httpx.AsyncClient) -> tuple[httpx.Response, httpx.Response]:
+        one = await client.post("/v1/answer", json={"query": query, "stream": False}, headers=R)
+        sse = await client.post("/v1/answer", json={"query": query}, headers=R)
+        return one, sse
+
+    one, sse = http(go)
+    body = one.json()
+    packet = ReasoningPacket.model_validate(body["packet"])
+    reason = packet.no_match_reason or ""
+    assert packet.no_match and reason.startswith("off_topic: ")
+    assert packet.context == (
+        "## No match\nNothing in the curriculum matches this message, so there is nothing to "
+        f"answer from ({reason})."
+    )
+    assert citable_ids(packet) == set() and packet.results  # the hits stay, for the app
+    assert body["answer"] is None and body["reason"] == f"not sure: {reason}"
+    events = _sse(sse.text)
+    assert [e for e, _ in events] == ["packet", "done"]
+    assert events[-1][1]["reason"] == f"not sure: {reason}"
+    assert _answer_calls(server) == []  # the answer model was never asked
+    # The answerer alone, on that packet: no request reaches the server at all.
+    server.reset("valid")
+    result = asyncio.run(collect(_answerer(server.base_url), packet))
+    assert result.answer is None and result.reason == f"not sure: {reason}"
+    assert server.requests == []

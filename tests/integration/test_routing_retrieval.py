@@ -122,7 +122,7 @@ def test_a_request_can_fix_the_prerequisite_hops(retriever, hops: int, lengths: 
     assert {len(p) for p in packet.graph_context.prerequisites} == lengths
 
 
-@pytest.mark.parametrize("budget", [40, 200, 1500])
+@pytest.mark.parametrize("budget", [40, 80, 200, 1500])
 def test_context_is_grouped_tagged_and_within_the_token_budget(
     retriever, embedder, budget: int
 ) -> None:  # type: ignore[no-untyped-def]
@@ -134,11 +134,14 @@ def test_context_is_grouped_tagged_and_within_the_token_budget(
     )
     assert packet.context
     assert embedder.count_tokens(packet.context) <= budget
-    assert packet.context.startswith("## ")
+    # What the packet knows comes first, in at most half the budget (issue 62, part 5).
+    assert packet.context.startswith("## About this message\nTopic: Common Core ")
     # Best first, lessons and results alternating (teaching first, issue 47).
     order = teaching_first(packet.lessons, packet.results)
     tagged = [h.id for h in order if f"[{h.id}]" in packet.context]
-    assert tagged and tagged[0] == order[0].id
+    assert not tagged or tagged[0] == order[0].id
+    if budget >= 80:  # 40 tokens hold the topic, and no item's shortest cut after it
+        assert tagged
 
 
 def test_zero_context_budget_gives_an_empty_context(retriever) -> None:  # type: ignore[no-untyped-def]

@@ -2,7 +2,9 @@
 
 It streams: `stream(packet)` yields `Delta`s of checked text, then one `AnswerResult`. On
 any failure (no context, a timeout, an HTTP error, a refusal, no text) the result has
-`answer: None` and a reason; text already streamed is then to be discarded. A model that
+`answer: None` and a reason; text already streamed is then to be discarded. A packet that
+matched nothing (`no_match`) is not sent to the model: the result is `answer: None` with
+the reason `not sure: <no_match_reason>`, what an app should tell its user. A model that
 timed out or failed (a refusal or no text is an answer) `BREAKER_FAILURES` times in a row is
 not asked for the cool-down: its circuit breaker answers `answer: None` at once, then lets one
 request probe it.
@@ -44,6 +46,7 @@ __all__ = [
     "build_answerer",
     "collect",
     "no_answer",
+    "not_sure",
 ]
 
 log = logging.getLogger(__name__)
@@ -77,6 +80,11 @@ class Answerer(Protocol):
 
 class _Refused(Exception):
     pass
+
+
+def not_sure(packet: ReasoningPacket) -> str:
+    """Why a packet that matched nothing gets no answer: "not sure: " and its reason."""
+    return f"not sure: {packet.no_match_reason or 'nothing in the curriculum matched'}"
 
 
 def no_answer(
@@ -122,6 +130,10 @@ class OpenAIAnswerer:
         import openai
 
         started = time.perf_counter()
+        if packet.no_match:
+            # Nothing matched: the model would answer from its own knowledge, or not at all.
+            yield no_answer(not_sure(packet), model=self._model)
+            return
         if not packet.context.strip():
             yield no_answer("the packet has no context to answer from", model=self._model)
             return

@@ -16,10 +16,13 @@ if TYPE_CHECKING:  # the openai extra is needed only to call a model
 
 __all__ = ["PROMPT_VERSION", "SYSTEM_PROMPT", "answer_messages"]
 
-PROMPT_VERSION = "answer-v1"
+PROMPT_VERSION = "answer-v2"
 
 SYSTEM_PROMPT = """You help a math tutor respond to a student. You are given the student's
-message and a CONTEXT of curriculum items, each line starting with its id in brackets.
+message and a CONTEXT. The CONTEXT opens with what is known about the message (its topic,
+the grade, whether the student's answer is right and what the right answer is, and the
+diagnosis of the error), then lists curriculum items, each line starting with its id in
+brackets. Treat what is known as facts; cite only the items.
 
 Write a short answer for the tutor (not for the student): what the student most likely
 misunderstands, how to explain the idea, and one example or practice question to use.
@@ -30,16 +33,9 @@ say so in one sentence instead of answering from your own knowledge."""
 
 
 def answer_messages(packet: ReasoningPacket) -> list[ChatCompletionMessageParam]:
-    """The chat messages for one packet: the system prompt, then the message and context."""
-    parts = [f"STUDENT MESSAGE:\n{packet.query}"]
-    check = packet.answer_check
-    if check is not None and check.correct is not None:
-        parts.append(
-            f"PROBLEM: {check.problem}\nSTUDENT'S ANSWER: {check.student_answer} "
-            f"({'correct' if check.correct else 'incorrect'}; the answer is "
-            f"{check.correct_answer})"
-        )
-    parts.append(f"CONTEXT:\n{packet.context}")
+    """The chat messages for one packet: the system prompt, then the message and context
+    (which states the answer check and the diagnosis itself, `retrieval/context.py`)."""
+    parts = [f"STUDENT MESSAGE:\n{packet.query}", f"CONTEXT:\n{packet.context}"]
     return [
         {"role": "system", "content": SYSTEM_PROMPT},
         {"role": "user", "content": "\n\n".join(parts)},

@@ -5,7 +5,8 @@ Streamed as Server-Sent Events by default: `event: packet` (the ReasoningPacket)
 (the `AnswerResult`: the answer, its citations, the removed ones; or `answer: null` and a
 reason, after which streamed text is to be discarded). With `"stream": false`, one JSON
 `AnswerResponse`. Without an answer model, or when it fails, the packet still comes, with
-`answer: null` and the reason.
+`answer: null` and the reason; a packet that matched nothing (`no_match`) is not sent to the
+model (`answer: null`, reason `not sure: <no_match_reason>`).
 
 >>> httpx.post(f"{base}/v1/answer", json={"query": "why is 3/4 > 2/3?", "stream": False},
 ...            headers={"X-API-Key": key}).json()["citations"]  # doctest: +SKIP

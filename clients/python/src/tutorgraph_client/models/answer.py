@@ -34,8 +34,8 @@ class AnswerResult(BaseModel):
     )
     reason: str | None = Field(
         default=None,
-        description="Why there is no answer (no answer model configured, no context, the "
-        "model failed); null when there is one.",
+        description="Why there is no answer (no answer model configured, `not sure: ...` when "
+        "the packet matched nothing, no context, the model failed); null when there is one.",
     )
     citations: list[str] = Field(
         default_factory=list,

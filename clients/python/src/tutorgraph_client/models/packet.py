@@ -167,7 +167,10 @@ class ReasoningPacket(BaseModel):
     )
     context: str = Field(
         default="",
-        description="A prompt-ready text block of the hits, within `max_context_tokens`.",
+        description="A prompt-ready text block within `max_context_tokens`: what the packet "
+        "knows about the message (`## About this message`: the topic, the grade, the answer "
+        "check, the diagnosis; lines that cite nothing), then the hits by kind, each line led by "
+        "its `[id]`; on `no_match`, only that nothing matched and why.",
     )
     total_results: int = Field(default=0, description="Hits found, before the cut to n_results.")
     vector_count: int = Field(default=0, description="Hits the vector search found.")
