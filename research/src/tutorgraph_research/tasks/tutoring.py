@@ -162,8 +162,8 @@ def score_packet(
     if slots is not None:
         parts["teach_empty"] = float(not slots.teach.hits)
         if message.grade is not None and slots.teach.hits:
-            wanted = band(message.grade)
-            written = [wanted in _bands(h.concept_ids) for h in slots.teach.hits]
+            child_band = band(message.grade)
+            written = [child_band in _bands(h.concept_ids) for h in slots.teach.hits]
             parts["teach_slot_band"] = float(np.mean(written))
         if own is not None and message.stated_answer is None:
             parts["misconception_own"] = float(
