@@ -41,7 +41,11 @@ from tutorgraph.stores.lessons import (
 )
 from tutorgraph.stores.protocols import GraphStore, ItemSimilarity, LessonSearch
 
-__all__ = ["LessonStage"]
+__all__ = ["FALLBACK_LESSONS", "LessonStage"]
+
+# The message's nearest lessons the teach slot may fall back on (at least; more when the
+# request asks for more lessons).
+FALLBACK_LESSONS = 10
 
 log = logging.getLogger(__name__)
 
@@ -102,10 +106,12 @@ class LessonStage(Stage):
     async def run(self, state: RequestState) -> bool:
         if state.query_vector is None:
             return False
-        nearest = await self._nearest(state)
-        if self.graph is None:
-            return nearest
         slots = state.request.lessons if state.request.lessons is not None else self.slots
+        if self.graph is None:
+            return await self._nearest(state, slots)
+        # The teach slot's fallback: the same nearest lessons whatever the slot's size, so
+        # that a smaller slot holds the first of a larger one's.
+        nearest = await self._nearest(state, max(slots, FALLBACK_LESSONS) if slots else 0)
         try:
             picks = await request_slots(
                 state, self.graph, self.vectors, slots=slots, guard=self._guard
@@ -114,6 +120,7 @@ class LessonStage(Stage):
             # The nearest lessons stay; the packet splits its results into slots by kind.
             log.warning("the slots are left to the results: %s", exc)
             state.degraded_stages[self.name] = failure_reason(self.name, exc)
+            state.lessons = state.lessons[:slots]
             return nearest
         state.slots = picks
         state.lessons = picks.lessons
@@ -126,10 +133,10 @@ class LessonStage(Stage):
             raise SourceUnavailableError(got.reason or "graph failed")
         return got.value
 
-    async def _nearest(self, state: RequestState) -> bool:
-        """The message's nearest lessons in `state.lessons` (False: none were searched)."""
+    async def _nearest(self, state: RequestState, slots: int) -> bool:
+        """The message's `slots` nearest lessons in `state.lessons` (False: none were
+        searched)."""
         request = state.request
-        slots = request.lessons if request.lessons is not None else self.slots
         if self.lessons is None or slots == 0 or "vector" not in request.sources:
             return False
         vector = await state.query_embedding()

@@ -96,7 +96,10 @@ SlotRole = Literal["reproduces_answer", "possible", "topic_error"]
 class SlotHit(Hit):
     """A hit in a slot, with where it came from (`via`: the content of a standard the message
     was linked to, or the message's own nearest content), the standard, the grade it is
-    written for, and for a misconception its own `role` and `confidence`.
+    written for, and for a misconception its own `role` and `confidence`. Its `score` is the
+    one the slot ranked it by (the standard's probability, grade distance, similarity to the
+    message, kind; for a stated answer's misconceptions, their confidence); its `rank` its
+    place among the packet's `results` (0: not among them).
 
     >>> SlotHit(id="x", ids=["x"], kind="explanation", text="…", score=1.0, rank=0,
     ...         found_by=[], fused_score=0.0).via
@@ -131,12 +134,6 @@ class SlotHit(Hit):
         description="misconceptions only: its own calibrated probability of being the "
         "student's (reproduces_answer and possible); null for a topic's common errors.",
     )
-    slot_score: float = Field(
-        default=0.0,
-        description="The score the slot ranked it by (the standard's probability, grade "
-        "distance, similarity to the message, kind); comparable within one slot only.",
-    )
-
     @classmethod
     def of(cls, hit: Hit, **fields: object) -> SlotHit:
         """`hit` as a slot's hit, with `fields` set (a copy)."""
@@ -145,7 +142,7 @@ class SlotHit(Hit):
 
 class Slot(BaseModel):
     """One part of the packet a tutor needs (design 8a): its hits, best first, on one
-    `scale` (`slot`: the slot's own score, `SlotHit.slot_score`; `cosine`: the lessons
+    `scale` (`slot`: the slot's own score, `retrieval/slot_score.py`; `cosine`: the lessons
     search; `learned`: the misconception ranker's score; `fused`: the retrieval sources'
     fused score; `rerank`: the cross-encoder's), a calibrated `confidence` where a model
     gives one, why it is empty when it is, and a `note` when what it holds is above the
