@@ -57,6 +57,7 @@ from tutorgraph.stores.protocols import IndexItem
 from tutorgraph_client.models.packet import Hit, SlotHit
 
 __all__ = [
+    "FALLBACK_LESSONS",
     "MISCONCEPTION_SLOTS",
     "PRACTICE_PER_STANDARD",
     "PRACTICE_SLOTS",
@@ -68,8 +69,12 @@ __all__ = [
     "message_candidates",
 ]
 
-# Items of one standard in the teach slot: 1 / 2 / 3 gave dev teach@10 0.803 / 0.760 / ...
-# typed in the offline replica (the slot then covers four likely standards).
+# The message's nearest lessons the teach slot falls back on (at least: more when the request
+# asks for more lessons), the same whatever the slot's size.
+FALLBACK_LESSONS: Final = 10
+# Items of one standard in the teach slot: 1 / 2 / 3 gave dev teach@10 0.765 / 0.727 / 0.683
+# typed and 0.902 / 0.885 / 0.874 with the grade (`results/slot_weights.json`, the slot and the
+# first ten results): the slot covers four likely standards rather than one.
 TEACH_PER_STANDARD: Final = 1
 # The practice slot: a few items, most of one standard (no labelled data tunes it).
 PRACTICE_SLOTS: Final = 5

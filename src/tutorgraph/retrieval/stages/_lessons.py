@@ -28,6 +28,7 @@ from tutorgraph.retrieval.hits import lesson_hit
 from tutorgraph.retrieval.pipeline import Stage
 from tutorgraph.retrieval.request_slots import request_slots
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
+from tutorgraph.retrieval.slots import FALLBACK_LESSONS
 from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph.retrieval.state import RequestState
 from tutorgraph.stores.breaker import CircuitBreaker
@@ -41,11 +42,7 @@ from tutorgraph.stores.lessons import (
 )
 from tutorgraph.stores.protocols import GraphStore, ItemSimilarity, LessonSearch
 
-__all__ = ["FALLBACK_LESSONS", "LessonStage"]
-
-# The message's nearest lessons the teach slot may fall back on (at least; more when the
-# request asks for more lessons).
-FALLBACK_LESSONS = 10
+__all__ = ["LessonStage"]
 
 log = logging.getLogger(__name__)
 
