@@ -45,19 +45,20 @@ async def request_slots(
         for h in (*state.lessons, *state.hits)
         if h.kind in PRACTICE_KINDS or h.kind in ("misconception", "explanation", "worked_example")
     ]
-    # A stated answer's misconceptions are weighed by the standards that own them (all of
-    # them); otherwise only the first standard's are shown, and only when it is likely.
+    # Without a stated answer only the first standard's misconceptions are shown, and only
+    # when it is likely (a stated answer's come from the message, weighed by their owners).
     sure = bool(standards) and standards[0].probability >= STANDARD_CONFIDENCE
     content = await standard_content(
         graph,
         standards,
         findings=findings,
         message_items=message,
-        misconceptions="all" if stated else "first" if sure else "none",
+        misconceptions="first" if sure and not stated else "none",
         guard=guard,
     )
+    # The cosines the slots' scores read (a stated answer's misconceptions are not scored).
     ids = [c.item.id for c in (*content.documents, *content.misconceptions)]
-    ids += [it.id for it in message]
+    ids += [it.id for it in message if it.kind != "misconception"]
     # A gather of a few hundred stored rows: far less than a thread hop.
     similarities = vectors.similarities(vector, ids) if vectors is not None else {}
     teach_empty = None

@@ -21,6 +21,7 @@ embedded graph they are dictionary look-ups.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeVar, cast
@@ -128,11 +129,32 @@ class StandardContent:
     documents: list[Candidate] = field(default_factory=list)
     misconceptions: list[Candidate] = field(default_factory=list)
     levels: dict[str, int] = field(default_factory=dict)
-    # Each misconception's owners among the standards (its own standards, or through its
-    # construct's alignment): the linked probability mass that owns it.
-    owned: dict[str, float] = field(default_factory=dict)
     # The standard each aligned concept (a section, a construct) came through.
     through: dict[str, str] = field(default_factory=dict)
+    # Every standard each aligned concept is joined to.
+    aligned_to: dict[str, list[str]] = field(default_factory=dict)
+
+    def owned(self, concept_ids: Sequence[str]) -> float:
+        """The standards' probability mass that owns a record of `concept_ids`: the standards
+        among them, and those their concepts are aligned with (each once).
+
+        >>> a = WeightedStandard("ccss:a", 0.7)
+        >>> content = StandardContent([a], aligned_to={"c": ["ccss:a"]})
+        >>> content.owned(["c"]), content.owned(["d"])
+        (0.7, 0.0)
+        """
+        weight = self._probabilities
+        owners = {c for c in concept_ids if c in weight}
+        owners |= {s for c in concept_ids for s in self.aligned_to.get(c, [])}
+        return float(sum(weight.get(s, 0.0) for s in owners))
+
+    @functools.cached_property
+    def _probabilities(self) -> dict[str, float]:
+        return {s.id: s.probability for s in self.standards}
+
+    @functools.cached_property
+    def _weights(self) -> dict[str, WeightedStandard]:
+        return {s.id: s for s in self.standards}
 
     def standard_of(self, concept_ids: Sequence[str]) -> tuple[str | None, float, bool]:
         """The most likely standard among `concept_ids` (its own) or that one of them is
@@ -141,7 +163,7 @@ class StandardContent:
         >>> StandardContent([WeightedStandard("ccss:a", 0.7)]).standard_of(["ccss:a"])
         ('ccss:a', 0.7, True)
         """
-        weight = {s.id: s for s in self.standards}
+        weight = self._weights
         standard, own = _standard_of(concept_ids, weight, self.through)
         return standard, weight[standard].probability if standard else 0.0, own
 
@@ -186,7 +208,7 @@ async def standard_content(
     findings: Sequence[str],
     message_items: Sequence[IndexItem],
     query: str | None = None,
-    misconceptions: Literal["all", "first", "none"] = "all",
+    misconceptions: Literal["all", "first", "none"] = "first",
     guard: Guard | None = None,
 ) -> StandardContent:
     """The candidates of `standards` (plus the standards of the misconceptions the bug rules
@@ -239,8 +261,12 @@ async def standard_content(
     weight = {w.id: w for w in weighted}
     via_of = {c: w.id for w in reversed(weighted) for c in aligned.get(w.id, [])}
     documents = _documents([*own_docs, *near_lessons, *near_practice], weight, via_of, levels)
-    found_misconceptions, owned = _misconceptions(links, weight, via_of, levels)
-    return StandardContent(weighted, documents, found_misconceptions, levels, owned, via_of)
+    aligned_to: dict[str, list[str]] = {}
+    for w in weighted:
+        for c in aligned.get(w.id, []):
+            aligned_to.setdefault(c, []).append(w.id)
+    found_misconceptions = _misconceptions(links, weight, via_of, levels)
+    return StandardContent(weighted, documents, found_misconceptions, levels, via_of, aligned_to)
 
 
 def _misconception_concepts(
@@ -313,15 +339,13 @@ def _misconceptions(
     weight: dict[str, WeightedStandard],
     via_of: dict[str, str],
     levels: dict[str, int],
-) -> tuple[list[Candidate], dict[str, float]]:
-    owners: dict[str, set[str]] = {}
+) -> list[Candidate]:
     out: dict[str, Candidate] = {}
     for link in links:
         m, concept = link.misconception, link.concept_id
         standard = concept if concept in weight else via_of.get(concept)
         if standard is None:
             continue
-        owners.setdefault(m.id, set()).add(standard)
         known = out.get(m.id)
         if known is not None and known.probability >= weight[standard].probability:
             continue
@@ -334,5 +358,4 @@ def _misconceptions(
             concept == standard,
             relevance=link.relevance,
         )
-    owned = {mid: sum(weight[s].probability for s in found) for mid, found in owners.items()}
-    return list(out.values()), owned
+    return list(out.values())

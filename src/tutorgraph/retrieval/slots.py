@@ -83,6 +83,10 @@ PRACTICE_PER_STANDARD: Final = 3
 # misconceptions shown for a stated answer.
 MISCONCEPTION_SLOTS: Final = 3
 STATED_SLOTS: Final = 5
+# The misconceptions a stated answer's slot weighs beside the reproduced ones: the first ten
+# of the rest, in the results' order (`slot_score.MISCONCEPTION_COEFFICIENTS` were fitted on
+# them).
+STATED_CANDIDATES: Final = 10
 
 
 @dataclass(frozen=True)
@@ -306,12 +310,14 @@ def _stated(content: StandardContent, inputs: SlotInputs, early: bool) -> SlotPi
                 )
             )
     shown = {h.id for h in out}
+    # The first of the others in the results' order: those the probability was fitted on.
+    others = [h for h in by_id.values() if h.id not in shown][:STATED_CANDIDATES]
     likely: list[tuple[float, Candidate]] = []
-    for c in message_candidates([h for h in by_id.values() if h.id not in shown], content):
+    for c in message_candidates(others, content):
         p = misconception_confidence(
             c.hit.learned_score if c.hit else None,
             diagnosed_other=bool(out),
-            owned=content.owned.get(c.item.id, 0.0),
+            owned=content.owned(c.item.concept_ids),
         )
         if p >= LIKELY and not (early and beyond_early_grades(_text(c.item))):
             likely.append((p, c))

@@ -61,7 +61,7 @@ class EmbeddedGraphStore:
         # prerequisites or misconceptions (the packet's slots, per request) must not walk them.
         self._edges_in: dict[str, list[Prerequisite]] = {}
         self._edges_out: dict[str, list[Prerequisite]] = {}
-        self._about: dict[str, list[str]] = {}
+        self._about: dict[str, dict[str, list[str]]] = {}
         self._misconceptions_at: dict[str, list[str]] = {}
         for source, target, data in graph.edges(data=True):
             kind = data["type"]
@@ -69,15 +69,17 @@ class EmbeddedGraphStore:
                 self._edges_in.setdefault(target, []).append(data["record"])
                 self._edges_out.setdefault(source, []).append(data["record"])
             elif kind == "ABOUT":
-                self._about.setdefault(target, []).append(source)
+                doc_kind = graph.nodes[source]["record"].kind
+                self._about.setdefault(target, {}).setdefault(doc_kind, []).append(source)
             elif kind == "MISCONCEPTION_OF":
                 self._misconceptions_at.setdefault(target, []).append(source)
         for edges in self._edges_in.values():
             edges.sort(key=lambda e: edge_order(e, "in"))
         for edges in self._edges_out.values():
             edges.sort(key=lambda e: edge_order(e, "out"))
-        for docs in self._about.values():
-            docs.sort()
+        for by_kind in self._about.values():
+            for docs in by_kind.values():
+                docs.sort()
         # The full-text indexes a Neo4j store keeps too: misconception texts and concept names.
         self._misconception_text = BM25Index.build(
             [
@@ -210,9 +212,9 @@ class EmbeddedGraphStore:
         wanted = set(kinds)
         out: dict[str, Document] = {}
         for cid in concept_ids:
-            docs = [
-                d for d in self._about.get(cid, []) if self._g.nodes[d]["record"].kind in wanted
-            ]
+            by_kind = self._about.get(cid, {})
+            found = [by_kind[k] for k in sorted(wanted) if k in by_kind]
+            docs = found[0] if len(found) == 1 else sorted(d for f in found for d in f)
             for did in docs:
                 out.setdefault(did, self._g.nodes[did]["record"])
                 if len(out) >= limit:
