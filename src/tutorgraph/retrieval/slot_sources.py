@@ -11,8 +11,8 @@ aligned to it by id), the documents of the sections and constructs aligned with 
 constructs). Every candidate knows its grade (`content_level.item_level`): the graph's
 `aligned_with` edges into the candidates' concepts are read in the same rounds.
 
-Four rounds of graph calls, each under the graph's timeout and breaker (`guarded`); on an
-embedded graph they are dictionary look-ups.
+Two rounds of graph calls (three when the bug rules reproduced the answer), each call under
+the graph's timeout and breaker; on an embedded graph they are dictionary look-ups.
 
 >>> content = await standard_content(graph, standards, findings=[], message_items=[])
 ... # doctest: +SKIP
@@ -220,22 +220,24 @@ async def standard_content(
     read = _Reads(graph, guard)
     weighted = list(standards)
     ids = [s.id for s in weighted]
-    # Round 1: the standards' alignments, and the reproduced misconceptions.
-    out_edges, diagnosed = await asyncio.gather(
-        read.edges(ids, "out"), read.misconceptions(list(findings))
+    # Round 1: the standards' alignments, the reproduced misconceptions, and the grades of
+    # the message's concepts (the standards their `aligned_with` edges come from).
+    asked = sorted({c for it in message_items for c in it.concept_ids if not c.startswith("ccss:")})
+    out_edges, diagnosed, message_edges = await asyncio.gather(
+        read.edges(ids, "out"), read.misconceptions(list(findings)), read.edges(asked, "in")
     )
     aligned: dict[str, list[str]] = {}
     for edge in out_edges:
         if edge.relation == ALIGNED:
             aligned.setdefault(edge.prerequisite_id, []).append(edge.concept_id)
-    # Round 2: the grades of the message's concepts and of the findings' constructs (the
-    # standards their `aligned_with` edges come from).
-    asked = sorted(
-        {c for it in message_items for c in it.concept_ids if not c.startswith("ccss:")}
-        | {c for m in diagnosed for c in m.concept_ids if not c.startswith("ccss:")}
-    )
     standards_of: dict[str, list[str]] = {}
-    _aligned_standards(await read.edges(asked, "in"), standards_of)
+    _aligned_standards(message_edges, standards_of)
+    # Round 2, for a reproduced answer only: its misconceptions' constructs' standards.
+    constructs = sorted(
+        {c for m in diagnosed for c in m.concept_ids if not c.startswith("ccss:")}
+        - set(standards_of)
+    )
+    _aligned_standards(await read.edges(constructs, "in"), standards_of)
     # A reproduced misconception's standard joins (at the first's probability): its lesson
     # teaches what went wrong, a prerequisite's included.
     top = weighted[0].probability if weighted else 1.0
