@@ -337,7 +337,7 @@ def _topic_errors(content: StandardContent, inputs: SlotInputs, early: bool) -> 
     sure enough of it; else nothing."""
     first = content.standards[0] if content.standards else None
     if first is None or first.probability < STANDARD_CONFIDENCE:
-        best = f" (the most likely, {first.id}, at {first.probability:.2f})" if first else ""
+        best = f" (the most likely, {_code(first.id)}, at {first.probability:.2f})" if first else ""
         return SlotPick(
             empty_reason="no answer stated, and no standard is linked with probability "
             f"{STANDARD_CONFIDENCE} or more{best}: its common errors would be a guess"
@@ -349,6 +349,11 @@ def _topic_errors(content: StandardContent, inputs: SlotInputs, early: bool) -> 
         MISCONCEPTION_SLOTS,
         None,
         early,
-        empty=f"no answer stated, and {first.id} has no common errors recorded",
+        empty=f"no answer stated, and {_code(first.id)} has no common errors recorded",
         role="topic_error",
     )
+
+
+def _code(standard: str) -> str:
+    """A standard as a person reads it in a reason (its code, `2.NBT.B.5`)."""
+    return standard.removeprefix("ccss:")
