@@ -239,7 +239,7 @@ def _take(
     for score, c in ranked:
         if len(chosen) >= k:
             break
-        key = c.standard or c.item.id
+        key = (c.standard if c.via == "standard" else None) or c.item.id
         if per_standard is not None and taken.get(key, 0) >= per_standard:
             continue
         if early and beyond_early_grades(_text(c.item)) is not None:
