@@ -227,6 +227,7 @@ def index_retriever(opened_index, embedder, *, rerank_depth: int = RERANK_DEPTH,
 
     kw.setdefault("linker", opened_index.linker)
     kw.setdefault("lessons", opened_index.lessons)
+    kw.setdefault("item_vectors", opened_index.item_vectors)
 
     # A generous timeout: the 2 s default could degrade a packet on a busy 2-core runner.
     return HybridRetriever(

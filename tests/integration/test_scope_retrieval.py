@@ -81,11 +81,14 @@ async def test_a_maths_message_gets_slots_and_confidences(scoped) -> None:  # ty
     assert packet.confidence == slots.concepts_confidence and 0 <= packet.confidence <= 1
     assert slots.concepts == [c.id for c in packet.concepts if c.taxonomy == "common-core"]
     teach = slots.teach
-    assert teach.hits == packet.lessons and teach.scale == "cosine"
+    # The teach slot is the packet's lessons, ranked by the slot's own score (issue 62);
+    # the lessons keep their cosine as their score.
+    assert [h.id for h in teach.hits] == [h.id for h in packet.lessons]
+    assert teach.scale == "slot"
     assert teach.confidence is not None and 0 <= teach.confidence <= 1
     assert all(h.kind in ("explanation", "worked_example") for h in teach.hits)
-    # Ordered by cosine and their subsection's vote (section 2, Lessons); scored by cosine.
-    assert all(-1 <= h.score <= 1 and h.source_scores == {"vector": h.score} for h in teach.hits)
+    lessons = packet.lessons
+    assert all(-1 <= h.score <= 1 and h.source_scores == {"vector": h.score} for h in lessons)
     # The misconceptions of a message that states no answer are the topic's, marked so.
     mis = slots.misconceptions
     assert mis.stated_answer is False and mis.confidence is None

@@ -314,6 +314,16 @@ def test_the_students_answer_is_checked_and_its_misconception_named(
     assert "Likely misconception: When multiplying decimals" in _text(finding)
     card = "//*[@id='slot-misconceptions']//li[@data-id='eedi:misconception:2481']"
     assert _find(dom, f"{card}//*[{_c('diagnosed')}]")
+    # No claim covers the whole slot (issue 62): each card carries its own, as its `role`
+    # says, and only a reproduced one says it reproduces the answer.
+    box = dom.get_element_by_id("slot-misconceptions")
+    assert "would explain the answer" not in _text(box)
+    tags = {"reproduces_answer": "diagnosed", "possible": "possible", "topic_error": "topic"}
+    for hit in pages["decimals"].packet["slots"]["misconceptions"]["hits"]:
+        own = f"//*[@id='slot-misconceptions']//li[@data-id='{hit['id']}']"
+        assert _find(dom, f"{own}//*[{_c(tags[hit['role']])}]"), hit["id"]
+        if hit["role"] != "reproduces_answer":
+            assert not _find(dom, f"{own}//*[{_c('diagnosed')}]"), hit["id"]
     # No answer in the message: no answer section at all.
     assert pages["fractions"].dom.get_element_by_id("diagnosis-box").get("hidden") is not None
 

@@ -356,7 +356,10 @@ async def test_the_openapi_schema_lists_every_endpoint_and_the_envelope(tmp_path
     packet = schema["components"]["schemas"]["ReasoningPacket"]["properties"]
     assert {"slots", "confidence", "no_match", "no_match_reason", "scope"} <= set(packet)
     slot = schema["components"]["schemas"]["Slot"]["properties"]
-    assert {"hits", "scale", "confidence", "empty_reason", "stated_answer"} == set(slot)
+    assert {"hits", "scale", "confidence", "empty_reason", "stated_answer", "note"} == set(slot)
+    # Each slot's hit says where it came from, its grade, and a misconception its own claim.
+    slot_hit = schema["components"]["schemas"]["SlotHit"]["properties"]
+    assert {"via", "standard", "grade", "role", "confidence"} <= set(slot_hit)
     assert "ranker" in json.dumps(schema["components"]["schemas"]["Hit"]["properties"]["found_by"])
     assert schema["components"]["securitySchemes"]["APIKeyHeader"]["name"] == "X-API-Key"
     assert "application/gzip" in paths["/v1/ingest"]["post"]["requestBody"]["content"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tutorgraph_client.models.packet import Hit, LinkedConcept, ReasoningPacket
+from tutorgraph_client.models.packet import Hit, LinkedConcept, PacketSlots, ReasoningPacket, Slot
 from tutorgraph_research.tasks.packet_messages import PacketMessage
 from tutorgraph_research.tasks.tutoring import (
     MessageScore,
@@ -194,3 +194,37 @@ def test_fields_send_the_problem_and_the_answer_apart() -> None:
     assert request_for(message).problem is None
     sent = request_for(message, fields=True)
     assert (sent.problem, sent.student_answer, sent.query) == ("9 squared", "18", message.text)
+    with_grade = request_for(message, fields=True, grade=True)
+    assert (with_grade.grade, with_grade.problem) == ("4", "9 squared")
+    assert request_for(message, grade=True).grade == "4"
+    assert request_for(message).grade is None
+
+
+def test_the_teach_slot_share_written_for_the_band_is_reported_per_band_and_for_k5() -> None:
+    own = _hit("tutorgraph:lesson:4.OA.B.4", "explanation", "", 1, ("ccss:4.OA.B.4",))
+    seventh = _hit("tutorgraph:lesson:7.EE.A.1", "explanation", "", 2, ("ccss:7.EE.A.1",))
+    slots = PacketSlots(teach=Slot(hits=[own, seventh], scale="cosine"))
+    packet = _packet([], ["ccss:4.OA.B.4"], slots=slots)
+    score = score_packet(_message(), packet)
+    assert score.parts["teach_slot_band"] == 0.5
+    summary = summarise([score])
+    assert summary["teach_by_band"]["K-5"]["teach_slot_band"]["mean"] == 0.5
+    assert summary["teach_by_band"]["3-5"]["teach_slot_band"]["n"] == 1
+    # An empty slot is not scored (teach_empty says so).
+    assert "teach_slot_band" not in score_packet(_message(), _packet([], [])).parts
+
+
+def test_misconceptions_of_a_message_stating_no_answer_must_be_its_standards_own() -> None:
+    own, stray = "tutorgraph:misconception:borrow", "eedi:misconception:9"
+    mine = _hit(own, "misconception")
+    other = _hit(stray, "misconception")
+    for hits, want in (([], 1.0), ([mine], 1.0), ([mine, other], 0.0)):
+        slots = PacketSlots(misconceptions=Slot(hits=hits, scale="fused"))
+        parts = score_packet(_message(), _packet([], [], slots=slots), {own}).parts
+        assert parts["misconception_own"] == want
+    # Not judged without the graph's list, nor for a message that states an answer.
+    slots = PacketSlots(misconceptions=Slot(hits=[other], scale="fused"))
+    assert "misconception_own" not in score_packet(_message(), _packet([], [], slots=slots)).parts
+    stated = _message("stated_error", stated_answer="18", student_answer="18")
+    parts = score_packet(stated, _packet([], [], slots=slots), {own}).parts
+    assert "misconception_own" not in parts

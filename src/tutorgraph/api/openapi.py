@@ -40,6 +40,7 @@ from tutorgraph_client.models.packet import (
     PacketSlots,
     ReasoningPacket,
     Slot,
+    SlotHit,
 )
 from tutorgraph_client.models.request import RetrievalRequest
 
@@ -204,11 +205,26 @@ PACKET_EXAMPLE: dict[str, Any] = ReasoningPacket(
         problem="3 + 4 × 2", student_answer="14", correct=False, correct_answer="11"
     ),
     slots=PacketSlots(
-        misconceptions=Slot(hits=[_MISCONCEPTION], scale="fused", stated_answer=True),
-        teach=Slot(
-            empty_reason="no explanation or worked example in the index is near this message"
+        misconceptions=Slot(
+            hits=[
+                SlotHit.of(
+                    _MISCONCEPTION,
+                    score=0.85,
+                    role="reproduces_answer",
+                    confidence=0.85,
+                )
+            ],
+            scale="slot",
+            stated_answer=True,
         ),
-        practice=Slot(empty_reason="no exercise or question among the message's candidates"),
+        teach=Slot(
+            empty_reason="no explanation or worked example of the linked standards or near "
+            "the message"
+        ),
+        practice=Slot(
+            empty_reason="no exercise or question of the linked standards or among the "
+            "message's candidates"
+        ),
     ),
     grade=GradeInfo(),
 ).model_dump(mode="json")

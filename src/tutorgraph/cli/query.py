@@ -35,7 +35,7 @@ from tutorgraph.config import Settings
 from tutorgraph.errors import TutorGraphError
 from tutorgraph.retrieval.ranker_runtime import may_be_scored
 from tutorgraph.retrieval.retriever import HybridRetriever
-from tutorgraph_client.models.packet import Hit, HitSource, ReasoningPacket
+from tutorgraph_client.models.packet import Hit, HitSource, ReasoningPacket, SlotHit
 from tutorgraph_client.models.request import RETRIEVAL_PROFILES, STORE_SOURCES, RetrievalRequest
 
 __all__ = ["register"]
@@ -285,6 +285,39 @@ def _verdict(packet: ReasoningPacket) -> str:
     return f"[bold]confidence[/]: {', '.join(parts)} (in scope {packet.scope.in_scope:.0%})"
 
 
+def _came_from(hit: SlotHit) -> str:
+    """Where a slot's hit came from, and its grade, in a tutor's words."""
+    where = (
+        f"from {hit.standard.removeprefix('ccss:')}"
+        if hit.via == "standard" and hit.standard
+        else "near the message"
+    )
+    return f"{where}, grade {hit.grade}" if hit.grade else where
+
+
+# What one misconception of the slot claims: its own role and confidence, never the slot's.
+_ROLES = {
+    "reproduces_answer": "reproduces the student's answer",
+    "possible": "possible: does not reproduce the answer",
+    "topic_error": "a common error of the topic",
+}
+
+
+def _print_misconceptions(packet: ReasoningPacket) -> None:
+    slot = packet.slots.misconceptions
+    if not slot.hits:
+        if slot.empty_reason:
+            console.print(f"[dim]misconceptions: {escape(slot.empty_reason)}[/]", highlight=False)
+        return
+    lines = []
+    for i, h in enumerate(slot.hits, start=1):
+        claim = _ROLES.get(h.role or "", "")
+        if h.confidence is not None:
+            claim += f" ({h.confidence:.0%})"
+        lines.append(f"[bold]{i}.[/] {escape(snippet(h.text, 90))}\n    [dim]{escape(claim)}[/]")
+    console.print(Panel("\n".join(lines), title="misconceptions (each with its own claim)"))
+
+
 def print_packet(packet: ReasoningPacket) -> None:
     """A readable packet: one block per hit, then the graph context and the timings."""
     console.print(Rule(f"[bold]{escape(packet.query)}"))
@@ -347,15 +380,19 @@ def print_packet(packet: ReasoningPacket) -> None:
                 f"{', '.join(hit.corroborated_by.sources)}[/]",
                 highlight=False,
             )
-    if packet.lessons:
+    if packet.slots.teach.hits:
         lines = [
-            f"[bold]{h.rank}.[/] [magenta]{h.kind}[/] {escape(h.title)} ({h.score:.3f})\n"
+            f"[bold]{i}.[/] [magenta]{h.kind}[/] {escape(h.title)} [dim]({_came_from(h)})[/]\n"
             f"    {escape(snippet(h.text, 90))}"
-            for h in packet.lessons
+            for i, h in enumerate(packet.slots.teach.hits, start=1)
         ]
         console.print(Panel("\n".join(lines), title="lessons (the teach slot)"))
     elif packet.slots.teach.empty_reason:
         console.print(f"[dim]teach slot empty: {escape(packet.slots.teach.empty_reason)}[/]")
+    _print_misconceptions(packet)
+    for name in ("teach", "practice", "misconceptions"):
+        if (note := getattr(packet.slots, name).note) is not None:
+            console.print(f"[yellow]{name}: {escape(note)}[/]", highlight=False)
     if packet.concepts:
         lines = []
         shown: dict[str, int] = {}

@@ -98,6 +98,7 @@ class LocalIndex(AsyncClosing):
         hold: ReaderHold | None = None,
         linker: ConceptLinker | None = None,
         lessons: LessonIndex | None = None,
+        item_vectors: ExactVectors | None = None,
         unavailable: dict[str, str] | None = None,
     ) -> None:
         self._manifest = manifest
@@ -110,6 +111,7 @@ class LocalIndex(AsyncClosing):
         self._hold = hold
         self._linker = linker
         self._lessons = lessons
+        self._item_vectors = item_vectors
 
     @property
     def manifest(self) -> Manifest:
@@ -142,6 +144,13 @@ class LocalIndex(AsyncClosing):
         """The lessons with the vectors this generation's ingest stored (None when the
         lexical index, which lists the items, or the stored vectors are damaged)."""
         return self._lessons
+
+    @property
+    def item_vectors(self) -> ExactVectors | None:
+        """Every item with the vector this generation's ingest stored, read by id (the
+        packet's slots compare their candidates with the query); None when the lexical index
+        or the stored vectors are damaged."""
+        return self._item_vectors
 
     @property
     def vector(self) -> VectorStore:
@@ -311,10 +320,13 @@ class LocalIndex(AsyncClosing):
                 unavailable["vector"] = disk_full_reason(generation)
             elif problem is not None:
                 problems["vector"] = problem
-        if own is not None and stored is not None and isinstance(lexical, BM25Index):
-            exact = ExactVectors.of(lexical.items, stored)
-            if exact is not None:  # the same items: searched exactly, in memory
-                own.search_exactly(exact)
+        exact = (
+            ExactVectors.of(lexical.items, stored)
+            if stored is not None and isinstance(lexical, BM25Index)
+            else None
+        )
+        if own is not None and exact is not None:  # the same items: searched exactly
+            own.search_exactly(exact)
         linker = None if "graph" in problems else load_linker(layout, concepts, stored)
         lessons = (
             LessonIndex.of(lexical.items, stored)
@@ -337,6 +349,7 @@ class LocalIndex(AsyncClosing):
             hold=hold,
             linker=linker,
             lessons=lessons,
+            item_vectors=exact,
             unavailable=unavailable,
         )
 

@@ -419,5 +419,6 @@ def build_retriever(
         diagnoser=Diagnoser.bundled() if config.diagnosis else None,
         linker=_linker(index, models),
         lessons=index.lessons,
+        item_vectors=index.item_vectors,
         breakers=breakers,
     )

@@ -12,6 +12,7 @@ from tutorgraph.retrieval.fusion import RRF_K
 from tutorgraph.retrieval.graph_search import GraphSearchResult
 from tutorgraph.retrieval.no_match import no_match_reason
 from tutorgraph.retrieval.pipeline import elapsed_ms
+from tutorgraph.retrieval.slots import SlotPick
 from tutorgraph.retrieval.state import RequestState
 from tutorgraph_client.models.packet import (
     GraphContext,
@@ -19,6 +20,7 @@ from tutorgraph_client.models.packet import (
     PacketSlots,
     ReasoningPacket,
     Slot,
+    SlotHit,
     SlotScale,
 )
 from tutorgraph_client.models.request import ALL_SOURCES
@@ -72,7 +74,24 @@ def build_packet(state: RequestState) -> ReasoningPacket:
 
 
 def _slots(state: RequestState) -> PacketSlots:
-    """The packet by job (design 8a); each slot keeps its hits' order and scale."""
+    """The packet by job (design 8a): the slots stage's (`retrieval/slots.py`), each hit's
+    `rank` its place among the results (0: not among them); without them, the results split
+    by kind, in their order and on their scale."""
+    picks = state.slots
+    if picks is not None:
+        ranks = {h.id: h.rank for h in state.hits}
+        return PacketSlots(
+            concepts=[c.id for c in state.linked if c.taxonomy == COMMON_CORE],
+            concepts_confidence=state.confidence.get("concept"),
+            teach=_picked(picks.teach, ranks, state.confidence.get("teach")),
+            misconceptions=_picked(
+                picks.misconceptions,
+                ranks,
+                state.confidence.get("misconceptions"),
+                stated_answer=picks.stated_answer,
+            ),
+            practice=_picked(picks.practice, ranks, None),
+        )
     request = state.request
     misconceptions = _of_kinds(state, ("misconception",))
     practice = _of_kinds(state, ("exercise", "question"))
@@ -115,6 +134,23 @@ def _of_kinds(state: RequestState, kinds: tuple[str, ...]) -> list[Hit]:
     return [h for h in state.uncut if h.kind in kinds][:PAST_THE_CUT]
 
 
+def _picked(
+    pick: SlotPick,
+    ranks: dict[str, int],
+    confidence: float | None,
+    *,
+    stated_answer: bool | None = None,
+) -> Slot:
+    return Slot(
+        hits=[h.model_copy(update={"rank": ranks.get(h.id, 0)}) for h in pick.hits],
+        scale="slot" if pick.hits else "none",
+        confidence=confidence,
+        empty_reason=pick.empty_reason,
+        note=pick.note,
+        stated_answer=stated_answer,
+    )
+
+
 def _slot(
     hits: list[Hit],
     scale: SlotScale,
@@ -124,7 +160,7 @@ def _slot(
     stated_answer: bool | None = None,
 ) -> Slot:
     return Slot(
-        hits=hits,
+        hits=[SlotHit.of(h) for h in hits],
         scale=scale if hits else "none",
         confidence=confidence,
         empty_reason=None if hits else empty,

@@ -28,6 +28,7 @@ from tutorgraph.stores.breaker import Breakers
 from tutorgraph.stores.protocols import (
     ConceptLinks,
     GraphStore,
+    ItemSimilarity,
     LessonSearch,
     LexicalIndex,
     VectorStore,
@@ -58,6 +59,7 @@ class HybridRetriever:
         diagnoser: Diagnoser | None = None,
         linker: ConceptLinks | None = None,
         lessons: LessonSearch | None = None,
+        item_vectors: ItemSimilarity | None = None,
         breakers: Breakers | None = None,
     ) -> None:
         """Each model is `Loaded` (`Loaded.of(model)`, or `Loaded.missing(why)`: the packet
@@ -81,6 +83,7 @@ class HybridRetriever:
             diagnoser=diagnoser,
             linker=linker,
             lessons=lessons,
+            item_vectors=item_vectors,
             breakers=breakers
             or Breakers.make(
                 failures=config.breaker_failures,

@@ -22,6 +22,7 @@ from tutorgraph.stores.breaker import Breakers
 from tutorgraph.stores.protocols import (
     ConceptLinks,
     GraphStore,
+    ItemSimilarity,
     LessonSearch,
     LexicalIndex,
     VectorStore,
@@ -52,5 +53,7 @@ class StageDeps:
     diagnoser: Diagnoser | None = None
     linker: ConceptLinks | None = None
     lessons: LessonSearch | None = None
+    # Every item's stored vector by id (the slots' similarity to the message; None: none).
+    item_vectors: ItemSimilarity | None = None
     # Each source's circuit breaker (`stores/breaker.py`), shared by every stage that calls it.
     breakers: Breakers = field(default_factory=Breakers.make)

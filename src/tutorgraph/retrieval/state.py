@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # field types only: the state imports no model or stage
     from tutorgraph.retrieval.graph_search import GraphPlan, GraphSearchResult
     from tutorgraph.retrieval.merge import MergedHit
     from tutorgraph.retrieval.router import Route
+    from tutorgraph.retrieval.slots import SlotPicks
     from tutorgraph.stores.protocols import ScoredItem
 
 __all__ = [
@@ -160,8 +161,11 @@ class RequestState:
     ranker_info: RankerInfo = field(default_factory=RankerInfo)
     contributions: dict[str, dict[str, float]] = field(default_factory=dict)
     findings: list[DiagnosisFinding] = field(default_factory=list)
-    # The lessons nearest the query (`stages/lessons.py`).
+    # The lessons nearest the query (`stages/lessons.py`); then the teach slot's (`slots`).
     lessons: list[Hit] = field(default_factory=list)
+    # The packet's slots, held together by the linked standards (`stages/_slots.py`); None
+    # when the stage did not run (the packet then splits the results by kind).
+    slots: SlotPicks | None = None
     answer_check: AnswerCheck | None = None
     diagnosis_skipped: str | None = None
     # The scope stage's verdict: in scope or not, and the calibrated confidences.

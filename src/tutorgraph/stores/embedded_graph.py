@@ -56,6 +56,30 @@ class EmbeddedGraphStore:
             for c in concepts
             if c.id.startswith("ccss:")
         }
+        # Each node's edges by type, in the orders the reads give them: a concept of a
+        # section has a hundred and more documents, and the reads that ask for its
+        # prerequisites or misconceptions (the packet's slots, per request) must not walk them.
+        self._edges_in: dict[str, list[Prerequisite]] = {}
+        self._edges_out: dict[str, list[Prerequisite]] = {}
+        self._about: dict[str, dict[str, list[str]]] = {}
+        self._misconceptions_at: dict[str, list[str]] = {}
+        for source, target, data in graph.edges(data=True):
+            kind = data["type"]
+            if kind == "PREREQUISITE_OF":
+                self._edges_in.setdefault(target, []).append(data["record"])
+                self._edges_out.setdefault(source, []).append(data["record"])
+            elif kind == "ABOUT":
+                doc_kind = graph.nodes[source]["record"].kind
+                self._about.setdefault(target, {}).setdefault(doc_kind, []).append(source)
+            elif kind == "MISCONCEPTION_OF":
+                self._misconceptions_at.setdefault(target, []).append(source)
+        for edges in self._edges_in.values():
+            edges.sort(key=lambda e: edge_order(e, "in"))
+        for edges in self._edges_out.values():
+            edges.sort(key=lambda e: edge_order(e, "out"))
+        for by_kind in self._about.values():
+            for docs in by_kind.values():
+                docs.sort()
         # The full-text indexes a Neo4j store keeps too: misconception texts and concept names.
         self._misconception_text = BM25Index.build(
             [
@@ -161,15 +185,11 @@ class EmbeddedGraphStore:
     ) -> list[Prerequisite]:
         if direction not in ("in", "out"):
             raise ValueError(f"direction must be 'in' or 'out', got {direction!r}")
-        edges = self._g.in_edges if direction == "in" else self._g.out_edges
+        edges = self._edges_in if direction == "in" else self._edges_out
         out: list[Prerequisite] = []
         for cid in dict.fromkeys(concept_ids):
-            if cid not in self._concepts:
-                continue
-            found = [
-                d["record"] for *_, d in edges(cid, data=True) if d["type"] == "PREREQUISITE_OF"
-            ]
-            out += sorted(found, key=lambda e: edge_order(e, direction))
+            if cid in self._concepts:
+                out += edges.get(cid, [])
         return out
 
     async def misconceptions_of(
@@ -177,11 +197,8 @@ class EmbeddedGraphStore:
     ) -> list[MisconceptionLink]:
         pairs: list[tuple[Misconception, str]] = []
         for cid in concept_ids:
-            if cid not in self._g:
-                continue
-            for mid, _, data in self._g.in_edges(cid, data=True):
-                if data["type"] == "MISCONCEPTION_OF":
-                    pairs.append((self._g.nodes[mid]["record"], cid))
+            for mid in self._misconceptions_at.get(cid, []):
+                pairs.append((self._g.nodes[mid]["record"], cid))
         relevance: dict[str, float] = {}
         if query and pairs:
             relevance = self._misconception_text.scores(query, {m.id for m, _ in pairs})
@@ -195,13 +212,9 @@ class EmbeddedGraphStore:
         wanted = set(kinds)
         out: dict[str, Document] = {}
         for cid in concept_ids:
-            if cid not in self._g:
-                continue
-            docs = sorted(
-                did
-                for did, _, data in self._g.in_edges(cid, data=True)
-                if data["type"] == "ABOUT" and self._g.nodes[did]["record"].kind in wanted
-            )
+            by_kind = self._about.get(cid, {})
+            found = [by_kind[k] for k in sorted(wanted) if k in by_kind]
+            docs = found[0] if len(found) == 1 else sorted(d for f in found for d in f)
             for did in docs:
                 out.setdefault(did, self._g.nodes[did]["record"])
                 if len(out) >= limit:

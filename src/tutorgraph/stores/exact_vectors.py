@@ -20,6 +20,7 @@ what the index's dense source does (issue 59):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from typing import Self
 
 import numpy as np
@@ -57,6 +58,26 @@ class ExactVectors:
     @property
     def items(self) -> list[IndexItem]:
         return self._items
+
+    @cached_property
+    def _rows(self) -> dict[str, int]:
+        """Each item's row, by id (built on first use: the search does not need it)."""
+        return {it.id: i for i, it in enumerate(self._items)}
+
+    def similarities(self, vector: npt.NDArray[np.float32], ids: Sequence[str]) -> dict[str, float]:
+        """The cosine of `vector` with each of `ids` that it holds (rounded to 6 places).
+
+        >>> items = [IndexItem("a", "exercise", "", "2 + 2"), IndexItem("b", "exercise", "", "?")]
+        >>> exact = ExactVectors(items, np.eye(2, dtype=np.float32))
+        >>> exact.similarities(np.array([1, 0]), ["b", "z"])
+        {'b': 0.0}
+        """
+        rows = self._rows
+        found = [(i, rows[i]) for i in dict.fromkeys(ids) if i in rows]
+        if not found:
+            return {}
+        sims = self._vectors[[r for _, r in found]] @ np.asarray(vector, dtype=np.float32).ravel()
+        return {i: round(float(s), 6) for (i, _), s in zip(found, sims, strict=True)}
 
     def search(self, vector: npt.NDArray[np.float32], k: int) -> list[ScoredItem]:
         """The `k` items nearest `vector`, best first (ties by id); blocking (numpy releases

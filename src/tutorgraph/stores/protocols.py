@@ -31,6 +31,7 @@ __all__ = [
     "GraphWriter",
     "IndexItem",
     "IndexReader",
+    "ItemSimilarity",
     "LessonSearch",
     "LexicalIndex",
     "LinkedCard",
@@ -269,6 +270,15 @@ class LessonSearch(Protocol):
     def search(self, vector: npt.NDArray[np.float32], k: int) -> list[ScoredItem]: ...
 
 
+class ItemSimilarity(Protocol):
+    """The index's stored vectors, read by id: the cosine of a query vector with each item
+    it holds (`ExactVectors`; an id it does not hold is left out)."""
+
+    def similarities(
+        self, vector: npt.NDArray[np.float32], ids: Sequence[str]
+    ) -> dict[str, float]: ...
+
+
 class IndexReader(Protocol):
     """An opened index as a retriever is built over it: the stores, the manifest's request
     defaults, and the lexical vocabulary (term -> document frequency) the spelling
@@ -294,6 +304,11 @@ class IndexReader(Protocol):
     @property
     def lessons(self) -> LessonSearch | None:
         """The index's lessons with their stored vectors, when it has both."""
+        ...
+
+    @property
+    def item_vectors(self) -> ItemSimilarity | None:
+        """Every item's stored vector, by id, when the index has them."""
         ...
 
     def vocabulary(self) -> Mapping[str, int]: ...

@@ -41,6 +41,8 @@ _SHOWN = (
     "packet",
     "reader_none",
     "reader_read",
+    "teach_slot_band",
+    "misconception_own",
 )
 
 
@@ -57,6 +59,13 @@ def tutoring_cmd(
             "--fields",
             help="Send each message's problem and stated answer in the request's own fields "
             "(as an app would), instead of the message as typed.",
+        ),
+    ] = False,
+    grade: Annotated[
+        bool,
+        typer.Option(
+            "--grade",
+            help="Send each message's grade in the request (an app that knows its student's).",
         ),
     ] = False,
     baseline: Annotated[
@@ -85,8 +94,10 @@ def tutoring_cmd(
     """Whole packets: standard@1/@3, teach@10, misconception@10 (stated errors), balanced,
     the off-topic flag's precision and recall, and a packet score, per kind of message with
     95% bootstrap intervals, for the development and the held-out messages apart (tune on
-    dev only). With --baseline, each part's paired difference on the same messages. Beside
-    them, the reader's stated answers: recall, precision and no answer read where none is
+    dev only); beside them the teach slot's share written for the message's band and, for a
+    message stating no answer, whether its misconceptions are its standards' own. With
+    --baseline, each part's paired difference on the same messages. Beside them, the
+    reader's stated answers: recall, precision and no answer read where none is
     stated (`--answers`; `--answers-only` for these alone)."""
     from tutorgraph_research.harness.provenance import git_commit, hardware
     from tutorgraph_research.tasks.packet_messages import load_packet_messages
@@ -131,6 +142,8 @@ def tutoring_cmd(
                     served.retriever,
                     items,
                     fields=fields,
+                    grade=grade,
+                    graph=served.index.graph,
                     progress=lambda done, _total: bars.update(task, completed=done),
                 )
                 return scores
@@ -157,6 +170,7 @@ def tutoring_cmd(
         "answers": str(answers) if answers else None,
         "n": len(scores),
         "fields": fields,
+        "grade": grade,
         "baseline": str(baseline) if baseline else None,
         "index_dir": str(settings.index_dir),
         "bootstrap": {"resamples": 1000, "seed": 0, "level": 0.95},

@@ -30,6 +30,14 @@ Reported beside them, never in the packet score:
 - ``reader_none``: a message that states no answer, read with no student answer (the
   reader's precision); ``reader_read``: one that states an answer, read with one (recall);
 - ``teach_empty``: the packet's teach slot is empty (math messages; `empty_by_grade`);
+- ``teach_slot_band``: the share of the teach slot's items written for the message's grade
+  band (aligned by id to a standard of that band, as ``teach_band@10`` reads it; math
+  messages with a grade and a non-empty slot; `teach_by_band` gives it per band and for
+  K-5);
+- ``misconception_own``: a message that states no answer, whose misconceptions slot holds
+  only the accepted standards' own misconceptions (each standard's and those of the
+  constructs aligned with it, `retrieval.concepts.concept_misconceptions`), or none: 1.0,
+  else 0.0 (math messages, when the runner is given the graph);
 - `reliability`: the packet's `confidence` (that its first Common Core concept is right)
   in bins, against how often it was right (off-topic messages count as wrong).
 
@@ -44,13 +52,15 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from tutorgraph.retrieval.concepts import concept_misconceptions
 from tutorgraph.retrieval.retriever import HybridRetriever
+from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.grade import band, standard_grade
 from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
@@ -80,6 +90,8 @@ PARTS = (
     "reader_none",
     "reader_read",
     "teach_empty",
+    "teach_slot_band",
+    "misconception_own",
 )
 TEACHING = frozenset({"explanation", "worked_example"})
 TOP = 10
@@ -102,14 +114,21 @@ class MessageScore:
     confidence: float | None = None
 
 
-def request_for(message: PacketMessage, *, fields: bool = False) -> RetrievalRequest:
+def request_for(
+    message: PacketMessage, *, fields: bool = False, grade: bool = False
+) -> RetrievalRequest:
     """The request an app sends: the message as typed or, with `fields`, its problem and
-    stated answer in the request's own fields (where the set gives them)."""
+    stated answer in the request's own fields (where the set gives them); with `grade`, the
+    message's grade too (an app that knows its student's)."""
+    known = {"grade": message.grade} if grade and message.grade is not None else {}
     if fields and message.problem is not None:
         return RetrievalRequest(
-            query=message.text, problem=message.problem, student_answer=message.student_answer
+            query=message.text,
+            problem=message.problem,
+            student_answer=message.student_answer,
+            **known,
         )
-    return RetrievalRequest(query=message.text)
+    return RetrievalRequest(query=message.text, **known)
 
 
 def _flagged(packet: ReasoningPacket) -> bool:
@@ -121,8 +140,11 @@ def _bands(concept_ids: Sequence[str]) -> set[str]:
     return {band(g) for g in map(standard_grade, concept_ids) if g is not None}
 
 
-def score_packet(message: PacketMessage, packet: ReasoningPacket) -> MessageScore:
-    """The parts of `message`'s packet that apply to it (see the module's docstring)."""
+def score_packet(
+    message: PacketMessage, packet: ReasoningPacket, own: Collection[str] | None = None
+) -> MessageScore:
+    """The parts of `message`'s packet that apply to it (see the module's docstring); `own`:
+    the accepted standards' own misconceptions (None: `misconception_own` is not judged)."""
     flagged = 1.0 if _flagged(packet) else 0.0
     parts: dict[str, float] = {"flagged": flagged}
     read = packet.answer_check is not None and packet.answer_check.student_answer is not None
@@ -139,6 +161,14 @@ def score_packet(message: PacketMessage, packet: ReasoningPacket) -> MessageScor
     slots = getattr(packet, "slots", None)
     if slots is not None:
         parts["teach_empty"] = float(not slots.teach.hits)
+        if message.grade is not None and slots.teach.hits:
+            child_band = band(message.grade)
+            written = [child_band in _bands(h.concept_ids) for h in slots.teach.hits]
+            parts["teach_slot_band"] = float(np.mean(written))
+        if own is not None and message.stated_answer is None:
+            parts["misconception_own"] = float(
+                all(set(h.ids) & set(own) for h in slots.misconceptions.hits)
+            )
     in_context = set(_CONTEXT_ID.findall(packet.context))
     top = packet.results[:TOP]
     shown = top + [h for h in [*packet.results[TOP:], *packet.lessons] if h.id in in_context]
@@ -175,15 +205,28 @@ async def run_tutoring_benchmark(
     messages: Sequence[PacketMessage],
     *,
     fields: bool = False,
+    grade: bool = False,
+    graph: GraphStore | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[MessageScore], dict[str, ReasoningPacket]]:
-    """Score every message's packet (one at a time, as a tutor's app would send them)."""
+    """Score every message's packet (one at a time, as a tutor's app would send them); with
+    `graph`, the accepted standards' own misconceptions are read from it
+    (`misconception_own`)."""
     scores: list[MessageScore] = []
     packets: dict[str, ReasoningPacket] = {}
+    owned: dict[str, set[str]] = {}
     for done, message in enumerate(messages, start=1):
-        packet = await retriever.retrieve(request_for(message, fields=fields))
+        packet = await retriever.retrieve(request_for(message, fields=fields, grade=grade))
         packets[message.id] = packet
-        scores.append(score_packet(message, packet))
+        own: set[str] | None = None
+        if graph is not None:
+            own = set()
+            for standard in message.standards:
+                if standard not in owned:
+                    found = await concept_misconceptions(graph, standard)
+                    owned[standard] = {f.misconception.id for f in found}
+                own |= owned[standard]
+        scores.append(score_packet(message, packet, own))
         if progress is not None:
             progress(done, len(messages))
     return scores, packets
@@ -229,9 +272,11 @@ def summarise(scores: Sequence[MessageScore]) -> dict[str, dict[str, Any]]:
     by_band: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for s in scores:
         if s.grade is not None:
-            for part in ("teach@10", "teach_band@10"):
+            names = [band(s.grade)] + (["K-5"] if band(s.grade) in ("K-2", "3-5") else [])
+            for part in ("teach@10", "teach_band@10", "teach_slot_band"):
                 if part in s.parts:
-                    by_band[band(s.grade)][part].append(s.parts[part])
+                    for name in names:
+                        by_band[name][part].append(s.parts[part])
     out["teach_by_band"] = {
         b: {part: _cell(vals) for part, vals in parts.items()}
         for b, parts in sorted(by_band.items())

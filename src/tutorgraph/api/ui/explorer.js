@@ -291,12 +291,33 @@ function renderDiagnosis(packet) {
 
 // -- the slots ------------------------------------------------------------------------------
 
+// What a misconception in the slot claims, its own claim only (issue 62): the slot makes none.
+function roleTag(hit, diagnosed) {
+  if (hit.role === "reproduces_answer" || (!hit.role && diagnosed)) {
+    return el("span", { class: "tag diagnosed" }, "reproduces the student's answer");
+  }
+  if (hit.role === "possible") {
+    const sure = hit.confidence !== null && hit.confidence !== undefined ? `, ${pct(hit.confidence)} likely` : "";
+    return el("span", { class: "tag possible" }, `possible${sure}: does not reproduce the answer`);
+  }
+  if (hit.role === "topic_error") return el("span", { class: "tag topic" }, "a common error of the topic");
+  return null;
+}
+
+// Where a slot's hit came from: the linked standard's content, or the message's nearest.
+function viaTag(hit) {
+  if (hit.via === "standard" && hit.standard) return el("span", { class: "tag via" }, `from ${hit.standard.replace(/^ccss:/, "")}`);
+  if (hit.via === "message") return el("span", { class: "tag via" }, "near the message");
+  return null;
+}
+
 function hitCard(hit, diagnosed) {
   const heading = hit.kind === "misconception" ? (hit.title || hit.text) : (hit.title || KINDS[hit.kind] || hit.kind);
   const item = el("li", { class: `hit-card kind-${hit.kind}`, "data-id": hit.id },
     el("div", { class: "hit-head" }, taxonomyChip(taxonomyOf(hit.id)), " ",
       el("span", { class: "kind" }, KINDS[hit.kind] || hit.kind),
-      diagnosed ? el("span", { class: "tag diagnosed" }, "reproduces the student's answer") : null),
+      roleTag(hit, diagnosed), viaTag(hit),
+      hit.grade ? el("span", { class: "tag grade" }, hit.grade === "K" ? "kindergarten" : hit.grade === "HS" ? "high school" : `grade ${hit.grade}`) : null),
     el("div", { class: "hit-title" }, heading));
   if (hit.kind !== "misconception") item.append(el("p", { class: "text", title: shorten(hit.text, 1200) }, shorten(hit.text, 320)));
   item.append(el("code", { class: "cid" }, hit.id));
@@ -309,6 +330,7 @@ function renderSlot(box, slot, packet, intro) {
   if (slot.confidence !== null && slot.confidence !== undefined) head.append(el("span", { class: "conf" }, `${pct(slot.confidence)} sure`), " ");
   if (intro) head.append(intro);
   if (head.childNodes.length) box.append(head);
+  if (slot.note) box.append(el("p", { class: "slot-note" }, `Note: ${slot.note}.`));
   if (!slot.hits.length) {
     box.append(el("p", { class: "empty" }, slot.empty_reason ? `Nothing here: ${slot.empty_reason}.` : "Nothing found."));
     return;
@@ -319,12 +341,13 @@ function renderSlot(box, slot, packet, intro) {
 
 function renderSlots(packet) {
   const s = packet.slots;
-  renderSlot($("#slot-teach"), s.teach, packet, "Explanations and worked examples nearest the message.");
+  renderSlot($("#slot-teach"), s.teach, packet, "Explanations and worked examples of the standards the message is about.");
   const stated = s.misconceptions.stated_answer;
+  // No claim for the whole slot: each card says what it claims (its role and confidence).
   renderSlot($("#slot-misconceptions"), s.misconceptions, packet,
-    stated === true ? "These would explain the answer the student gave." :
+    stated === true ? "The student gave an answer: each card says whether it reproduces it." :
       stated === false ? "The student gave no answer to explain: these are common errors of the topic." : "");
-  renderSlot($("#slot-practice"), s.practice, packet, "Exercises and quiz questions on the same concepts.");
+  renderSlot($("#slot-practice"), s.practice, packet, "Exercises and quiz questions on the same standards.");
 }
 
 // -- for developers -------------------------------------------------------------------------

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from tutorgraph_client.models.grade import Grade
 from tutorgraph_client.models.hit import (
     Conflict,
     Corroboration,
@@ -57,7 +58,10 @@ __all__ = [
     "RerankerInfo",
     "ScopeInfo",
     "Slot",
+    "SlotHit",
+    "SlotRole",
     "SlotScale",
+    "SlotVia",
     "SupersededCopy",
     "teaching_first",
 ]
@@ -84,16 +88,66 @@ TIMING_KEYS = (
 )
 
 
-SlotScale = Literal["cosine", "learned", "fused", "rerank", "none"]
+SlotScale = Literal["slot", "cosine", "learned", "fused", "rerank", "none"]
+SlotVia = Literal["standard", "message"]
+SlotRole = Literal["reproduces_answer", "possible", "topic_error"]
+
+
+class SlotHit(Hit):
+    """A hit in a slot, with where it came from (`via`: the content of a standard the message
+    was linked to, or the message's own nearest content), the standard, the grade it is
+    written for, and for a misconception its own `role` and `confidence`. Its `score` is the
+    one the slot ranked it by (the standard's probability, grade distance, similarity to the
+    message, kind; for a stated answer's misconceptions, their confidence); its `rank` its
+    place among the packet's `results` (0: not among them).
+
+    >>> SlotHit(id="x", ids=["x"], kind="explanation", text="…", score=1.0, rank=0,
+    ...         found_by=[], fused_score=0.0).via
+    'message'
+    """
+
+    via: SlotVia = Field(
+        default="message",
+        description="standard: the content of a standard the message is linked to (its own "
+        "lesson, examples, practice or misconceptions, or those aligned with it); message: "
+        "the content nearest the message, when the standards have nothing better.",
+    )
+    standard: str | None = Field(
+        default=None,
+        description="The Common Core standard it came through (or belongs to), when one did.",
+        examples=["ccss:2.NBT.B.5"],
+    )
+    grade: Grade | None = Field(
+        default=None,
+        description="The grade it is written for: its standard's, for content aligned to one "
+        "by id; else the highest grade of the standards its concepts are aligned with; null "
+        "when neither is known.",
+    )
+    role: SlotRole | None = Field(
+        default=None,
+        description="misconceptions only: reproduces_answer (the bug rules reproduce the "
+        "student's stated answer with it), possible (a stated answer it does not reproduce; "
+        "see `confidence`) or topic_error (no answer stated: a common error of the standard).",
+    )
+    confidence: float | None = Field(
+        default=None,
+        description="misconceptions only: its own calibrated probability of being the "
+        "student's (reproduces_answer and possible); null for a topic's common errors.",
+    )
+    @classmethod
+    def of(cls, hit: Hit, **fields: object) -> SlotHit:
+        """`hit` as a slot's hit, with `fields` set (a copy)."""
+        return cls(**{**hit.model_dump(), **fields})
 
 
 class Slot(BaseModel):
     """One part of the packet a tutor needs (design 8a): its hits, best first, on one
-    `scale` (`cosine`: the lessons search; `learned`: the misconception ranker's score;
-    `fused`: the retrieval sources' fused score; `rerank`: the cross-encoder's), a
-    calibrated `confidence` where a model gives one, and why it is empty when it is. For
-    `misconceptions`, `stated_answer` says whether they explain an answer the student
-    stated (else: common errors of the topic).
+    `scale` (`slot`: the slot's own score, `retrieval/slot_score.py`; `cosine`: the lessons
+    search; `learned`: the misconception ranker's score; `fused`: the retrieval sources'
+    fused score; `rerank`: the cross-encoder's), a calibrated `confidence` where a model
+    gives one, why it is empty when it is, and a `note` when what it holds is above the
+    child's level because nothing else exists. For `misconceptions`, `stated_answer` says
+    whether the student stated an answer; each hit's `role` says what it claims.
 
     >>> Slot(empty_reason="no lesson in the index").hits
     []
@@ -101,20 +155,40 @@ class Slot(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    hits: list[Hit] = Field(default_factory=list, description="The slot's hits, best first.")
+    hits: list[SlotHit] = Field(
+        default_factory=list,
+        description="The slot's hits, best first, each saying where it came from (`via`).",
+    )
     scale: SlotScale = Field(
         default="none",
-        description="What the hits' scores are: cosine, learned, fused or rerank; none when "
-        "the slot is empty.",
+        description="What the hits' `score`s are: slot (the slot's own score), cosine, "
+        "learned, fused or rerank; none when the slot is empty.",
     )
+    note: str | None = Field(
+        default=None,
+        description="Set when the slot holds content above the child's level because "
+        "nothing else exists (a K-2 packet with negative numbers, algebra or graphs).",
+    )
+
+    @field_validator("hits", mode="before")
+    @classmethod
+    def _plain_hits(cls, hits: object) -> object:
+        """A plain `Hit` is taken as a slot's hit with the defaults (`via: message`)."""
+        if isinstance(hits, list):
+            return [
+                h.model_dump() if isinstance(h, Hit) and not isinstance(h, SlotHit) else h
+                for h in hits
+            ]
+        return hits
     confidence: float | None = Field(
         default=None, description="A calibrated probability that the slot is right, if known."
     )
     empty_reason: str | None = Field(default=None, description="Why the slot is empty, when it is.")
     stated_answer: bool | None = Field(
         default=None,
-        description="misconceptions only: true when they explain an answer the student "
-        "stated, false when they are the topic's common errors.",
+        description="misconceptions only: true when the student stated an answer (each hit's "
+        "`role` says whether it reproduces it), false when the hits are the topic's common "
+        "errors.",
     )
 
 
@@ -133,12 +207,20 @@ class PacketSlots(BaseModel):
         default=None, description="The calibrated probability that the first is right."
     )
     teach: Slot = Field(
-        default_factory=Slot, description="Explanations and worked examples (the lessons)."
+        default_factory=Slot,
+        description="Explanations and worked examples (the lessons): the linked standards' "
+        "own first, then those aligned with them, then the message's nearest.",
     )
     misconceptions: Slot = Field(
-        default_factory=Slot, description="Misconceptions that explain the student's error."
+        default_factory=Slot,
+        description="For a stated answer, the misconceptions that reproduce it first, then "
+        "those likely on their own score; else the linked standard's common errors, or none.",
     )
-    practice: Slot = Field(default_factory=Slot, description="Exercises and questions.")
+    practice: Slot = Field(
+        default_factory=Slot,
+        description="Exercises and questions: the linked standards' own first, then aligned, "
+        "then the message's nearest.",
+    )
 
 
 class ReasoningPacket(BaseModel):
@@ -228,8 +310,9 @@ class ReasoningPacket(BaseModel):
     )
     lessons: list[Hit] = Field(
         default_factory=list,
-        description="The explanations and worked examples nearest the message, searched "
-        "apart from the results, best first (empty when the request asks for none).",
+        description="The explanations and worked examples the packet teaches with (the teach "
+        "slot's hits, `score` their cosine with the message), searched apart from the results, "
+        "best first (empty when the request asks for none).",
     )
     slots: PacketSlots = Field(
         default_factory=PacketSlots,
