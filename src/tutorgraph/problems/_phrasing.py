@@ -30,7 +30,7 @@ Entry = dict[str, str | Fraction]
 
 @cache
 def _words() -> dict[str, Any]:
-    path = resources.files("tutorgraph.training.problems") / "data" / "words.toml"
+    path = resources.files("tutorgraph.problems") / "data" / "words.toml"
     with path.open("rb") as f:
         return tomllib.load(f)
 

@@ -41,11 +41,11 @@ from importlib import resources
 from typing import Any
 
 from tutorgraph.mathtext.evaluate import evaluate, format_value
-from tutorgraph.training.problems._draw import Draw, Scope, literal, parse_draws, render
-from tutorgraph.training.problems._format import show_answer
-from tutorgraph.training.problems._phrasing import agree, frame, voice
-from tutorgraph.training.problems._registry import Generator, Kind, Made
-from tutorgraph.training.problems._steps import cap, work
+from tutorgraph.problems._draw import Draw, Scope, literal, parse_draws, render
+from tutorgraph.problems._format import show_answer
+from tutorgraph.problems._phrasing import agree, frame, voice
+from tutorgraph.problems._registry import Generator, Kind, Made
+from tutorgraph.problems._steps import cap, work
 
 __all__ = ["BANDS", "Ask", "Row", "generators", "load", "make", "mentions"]
 
@@ -124,7 +124,7 @@ def _row(name: str, data: dict[str, Any], banks: dict[str, tuple[Ask, ...]]) -> 
 
 @cache
 def _files() -> dict[str, dict[str, Any]]:
-    folder = resources.files("tutorgraph.training.problems") / "data"
+    folder = resources.files("tutorgraph.problems") / "data"
     out = {}
     for band in BANDS:
         if not (folder / f"{band}.toml").is_file():
