@@ -10,6 +10,8 @@ linker from outside.
 A generator is a row of data (`data/<band>.toml`: its draws, phrasings and expressions) run
 by one engine (`_rows.py`): the answer is the expression's value by
 `tutorgraph.mathtext.evaluate`, computed once, and the steps are read off the expression.
+At request time `practice` makes a few problems for one standard like the student's, in a
+teacher's voice (`_practice.py`; the packet's generated practice).
 
 >>> from tutorgraph.problems import GENERATORS
 >>> problems = generate(per_generator=2, seed=0)
@@ -27,9 +29,20 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from tutorgraph.problems._practice import PRACTICE_ITEMS, Practice, covers, practice
 from tutorgraph.problems._registry import Generator, Kind, Problem, run
 
-__all__ = ["GENERATORS", "Generator", "Kind", "Problem", "generate"]
+__all__ = [
+    "GENERATORS",
+    "PRACTICE_ITEMS",
+    "Generator",
+    "Kind",
+    "Practice",
+    "Problem",
+    "covers",
+    "generate",
+    "practice",
+]
 
 
 @cache

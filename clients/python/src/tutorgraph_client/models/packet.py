@@ -90,7 +90,8 @@ SlotScale = Literal["cosine", "learned", "fused", "rerank", "none"]
 class Slot(BaseModel):
     """One part of the packet a tutor needs (design 8a): its hits, best first, on one
     `scale` (`cosine`: the lessons search; `learned`: the misconception ranker's score;
-    `fused`: the retrieval sources' fused score; `rerank`: the cross-encoder's), a
+    `fused`: the retrieval sources' fused score; `rerank`: the cross-encoder's; the
+    generated practice that leads `practice` is not scored), a
     calibrated `confidence` where a model gives one, and why it is empty when it is. For
     `misconceptions`, `stated_answer` says whether they explain an answer the student
     stated (else: common errors of the topic).
@@ -105,7 +106,7 @@ class Slot(BaseModel):
     scale: SlotScale = Field(
         default="none",
         description="What the hits' scores are: cosine, learned, fused or rerank; none when "
-        "the slot is empty.",
+        "the slot is empty or holds generated practice only (`generated` hits score 0).",
     )
     confidence: float | None = Field(
         default=None, description="A calibrated probability that the slot is right, if known."
@@ -121,7 +122,8 @@ class Slot(BaseModel):
 class PacketSlots(BaseModel):
     """The packet by job: `concepts` (the ids of `ReasoningPacket.concepts` in the Common
     Core, with the confidence that the first is right), `teach` (explanations and worked
-    examples), `misconceptions` and `practice` (exercises and questions)."""
+    examples), `misconceptions` and `practice` (exercises and questions; generated
+    problems for the first standard lead it)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -138,7 +140,14 @@ class PacketSlots(BaseModel):
     misconceptions: Slot = Field(
         default_factory=Slot, description="Misconceptions that explain the student's error."
     )
-    practice: Slot = Field(default_factory=Slot, description="Exercises and questions.")
+    practice: Slot = Field(
+        default_factory=Slot,
+        description="Exercises and questions: first, when the first linked Common Core "
+        "standard has a generator (and fits the request's grade band), 3 to 5 problems made "
+        "for the request (`generated: true`, with `answer` and `steps`; the student's "
+        "problem's structure with new numbers where the standard has it), then the index's "
+        "practice aligned to that standard, then the rest.",
+    )
 
 
 class ReasoningPacket(BaseModel):
@@ -194,8 +203,8 @@ class ReasoningPacket(BaseModel):
         description="Parts of the pipeline that did not deliver all of their part, and why: "
         "an optional stage that failed (`<stage> failed: <why>`, e.g. `link failed: "
         "RuntimeError`: no concepts, so the graph was seeded without them; `rerank`, `rank`, "
-        "`diagnose`, `lessons`, `scope`), or the local context partly ranked by its words "
-        "only (`local`).",
+        "`diagnose`, `lessons`, `scope`), the local context partly ranked by its words "
+        "only (`local`), or the generated practice (`practice failed: <why>`: none made).",
     )
     reranker: RerankerInfo = Field(
         default_factory=RerankerInfo, description="Whether the cross-encoder ran."
