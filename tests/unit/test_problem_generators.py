@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from tutorgraph.mathtext.evaluate import evaluate, parse_answer
 from tutorgraph import problems as problems_package
+from tutorgraph.mathtext.evaluate import evaluate, parse_answer
 from tutorgraph.problems import GENERATORS, _registry, _rows, generate
 
 pytestmark = pytest.mark.unit

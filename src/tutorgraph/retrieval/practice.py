@@ -24,7 +24,6 @@ none (the message is not the maths the standard was linked from).
 from __future__ import annotations
 
 import hashlib
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,18 +49,17 @@ class GeneratedPractice:
     shape: str | None = None
     matched: int = 0
     reason: str | None = None
-    ms: float = 0.0
 
     def debug(self) -> dict[str, Any]:
         """The debug block's entry: the standard, the student's problem's shape, how many
-        problems were made and how many share it, why none, and the milliseconds."""
+        problems were made and how many share it, and why none (no time: the packet's
+        bytes, timings aside, are the same for the same request)."""
         return {
             "standard": self.standard,
             "shape": self.shape,
             "generated": len(self.hits),
             "matched": self.matched,
             "reason": self.reason,
-            "ms": self.ms,
         }
 
 
@@ -107,7 +105,6 @@ def _refused(state: RequestState, standard: str | None, no_match: str | None) ->
 def generated_practice(state: RequestState, no_match: str | None) -> GeneratedPractice:
     """The packet's generated practice for a request whose stages have all run, given its
     `no_match_reason` (see the module's docstring)."""
-    started = time.perf_counter()
     standard = _standard(state)
     reason = _refused(state, standard, no_match)
     if reason is not None or standard is None:
@@ -125,5 +122,4 @@ def generated_practice(state: RequestState, no_match: str | None) -> GeneratedPr
         shape=made.shape,
         matched=made.matched,
         reason=None if made.problems else f"the generators of {standard} made no problem",
-        ms=round((time.perf_counter() - started) * 1000.0, 3),
     )

@@ -33,8 +33,8 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.linking.cards import build_cards
 from tutorgraph.linking.standards_model import StandardModel
 from tutorgraph.models.records import SourceRecords
-from tutorgraph.retrieval.facts import request_facts
 from tutorgraph.problems import Problem, generate
+from tutorgraph.retrieval.facts import request_facts
 from tutorgraph_client.models.grade import GRADES, Grade, standard_grade
 from tutorgraph_client.models.request import MAX_QUERY_CHARS, RetrievalRequest
 
