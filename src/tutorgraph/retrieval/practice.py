@@ -8,8 +8,9 @@ student's problem where the standard has it (`RequestFacts.problem`; a word prob
 calculation, `story`, asks for word problems) with new numbers, else they are the standard's
 bare exercises; they are printed in a teacher's voice (`tutorgraph.problems.practice`). The
 draw is seeded by sha256 of the request's text and the standard, so the same request gives
-the same problems in any process. No model is called: a few draws of the engine, well under
-a millisecond once the standard's phrasings are read (a few milliseconds, once per process).
+the same problems in any process. No model is called: four draws of the engine, about a
+millisecond (p50; `research/scripts/practice_latency.py`), plus, once per process, the data
+files' read and each standard's phrasings (a few milliseconds each).
 
 Each problem is a `Hit` with `generated: true`, kind `exercise`, `found_by: ["generator"]`,
 its `answer` and `steps`, no score (0) and rank 0 (it is not among the results); its id is
