@@ -18,6 +18,7 @@ from tutorgraph.problems import _phrasing, _practice, _shape, covers, practice
 from tutorgraph.problems._phrasing import teacherly
 from tutorgraph.problems._shape import numbers, shape
 from tutorgraph.retrieval.facts import request_facts
+from tutorgraph.retrieval.packet import build_packet
 from tutorgraph.retrieval.practice import generated_practice
 from tutorgraph.retrieval.state import RequestState
 from tutorgraph_client.models.packet import Hit, LinkedConcept, ReasoningPacket
@@ -171,3 +172,36 @@ def test_an_old_packet_without_the_new_fields_still_parses() -> None:
         {"query": "q", "timings_ms": {}, "slots": {"practice": {"hits": [hit]}}}
     )
     assert not packet.slots.practice.hits[0].generated
+
+
+def _found(id_: str, concept: str, rank: int) -> Hit:
+    return Hit(
+        id=id_, ids=[id_], kind="exercise", text=id_, concept_ids=[concept], score=0.1,
+        rank=rank, found_by=["vector"], fused_score=0.1,
+    )  # fmt: skip
+
+
+def test_the_practice_slot_leads_with_them_then_the_standards_own_practice() -> None:
+    state = _state(["ccss:2.NBT.B.5"])
+    other, own = _found("openstax:a", "openstax:section:1", 1), _found("own:b", "ccss:2.NBT.B.5", 2)
+    past = _found("own:c", "ccss:2.NBT.B.5", 0)  # past the cut
+    state.hits, state.uncut = [other, own], [other, own, past]
+    packet = build_packet(state)
+    hits = packet.slots.practice.hits
+    made = [h for h in hits if h.generated]
+    assert 3 <= len(made) <= 5 and hits[: len(made)] == made
+    assert [h.id for h in hits[len(made) :]] == ["own:b", "own:c", "openstax:a"]
+    assert packet.slots.practice.scale == "fused" and packet.results == [other, own]
+    assert "practice" not in packet.degraded_stages
+
+
+def test_a_failure_leaves_the_packet_without_them_and_says_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("tutorgraph.retrieval.practice.practice", broken)
+    packet = build_packet(_state(["ccss:2.NBT.B.5"]))
+    assert packet.degraded_stages == {"practice": "practice failed: RuntimeError"}
+    assert packet.slots.practice.hits == [] and packet.slots.practice.empty_reason
