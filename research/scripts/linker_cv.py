@@ -22,9 +22,9 @@ from tutorgraph.config import Settings
 from tutorgraph.index.local import LocalIndex
 from tutorgraph.ingest.bundle import read_bundle
 from tutorgraph.linking.linker import grade_penalty
+from tutorgraph.problems import generate
 from tutorgraph.retrieval.factory import make_embedder
 from tutorgraph.training.linker import bundle_examples, fit_standard_model, problem_examples
-from tutorgraph.training.problems import generate
 from tutorgraph_client.models.grade import grade_level, standard_grade
 from tutorgraph_research.harness.folds import stable_fold
 from tutorgraph_research.tasks.linker_fit import (

@@ -74,6 +74,9 @@ HIT_FIELDS = {
     "graph_path",
     "corroborated_by",
     "conflicts_with",
+    "generated",
+    "answer",
+    "steps",
 }
 
 
@@ -136,6 +139,7 @@ def test_query_json_is_exactly_one_packet_document(json_runs: list[tuple[int, st
         assert set(hit) == HIT_FIELDS
         assert set(hit["found_by"]) <= {"vector", "lexical", "graph", "diagnosis", "ranker"}
         assert hit["found_by"]  # a ranker's proposal says so
+        assert not hit["generated"]  # generated practice is in the practice slot only
     assert packet["total_results"] >= len(packet["results"])
     assert packet["debug"]["fusion"]["k"] == 60
     # The local refiner runs by default.

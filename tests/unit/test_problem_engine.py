@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 
 from tutorgraph.mathtext.evaluate import evaluate
-from tutorgraph.training.problems._draw import Scope, literal, parse_draws, render
-from tutorgraph.training.problems._phrasing import agree, voice
-from tutorgraph.training.problems._rows import _row, make
-from tutorgraph.training.problems._steps import work
+from tutorgraph.problems._draw import Scope, literal, parse_draws, render
+from tutorgraph.problems._phrasing import agree, voice
+from tutorgraph.problems._rows import _row, make
+from tutorgraph.problems._steps import work
 
 pytestmark = pytest.mark.unit
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from tutorgraph import problems as problems_package
 from tutorgraph.mathtext.evaluate import evaluate, parse_answer
-from tutorgraph.training import problems as problems_package
-from tutorgraph.training.problems import GENERATORS, _registry, _rows, generate
+from tutorgraph.problems import GENERATORS, _registry, _rows, generate
 
 pytestmark = pytest.mark.unit
 
@@ -180,7 +180,7 @@ def test_a_malformed_row_is_a_one_line_error_naming_it() -> None:
 
 
 def test_the_worked_steps_follow_the_school_method() -> None:
-    from tutorgraph.training.problems._steps import work
+    from tutorgraph.problems._steps import work
 
     assert work("52 - 38", "14") == [
         "Ones: 2 - 8 needs a ten from the tens: 12 - 8 = 4.",

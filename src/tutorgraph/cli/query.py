@@ -238,6 +238,7 @@ _MATCH_NAMES: dict[HitSource, str] = {
     "local": "local context",
     "diagnosis": "diagnosis",
     "ranker": "the ranker's proposal",
+    "generator": "generated",
 }
 
 

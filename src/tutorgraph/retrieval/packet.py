@@ -5,15 +5,19 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from tutorgraph.errors import failure_reason
 from tutorgraph.linking.linker import STRUCTURED as COMMON_CORE
 from tutorgraph.retrieval.fusion import RRF_K
 from tutorgraph.retrieval.graph_search import GraphSearchResult
 from tutorgraph.retrieval.no_match import no_match_reason
 from tutorgraph.retrieval.pipeline import elapsed_ms
+from tutorgraph.retrieval.practice import GeneratedPractice, generated_practice
 from tutorgraph.retrieval.slots import SlotPick
 from tutorgraph.retrieval.state import RequestState
+from tutorgraph_client.models.grade import standard_grade
 from tutorgraph_client.models.packet import (
     GraphContext,
     Hit,
@@ -27,6 +31,8 @@ from tutorgraph_client.models.request import ALL_SOURCES
 
 __all__ = ["build_packet"]
 
+log = logging.getLogger(__name__)
+
 # Source agreement compares each source's this many best candidates.
 _AGREEMENT_TOP = 10
 
@@ -35,8 +41,9 @@ def build_packet(state: RequestState) -> ReasoningPacket:
     """The `ReasoningPacket` of a request whose stages have all run; stamps the total time."""
     request, results = state.request, state.results
     graph = state.graph or GraphSearchResult()
-    state.timings["total"] = elapsed_ms(state.started)
     no_match = no_match_reason(state)
+    generated = _generated(state, no_match)
+    state.timings["total"] = elapsed_ms(state.started)
     return ReasoningPacket(
         query=request.query,
         refined_query=state.refined,
@@ -62,21 +69,54 @@ def build_packet(state: RequestState) -> ReasoningPacket:
         conflicts=state.conflicts,
         concepts=state.linked,
         lessons=state.lessons,
-        slots=_slots(state),
+        slots=_slots(state, generated),
         confidence=state.confidence.get("concept"),
         no_match=no_match is not None,
         no_match_reason=no_match,
         scope=state.scope_info,
         grade=state.grade_info,
         language=state.language,
-        debug=_debug(state) if request.debug else None,
+        debug=_debug(state, generated) if request.debug else None,
     )
 
 
-def _slots(state: RequestState) -> PacketSlots:
+def _generated(state: RequestState, no_match: str | None) -> GeneratedPractice:
+    """The generated practice (`retrieval/practice.py`); a failure leaves none and says why
+    in `degraded_stages`, as an optional stage's does."""
+    try:
+        return generated_practice(state, no_match)
+    except Exception as exc:
+        reason = failure_reason("practice", exc)
+        log.warning("generating practice failed (%s); the packet has none", exc, exc_info=exc)
+        state.degraded_stages["practice"] = reason
+        return GeneratedPractice(reason=reason)
+
+
+def _practice(state: RequestState, generated: GeneratedPractice) -> list[Hit]:
+    """The practice slot: the generated problems, then the index's practice aligned to their
+    standard (the results', then up to `PAST_THE_CUT` from past the cut), then the rest of
+    the results', each in order."""
+    kinds = ("exercise", "question")
+    found = _of_kinds(state, kinds)
+    if not generated.hits:
+        return found
+    standard = generated.standard
+    aligned = [h for h in found if standard in h.concept_ids]
+    taken = {h.id for h in (*state.hits, *aligned)}
+    aligned += [
+        h
+        for h in state.uncut
+        if h.kind in kinds and h.id not in taken and standard in h.concept_ids
+    ][:PAST_THE_CUT]
+    ids = {h.id for h in aligned}
+    return [*generated.hits, *aligned, *(h for h in found if h.id not in ids)]
+
+
+def _slots(state: RequestState, generated: GeneratedPractice) -> PacketSlots:
     """The packet by job (design 8a): the slots stage's (`retrieval/slots.py`), each hit's
     `rank` its place among the results (0: not among them); without them, the results split
-    by kind, in their order and on their scale."""
+    by kind, in their order and on their scale. The generated practice, unscored, leads
+    `practice`."""
     picks = state.slots
     if picks is not None:
         ranks = {h.id: h.rank for h in state.hits}
@@ -90,11 +130,12 @@ def _slots(state: RequestState) -> PacketSlots:
                 state.confidence.get("misconceptions"),
                 stated_answer=picks.stated_answer,
             ),
-            practice=_picked(picks.practice, ranks, None),
+            practice=_picked(picks.practice, ranks, None, lead=generated),
         )
     request = state.request
     misconceptions = _of_kinds(state, ("misconception",))
-    practice = _of_kinds(state, ("exercise", "question"))
+    practice = _practice(state, generated)
+    found = len(practice) - len(generated.hits)
     stated = bool(state.answer_check and state.answer_check.student_answer)
     fused: SlotScale = "rerank" if state.reranker_info.applied else "fused"
     if request.lessons == 0:
@@ -115,7 +156,10 @@ def _slots(state: RequestState) -> PacketSlots:
             stated_answer=stated,
         ),
         practice=_slot(
-            practice, fused, None, "no exercise or question among the message's candidates"
+            practice,
+            fused if found else "none",
+            None,
+            "no exercise or question among the message's candidates",
         ),
     )
 
@@ -140,12 +184,21 @@ def _picked(
     confidence: float | None,
     *,
     stated_answer: bool | None = None,
+    lead: GeneratedPractice | None = None,
 ) -> Slot:
+    """A slot the slots stage filled; `lead`'s generated problems, when there are any, come
+    first (through their standard, unscored)."""
+    made: list[SlotHit] = []
+    if lead is not None and lead.standard is not None:
+        grade = standard_grade(lead.standard)
+        made = [
+            SlotHit.of(h, via="standard", standard=lead.standard, grade=grade) for h in lead.hits
+        ]
     return Slot(
-        hits=[h.model_copy(update={"rank": ranks.get(h.id, 0)}) for h in pick.hits],
+        hits=[*made, *(h.model_copy(update={"rank": ranks.get(h.id, 0)}) for h in pick.hits)],
         scale="slot" if pick.hits else "none",
         confidence=confidence,
-        empty_reason=pick.empty_reason,
+        empty_reason=None if made else pick.empty_reason,
         note=pick.note,
         stated_answer=stated_answer,
     )
@@ -168,7 +221,7 @@ def _slot(
     )
 
 
-def _debug(state: RequestState) -> dict[str, Any]:
+def _debug(state: RequestState, generated: GeneratedPractice) -> dict[str, Any]:
     request, route, results, fused = state.request, state.route, state.results, state.fused
     tops = {name: {c.item.id for c in cands[:_AGREEMENT_TOP]} for name, cands in results.items()}
     agreement = {
@@ -216,4 +269,6 @@ def _debug(state: RequestState) -> dict[str, Any]:
         "diagnosis_skipped": state.diagnosis_skipped,
         # Every stage's own time, context assembly (`finish`) included.
         "stages_ms": state.stage_ms,
+        # The generated practice: its standard, shape and time, or why there is none.
+        "practice": generated.debug(),
     }

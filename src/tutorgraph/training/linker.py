@@ -2,7 +2,7 @@
 
 Examples come from three places, each labelled with a Common Core standard of the bundle:
 
-* generated problems (`training/problems`): word problems and bare exercises per standard;
+* generated problems (`problems/`): word problems and bare exercises per standard;
 * the bundle's own links: Eedi questions and OpenStax exercises whose construct or section
   is `aligned_with` a standard (at most `PER_ALIGNED` items each, the solution cut off);
 * every standard's card text (its description and its cluster's), so that a standard with
@@ -33,8 +33,8 @@ from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.linking.cards import build_cards
 from tutorgraph.linking.standards_model import StandardModel
 from tutorgraph.models.records import SourceRecords
+from tutorgraph.problems import Problem, generate
 from tutorgraph.retrieval.facts import request_facts
-from tutorgraph.training.problems import Problem, generate
 from tutorgraph_client.models.grade import GRADES, Grade, standard_grade
 from tutorgraph_client.models.request import MAX_QUERY_CHARS, RetrievalRequest
 

@@ -1,6 +1,6 @@
 """Cross-validation of the linker's standards model (issue 48, `linking/standards_model.py`).
 
-The model is trained on generated problems (`tutorgraph.training.problems`) and the
+The model is trained on generated problems (`tutorgraph.problems`) and the
 bundle's aligned items and cards (`tutorgraph.training.linker`). It is judged three ways,
 each paired against the card search alone on the same items:
 

@@ -52,6 +52,7 @@ function taxonomyOf(id) {
   if (id.startsWith("ccss:") || id.startsWith("lc:")) return "common-core";
   if (id.startsWith("eedi:")) return "eedi";
   if (id.startsWith("openstax:")) return "openstax";
+  if (id.startsWith("generated:")) return "generated";
   return "local";
 }
 
@@ -317,9 +318,11 @@ function hitCard(hit, diagnosed) {
     el("div", { class: "hit-head" }, taxonomyChip(taxonomyOf(hit.id)), " ",
       el("span", { class: "kind" }, KINDS[hit.kind] || hit.kind),
       roleTag(hit, diagnosed), viaTag(hit),
-      hit.grade ? el("span", { class: "tag grade" }, hit.grade === "K" ? "kindergarten" : hit.grade === "HS" ? "high school" : `grade ${hit.grade}`) : null),
+      hit.grade ? el("span", { class: "tag grade" }, hit.grade === "K" ? "kindergarten" : hit.grade === "HS" ? "high school" : `grade ${hit.grade}`) : null,
+      hit.generated ? el("span", { class: "tag generated" }, "made for this question") : null),
     el("div", { class: "hit-title" }, heading));
   if (hit.kind !== "misconception") item.append(el("p", { class: "text", title: shorten(hit.text, 1200) }, shorten(hit.text, 320)));
+  if (hit.generated && hit.answer != null) item.append(el("p", { class: "answer", title: hit.steps.join(" ") }, `Answer: ${hit.answer}`));
   item.append(el("code", { class: "cid" }, hit.id));
   return item;
 }

@@ -26,8 +26,9 @@ __all__ = [
 ]
 
 # The retrieval sources; `diagnosis`: a bug rule reproduced the student's answer; `ranker`:
-# the learned ranker proposed a misconception that no source had found.
-HitSource = Literal[SourceName, "diagnosis", "ranker"]
+# the learned ranker proposed a misconception that no source had found; `generator`: a
+# practice problem made for the request by the problem generators (`Hit.generated`).
+HitSource = Literal[SourceName, "diagnosis", "ranker", "generator"]
 
 
 HitKind = Literal[
@@ -125,7 +126,8 @@ class Hit(BaseModel):
     )
     found_by: list[HitSource] = Field(
         description=f"The sources that found it: {', '.join(ALL_SOURCES)}; diagnosis (a "
-        "bug rule reproduced the student's answer); ranker (the learned ranker proposed it)."
+        "bug rule reproduced the student's answer); ranker (the learned ranker proposed it); "
+        "generator (made for this request: `generated`)."
     )
     source_ranks: dict[str, int] = Field(
         default_factory=dict, description="Its rank in each source's own list."
@@ -158,4 +160,20 @@ class Hit(BaseModel):
     conflicts_with: list[str] = Field(
         default_factory=list,
         description="Hits that answer the same problem differently (see the packet's `conflicts`).",
+    )
+    generated: bool = Field(
+        default=False,
+        description="True for a practice problem made for this request by the problem "
+        "generators, not found in the index (only in `slots.practice`, first): its id is "
+        "`generated:<standard code>:<hash>`, it has `answer` and `steps`, scores 0 and rank 0.",
+    )
+    answer: str | None = Field(
+        default=None,
+        description="The problem's answer, computed exactly, for a generated practice "
+        "problem (`generated`); null for the index's hits.",
+    )
+    steps: list[str] = Field(
+        default_factory=list,
+        description="The worked steps to `answer`, for a generated practice problem "
+        "(`generated`); empty for the index's hits.",
     )

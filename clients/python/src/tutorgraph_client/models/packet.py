@@ -134,6 +134,7 @@ class SlotHit(Hit):
         description="misconceptions only: its own calibrated probability of being the "
         "student's (reproduces_answer and possible); null for a topic's common errors.",
     )
+
     @classmethod
     def of(cls, hit: Hit, **fields: object) -> SlotHit:
         """`hit` as a slot's hit, with `fields` set (a copy)."""
@@ -144,10 +145,11 @@ class Slot(BaseModel):
     """One part of the packet a tutor needs (design 8a): its hits, best first, on one
     `scale` (`slot`: the slot's own score, `retrieval/slot_score.py`; `cosine`: the lessons
     search; `learned`: the misconception ranker's score; `fused`: the retrieval sources'
-    fused score; `rerank`: the cross-encoder's), a calibrated `confidence` where a model
-    gives one, why it is empty when it is, and a `note` when what it holds is above the
-    child's level because nothing else exists. For `misconceptions`, `stated_answer` says
-    whether the student stated an answer; each hit's `role` says what it claims.
+    fused score; `rerank`: the cross-encoder's; the generated practice that leads `practice`
+    is not scored), a calibrated `confidence` where a model gives one, why it is empty when
+    it is, and a `note` when what it holds is above the child's level because nothing else
+    exists. For `misconceptions`, `stated_answer` says whether the student stated an answer;
+    each hit's `role` says what it claims.
 
     >>> Slot(empty_reason="no lesson in the index").hits
     []
@@ -162,7 +164,8 @@ class Slot(BaseModel):
     scale: SlotScale = Field(
         default="none",
         description="What the hits' `score`s are: slot (the slot's own score), cosine, "
-        "learned, fused or rerank; none when the slot is empty.",
+        "learned, fused or rerank; none when the slot is empty or holds generated practice "
+        "only (`generated` hits score 0).",
     )
     note: str | None = Field(
         default=None,
@@ -180,6 +183,7 @@ class Slot(BaseModel):
                 for h in hits
             ]
         return hits
+
     confidence: float | None = Field(
         default=None, description="A calibrated probability that the slot is right, if known."
     )
@@ -195,7 +199,8 @@ class Slot(BaseModel):
 class PacketSlots(BaseModel):
     """The packet by job: `concepts` (the ids of `ReasoningPacket.concepts` in the Common
     Core, with the confidence that the first is right), `teach` (explanations and worked
-    examples), `misconceptions` and `practice` (exercises and questions)."""
+    examples), `misconceptions` and `practice` (exercises and questions; generated
+    problems for the first standard lead it)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -218,8 +223,11 @@ class PacketSlots(BaseModel):
     )
     practice: Slot = Field(
         default_factory=Slot,
-        description="Exercises and questions: the linked standards' own first, then aligned, "
-        "then the message's nearest.",
+        description="Exercises and questions: first, when the first linked Common Core "
+        "standard has a generator (and fits the request's grade band), 3 to 5 problems made "
+        "for the request (`generated: true`, with `answer` and `steps`; the student's "
+        "problem's structure with new numbers where the standard has it); then the linked "
+        "standards' own practice, then aligned, then the message's nearest.",
     )
 
 
@@ -279,8 +287,8 @@ class ReasoningPacket(BaseModel):
         description="Parts of the pipeline that did not deliver all of their part, and why: "
         "an optional stage that failed (`<stage> failed: <why>`, e.g. `link failed: "
         "RuntimeError`: no concepts, so the graph was seeded without them; `rerank`, `rank`, "
-        "`diagnose`, `lessons`, `scope`), or the local context partly ranked by its words "
-        "only (`local`).",
+        "`diagnose`, `lessons`, `scope`), the local context partly ranked by its words "
+        "only (`local`), or the generated practice (`practice failed: <why>`: none made).",
     )
     reranker: RerankerInfo = Field(
         default_factory=RerankerInfo, description="Whether the cross-encoder ran."

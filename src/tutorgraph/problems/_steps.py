@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from tutorgraph.mathtext.evaluate import Value, evaluate
-from tutorgraph.training.problems._format import show
+from tutorgraph.problems._format import show
 
 __all__ = ["cap", "work"]
 

@@ -3,7 +3,9 @@
 A problem is put in a worksheet's voice (as printed, or with a lead such as "Solve.") or a
 student's (a lead such as "my homework says", typed casually: lower case, no final mark, a
 common misspelling); × and ÷ are typed as x, * and / now and then. The words live in
-`data/words.toml`.
+`data/words.toml`. Practice given to a student is printed in a teacher's voice: `teacherly`
+tells a phrasing or frame typed as a student types (the linker trains on both) from one a
+teacher writes.
 
 >>> import random
 >>> voice(random.Random(3), "Ana has 9 shells. How many are left?")
@@ -22,7 +24,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["Entry", "agree", "frame", "table", "voice"]
+__all__ = ["Entry", "agree", "frame", "printed", "table", "teacherly", "voice"]
 
 # A word drawn from a table: its text, and its other fields (a singular, a count of sides).
 Entry = dict[str, str | Fraction]
@@ -30,7 +32,7 @@ Entry = dict[str, str | Fraction]
 
 @cache
 def _words() -> dict[str, Any]:
-    path = resources.files("tutorgraph.training.problems") / "data" / "words.toml"
+    path = resources.files("tutorgraph.problems") / "data" / "words.toml"
     with path.open("rb") as f:
         return tomllib.load(f)
 
@@ -55,14 +57,42 @@ def table(name: str) -> tuple[Entry, ...]:
     return tuple(_entry(item) for item in tables[name])
 
 
-def frame(rng: random.Random, family: str, body: str) -> str:
-    """A bare exercise's body in one of its family's frames ("bare", "eq", "cmp")."""
+def frame(rng: random.Random, family: str, body: str, *, teacher: bool = False) -> str:
+    """A bare exercise's body in one of its family's frames ("bare", "eq", "cmp"); with
+    `teacher`, only the frames a teacher writes."""
     frames = _words()["frames"]
     if family not in frames:
         raise ValueError(f"no frame family {family!r}")
-    template: str = rng.choice(frames[family])
+    template: str = rng.choice(_teacher_frames(family) if teacher else frames[family])
     a, _, b = body.partition(" | ")
     return template.replace("{e}", body).replace("{a}", a).replace("{b}", b)
+
+
+@cache
+def _teacher_frames(family: str) -> tuple[str, ...]:
+    return tuple(f for f in _words()["frames"][family] if teacherly(f))
+
+
+# A student's typing: a sentence that starts in lower case ("whats ...", "... 12. how many"),
+# or a word typed short or without its apostrophe (a letter alone is a number's name: "x").
+_TYPED = re.compile(
+    r"(?:^|[.?!]\s+)[a-z]{2}"
+    r"|\b(?:whats|dont|cant|wont|isnt|doesnt|im|pls|plz|u|cuz|idk|anwser|equel|fracton|devide"
+    r"|multipy|mny)\b"
+)
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def teacherly(template: str) -> bool:
+    """Whether a phrasing (or frame) reads as a teacher writes, not as a student types;
+    placeholders count as numbers.
+
+    >>> teacherly("{n} made {a} cookies and sold {b}. How many are left?")
+    True
+    >>> teacherly("whats {total} minus {b}"), teacherly("{n} sold {b}. how many are left")
+    (False, False)
+    """
+    return _TYPED.search(_PLACEHOLDER.sub("7", template)) is None
 
 
 _SYMBOLS = {" × ": (" x ", " * "), " ÷ ": (" / ",)}
@@ -90,13 +120,24 @@ def _casual(rng: random.Random, text: str) -> str:
     return text
 
 
+def printed(text: str) -> str:
+    """The problem as a worksheet prints it, with no lead: a first word capitalised (a
+    letter standing for a number stays as it is).
+
+    >>> printed("apples cost $2. How many can you buy with $9?")
+    'Apples cost $2. How many can you buy with $9?'
+    """
+    if re.match(r"[a-z]{2}", text):  # a word, not a letter standing for a number
+        text = text[:1].upper() + text[1:]
+    return text
+
+
 def voice(rng: random.Random, text: str) -> str:
     """The problem as a worksheet prints it or as a student types it."""
     for symbol, typed in _SYMBOLS.items():
         if symbol in text and rng.random() < 0.3:
             text = text.replace(symbol, rng.choice(typed))
-    if re.match(r"[a-z]{2}", text):  # a word, not a letter standing for a number
-        text = text[:1].upper() + text[1:]
+    text = printed(text)
     r = rng.random()
     if r < 0.45:
         return text

@@ -41,13 +41,24 @@ from importlib import resources
 from typing import Any
 
 from tutorgraph.mathtext.evaluate import evaluate, format_value
-from tutorgraph.training.problems._draw import Draw, Scope, literal, parse_draws, render
-from tutorgraph.training.problems._format import show_answer
-from tutorgraph.training.problems._phrasing import agree, frame, voice
-from tutorgraph.training.problems._registry import Generator, Kind, Made
-from tutorgraph.training.problems._steps import cap, work
+from tutorgraph.problems._draw import Draw, Scope, literal, parse_draws, render
+from tutorgraph.problems._format import show_answer
+from tutorgraph.problems._phrasing import agree, frame, printed, voice
+from tutorgraph.problems._registry import Generator, Kind, Made
+from tutorgraph.problems._steps import cap, work
 
-__all__ = ["BANDS", "Ask", "Row", "generators", "load", "make", "mentions"]
+__all__ = [
+    "BANDS",
+    "Ask",
+    "Phrased",
+    "Row",
+    "generators",
+    "load",
+    "make",
+    "mentions",
+    "phrase",
+    "work_out",
+]
 
 BANDS = ("k2", "34", "56", "78")
 _KEYS = {"word", "bare", "ask", "steps", "answer"}
@@ -124,7 +135,7 @@ def _row(name: str, data: dict[str, Any], banks: dict[str, tuple[Ask, ...]]) -> 
 
 @cache
 def _files() -> dict[str, dict[str, Any]]:
-    folder = resources.files("tutorgraph.training.problems") / "data"
+    folder = resources.files("tutorgraph.problems") / "data"
     out = {}
     for band in BANDS:
         if not (folder / f"{band}.toml").is_file():
@@ -156,14 +167,33 @@ def mentions(line: str, answer: str) -> bool:
     return re.search(rf"(?<![\w.,/]){re.escape(answer)}(?![\w/]|[.,]\d)", line) is not None
 
 
-def make(row: Row, rng: random.Random) -> Made:
-    """One problem from a row: draw, phrase, evaluate, explain."""
+@dataclass(frozen=True)
+class Phrased:
+    """A problem drawn and phrased, not yet worked out: what `make` has before it
+    evaluates the expression and writes the steps (a caller may refuse it first)."""
+
+    row: Row
+    ask: Ask
+    scope: Scope
+    text: str
+    expression: str
+    voiced: bool
+
+
+def phrase(row: Row, rng: random.Random, *, ask: Ask | None = None, voiced: bool = True) -> Phrased:
+    """A problem's draws, phrasing and expression (`make`'s first half)."""
     scope = Scope.drawn(row.draws, rng)
-    ask = rng.choice(row.asks)
+    ask = rng.choice(row.asks) if ask is None else ask
     text = render(ask.text, scope)
     if ask.family:
-        text = frame(rng, ask.family, text)
-    expression = literal(ask.expression, scope)
+        text = frame(rng, ask.family, text, teacher=not voiced)
+    return Phrased(row, ask, scope, text, literal(ask.expression, scope), voiced)
+
+
+def work_out(phrased: Phrased, rng: random.Random) -> Made:
+    """A phrased problem's answer and steps, and its text in its voice (`make`'s second
+    half)."""
+    row, ask, scope, expression = phrased.row, phrased.ask, phrased.scope, phrased.expression
     value = evaluate(expression)
     if isinstance(value, Fraction):
         style = ask.style or row.answer or scope.style_of(ask.expression)
@@ -181,8 +211,16 @@ def make(row: Row, rng: random.Random) -> Made:
     if not steps or not mentions(steps[-1], answer):
         steps.append(f"So the answer is {answer}.")
     # A time that ends a sentence keeps one period ("7:05 p.m. It ...").
-    text = text.replace("m.. ", "m. ").replace("m..", "m.")
-    return voice(rng, agree(text)), expression, answer, tuple(agree(step) for step in cap(steps))
+    text = phrased.text.replace("m.. ", "m. ").replace("m..", "m.")
+    text = voice(rng, agree(text)) if phrased.voiced else printed(agree(text))
+    return text, expression, answer, tuple(agree(step) for step in cap(steps))
+
+
+def make(row: Row, rng: random.Random, *, ask: Ask | None = None, voiced: bool = True) -> Made:
+    """One problem from a row: draw, phrase, evaluate, explain. `ask` is the phrasing to use
+    (by default one drawn); `voiced=False` prints it as a teacher writes it (a teacher's
+    frame, no lead, never a student's typing; `_phrasing.voice` otherwise)."""
+    return work_out(phrase(row, rng, ask=ask, voiced=voiced), rng)
 
 
 def generators(band: str) -> tuple[Generator, ...]:

@@ -10,8 +10,10 @@ linker from outside.
 A generator is a row of data (`data/<band>.toml`: its draws, phrasings and expressions) run
 by one engine (`_rows.py`): the answer is the expression's value by
 `tutorgraph.mathtext.evaluate`, computed once, and the steps are read off the expression.
+At request time `practice` makes a few problems for one standard like the student's, in a
+teacher's voice (`_practice.py`; the packet's generated practice).
 
->>> from tutorgraph.training.problems import GENERATORS
+>>> from tutorgraph.problems import GENERATORS
 >>> problems = generate(per_generator=2, seed=0)
 >>> {p.standard for p in problems} == {g.standard for g in GENERATORS}
 True
@@ -27,15 +29,26 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from tutorgraph.training.problems._registry import Generator, Kind, Problem, run
+from tutorgraph.problems._practice import PRACTICE_ITEMS, Practice, covers, practice
+from tutorgraph.problems._registry import Generator, Kind, Problem, run
 
-__all__ = ["GENERATORS", "Generator", "Kind", "Problem", "generate"]
+__all__ = [
+    "GENERATORS",
+    "PRACTICE_ITEMS",
+    "Generator",
+    "Kind",
+    "Practice",
+    "Problem",
+    "covers",
+    "generate",
+    "practice",
+]
 
 
 @cache
 def _generators() -> tuple[Generator, ...]:
     # The data files are read on first use, not at import.
-    from tutorgraph.training.problems._rows import BANDS, generators
+    from tutorgraph.problems._rows import BANDS, generators
 
     return tuple(g for band in BANDS for g in generators(band))
 

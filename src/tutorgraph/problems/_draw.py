@@ -27,8 +27,8 @@ from fractions import Fraction
 from functools import cache
 
 from tutorgraph.mathtext.evaluate import FUNCTIONS, Value, evaluate
-from tutorgraph.training.problems._format import FORMATS, decimal_text, show
-from tutorgraph.training.problems._phrasing import Entry, table
+from tutorgraph.problems._format import FORMATS, decimal_text, show
+from tutorgraph.problems._phrasing import Entry, table
 
 __all__ = ["DRAWERS", "Draw", "Scope", "literal", "parse_draws", "render"]
 
