@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tutorgraph_client.models.packet import Hit, LinkedConcept, PacketSlots, ReasoningPacket, Slot
+from tutorgraph_client.models.packet import (
+    Hit,
+    LinkedConcept,
+    PacketSlots,
+    ReasoningPacket,
+    Slot,
+    SlotHit,
+)
 from tutorgraph_research.tasks.packet_messages import PacketMessage
 from tutorgraph_research.tasks.tutoring import (
     MessageScore,
@@ -228,3 +235,19 @@ def test_misconceptions_of_a_message_stating_no_answer_must_be_its_standards_own
     stated = _message("stated_error", stated_answer="18", student_answer="18")
     parts = score_packet(stated, _packet([], [], slots=slots), {own}).parts
     assert "misconception_own" not in parts
+
+
+def test_practice_is_on_target_when_aligned_generated_or_given_through_the_standard() -> None:
+    aligned = _hit("tutorgraph:practice:4.OA.B.4:1", "exercise", "", 0, ("ccss:4.OA.B.4",))
+    made = aligned.model_copy(update={"id": "generated:4.OA.B.4:ab", "generated": True})
+    through = SlotHit.of(_hit("openstax:ex", "exercise"), via="standard", standard="ccss:4.OA.B.4")
+    stray = _hit("openstax:fence", "exercise", "", 0, ("ccss:3.MD.D.8",))
+    for hits, first, share in (
+        ([made, aligned, through, stray], 1.0, 0.75),
+        ([stray, aligned], 0.0, 0.5),
+        ([], 0.0, None),
+    ):
+        slots = PacketSlots(practice=Slot(hits=hits, scale="slot"))
+        parts = score_packet(_message(), _packet([], [], slots=slots)).parts
+        assert parts["practice_on_target"] == first
+        assert parts.get("practice_share") == share

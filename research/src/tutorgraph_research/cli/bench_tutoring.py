@@ -42,6 +42,7 @@ _SHOWN = (
     "reader_none",
     "reader_read",
     "teach_slot_band",
+    "practice_on_target",
     "misconception_own",
 )
 

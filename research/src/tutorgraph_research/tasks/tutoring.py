@@ -34,6 +34,11 @@ Reported beside them, never in the packet score:
   band (aligned by id to a standard of that band, as ``teach_band@10`` reads it; math
   messages with a grade and a non-empty slot; `teach_by_band` gives it per band and for
   K-5);
+- ``practice_on_target``: the practice slot's first item is on target, i.e. aligned by id to
+  an accepted standard, generated for one, or given by the slot as the content of one
+  (`SlotHit.standard`, through the judged `aligned_with` edges); an empty slot is 0.0;
+  ``practice_share``: the share of the slot's items on target (math messages with
+  accepted standards);
 - ``misconception_own``: a message that states no answer, whose misconceptions slot holds
   only the accepted standards' own misconceptions (each standard's and those of the
   constructs aligned with it, `retrieval.concepts.concept_misconceptions`), or none: 1.0,
@@ -62,7 +67,7 @@ from tutorgraph.retrieval.concepts import concept_misconceptions
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.grade import band, standard_grade
-from tutorgraph_client.models.packet import ReasoningPacket
+from tutorgraph_client.models.packet import Hit, ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
 from tutorgraph_research.harness.results import bootstrap_ci
 from tutorgraph_research.tasks.packet_messages import GRADES, OFF_TOPIC, PacketMessage
@@ -91,6 +96,8 @@ PARTS = (
     "reader_read",
     "teach_empty",
     "teach_slot_band",
+    "practice_on_target",
+    "practice_share",
     "misconception_own",
 )
 TEACHING = frozenset({"explanation", "worked_example"})
@@ -140,6 +147,12 @@ def _bands(concept_ids: Sequence[str]) -> set[str]:
     return {band(g) for g in map(standard_grade, concept_ids) if g is not None}
 
 
+def _on_target(hit: Hit, standards: Collection[str]) -> bool:
+    """Aligned by id to one of `standards`, generated for one, or in the slot as one's."""
+    through = getattr(hit, "standard", None)
+    return bool(set(standards).intersection([*hit.concept_ids, *([through] if through else [])]))
+
+
 def score_packet(
     message: PacketMessage, packet: ReasoningPacket, own: Collection[str] | None = None
 ) -> MessageScore:
@@ -165,6 +178,11 @@ def score_packet(
             child_band = band(message.grade)
             written = [child_band in _bands(h.concept_ids) for h in slots.teach.hits]
             parts["teach_slot_band"] = float(np.mean(written))
+        if message.standards:
+            on_target = [_on_target(h, message.standards) for h in slots.practice.hits]
+            parts["practice_on_target"] = float(bool(on_target) and on_target[0])
+            if on_target:
+                parts["practice_share"] = float(np.mean(on_target))
         if own is not None and message.stated_answer is None:
             parts["misconception_own"] = float(
                 all(set(h.ids) & set(own) for h in slots.misconceptions.hits)
