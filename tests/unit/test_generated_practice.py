@@ -20,8 +20,9 @@ from tutorgraph.problems._shape import numbers, shape
 from tutorgraph.retrieval.facts import request_facts
 from tutorgraph.retrieval.packet import build_packet
 from tutorgraph.retrieval.practice import generated_practice
+from tutorgraph.retrieval.slots import SlotPick, SlotPicks
 from tutorgraph.retrieval.state import RequestState
-from tutorgraph_client.models.packet import Hit, LinkedConcept, ReasoningPacket
+from tutorgraph_client.models.packet import Hit, LinkedConcept, ReasoningPacket, SlotHit
 from tutorgraph_client.models.request import RetrievalRequest
 
 pytestmark = pytest.mark.unit
@@ -141,6 +142,25 @@ def test_the_packets_practice_is_for_its_first_common_core_standard() -> None:
         assert hit.answer and hit.steps and hit.answer in hit.steps[-1]
     again = generated_practice(_state(["ccss:2.NBT.B.5", "ccss:2.OA.A.1"]), no_match=None)
     assert again.hits == made.hits
+
+
+def test_practice_follows_the_standard_the_teach_slot_leads_with() -> None:
+    state = _state(["ccss:2.OA.A.1", "ccss:2.NBT.B.5"])
+    lesson = SlotHit.of(
+        _found("tutorgraph:lesson:2.NBT.B.5", "ccss:2.NBT.B.5", 0),
+        via="standard",
+        standard="ccss:2.NBT.B.5",
+    )
+    state.slots = SlotPicks(
+        teach=SlotPick(hits=[lesson]),
+        practice=SlotPick(),
+        misconceptions=SlotPick(),
+        stated_answer=True,
+    )
+    assert generated_practice(state, no_match=None).standard == "ccss:2.NBT.B.5"
+    # Nothing through a standard in the teach slot: the first linked standard.
+    state.slots = SlotPicks(SlotPick(), SlotPick(), SlotPick(), stated_answer=True)
+    assert generated_practice(state, no_match=None).standard == "ccss:2.OA.A.1"
 
 
 def test_no_practice_off_the_grade_band_uncovered_unlinked_or_flagged() -> None:

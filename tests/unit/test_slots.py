@@ -255,6 +255,19 @@ async def test_a_reproduced_misconceptions_standard_joins_the_slots() -> None:
     assert "tutorgraph:lesson:2.NBT.B.5" in [h.id for h in picks.teach.hits]
 
 
+async def test_a_reproduced_misconceptions_standard_linked_low_is_raised_to_the_first() -> None:
+    # "3 + 4 x 2 = 14": the right standard was linked third; the bug rule's finding says it is
+    # the one whose lesson teaches what went wrong.
+    content = await _content(
+        [WeightedStandard(EQ, 0.9), WeightedStandard(SUB, 0.1)],
+        findings=("tutorgraph:misconception:smaller-from-larger",),
+    )
+    assert [(w.id, w.probability, w.why) for w in content.standards] == [
+        (EQ, 0.9, "linked"),
+        (SUB, 0.9, "diagnosed"),
+    ]
+
+
 async def test_the_grade_of_aligned_content_is_read_from_its_alignment() -> None:
     nearest = _hit("openstax:m1:chunk:0", "explanation", SECTION)
     content = await _content([WeightedStandard(SUB, 1.0)], message=(nearest,))

@@ -1,9 +1,11 @@
 """The packet's generated practice (issue 62): a few problems for the exact skill, made when
 the packet is built, with their answers and worked steps.
 
-The skill is the packet's first linked Common Core standard (the caller's, else the
-linker's best), when a generator covers it (`tutorgraph.problems.covers`) and its grade band
-is the request's (when the request gives a grade). The problems share the structure of the
+The skill is the standard the teach slot leads with (`retrieval/slots.py`: the linker's
+probability, a reproduced misconception's standard, the child's grade and similarity weigh
+it), else the packet's first linked Common Core standard, when a generator covers it
+(`tutorgraph.problems.covers`) and its grade band is the request's (when the request gives
+a grade). The problems share the structure of the
 student's problem where the standard has it (`RequestFacts.problem`; a word problem's
 calculation, `story`, asks for word problems) with new numbers, else they are the standard's
 bare exercises; they are printed in a teacher's voice (`tutorgraph.problems.practice`). The
@@ -86,6 +88,13 @@ def generated_hit(problem: Problem) -> Hit:
 
 
 def _standard(state: RequestState) -> str | None:
+    """The standard of the teach slot's first item that came through one, else the first
+    linked (dev: practice on target 0.383 -> 0.443 typed, 0.650 -> 0.694 with the grade)."""
+    if state.slots is not None:
+        taught = (h.standard for h in state.slots.teach.hits if h.via == "standard")
+        first = next((s for s in taught if s is not None), None)
+        if first is not None:
+            return first
     return next((c.id for c in state.linked if c.taxonomy == COMMON_CORE), None)
 
 

@@ -238,8 +238,8 @@ async def standard_content(
         - set(standards_of)
     )
     _aligned_standards(await read.edges(constructs, "in"), standards_of)
-    # A reproduced misconception's standard joins (at the first's probability): its lesson
-    # teaches what went wrong, a prerequisite's included.
+    # A reproduced misconception's standard joins at the first's probability, or is raised
+    # to it when linked lower: its lesson teaches what went wrong, a prerequisite's included.
     top = weighted[0].probability if weighted else 1.0
     for m in diagnosed:
         for c in m.concept_ids:
@@ -247,6 +247,10 @@ async def standard_content(
                 if std not in ids:
                     ids.append(std)
                     weighted.append(WeightedStandard(std, top, "diagnosed"))
+                else:
+                    at = ids.index(std)
+                    if weighted[at].probability < top:
+                        weighted[at] = WeightedStandard(std, top, "diagnosed")
     # Round 3: the standards' own documents, the aligned concepts' documents, misconceptions
     # and the grades of the aligned concepts.
     near = [c for w in weighted[:ALIGNED_STANDARDS] for c in aligned.get(w.id, [])]

@@ -223,8 +223,8 @@ class PacketSlots(BaseModel):
     )
     practice: Slot = Field(
         default_factory=Slot,
-        description="Exercises and questions: first, when the first linked Common Core "
-        "standard has a generator (and fits the request's grade band), 3 to 5 problems made "
+        description="Exercises and questions: first, when the standard the teach slot leads "
+        "with has a generator (and fits the request's grade band), 3 to 5 problems made "
         "for the request (`generated: true`, with `answer` and `steps`; the student's "
         "problem's structure with new numbers where the standard has it); then the linked "
         "standards' own practice, then aligned, then the message's nearest.",
