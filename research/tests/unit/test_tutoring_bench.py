@@ -13,6 +13,7 @@ from tutorgraph_client.models.packet import (
     Slot,
     SlotHit,
 )
+from tutorgraph_client.models.packet_info import AnswerCheck, DiagnosisFinding
 from tutorgraph_research.tasks.packet_messages import PacketMessage
 from tutorgraph_research.tasks.tutoring import (
     MessageScore,
@@ -251,3 +252,22 @@ def test_practice_is_on_target_when_aligned_generated_or_given_through_the_stand
         parts = score_packet(_message(), _packet([], [], slots=slots)).parts
         assert parts["practice_on_target"] == first
         assert parts.get("practice_share") == share
+
+
+def test_the_context_is_judged_for_the_answer_check_the_diagnosis_and_no_match() -> None:
+    stated = _message("stated_error", stated_answer="26", student_answer="26")
+    check = AnswerCheck(problem="52 - 38", student_answer="26", correct=False, correct_answer="14")
+    found = DiagnosisFinding(
+        misconception_id="m", rule="r", reproduced_answer="26", explanation="smaller from larger"
+    )
+    told = "## About this message\nAnswer check: 26 is wrong.\nDiagnosis: smaller from larger."
+    parts = score_packet(
+        stated, _packet([], [], answer_check=check, diagnosis=[found], context=told)
+    ).parts
+    assert parts["context_answer"] == parts["context_diagnosis"] == 1.0
+    parts = score_packet(stated, _packet([], [], answer_check=check, context="[x] a lesson")).parts
+    assert parts["context_answer"] == 0.0 and "context_diagnosis" not in parts
+    flagged = _packet([], [], no_match=True, context="Nothing in the curriculum matched.")
+    assert score_packet(_message(), flagged).parts["context_no_match"] == 1.0
+    leaky = _packet([], [], no_match=True, context="[openstax:a] a worked example")
+    assert score_packet(_message(), leaky).parts["context_no_match"] == 0.0

@@ -43,6 +43,8 @@ _SHOWN = (
     "reader_read",
     "teach_slot_band",
     "practice_on_target",
+    "context_answer",
+    "context_no_match",
     "misconception_own",
 )
 

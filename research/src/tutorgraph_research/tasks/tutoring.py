@@ -39,6 +39,10 @@ Reported beside them, never in the packet score:
   (`SlotHit.standard`, through the judged `aligned_with` edges); an empty slot is 0.0;
   ``practice_share``: the share of the slot's items on target (math messages with
   accepted standards);
+- ``context_answer``: a message that states an answer, whose packet read one: the context
+  holds the answer check (``Answer check:``); ``context_diagnosis``: a packet whose bug
+  rules reproduced the answer: the context holds the diagnosis (``Diagnosis:``);
+  ``context_no_match``: a flagged packet: the context holds no content (no ``[id]`` line);
 - ``misconception_own``: a message that states no answer, whose misconceptions slot holds
   only the accepted standards' own misconceptions (each standard's and those of the
   constructs aligned with it, `retrieval.concepts.concept_misconceptions`), or none: 1.0,
@@ -98,6 +102,9 @@ PARTS = (
     "teach_slot_band",
     "practice_on_target",
     "practice_share",
+    "context_answer",
+    "context_diagnosis",
+    "context_no_match",
     "misconception_own",
 )
 TEACHING = frozenset({"explanation", "worked_example"})
@@ -166,6 +173,12 @@ def score_packet(
     else:
         parts["reader_read"] = float(read)
     confidence = getattr(packet, "confidence", None)
+    if message.stated_answer is not None and read:
+        parts["context_answer"] = float("Answer check:" in packet.context)
+    if packet.diagnosis:
+        parts["context_diagnosis"] = float("Diagnosis:" in packet.context)
+    if flagged:
+        parts["context_no_match"] = float(not _CONTEXT_ID.search(packet.context))
     if message.kind == OFF_TOPIC:
         parts["packet"] = flagged
         return MessageScore(
