@@ -133,6 +133,9 @@ async def test_a_question_without_an_answer_gets_only_its_standards_own_misconce
         for q in (
             "how do you subtract when the top digit is smaller, like 52 - 38?",
             "what does the equal sign mean?",
+            "how do i tell if a number is odd or even?",
+            "how do i skip count by fives?",
+            "what is a right angle and how many does a rectangle have?",
         )
     ]
     shown = 0

@@ -214,7 +214,7 @@ async def test_no_stated_answer_gives_the_standards_own_errors_only_when_it_is_l
     unsure = await _content([WeightedStandard(SUB, 0.5), WeightedStandard(EQ, 0.5)])
     empty = _fill(unsure, stated=False).misconceptions
     assert empty.hits == [] and empty.empty_reason is not None
-    assert "0.6" in empty.empty_reason
+    assert "0.8" in empty.empty_reason
 
 
 async def test_a_stated_answer_puts_the_reproduced_one_first_and_the_rest_earn_their_place() -> (
