@@ -12,7 +12,7 @@ from .common import Results
 from .eedi import eedi_rankers
 from .front_door import cold_start, cold_start_breakdown, coverage, coverage_61
 from .linking import alignment, alignment_61, linker_attempts, linker_cv, linker_cv5, linking_packet
-from .packets import latency_47, teach_61, tutoring_bars, tutoring_fields, tutoring_typed
+from .packets import latency_47, slots_62, teach_61, tutoring_bars, tutoring_fields, tutoring_typed
 
 __all__ = ["BLOCKS", "Results"]
 
@@ -21,6 +21,7 @@ BLOCKS: dict[str, Callable[[Results], str]] = {
     "coverage-61": coverage_61,
     "teach-61": teach_61,
     "alignment-61": alignment_61,
+    "slots-62": slots_62,
     "linking-packet": linking_packet,
     "linker-cv": linker_cv,
     "linker-cv5": linker_cv5,

@@ -9,7 +9,14 @@ from tutoring_table import tables as tutoring_tables
 
 from .common import Json, Results, ms, table
 
-__all__ = ["latency_47", "teach_61", "tutoring_bars", "tutoring_fields", "tutoring_typed"]
+__all__ = [
+    "latency_47",
+    "slots_62",
+    "teach_61",
+    "tutoring_bars",
+    "tutoring_fields",
+    "tutoring_typed",
+]
 
 
 def tutoring_typed(results: Results) -> str:
@@ -148,4 +155,45 @@ def teach_61(results: Results) -> str:
             row.append(f"{mean_old:.3f} → {mean_new:.3f} [{lo:+.2f}, {hi:+.2f}]")
         rows.append(row)
     header = ("band", "messages", "teach@10 before → after", "teach_band@10 before → after")
+    return table(header, rows)
+
+
+# Issue 62's bars on the held-out third: (part, its group, bar) where a bar applies.
+_BARS_62: tuple[tuple[str, str, float | None], ...] = (
+    ("standard@3", "all", None),
+    ("teach@10", "all", 0.90),
+    ("teach_slot_band", "K-5", 0.90),
+    ("practice_on_target", "all", 0.85),
+    ("misconception@10", "all", 0.90),
+    ("misconception_own", "all", 1.0),
+    ("packet", "all", 0.90),
+    ("context_answer", "all", 1.0),
+    ("context_diagnosis", "all", 1.0),
+    ("context_no_match", "all", 1.0),
+)
+
+
+def slots_62(results: Results) -> str:
+    """Held-out third, typed and with the grade sent: each part before issue 62's slots
+    (6c5cd9f) and after, the paired change's 95% interval, and the bar."""
+    rows = []
+    for part, group, bar in _BARS_62:
+        row: list[object] = [part if group == "all" else f"{part} ({group})"]
+        for suffix in ("", "_grade"):
+            before = results(f"tutoring_bench_before62{suffix}.json")["heldout"]
+            after = results(f"tutoring_bench_62{suffix}.json")
+            new = after["heldout"]["teach_by_band" if group == "K-5" else "all"]
+            new = new[group] if group == "K-5" else new
+            old = before["teach_by_band"][group] if group == "K-5" else before["all"]
+            if part not in new:
+                row.append("—")
+                continue
+            was = f"{old[part]['mean']:.3f}" if part in old else "—"
+            change = after["paired"]["heldout"].get(part) if group == "all" else None
+            paired = f" ({change['ci95'][0]:+.2f}, {change['ci95'][1]:+.2f})" if change else ""
+            mark = _met(new[part]["mean"], bar, True) if bar is not None else ""
+            row.append(f"{was} → {new[part]['mean']:.3f}{paired} n={new[part]['n']}{mark}")
+        row.append("—" if bar is None else f"{bar:.2f}")
+        rows.append(row)
+    header = ("part", "typed: before → after (paired 95%)", "with the grade", "bar")
     return table(header, rows)
