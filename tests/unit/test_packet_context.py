@@ -307,3 +307,16 @@ def test_known_lines_alone_make_a_context() -> None:
 )
 def test_figure_descriptions_are_left_out(hit_id: str, text: str, shown: str) -> None:
     assert without_figure_text(hit_id, text) == shown
+
+
+def test_the_topic_is_the_standard_the_slots_lead_with_when_it_is_linked() -> None:
+    first = LinkedConcept(
+        id="ccss:2.OA.A.1", taxonomy="common-core", name="2.OA.A.1", description="Word problems."
+    )
+    linked = [first, STANDARD]
+    topic = [k.text for k in known_lines(linked, GradeInfo(), None, [], [], STANDARD.id)][0]
+    assert topic.startswith("Topic: Common Core 2.NBT.B.5:")
+    # Not linked, or no lead: the first linked standard.
+    for lead in ("ccss:9.ZZ.A.1", None):
+        topic = [k.text for k in known_lines(linked, GradeInfo(), None, [], [], lead)][0]
+        assert topic == "Topic: Common Core 2.OA.A.1: Word problems."

@@ -53,8 +53,9 @@ def _words(text: str, limit: int) -> str:
     return " ".join(words) if len(words) <= limit else " ".join(words[:limit]) + " …"
 
 
-def _topic(linked: Sequence[LinkedConcept]) -> str | None:
-    standard = next((c for c in linked if c.taxonomy == COMMON_CORE), None)
+def _topic(linked: Sequence[LinkedConcept], lead: str | None) -> str | None:
+    core = [c for c in linked if c.taxonomy == COMMON_CORE]
+    standard = next((c for c in core if c.id == lead), core[0] if core else None)
     if standard is None:
         return None
     statement = _words(standard.description, _STATEMENT_WORDS)
@@ -114,10 +115,11 @@ def known_lines(
     check: AnswerCheck | None,
     findings: Sequence[DiagnosisFinding],
     hits: Sequence[Hit],
+    lead: str | None = None,
 ) -> list[Known]:
-    """The lines stating what the packet knows, in order: topic, grade, answer check,
-    diagnosis (`hits` name the diagnosed misconceptions); those it does not know are left
-    out."""
-    lines = [Known(t, 3, may_cut=True) for t in [_topic(linked)] if t]
+    """The lines stating what the packet knows, in order: topic (the slots' `lead` standard
+    when it is linked, else the first linked), grade, answer check, diagnosis (`hits` name
+    the diagnosed misconceptions); those it does not know are left out."""
+    lines = [Known(t, 3, may_cut=True) for t in [_topic(linked, lead)] if t]
     lines += [Known(t, k) for t, k in [(_grade(grade), 2), (_answer_check(check), 0)] if t]
     return lines + [Known(t, 1) for t in _diagnosis(findings, hits)]

@@ -90,12 +90,8 @@ def generated_hit(problem: Problem) -> Hit:
 def _standard(state: RequestState) -> str | None:
     """The standard of the teach slot's first item that came through one, else the first
     linked (dev: practice on target 0.383 -> 0.443 typed, 0.650 -> 0.694 with the grade)."""
-    if state.slots is not None:
-        taught = (h.standard for h in state.slots.teach.hits if h.via == "standard")
-        first = next((s for s in taught if s is not None), None)
-        if first is not None:
-            return first
-    return next((c.id for c in state.linked if c.taxonomy == COMMON_CORE), None)
+    lead = state.slots.lead_standard if state.slots is not None else None
+    return lead or next((c.id for c in state.linked if c.taxonomy == COMMON_CORE), None)
 
 
 def _refused(state: RequestState, standard: str | None, no_match: str | None) -> str | None:

@@ -109,6 +109,13 @@ class SlotPicks:
     stated_answer: bool
     lessons: list[Hit] = field(default_factory=list)
 
+    @property
+    def lead_standard(self) -> str | None:
+        """The standard the teach slot leads with (its first item that came through one):
+        the packet's topic, which its generated practice and its context name too."""
+        taught = (h.standard for h in self.teach.hits if h.via == "standard")
+        return next((s for s in taught if s is not None), None)
+
 
 @dataclass(frozen=True)
 class SlotInputs:

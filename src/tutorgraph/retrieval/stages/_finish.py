@@ -44,6 +44,7 @@ class FinishStage(Stage):
             "ranker_info",
             "route",
             "scope_info",
+            "slots",
         }
     )
     writes = frozenset({"context", "hits", "ranker_info", "uncut"})
@@ -78,6 +79,7 @@ class FinishStage(Stage):
             state.answer_check,
             state.findings,
             [*state.uncut, *state.lessons],
+            state.slots.lead_standard if state.slots is not None else None,
         )
         state.context = await asyncio.to_thread(
             assemble_context,
