@@ -74,9 +74,10 @@ def _teacher_frames(family: str) -> tuple[str, ...]:
 
 
 # A student's typing: a sentence that starts in lower case ("whats ...", "... 12. how many"),
-# or a word typed short or without its apostrophe (a letter alone is a number's name: "x").
+# "i" in lower case before a word ("what do i do first"), or a word typed short or without
+# its apostrophe (a letter alone is a number's name: "x").
 _TYPED = re.compile(
-    r"(?:^|[.?!]\s+)[a-z]{2}"
+    r"(?:^|[.?!]\s+)[a-z]{2}|\bi [a-z]"
     r"|\b(?:whats|dont|cant|wont|isnt|doesnt|im|pls|plz|u|cuz|idk|anwser|equel|fracton|devide"
     r"|multipy|mny)\b"
 )
@@ -91,6 +92,8 @@ def teacherly(template: str) -> bool:
     True
     >>> teacherly("whats {total} minus {b}"), teacherly("{n} sold {b}. how many are left")
     (False, False)
+    >>> teacherly("{a} × ({b} + {c}), what do i do first")
+    False
     """
     return _TYPED.search(_PLACEHOLDER.sub("7", template)) is None
 
