@@ -5,7 +5,7 @@ like a source's.
 The problem is read and the rules applied in a worker thread, off the event loop, under a
 deadline: past it nothing is given and the outcome says why (`DiagnosisOutcome.skipped`).
 
->>> outcome = await diagnose_hits(diagnoser, fetch, request, facts, hits)  # doctest: +SKIP
+>>> outcome = await diagnose_hits(diagnoser, fetch, facts, hits)  # doctest: +SKIP
 >>> outcome.hits, outcome.findings, outcome.check  # doctest: +SKIP
 """
 
@@ -24,7 +24,6 @@ from tutorgraph.retrieval.fusion import DIAGNOSIS_WEIGHT, RRF_K
 from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph_client.models.curriculum import Misconception
 from tutorgraph_client.models.packet import AnswerCheck, DiagnosisFinding, Hit
-from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["DiagnosisOutcome", "diagnose_hits", "read_and_diagnose"]
 
@@ -75,10 +74,10 @@ def read_and_diagnose(
     )
 
 
-def _unanswerable(request: RetrievalRequest, facts: RequestFacts) -> AnswerCheck | None:
+def _unanswerable(facts: RequestFacts) -> AnswerCheck | None:
     """A message that asks about its answer but gives no answer: what it did give."""
     read = facts.reading
-    if request.problem is not None or read is None:
+    if facts.given_problem is not None or read is None:
         return None
     if read.request not in ("why_wrong", "is_right") or read.problem is None:
         return None
@@ -88,7 +87,6 @@ def _unanswerable(request: RetrievalRequest, facts: RequestFacts) -> AnswerCheck
 async def diagnose_hits(
     diagnoser: Diagnoser,
     fetch: Callable[[list[str]], Awaitable[list[Misconception] | None]],
-    request: RetrievalRequest,
     facts: RequestFacts,
     hits: list[Hit],
     *,
@@ -103,7 +101,7 @@ async def diagnose_hits(
     and says why."""
     answer = facts.student_answer
     if not answer:
-        return DiagnosisOutcome(hits, check=_unanswerable(request, facts))
+        return DiagnosisOutcome(hits, check=_unanswerable(facts))
     text = facts.problem_text
     work = asyncio.to_thread(
         read_and_diagnose,
@@ -124,7 +122,7 @@ async def diagnose_hits(
         # A message with an answer but no problem at all: say so rather than guess (a
         # problem the caller stated that is not arithmetic is no missing problem).
         check = None
-        if request.problem is None:
+        if facts.given_problem is None:
             check = AnswerCheck(student_answer=answer, missing=["problem"])
         return DiagnosisOutcome(hits, check=check, ran=True)
     problem, result = read

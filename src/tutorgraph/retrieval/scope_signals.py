@@ -26,13 +26,12 @@ async def scope_signals(state: RequestState, embedder: Embedder) -> ScopeSignals
     refiner's rewrite, which for an LLM refiner may read maths into chit-chat, so a rewrite
     that differs is embedded again from the message (the local refiner's does not differ).
     """
-    request = state.request
     vector = await state.query_embedding()
     if state.facts.rewritten:
         vector = (
             await await_shared(state.message_vector, "message embedding")
             if state.message_vector is not None
-            else (await embed_async(embedder, [request.query]))[0]
+            else (await embed_async(embedder, [state.facts.scope_text]))[0]
         )
     cosines = [float(c.evidence.get("cosine") or 0.0) for c in state.linked]
     core = [c.score for c in state.linked if c.taxonomy == COMMON_CORE and c.score is not None]

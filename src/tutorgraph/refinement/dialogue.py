@@ -1,0 +1,145 @@
+"""A tutoring dialogue read once: the problem the student's latest turn is about and the turn
+it came from, the session's recent maths turns (its topic), and what the latest turn is
+(a help request, chit-chat, a problem or a topic of its own).
+
+- **The problem** is the tutor's latest question that poses one (its last asking sentence
+  with a problem the message reader reads, or a word problem up to that question), or the
+  problem the student stated earlier ("what is 3/4 + 1/8? i got 4/12"), whichever is later.
+  A tutor's turn that asks nothing ("Not quite: 7 x 6 = 42.") poses no problem, and the
+  search stops at a student's turn that names a topic of its own ("can you help with
+  fractions now"): what came before it is another topic.
+- **The student's latest turn** (the request's `query`) states its own problem when the
+  reader or the story reader finds one in it; it *stands alone* then, or when it names a
+  maths topic the window does not ("what about decimals"): the linker reads it alone, and
+  the topic may change (a new topic drops the old topic's problem). Otherwise it leans on
+  the dialogue ("12?", "so i times by 3?", "idk") and is read with the window.
+- **The window** is the session's topic: the problem's turn and the last `WINDOW_TURNS`
+  earlier turns that are not chit-chat, oldest first, each cut to its last
+  `WINDOW_TURN_CHARS` characters (a question ends its turn), so the most recent turns
+  weigh most. Empty when no earlier turn is maths: the topic is then new.
+
+Tutor turns are only ever read for a problem, never for the student's answer (which the
+facts step reads from the latest turn alone).
+
+>>> turns = [Turn(role="tutor", text="Good. Now, what is 7 x 6?")]
+>>> d = read_dialogue(turns, "48?")
+>>> d.problem_text, d.problem_turn, d.stands_alone, d.window
+('Now, what is 7 x 6?', 0, False, 'Good. Now, what is 7 x 6?')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tutorgraph.refinement.reader import read_message
+from tutorgraph.refinement.story import read_story
+from tutorgraph.refinement.turn_kinds import TurnKind, turn_kind
+from tutorgraph_client.models.conversation import Turn
+
+__all__ = ["WINDOW_TURNS", "WINDOW_TURN_CHARS", "DialogueReading", "read_dialogue"]
+
+# The earlier turns the window keeps besides the problem's (the last two: the tutor's
+# question and the student's last reply, in a tutoring exchange).
+WINDOW_TURNS = 2
+WINDOW_TURN_CHARS = 300
+# A sentence's end: ". ? !" and the spaces after it, or a line break.
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+|\n+")
+# An imperative that poses a problem without a question mark ("Try 3/4 + 1/8.").
+_POSES = re.compile(
+    r"^\s*(?:now\s*,?\s*)?(?:try|solve|find|work\s+out|calculate|compute|simplify|estimate"
+    r"|round|write|add|subtract|multiply|divide|what|how|which|can\s+you|could\s+you)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class DialogueReading:
+    """What the dialogue says about its latest turn (see the module's docstring).
+
+    `turns`: the earlier turns; `problem_text`: the text the problem is read from (None:
+    none found) and `problem_turn` its turn (the latest turn's own, `turns`, when it states
+    one); `kind`: the latest turn's `TurnKind`; `stands_alone`: it states its own problem
+    or names a topic the window does not; `window`: the session's recent maths turns
+    ("": the dialogue had no topic yet)."""
+
+    turns: int
+    problem_text: str | None
+    problem_turn: int | None
+    kind: TurnKind
+    stands_alone: bool
+    window: str
+
+    @property
+    def own_problem(self) -> bool:
+        """The latest turn states its own problem."""
+        return self.problem_turn == self.turns
+
+
+def _poses(text: str) -> str | None:
+    """The text of the problem a tutor's turn poses: its last asking sentence with a problem
+    the reader reads, else the turn up to that sentence when it tells a word problem; None
+    when the turn asks nothing with a problem."""
+    sentences = [s for s in _SENTENCE_END.split(text) if s.strip()]
+    for k in range(len(sentences) - 1, -1, -1):
+        sentence = sentences[k]
+        if not (sentence.rstrip().endswith("?") or _POSES.match(sentence)):
+            continue
+        if read_message(sentence).problem is not None:
+            return sentence.strip()
+        story = " ".join(sentences[: k + 1])
+        if read_story(story) is not None:
+            return story.strip()
+    return None
+
+
+def _states(text: str) -> bool:
+    """A student's turn states a problem of its own (an expression or a word problem)."""
+    return read_message(text).problem is not None or read_story(text) is not None
+
+
+def _tail(text: str) -> str:
+    return text if len(text) <= WINDOW_TURN_CHARS else text[-WINDOW_TURN_CHARS:]
+
+
+def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
+    """The dialogue's reading of its latest turn, `query`, after the earlier turns
+    `conversation` (oldest first; see the module's docstring). Pure; each turn is read by
+    the message reader at most twice (it is cached)."""
+    n = len(conversation)
+    kind = turn_kind(query)
+    kinds = [turn_kind(t.text) for t in conversation]
+    problem_text: str | None = None
+    problem_turn: int | None = None
+    if _states(query):
+        problem_text, problem_turn = query, n
+    else:
+        for i in range(n - 1, -1, -1):
+            turn = conversation[i]
+            if turn.role == "tutor":
+                found = _poses(turn.text)
+            else:
+                found = turn.text if _states(turn.text) else None
+                if found is None and kinds[i].topics:
+                    break  # a topic of its own: the problems before it are another topic's
+            if found is not None:
+                problem_text, problem_turn = found, i
+                break
+    recent = [i for i in range(n) if not kinds[i].chit_chat][-WINDOW_TURNS:]
+    if problem_turn is not None and problem_turn < n:
+        recent = sorted({problem_turn, *recent})
+    maths = any(k.maths for k in kinds)
+    window = " ".join(_tail(conversation[i].text) for i in recent) if maths else ""
+    seen = {t for i in recent for t in kinds[i].topics}
+    new_topic = problem_turn != n and any(t not in seen for t in kind.topics)
+    if new_topic:
+        problem_text = problem_turn = None  # the old topic's problem is not this turn's
+    return DialogueReading(
+        turns=n,
+        problem_text=problem_text,
+        problem_turn=problem_turn,
+        kind=kind,
+        stands_alone=problem_turn == n or new_topic,
+        window=window,
+    )
