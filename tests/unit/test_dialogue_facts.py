@@ -81,6 +81,13 @@ def test_a_help_request_is_no_answer(query: str) -> None:
     assert not info.chit_chat
 
 
+def test_a_question_about_numbers_is_the_latest_question() -> None:
+    turns = [tutor("What is 7 x 6?"), student("42"), tutor("Good! Which is bigger, 3/4 or 2/3?")]
+    got = facts("3/4", *turns)
+    assert got.dialogue is not None and got.dialogue.problem_turn == 2
+    assert got.given_problem == "Which is bigger, 3/4 or 2/3?" and got.student_answer == "3/4"
+
+
 def test_the_problem_the_student_stated_earlier() -> None:
     turns = [student("what is 3/4 + 1/8? i got 4/12"), tutor("Let's look at the denominators.")]
     got = facts("why?", *turns)
@@ -193,3 +200,22 @@ def test_the_window_keeps_the_recent_turns_and_the_problems() -> None:
     reading = read_dialogue(turns, "ok")
     assert reading.window.startswith("What is 3/4 of 12? 9 ")
     assert "brb" not in reading.window and len(reading.window) < 700
+
+
+def test_a_conversation_at_its_limits_is_read_fast() -> None:
+    """50 turns and 20,000 characters of hostile text: read in linear time (issue 30's rule
+    for every reader of user text), well inside the facts stage's timeout."""
+    import time
+
+    from tutorgraph_client.models.conversation import MAX_CONVERSATION_CHARS, MAX_TURNS
+
+    pieces = ["1? ", "what is 9", " x ", "9. ", "try 1/2+", "i got 9 ", "is it ", "9\n"]
+    size = MAX_CONVERSATION_CHARS // MAX_TURNS
+    turns = [
+        Turn(role="tutor" if i % 2 else "student", text=(pieces[i % 8] * size)[:size].strip())
+        for i in range(MAX_TURNS)
+    ]
+    started = time.perf_counter()  # the first read: nothing cached yet
+    got = request_facts(RetrievalRequest(query="1? " * 600, conversation=turns), None)
+    took = time.perf_counter() - started
+    assert got.dialogue is not None and took < 1.0, f"{took * 1000:.0f} ms (about 70 measured)"

@@ -3,7 +3,8 @@ it came from, the session's recent maths turns (its topic), and what the latest 
 (a help request, chit-chat, a problem or a topic of its own).
 
 - **The problem** is the tutor's latest question that poses one (its last asking sentence
-  with a problem the message reader reads, or a word problem up to that question), or the
+  with a problem the message reader reads, a word problem up to that question, or a
+  question with a number: "Which is bigger, 3/4 or 2/3?"), or the
   problem the student stated earlier ("what is 3/4 + 1/8? i got 4/12"), whichever is later.
   A tutor's turn that asks nothing ("Not quite: 7 x 6 = 42.") poses no problem, and the
   search stops at a student's turn that names a topic of its own ("can you help with
@@ -33,6 +34,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tutorgraph.refinement.expressions import tokens
 from tutorgraph.refinement.reader import read_message
 from tutorgraph.refinement.story import read_story
 from tutorgraph.refinement.turn_kinds import TurnKind, turn_kind
@@ -44,6 +46,11 @@ __all__ = ["WINDOW_TURNS", "WINDOW_TURN_CHARS", "DialogueReading", "read_dialogu
 # question and the student's last reply, in a tutoring exchange).
 WINDOW_TURNS = 2
 WINDOW_TURN_CHARS = 300
+# What of an earlier turn is read for a problem: its last characters (a question ends its
+# turn) and its last asking sentences, so that a conversation at its limits (50 turns,
+# 20,000 characters) is read in time linear in its length.
+READ_TURN_CHARS = 1000
+_ASKING_SENTENCES = 3
 # A sentence's end: ". ? !" and the spaces after it, or a line break.
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+|\n+")
 # An imperative that poses a problem without a question mark ("Try 3/4 + 1/8.").
@@ -79,24 +86,34 @@ class DialogueReading:
 
 def _poses(text: str) -> str | None:
     """The text of the problem a tutor's turn poses: its last asking sentence with a problem
-    the reader reads, else the turn up to that sentence when it tells a word problem; None
-    when the turn asks nothing with a problem."""
-    sentences = [s for s in _SENTENCE_END.split(text) if s.strip()]
-    for k in range(len(sentences) - 1, -1, -1):
+    the reader reads, else the turn up to that sentence when it tells a word problem, else
+    that sentence when it is a question with a number; None when the turn asks nothing
+    with a problem ("Are you sure? Try again.")."""
+    sentences = [s for s in _SENTENCE_END.split(text[-READ_TURN_CHARS:]) if s.strip()]
+    asking = [k for k, s in enumerate(sentences) if s.rstrip().endswith("?") or _POSES.match(s)]
+    for k in reversed(asking[-_ASKING_SENTENCES:]):
         sentence = sentences[k]
-        if not (sentence.rstrip().endswith("?") or _POSES.match(sentence)):
-            continue
         if read_message(sentence).problem is not None:
             return sentence.strip()
         story = " ".join(sentences[: k + 1])
         if read_story(story) is not None:
             return story.strip()
+        if sentence.rstrip().endswith("?") and any(t.kind == "num" for t in tokens(sentence)):
+            # A question about numbers the reader finds no calculation in ("Which is
+            # bigger, 3/4 or 2/3?"): still the tutor's latest question.
+            return sentence.strip()
     return None
 
 
 def _states(text: str) -> bool:
     """A student's turn states a problem of its own (an expression or a word problem)."""
     return read_message(text).problem is not None or read_story(text) is not None
+
+
+def _stated(text: str) -> str | None:
+    """An earlier student turn's own problem: the turn (its last `READ_TURN_CHARS`)."""
+    tail = text[-READ_TURN_CHARS:]
+    return tail if _states(tail) else None
 
 
 def _tail(text: str) -> str:
@@ -120,7 +137,7 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
             if turn.role == "tutor":
                 found = _poses(turn.text)
             else:
-                found = turn.text if _states(turn.text) else None
+                found = _stated(turn.text)
                 if found is None and kinds[i].topics:
                     break  # a topic of its own: the problems before it are another topic's
             if found is not None:
