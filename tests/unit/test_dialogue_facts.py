@@ -88,6 +88,39 @@ def test_a_question_about_numbers_is_the_latest_question() -> None:
     assert got.given_problem == "Which is bigger, 3/4 or 2/3?" and got.student_answer == "3/4"
 
 
+@pytest.mark.parametrize(
+    ("reply", "answer"), [("oh 56", "56"), ("3 so 13", "13"), ("carry it... 473", "473")]
+)
+def test_a_short_reply_gives_its_last_number(reply: str, answer: str) -> None:
+    got = facts(reply, tutor("What is 7 x 8?"))
+    assert (got.problem, got.student_answer) == ("7 × 8", answer)
+    # A question is no answer, nor is a help request's number.
+    assert facts("why do we add 7", tutor("What is 7 x 8?")).student_answer is None
+    assert facts("i dont get it", tutor("What is 7 x 8?")).student_answer is None
+
+
+def test_working_towards_the_tutors_problem_is_not_a_new_problem() -> None:
+    got = facts("3/6 + 2/6 = 5/6", tutor("What is 1/2 + 1/3?"))
+    assert got.problem == "1/2 + 1/3" and got.student_answer == "5/6"
+    assert got.dialogue is not None and not got.dialogue.stands_alone
+    # One it brings or asks about is its own.
+    for own in ("next one is 8 x 70", "now i have 1/3 ÷ 2", "what about 8 x 7?"):
+        reading = facts(own, tutor("What is 1/2 + 1/3?")).dialogue
+        assert reading is not None and reading.own_problem and reading.stands_alone, own
+
+
+def test_a_request_for_a_new_topic_or_a_concept_stands_alone() -> None:
+    turns = [tutor("What is 7 x 6?"), student("42"), tutor("Right.")]
+    for turn in ("can you help me with pythagorean theorem", "ok what is a line of symmetry"):
+        reading = facts(turn, *turns).dialogue
+        assert reading is not None and reading.stands_alone and reading.problem_text is None
+    asks = RetrievalRequest(query="can u help me with volume", conversation=turns)
+    state = RequestState(asks)
+    state.facts = request_facts(asks, None)
+    info = dialogue_info(state)
+    assert info is not None and not info.help_request  # a new topic, not help with 7 x 6
+
+
 def test_the_problem_the_student_stated_earlier() -> None:
     turns = [student("what is 3/4 + 1/8? i got 4/12"), tutor("Let's look at the denominators.")]
     got = facts("why?", *turns)
@@ -157,6 +190,9 @@ def test_no_conversation_reads_as_before() -> None:
     [
         "brb", "lol ok", "can i go now", "what's your favourite game", "i'm hungry", "haha",
         "bye", "thanks", "i like pizza", "my cat is on my keyboard", "i'm done", "hi",
+        # Acknowledgements alone are chit-chat too (as the dialogue set labels them).
+        "ok", "k", "ok got it", "cool", "that makes sense", "hiii", "wait what time is it",
+        "ok i gotta go", "i lost a tooth today",
     ],
 )  # fmt: skip
 def test_chit_chat(turn: str) -> None:
@@ -166,8 +202,9 @@ def test_chit_chat(turn: str) -> None:
 @pytest.mark.parametrize(
     "turn",
     [
-        "12?", "is it 48", "idk", "ok", "why?", "is it the second one", "so i carry the 1",
-        "ok so i times by 3?", "seven?", "do i flip it", "that makes sense", "yes",
+        "12?", "is it 48", "idk", "why?", "is it the second one", "so i carry the 1",
+        "ok so i times by 3?", "seven?", "do i flip it", "yes", "no", "true", "a sphere",
+        "dogs", "what does skip count mean", "i cant do it",
         "can we do another one", "whats next", "wait what", "hmm", "i think so",
         "can you help with fractions now", "what do you mean", "so the top number is 3?",
         "let's do it", "i don't get why we carry", "is it bigger", "i got it wrong",

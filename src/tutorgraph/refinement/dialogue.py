@@ -4,14 +4,19 @@ it came from, the session's recent maths turns (its topic), and what the latest 
 
 - **The problem** is the tutor's latest question that poses one (its last asking sentence
   with a problem the message reader reads, a word problem up to that question, or a
-  question with a number: "Which is bigger, 3/4 or 2/3?"), or the
-  problem the student stated earlier ("what is 3/4 + 1/8? i got 4/12"), whichever is later.
+  question with a number: "Which is bigger, 3/4 or 2/3?"), or the problem the student
+  asked about earlier ("what is 3/4 + 1/8? i got 4/12"), whichever is later; a problem the
+  student stated without asking ("i got 4/12 for 3/4 + 1/8", or working: "3/6 + 2/6 =
+  5/6") only when no question came before it.
   A tutor's turn that asks nothing ("Not quite: 7 x 6 = 42.") poses no problem, and the
   search stops at a student's turn that names a topic of its own ("can you help with
   fractions now"): what came before it is another topic.
 - **The student's latest turn** (the request's `query`) states its own problem when the
-  reader or the story reader finds one in it; it *stands alone* then, or when it names a
-  maths topic the window does not ("what about decimals"): the linker reads it alone, and
+  reader or the story reader finds one in it and it asks about it or brings it ("what
+  about 8 x 7? is it 54", "next one is 8 x 70"), or the dialogue has none; it *stands
+  alone* then, or when it names a maths topic the window does not ("what about
+  decimals"), asks to move to one ("can you help with volume") or asks about a concept
+  ("what is a line of symmetry"): the linker reads it alone, and
   the topic may change (a new topic drops the old topic's problem). Otherwise it leans on
   the dialogue ("12?", "so i times by 3?", "idk") and is read with the window.
 - **The window** is the session's topic: the problem's turn and the last `WINDOW_TURNS`
@@ -34,13 +39,20 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tutorgraph.mathtext.spans import plain_text
 from tutorgraph.refinement.expressions import tokens
 from tutorgraph.refinement.reader import read_message
 from tutorgraph.refinement.story import read_story
 from tutorgraph.refinement.turn_kinds import TurnKind, turn_kind
 from tutorgraph_client.models.conversation import Turn
 
-__all__ = ["WINDOW_TURNS", "WINDOW_TURN_CHARS", "DialogueReading", "read_dialogue"]
+__all__ = [
+    "WINDOW_TURNS",
+    "WINDOW_TURN_CHARS",
+    "DialogueReading",
+    "bare_answer",
+    "read_dialogue",
+]
 
 # The earlier turns the window keeps besides the problem's (the last two: the tutor's
 # question and the student's last reply, in a tutoring exchange).
@@ -59,6 +71,29 @@ _POSES = re.compile(
     r"|round|write|add|subtract|multiply|divide|what|how|which|can\s+you|could\s+you)\b",
     re.IGNORECASE,
 )
+
+
+# A reply this short that asks nothing gives its last number as its answer (`bare_answer`).
+BARE_ANSWER_WORDS = 8
+_ASKING = frozenset(("why", "how", "what", "whats", "what's", "which", "when", "where", "who"))
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+
+
+def bare_answer(turn: str) -> str | None:
+    """The answer a short reply to a tutor's question gives when the message reader reads
+    none in it ("oh 56", "3 so 13", "carry it... 473"): its last number; None for a reply
+    that asks (why, how, what ...) or runs over `BARE_ANSWER_WORDS` words. The facts step
+    asks only of a turn that is no help request and answers a problem of the dialogue.
+
+    >>> bare_answer("oh so 85 lol"), bare_answer("why do we add 7")
+    ('85', None)
+    """
+    plain = plain_text(turn)
+    words = _WORD.findall(plain.lower())
+    if len(words) > BARE_ANSWER_WORDS or any(w in _ASKING for w in words):
+        return None
+    numbers = [t.text for t in tokens(plain) if t.kind == "num"]
+    return numbers[-1] if numbers else None
 
 
 @dataclass(frozen=True)
@@ -87,8 +122,8 @@ class DialogueReading:
 def _poses(text: str) -> str | None:
     """The text of the problem a tutor's turn poses: its last asking sentence with a problem
     the reader reads, else the turn up to that sentence when it tells a word problem, else
-    that sentence when it is a question with a number; None when the turn asks nothing
-    with a problem ("Are you sure? Try again.")."""
+    that sentence when it has a number, else the turn when it asks and has numbers; None
+    when it asks nothing with a number ("Are you sure? Try again.")."""
     sentences = [s for s in _SENTENCE_END.split(text[-READ_TURN_CHARS:]) if s.strip()]
     asking = [k for k, s in enumerate(sentences) if s.rstrip().endswith("?") or _POSES.match(s)]
     for k in reversed(asking[-_ASKING_SENTENCES:]):
@@ -98,11 +133,19 @@ def _poses(text: str) -> str | None:
         story = " ".join(sentences[: k + 1])
         if read_story(story) is not None:
             return story.strip()
-        if sentence.rstrip().endswith("?") and any(t.kind == "num" for t in tokens(sentence)):
+        if _numbers(sentence):
             # A question about numbers the reader finds no calculation in ("Which is
-            # bigger, 3/4 or 2/3?"): still the tutor's latest question.
+            # bigger, 3/4 or 2/3?", "Write 0.7 as a fraction."): still the latest question.
             return sentence.strip()
+    if asking and _numbers(text):
+        # It asks, and its numbers are elsewhere ("How many cents is that? You have 3
+        # quarters and 1 dime."): the turn is the question.
+        return text[-READ_TURN_CHARS:].strip()
     return None
+
+
+def _numbers(text: str) -> bool:
+    return any(t.kind == "num" for t in tokens(text))
 
 
 def _states(text: str) -> bool:
@@ -114,6 +157,31 @@ def _stated(text: str) -> str | None:
     """An earlier student turn's own problem: the turn (its last `READ_TURN_CHARS`)."""
     tail = text[-READ_TURN_CHARS:]
     return tail if _states(tail) else None
+
+
+_FILLERS = r"(?:(?:so|and|ok|okay|now|then|wait|next|um|hmm)[\s.,!]+)*"
+_QUESTION_START = re.compile(
+    _FILLERS + r"(?:what|whats|what's|how|why|is|are|does|do|can|could|which)\b", re.IGNORECASE
+)
+# A turn that brings a problem of its own ("next one is 8 x 70", "now i have 1/3 ÷ 2", "my
+# worksheet says ...").
+_INTRODUCES = re.compile(
+    r"\b(?:next|now|new|another|here'?s|i\s+have|what\s+about|this\s+one|my\s+(?:worksheet"
+    r"|homework|teacher|book|test|quiz))\b",
+    re.IGNORECASE,
+)
+# A question about a concept ("what is a line of symmetry", "what does skip count mean",
+# "how do you find the mean"): linked alone, then compared with the session's topic.
+_CONCEPT_QUESTION = re.compile(
+    _FILLERS + r"(?:what\s+is\s+(?:a|an|the)\b|what'?s\s+(?:a|an|the)\b|whats\s+(?:a|an|the)\b"
+    r"|what\s+does\s+.{1,40}?\s+mean|how\s+do\s+(?:you|u|we)\s+(?:find|work\s+out|do|know))",
+    re.IGNORECASE,
+)
+
+
+def _asks(text: str) -> bool:
+    """The turn asks something: a question mark, or a question's first word."""
+    return "?" in text or _QUESTION_START.match(text) is not None
 
 
 def _tail(text: str) -> str:
@@ -129,27 +197,39 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
     kinds = [turn_kind(t.text) for t in conversation]
     problem_text: str | None = None
     problem_turn: int | None = None
-    if _states(query):
+    # A student's problem stated without a question ("i got 4/12 for 3/4 + 1/8") may be
+    # working towards the tutor's: it is the problem only when no question came before.
+    stated: tuple[str, int] | None = None
+    for i in range(n - 1, -1, -1):
+        turn = conversation[i]
+        if turn.role == "tutor":
+            found = _poses(turn.text)
+        else:
+            found = _stated(turn.text)
+            if found is not None and not _asks(found):
+                stated, found = stated or (found, i), None
+            elif found is None and kinds[i].topics:
+                break  # a topic of its own: the problems before it are another topic's
+        if found is not None:
+            problem_text, problem_turn = found, i
+            break
+    if problem_text is None and stated is not None:
+        problem_text, problem_turn = stated
+    if _states(query) and (problem_text is None or _asks(query) or _INTRODUCES.search(query)):
+        # Its own problem: a new one it asks about ("what about 8 x 7? is it 54"), not its
+        # working towards the dialogue's ("3/6 + 2/6 = 5/6" after "what is 1/2 + 1/3?").
         problem_text, problem_turn = query, n
-    else:
-        for i in range(n - 1, -1, -1):
-            turn = conversation[i]
-            if turn.role == "tutor":
-                found = _poses(turn.text)
-            else:
-                found = _stated(turn.text)
-                if found is None and kinds[i].topics:
-                    break  # a topic of its own: the problems before it are another topic's
-            if found is not None:
-                problem_text, problem_turn = found, i
-                break
     recent = [i for i in range(n) if not kinds[i].chit_chat][-WINDOW_TURNS:]
     if problem_turn is not None and problem_turn < n:
         recent = sorted({problem_turn, *recent})
     maths = any(k.maths for k in kinds)
     window = " ".join(_tail(conversation[i].text) for i in recent) if maths else ""
     seen = {t for i in recent for t in kinds[i].topics}
-    new_topic = problem_turn != n and any(t not in seen for t in kind.topics)
+    new_topic = problem_turn != n and (
+        kind.asks_topic
+        or any(t not in seen for t in kind.topics)
+        or _CONCEPT_QUESTION.match(query) is not None
+    )
     if new_topic:
         problem_text = problem_turn = None  # the old topic's problem is not this turn's
     return DialogueReading(

@@ -38,7 +38,10 @@ def dialogue_info(state: RequestState) -> DialogueInfo | None:
         problem=problem,
         problem_turn=problem_turn,
         student_answer_turn=answer_turn,
-        help_request=reading.kind.help_request and answer_turn is None,
+        # "can you help with fractions now" asks for a new topic, not help with this problem.
+        help_request=reading.kind.help_request
+        and not reading.kind.asks_topic
+        and answer_turn is None,
         chit_chat=reading.kind.chit_chat,
         topic=topic.state,
         topic_standard=topic.standard,

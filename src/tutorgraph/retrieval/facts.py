@@ -47,7 +47,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from tutorgraph.mathtext.spans import plain_text
-from tutorgraph.refinement.dialogue import DialogueReading, read_dialogue
+from tutorgraph.refinement.dialogue import DialogueReading, bare_answer, read_dialogue
 from tutorgraph.refinement.expressions import tokens
 from tutorgraph.refinement.reader import (
     MAX_READ_CHARS,
@@ -181,6 +181,11 @@ def request_facts(request: RetrievalRequest, refined: RefinedQuery | None) -> Re
         # Read as if the app had sent it: the answer comes from the latest turn alone.
         facts = _facts(request.model_copy(update={"problem": dialogue.problem_text}), refined)
         problem = dialogue.problem_text
+        kind = dialogue.kind
+        # A short reply the reader reads no answer in ("oh 56"): its last number.
+        bare = None if kind.help_request or kind.chit_chat else bare_answer(request.query)
+        if facts.student_answer is None and bare is not None:
+            facts = replace(facts, student_answer=bare, answer_source="reader")
     else:
         facts = _facts(request, refined)
     texts = _dialogue_texts(request, refined, dialogue)
