@@ -7,7 +7,10 @@ it came from, the session's recent maths turns (its topic), and what the latest 
   question with a number: "Which is bigger, 3/4 or 2/3?"), or the problem the student
   asked about earlier ("what is 3/4 + 1/8? i got 4/12"), whichever is later; a problem the
   student stated without asking ("i got 4/12 for 3/4 + 1/8", or working: "3/6 + 2/6 =
-  5/6") only when no question came before it.
+  5/6") only when no question came before it. A tutor's question that follows up an
+  earlier one (a hint or a step after a wrong answer: "Close! Try making a ten: 8 + 2 is
+  10, and then how many are left from the 5?") keeps the earlier problem; praise ("Great!")
+  or a new one named ("Now what is ...", "Next ...") brings a new problem.
   A tutor's turn that asks nothing ("Not quite: 7 x 6 = 42.") poses no problem, and the
   search stops at a student's turn that names a topic of its own ("can you help with
   fractions now"): what came before it is another topic.
@@ -82,7 +85,8 @@ _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 def bare_answer(turn: str) -> str | None:
     """The answer a short reply to a tutor's question gives when the message reader reads
     none in it ("oh 56", "3 so 13", "carry it... 473"): its last number; None for a reply
-    that asks (why, how, what ...) or runs over `BARE_ANSWER_WORDS` words. The facts step
+    that asks (why, how, what ...), runs over `BARE_ANSWER_WORDS` words or states a
+    calculation ("so 4 x 2": working, not an answer). The facts step
     asks only of a turn that is no help request and answers a problem of the dialogue.
 
     >>> bare_answer("oh so 85 lol"), bare_answer("why do we add 7")
@@ -92,6 +96,8 @@ def bare_answer(turn: str) -> str | None:
     words = _WORD.findall(plain.lower())
     if len(words) > BARE_ANSWER_WORDS or any(w in _ASKING for w in words):
         return None
+    if read_message(turn).problem is not None:
+        return None  # working ("so 4 x 2"), not an answer
     numbers = [t.text for t in tokens(plain) if t.kind == "num"]
     return numbers[-1] if numbers else None
 
@@ -179,6 +185,52 @@ _CONCEPT_QUESTION = re.compile(
 )
 
 
+# A tutor's turn that brings a new problem rather than following up the last one: praise
+# first ("Great! What is 7 x 8?"), or a new one named ("Now what about ...", "Next ...").
+_PRAISE = re.compile(
+    r"^\s*(?:great|good(?:\s+job)?|yes|yep|correct|right|nice|well\s+done|perfect|excellent"
+    r"|awesome|exactly|that'?s\s+(?:right|correct|it)|you\s+got\s+it|super|brilliant)\b",
+    re.IGNORECASE,
+)
+_NEW_PROBLEM = re.compile(
+    r"\b(?:next|another|new\s+one|here'?s|what\s+about|let'?s\s+try|try\s+this"
+    r"|now[,\s]+(?:what|try|solve|find|can|could|how|work|let'?s|do|here))\b",
+    re.IGNORECASE,
+)
+
+
+def _follows_up(later: str) -> bool:
+    """A tutor's question follows up the problem before it (a hint, a step: "Close! Try
+    making a ten: 8 + 2 is 10, and then how many are left from the 5?") rather than bringing
+    a new one: no praise first, and no new problem named."""
+    return _PRAISE.match(later) is None and _NEW_PROBLEM.search(later) is None
+
+
+def _first_posed(
+    conversation: Sequence[Turn], kinds: Sequence[TurnKind], text: str, turn: int
+) -> tuple[str, int]:
+    """The problem a tutor's question at `turn` follows up: back through the tutor's
+    follow-ups (hints and steps after the student's attempt) to the question that posed it.
+    A tutor's turn on the way that praises or names a new problem ("Great job!", "Let's try
+    another.") ends the walk, as does a student's own question or topic."""
+    new = not _follows_up(conversation[turn].text)
+    for i in range(turn - 1, -1, -1):
+        earlier = conversation[i]
+        if earlier.role == "student":
+            if kinds[i].asks_topic or (_stated(earlier.text) and _asks(earlier.text)):
+                break
+            continue
+        posed = _poses(earlier.text)
+        if new:
+            break
+        if posed is None:
+            new = not _follows_up(earlier.text)
+            continue
+        text, turn = posed, i
+        new = not _follows_up(earlier.text)
+    return text, turn
+
+
 def _asks(text: str) -> bool:
     """The turn asks something: a question mark, or a question's first word."""
     return "?" in text or _QUESTION_START.match(text) is not None
@@ -213,6 +265,12 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
         if found is not None:
             problem_text, problem_turn = found, i
             break
+    if (
+        problem_turn is not None
+        and problem_text is not None
+        and conversation[problem_turn].role == "tutor"
+    ):
+        problem_text, problem_turn = _first_posed(conversation, kinds, problem_text, problem_turn)
     if problem_text is None and stated is not None:
         problem_text, problem_turn = stated
     if _states(query) and (problem_text is None or _asks(query) or _INTRODUCES.search(query)):

@@ -84,6 +84,16 @@ def _unanswerable(facts: RequestFacts) -> AnswerCheck | None:
     return AnswerCheck(problem=read.problem.value, missing=["answer"])
 
 
+def _unchecked(facts: RequestFacts, problem: str | None) -> AnswerCheck | None:
+    """In a dialogue, the problem and the answer read when neither the diagnosis nor its
+    rules can judge them ("What time is it?" ... "3 oclock"): the app still learns which
+    answer to which problem the turn gave (`correct` null); None outside a dialogue, whose
+    packets stay as they were."""
+    if facts.dialogue is None or facts.student_answer is None:
+        return None
+    return AnswerCheck(problem=problem or facts.problem, student_answer=facts.student_answer)
+
+
 async def diagnose_hits(
     diagnoser: Diagnoser,
     fetch: Callable[[list[str]], Awaitable[list[Misconception] | None]],
@@ -124,10 +134,10 @@ async def diagnose_hits(
         check = None
         if facts.given_problem is None:
             check = AnswerCheck(student_answer=answer, missing=["problem"])
-        return DiagnosisOutcome(hits, check=check, ran=True)
+        return DiagnosisOutcome(hits, check=check or _unchecked(facts, None), ran=True)
     problem, result = read
     if result.correct is None or result.correct_answer is None:
-        return DiagnosisOutcome(hits, ran=True)
+        return DiagnosisOutcome(hits, check=_unchecked(facts, problem), ran=True)
     check = AnswerCheck(
         problem=problem,
         student_answer=answer,
