@@ -51,7 +51,8 @@ def test_a_short_answer_is_checked_against_the_tutors_question(diagnosing) -> No
     assert check.correct_answer == "42"
     info = packet.dialogue
     assert info is not None
-    assert (info.turns, info.problem_turn, info.student_answer_turn) == (3, 2, 3)
+    # The tutor's second question follows up the first (a hint after a wrong answer).
+    assert (info.turns, info.problem_turn, info.student_answer_turn) == (3, 0, 3)
     assert info.topic == "carried" and info.topic_standard == _standards(packet)[0]
     assert not info.help_request and not info.chit_chat and not packet.no_match
 
@@ -70,10 +71,9 @@ def test_chit_chat_is_flagged_and_keeps_the_sessions_topic(diagnosing) -> None: 
     info = packet.dialogue
     assert info is not None and info.chit_chat and info.topic == "carried"
     assert _standards(packet) and _standards(packet)[0] == info.topic_standard
-    # Linked from the dialogue before it: the same concepts as the tutor's question alone.
-    alone = asyncio.run(diagnosing.retrieve(RetrievalRequest(query=" ".join(
-        t["text"] for t in DIALOGUE[1:]
-    ))))  # fmt: skip
+    # Linked from the dialogue before it: the same concepts as its turns sent as one message.
+    window = " ".join(t["text"] for t in DIALOGUE)
+    alone = asyncio.run(diagnosing.retrieve(RetrievalRequest(query=window)))
     assert _standards(packet) == _standards(alone)
 
 
