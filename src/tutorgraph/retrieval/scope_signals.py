@@ -25,6 +25,8 @@ async def scope_signals(state: RequestState, embedder: Embedder) -> ScopeSignals
     The message is judged as the student typed it: the shared query embedding is of the
     refiner's rewrite, which for an LLM refiner may read maths into chit-chat, so a rewrite
     that differs is embedded again from the message (the local refiner's does not differ).
+    In a dialogue, a turn that leans on it ("12?") is judged with the turns before it
+    (`RequestFacts.scope_text`): alone it says too little to be school maths.
     """
     vector = await state.query_embedding()
     if state.facts.rewritten:
