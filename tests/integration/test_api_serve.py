@@ -227,6 +227,37 @@ def test_retrieve_over_real_http(server: Server, keyset: Keys) -> None:
     assert "TUTORGRAPH_RERANKER_MODEL is empty" in packet["reranker"]["reason"]
 
 
+def test_a_dialogue_over_real_http(server: Server, keyset: Keys) -> None:
+    """Issue 63: the student's bare answer is checked against the tutor's latest question,
+    never against the tutor's own numbers, and the packet says which turns it read."""
+    h = {"X-API-Key": keyset.read}
+    conversation = [
+        {"role": "tutor", "text": "Let's practise multiplication. What is 7 x 6?"},
+        {"role": "student", "text": "48?"},
+        {"role": "tutor", "text": "Not quite. 7 x 5 = 35, so add one more 7. What is 7 x 6?"},
+    ]
+    body = {"query": "41?", "conversation": conversation}
+    resp = server.post("/v1/retrieve", json=body, headers=h)
+    assert resp.status_code == 200, resp.text
+    packet = resp.json()
+    check = packet["answer_check"]
+    assert (check["problem"], check["student_answer"], check["correct"]) == ("7 × 6", "41", False)
+    assert check["correct_answer"] == "42"
+    dialogue = packet["dialogue"]
+    assert {k: dialogue[k] for k in ("turns", "problem_turn", "student_answer_turn")} == {
+        "turns": 3,
+        "problem_turn": 0,  # the second question is a hint on the first
+        "student_answer_turn": 3,
+    }
+    assert dialogue["topic"] == "carried" and dialogue["topic_standard"].startswith("ccss:")
+    assert not packet["no_match"]
+    alone = server.post("/v1/retrieve", json={"query": "41?"}, headers=h).json()
+    assert alone["dialogue"] is None and alone["answer_check"]["problem"] is None
+    too_many = {"query": "q", "conversation": [{"role": "student", "text": "ok"}] * 51}
+    err = _error(server.post("/v1/retrieve", json=too_many, headers=h), 422, "invalid_request")
+    assert "conversation has 51 turns, at most 50" in err["message"]
+
+
 def test_auth_errors(server: Server, keyset: Keys) -> None:
     _error(server.post("/v1/retrieve", json={"query": QUERY}), 401, "unauthenticated")
     wrong = {"X-API-Key": keyset.read + "x"}

@@ -53,6 +53,7 @@ PACKET_FIELDS = {
     "scope",
     "grade",
     "language",
+    "dialogue",  # issue 63: null without a conversation
     "debug",
 }
 HIT_FIELDS = {
@@ -249,6 +250,40 @@ def test_query_prints_the_diagnosis(
     assert "diagnosis: 0.6 × 0.2: the student's 1.2 is wrong (the answer is 0.12)" in out
     assert "eedi:misconception:2481 (decimal_multiply_wrong_power_of_ten): 1.2 is what" in out
     assert out.index("eedi:misconception:2481 (") < out.index(" 1. misconception")
+
+
+def test_query_reads_a_conversation_file(
+    cli_with_loaded_model: CliRunner, session_index: tuple[Path, object], tmp_path: Path
+) -> None:
+    """`--conversation FILE`: the turns before this one; the answer is checked against the
+    tutor's question, and a file that is not a JSON list, or a turn over the limits, is a
+    readable error (exit 2)."""
+    turns = tmp_path / "turns.json"
+    turns.write_text(
+        json.dumps(
+            [
+                {"role": "tutor", "text": "What is 0.6 x 0.2?"},
+                {"role": "student", "text": "hmm"},
+            ]
+        )
+    )
+    args = ["query", "i got 1.2", "-n", "3", "--index-dir", str(session_index[0])]
+    result = cli_with_loaded_model.invoke(app, [*args, "--conversation", str(turns), "--json"])
+    assert result.exit_code == 0, result.output
+    packet = json.loads(result.stdout)
+    assert packet["answer_check"]["problem"] == "0.6 × 0.2"
+    assert packet["answer_check"]["correct"] is False
+    dialogue = packet["dialogue"]
+    assert (dialogue["problem_turn"], dialogue["student_answer_turn"]) == (0, 2)
+    readable = cli_with_loaded_model.invoke(app, [*args, "--conversation", str(turns)])
+    assert "dialogue: 2 earlier turns, topic carried" in _plain(readable.stdout)
+    turns.write_text('{"role": "tutor"}')
+    bad = cli_with_loaded_model.invoke(app, [*args, "--conversation", str(turns)])
+    assert bad.exit_code == 2 and "not a JSON list" in _plain(bad.output)
+    turns.write_text(json.dumps([{"role": "tutor", "text": "x" * 2001}]))
+    bad = cli_with_loaded_model.invoke(app, [*args, "--conversation", str(turns)])
+    assert bad.exit_code == 2
+    assert "conversation turn 0 has 2001 characters, at most 2000" in _plain(bad.output)
 
 
 @pytest.mark.parametrize(

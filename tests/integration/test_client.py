@@ -25,7 +25,7 @@ from tutorgraph.errors import (
     UnknownConceptError,
 )
 from tutorgraph.synthesis.citations import citable_ids
-from tutorgraph_client import AsyncTutorGraph, TutorGraph
+from tutorgraph_client import AsyncTutorGraph, Turn, TutorGraph
 from tutorgraph_client.models.answer import AnswerResult
 from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
@@ -79,6 +79,21 @@ def test_sync_retrieve_is_the_library_packet(served: Served, retriever) -> None:
     # the band it reads, one with a grade reports that grade (issue 48).
     assert over_http.grade.source == "inferred" and over_http.grade.band is not None
     assert graded.grade.grade == "6" and graded.grade.source == "request"
+
+
+def test_retrieve_a_turn_of_a_dialogue(served: Served) -> None:
+    """`tg.retrieve(turn, conversation=[...])`: the turns as `Turn`s or dicts (issue 63)."""
+    conversation = [
+        Turn(role="tutor", text="What is 7 x 6?"),
+        {"role": "student", "text": "brb"},
+    ]
+    with TutorGraph(served.url, api_key=READ) as tg:
+        packet = tg.retrieve("i got 41", conversation=conversation)
+    dialogue = packet.dialogue
+    assert dialogue is not None and (dialogue.turns, dialogue.problem_turn) == (2, 0)
+    assert dialogue.student_answer_turn == 2 and dialogue.topic == "carried"
+    check = packet.answer_check
+    assert check is not None and (check.problem, check.correct) == ("7 × 6", False)
 
 
 def test_async_answer_stream_and_json(served: Served) -> None:

@@ -116,9 +116,7 @@ def test_a_verdict_or_a_letter_is_never_checked_as_a_number(message: str) -> Non
     async def fetch(ids: list[str]) -> None:
         return None
 
-    outcome = asyncio.run(
-        diagnose_hits(Diagnoser.bundled(), fetch, request, facts, [], timeout_s=5.0)
-    )
+    outcome = asyncio.run(diagnose_hits(Diagnoser.bundled(), fetch, facts, [], timeout_s=5.0))
     assert facts.student_answer is not None
     assert outcome.findings == []
     assert outcome.check is None or (

@@ -30,7 +30,7 @@ from tutorgraph.cli.options import (
     LocalContextOption,
     StudentAnswerOption,
 )
-from tutorgraph.cli.query import print_packet, read_local_context, request_errors
+from tutorgraph.cli.query import print_packet, read_json_list, request_errors
 from tutorgraph.retrieval.ranker_runtime import may_be_scored
 from tutorgraph.synthesis.answerer import (
     Delta,
@@ -68,7 +68,9 @@ def answer_cmd(
                 "student_answer": student_answer,
                 "problem": problem,
                 "grade": grade,
-                "local_context": read_local_context(local_context) if local_context else [],
+                "local_context": read_json_list(local_context, "--local-context")
+                if local_context
+                else [],
                 "stream": not as_json,
             }
         )

@@ -21,6 +21,7 @@ __all__ = [
     "BaseModelOption",
     "BundleArgument",
     "ConceptOption",
+    "ConversationOption",
     "EediSubjectsOption",
     "EediTrainOption",
     "GradeOption",
@@ -55,6 +56,14 @@ StudentAnswerOption = Annotated[
 GradeOption = Annotated[
     str | None,
     typer.Option("--grade", help="The student's grade: K, 1-8 or HS (a prior, not a filter)."),
+]
+ConversationOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--conversation",
+        help="A JSON list of the dialogue's turns before this one, oldest first "
+        '([{"role": "tutor", "text": "What is 7 x 6?"}, ...]).',
+    ),
 ]
 LocalContextOption = Annotated[
     Path | None,

@@ -26,6 +26,7 @@ from tutorgraph.cli._common import (
 )
 from tutorgraph.cli.options import (
     ConceptOption,
+    ConversationOption,
     GradeOption,
     IndexDirOption,
     LocalContextOption,
@@ -35,7 +36,13 @@ from tutorgraph.config import Settings
 from tutorgraph.errors import TutorGraphError
 from tutorgraph.retrieval.ranker_runtime import may_be_scored
 from tutorgraph.retrieval.retriever import HybridRetriever
-from tutorgraph_client.models.packet import Hit, HitSource, ReasoningPacket, SlotHit
+from tutorgraph_client.models.packet import (
+    DialogueInfo,
+    Hit,
+    HitSource,
+    ReasoningPacket,
+    SlotHit,
+)
 from tutorgraph_client.models.request import RETRIEVAL_PROFILES, STORE_SOURCES, RetrievalRequest
 
 __all__ = ["register"]
@@ -92,6 +99,7 @@ def query_cmd(
         typer.Option(help="Cosine in [0.5, 1] at which near-duplicate hits merge (the index's)."),
     ] = None,
     local_context: LocalContextOption = None,
+    conversation: ConversationOption = None,
     debug: Annotated[bool, typer.Option(help="Include the debug block.")] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print exactly the packet JSON on stdout.")
@@ -127,7 +135,10 @@ def query_cmd(
         "rerank": rerank,
         "graph_scope": graph_scope,
         "near_duplicate_threshold": near_duplicate_threshold,
-        "local_context": read_local_context(local_context) if local_context else None,
+        "local_context": read_json_list(local_context, "--local-context")
+        if local_context
+        else None,
+        "conversation": read_json_list(conversation, "--conversation") if conversation else None,
         "sources": [s.strip() for item in sources for s in item.split(",")] if sources else None,
     }
     defaults.update({k: v for k, v in optional.items() if v is not None})
@@ -157,15 +168,16 @@ def query_cmd(
         print_packet(packet)
 
 
-def read_local_context(path: Path) -> list[Any]:
-    """The documents of a `--local-context` file (checked later, with the request)."""
+def read_json_list(path: Path, option: str) -> list[Any]:
+    """The JSON list of an option's file: the documents of `--local-context`, the turns of
+    `--conversation` (checked later, with the request)."""
     try:
-        docs = json.loads(path.read_text(encoding="utf-8"))
+        items = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise typer.BadParameter(f"{path}: {exc}", param_hint="--local-context") from None
-    if not isinstance(docs, list):
-        raise typer.BadParameter(f"{path}: not a JSON list", param_hint="--local-context")
-    return docs
+        raise typer.BadParameter(f"{path}: {exc}", param_hint=option) from None
+    if not isinstance(items, list):
+        raise typer.BadParameter(f"{path}: not a JSON list", param_hint=option)
+    return items
 
 
 def _run_file(path: Path, defaults: dict[str, object], settings: Settings) -> None:
@@ -319,6 +331,21 @@ def _print_misconceptions(packet: ReasoningPacket) -> None:
     console.print(Panel("\n".join(lines), title="misconceptions (each with its own claim)"))
 
 
+def _dialogue_line(d: DialogueInfo) -> str:
+    """What the packet read of the dialogue, in one line."""
+    parts = [f"dialogue: {d.turns} earlier turns, topic {d.topic}"]
+    if d.topic_standard:
+        parts[0] += f" (session: {d.topic_standard})"
+    if d.problem is not None:
+        parts.append(f"problem {d.problem} from turn {d.problem_turn}")
+    if d.student_answer_turn is not None:
+        parts.append(f"answer from turn {d.student_answer_turn}")
+    parts += [
+        name for name, on in (("help request", d.help_request), ("chit-chat", d.chit_chat)) if on
+    ]
+    return " | ".join(parts)
+
+
 def print_packet(packet: ReasoningPacket) -> None:
     """A readable packet: one block per hit, then the graph context and the timings."""
     console.print(Rule(f"[bold]{escape(packet.query)}"))
@@ -336,6 +363,8 @@ def print_packet(packet: ReasoningPacket) -> None:
         if rq.fallback_reason:
             parts.append(f"fallback: {rq.fallback_reason}")
         console.print(f"[dim]{escape(' | '.join(parts))} ({rq.refiner} refiner)[/]")
+    if (dialogue := packet.dialogue) is not None:
+        console.print(f"[dim]{escape(_dialogue_line(dialogue))}[/]", highlight=False)
     if (check := packet.answer_check) is not None and check.missing:
         console.print(
             f"[bold]diagnosis[/]: not tried, the message gives no {' and no '.join(check.missing)}"

@@ -79,6 +79,9 @@ def _answer_check(check: AnswerCheck | None) -> str | None:
         if problem is None:
             return None
         return f"Answer check: the problem is {problem}; the message gives no answer to check."
+    if problem is not None and check.correct is None:
+        # A dialogue's problem the rules cannot judge ("What time is it?").
+        return f"Answer check: the student's answer to {problem} is {answer}; it was not checked."
     if problem is None or check.correct is None:
         return (
             f"Answer check: the student's answer is {answer}; the message gives no problem "

@@ -27,14 +27,27 @@ the story is not the student's answer ("how many more to make 15?" states no ans
 >>> facts = request_facts(RetrievalRequest(query=message), None)
 >>> facts.problem, facts.problem_text, facts.student_answer, facts.story.unknown
 ('24 - 9', '24 - 9', '25', 'result')
+
+In a dialogue (the request's `conversation`, `refinement/dialogue.py`), the problem is the
+tutor's latest question or the problem the student stated earlier, read as if the app had
+sent it as `problem` (the request's own `problem` and `student_answer` still win); the
+student's answer is read from the latest turn alone, never from a tutor's. A turn that
+leans on the dialogue ("12?", "idk") is searched and linked with the session's window
+before it; chit-chat with the window alone, so the concepts stay the session's.
+
+>>> turns = [Turn(role="tutor", text="What is 7 + 6?")]
+>>> facts = request_facts(RetrievalRequest(query="12?", conversation=turns), None)
+>>> facts.problem, facts.student_answer, facts.given_problem, facts.link_text
+('7 + 6', '12', 'What is 7 + 6?', 'What is 7 + 6?\\n12?')
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from tutorgraph.mathtext.spans import plain_text
+from tutorgraph.refinement.dialogue import DialogueReading, bare_answer, read_dialogue
 from tutorgraph.refinement.expressions import tokens
 from tutorgraph.refinement.reader import (
     MAX_READ_CHARS,
@@ -44,9 +57,9 @@ from tutorgraph.refinement.reader import (
 )
 from tutorgraph.refinement.story import Story, read_story
 from tutorgraph_client.models.refined_query import RefinedQuery
-from tutorgraph_client.models.request import RetrievalRequest
+from tutorgraph_client.models.request import RetrievalRequest, Turn
 
-__all__ = ["AnswerSource", "RequestFacts", "diagnosed_text", "request_facts"]
+__all__ = ["AnswerSource", "RequestFacts", "Turn", "diagnosed_text", "request_facts"]
 
 AnswerSource = Literal["request", "reader", "refiner"]
 # The numbers kept from a message (a student's message states a handful).
@@ -68,8 +81,11 @@ class RequestFacts:
     `MAX_READ_CHARS`, which is not read); `story`: the word problem's mathematics
     (`refinement/story.py`). The texts the stages read, worked out here once: the dense and
     lexical searches read `search_text` (the refiner's rewrite, else the message), the linker
-    and the scope model `link_text` (the message and the request's problem, as given), and
-    `rewritten` says the two differ (the scope model judges the message as typed)."""
+    and the scope model `link_text` (the message and the request's problem, as given), the
+    scope model embeds `scope_text` (the message as typed) when `rewritten` says it differs
+    from `search_text`. `given_problem`: the problem as stated, the request's or the
+    dialogue's (what the diagnosis and the ranker read as a stated problem); `dialogue`:
+    the reading of the request's `conversation` (None without one)."""
 
     problem: str | None = None
     problem_text: str = ""
@@ -82,6 +98,9 @@ class RequestFacts:
     search_text: str = ""
     link_text: str = ""
     rewritten: bool = False
+    scope_text: str = ""
+    given_problem: str | None = None
+    dialogue: DialogueReading | None = None
 
     @classmethod
     def given(cls, request: RetrievalRequest, refined: RefinedQuery | None = None) -> RequestFacts:
@@ -93,6 +112,7 @@ class RequestFacts:
             student_answer=request.student_answer,
             answer_source="request" if request.student_answer else None,
             correct_answer=request.correct_answer,
+            given_problem=request.problem,
             **_texts(request, refined),
         )
 
@@ -104,6 +124,30 @@ def _texts(request: RetrievalRequest, refined: RefinedQuery | None) -> dict[str,
         "search_text": search,
         "link_text": " ".join(t for t in (request.query, request.problem) if t),
         "rewritten": search != request.query,
+        "scope_text": request.query,
+    }
+
+
+def _dialogue_texts(
+    request: RetrievalRequest, refined: RefinedQuery | None, dialogue: DialogueReading
+) -> dict[str, Any]:
+    """The texts of a turn that leans on the dialogue: the window, then the turn (chit-chat:
+    the window alone); a turn that stands alone, or a dialogue without a topic yet, keeps
+    its own (`_texts`)."""
+    window = dialogue.window
+    if dialogue.stands_alone or not window:
+        return _texts(request, refined)
+    search = refined.optimized_query if refined is not None else request.query
+    if dialogue.kind.chit_chat:
+        link, search = window, window
+    else:
+        link, search = f"{window}\n{request.query}", f"{window}\n{search}"
+    link = " ".join(t for t in (link, request.problem) if t)
+    return {
+        "search_text": search,
+        "link_text": link,
+        "rewritten": search != link,
+        "scope_text": link,
     }
 
 
@@ -129,6 +173,27 @@ def _not_the_storys(
 def request_facts(request: RetrievalRequest, refined: RefinedQuery | None) -> RequestFacts:
     """The request's facts (see the module's docstring). Pure and linear in the text; run it
     off the event loop for long texts (the reader is cached, so a second read is free)."""
+    if not request.conversation:
+        return _facts(request, refined)
+    dialogue = read_dialogue(request.conversation, request.query)
+    problem = request.problem
+    if problem is None and dialogue.problem_text is not None and not dialogue.own_problem:
+        # Read as if the app had sent it: the answer comes from the latest turn alone.
+        facts = _facts(request.model_copy(update={"problem": dialogue.problem_text}), refined)
+        problem = dialogue.problem_text
+        kind = dialogue.kind
+        # A short reply the reader reads no answer in ("oh 56"): its last number.
+        bare = None if kind.help_request or kind.chit_chat else bare_answer(request.query)
+        if facts.student_answer is None and bare is not None:
+            facts = replace(facts, student_answer=bare, answer_source="reader")
+    else:
+        facts = _facts(request, refined)
+    texts = _dialogue_texts(request, refined, dialogue)
+    return replace(facts, given_problem=problem, dialogue=dialogue, **texts)
+
+
+def _facts(request: RetrievalRequest, refined: RefinedQuery | None) -> RequestFacts:
+    """The facts of one message (and the request's own fields)."""
     text = request.problem or request.query
     if len(text) > MAX_READ_CHARS:
         return RequestFacts.given(request, refined)
@@ -161,5 +226,6 @@ def request_facts(request: RetrievalRequest, refined: RefinedQuery | None) -> Re
         numbers=numbers[:MAX_NUMBERS],
         reading=reading,
         story=story,
+        given_problem=request.problem,
         **_texts(request, refined),
     )

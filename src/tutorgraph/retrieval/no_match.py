@@ -11,6 +11,9 @@ sentence (``code: sentence (figures)``), or None.
   survives the language: the English scope model cannot read "¿cuánto es 3/4 más 1/2?",
   which is maths in Spanish, not off-topic.
 - ``no_content``: nothing in the index matched the message.
+- ``chit_chat``: in a dialogue (the request's `conversation`), the turn is a social remark,
+  a request to stop or an off-topic remark (`refinement/turn_kinds.py`); it comes first,
+  and the packet's concepts are the session's topic, linked from the dialogue before it.
 
 >>> no_match_reason(state)  # doctest: +SKIP
 'not_english: the message reads as maths in Spanish, and only English is supported (language es)'
@@ -28,6 +31,12 @@ __all__ = ["no_match_reason"]
 def no_match_reason(state: RequestState) -> str | None:
     """The packet's `no_match_reason` for a request whose stages have all run (see the
     module's docstring), or None when the packet needs no flag."""
+    dialogue = state.facts.dialogue
+    if dialogue is not None and dialogue.kind.chit_chat:
+        return (
+            "chit_chat: the turn reads as a social remark, a request to stop or an off-topic "
+            "remark, not maths (the concepts are the session's topic)"
+        )
     info, language = state.scope_info, state.language
     in_scope, threshold = info.in_scope, info.threshold
     below = in_scope is not None and threshold is not None and in_scope < threshold

@@ -10,6 +10,7 @@ from typing import Any
 
 from tutorgraph.errors import failure_reason
 from tutorgraph.linking.linker import STRUCTURED as COMMON_CORE
+from tutorgraph.retrieval.dialogue_info import dialogue_info
 from tutorgraph.retrieval.fusion import RRF_K
 from tutorgraph.retrieval.graph_search import GraphSearchResult
 from tutorgraph.retrieval.no_match import no_match_reason
@@ -76,6 +77,7 @@ def build_packet(state: RequestState) -> ReasoningPacket:
         scope=state.scope_info,
         grade=state.grade_info,
         language=state.language,
+        dialogue=dialogue_info(state),
         debug=_debug(state, generated) if request.debug else None,
     )
 

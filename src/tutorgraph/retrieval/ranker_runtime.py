@@ -152,8 +152,8 @@ def stated_text(request: RetrievalRequest, facts: RequestFacts) -> str:
     '0.6 × 0.4\\nStudent answer: 1'
     """
     answer = facts.student_answer
-    if request.problem:
-        return stated_query(request.problem, answer)
+    if facts.given_problem:  # the request's problem, or the dialogue's
+        return stated_query(facts.given_problem, answer)
     reading = facts.reading
     if reading is None or reading.problem is None or reading.labelled:
         return named_query(request.query, [], student_answer=answer)

@@ -5,7 +5,7 @@ like a source's.
 The problem is read and the rules applied in a worker thread, off the event loop, under a
 deadline: past it nothing is given and the outcome says why (`DiagnosisOutcome.skipped`).
 
->>> outcome = await diagnose_hits(diagnoser, fetch, request, facts, hits)  # doctest: +SKIP
+>>> outcome = await diagnose_hits(diagnoser, fetch, facts, hits)  # doctest: +SKIP
 >>> outcome.hits, outcome.findings, outcome.check  # doctest: +SKIP
 """
 
@@ -24,7 +24,6 @@ from tutorgraph.retrieval.fusion import DIAGNOSIS_WEIGHT, RRF_K
 from tutorgraph.retrieval.hits import misconception_hit
 from tutorgraph_client.models.curriculum import Misconception
 from tutorgraph_client.models.packet import AnswerCheck, DiagnosisFinding, Hit
-from tutorgraph_client.models.request import RetrievalRequest
 
 __all__ = ["DiagnosisOutcome", "diagnose_hits", "read_and_diagnose"]
 
@@ -75,20 +74,29 @@ def read_and_diagnose(
     )
 
 
-def _unanswerable(request: RetrievalRequest, facts: RequestFacts) -> AnswerCheck | None:
+def _unanswerable(facts: RequestFacts) -> AnswerCheck | None:
     """A message that asks about its answer but gives no answer: what it did give."""
     read = facts.reading
-    if request.problem is not None or read is None:
+    if facts.given_problem is not None or read is None:
         return None
     if read.request not in ("why_wrong", "is_right") or read.problem is None:
         return None
     return AnswerCheck(problem=read.problem.value, missing=["answer"])
 
 
+def _unchecked(facts: RequestFacts, problem: str | None) -> AnswerCheck | None:
+    """In a dialogue, the problem and the answer read when neither the diagnosis nor its
+    rules can judge them ("What time is it?" ... "3 oclock"): the app still learns which
+    answer to which problem the turn gave (`correct` null); None outside a dialogue, whose
+    packets stay as they were."""
+    if facts.dialogue is None or facts.student_answer is None:
+        return None
+    return AnswerCheck(problem=problem or facts.problem, student_answer=facts.student_answer)
+
+
 async def diagnose_hits(
     diagnoser: Diagnoser,
     fetch: Callable[[list[str]], Awaitable[list[Misconception] | None]],
-    request: RetrievalRequest,
     facts: RequestFacts,
     hits: list[Hit],
     *,
@@ -103,7 +111,7 @@ async def diagnose_hits(
     and says why."""
     answer = facts.student_answer
     if not answer:
-        return DiagnosisOutcome(hits, check=_unanswerable(request, facts))
+        return DiagnosisOutcome(hits, check=_unanswerable(facts))
     text = facts.problem_text
     work = asyncio.to_thread(
         read_and_diagnose,
@@ -124,12 +132,12 @@ async def diagnose_hits(
         # A message with an answer but no problem at all: say so rather than guess (a
         # problem the caller stated that is not arithmetic is no missing problem).
         check = None
-        if request.problem is None:
+        if facts.given_problem is None:
             check = AnswerCheck(student_answer=answer, missing=["problem"])
-        return DiagnosisOutcome(hits, check=check, ran=True)
+        return DiagnosisOutcome(hits, check=check or _unchecked(facts, None), ran=True)
     problem, result = read
     if result.correct is None or result.correct_answer is None:
-        return DiagnosisOutcome(hits, ran=True)
+        return DiagnosisOutcome(hits, check=_unchecked(facts, problem), ran=True)
     check = AnswerCheck(
         problem=problem,
         student_answer=answer,

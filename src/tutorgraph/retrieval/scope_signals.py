@@ -25,14 +25,15 @@ async def scope_signals(state: RequestState, embedder: Embedder) -> ScopeSignals
     The message is judged as the student typed it: the shared query embedding is of the
     refiner's rewrite, which for an LLM refiner may read maths into chit-chat, so a rewrite
     that differs is embedded again from the message (the local refiner's does not differ).
+    In a dialogue, a turn that leans on it ("12?") is judged with the turns before it
+    (`RequestFacts.scope_text`): alone it says too little to be school maths.
     """
-    request = state.request
     vector = await state.query_embedding()
     if state.facts.rewritten:
         vector = (
             await await_shared(state.message_vector, "message embedding")
             if state.message_vector is not None
-            else (await embed_async(embedder, [request.query]))[0]
+            else (await embed_async(embedder, [state.facts.scope_text]))[0]
         )
     cosines = [float(c.evidence.get("cosine") or 0.0) for c in state.linked]
     core = [c.score for c in state.linked if c.taxonomy == COMMON_CORE and c.score is not None]

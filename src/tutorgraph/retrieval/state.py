@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # field types only: the state imports no model or stage
     from tutorgraph.retrieval.merge import MergedHit
     from tutorgraph.retrieval.router import Route
     from tutorgraph.retrieval.slots import SlotPicks
+    from tutorgraph.retrieval.topic import Topic
     from tutorgraph.stores.protocols import ScoredItem
 
 __all__ = [
@@ -145,6 +146,8 @@ class RequestState:
     # Each source that failed, timed out or was skipped by its circuit breaker, and why.
     degraded: dict[SourceName, str] = field(default_factory=dict)
     linked: list[LinkedConcept] = field(default_factory=list)
+    # A dialogue's topic for this turn (link stage; `retrieval/topic.py`); None without one.
+    topic: Topic | None = None
     # The concepts whose candidates graph scoping boosted (merge stage; empty: unscoped).
     graph_scope: set[str] = field(default_factory=set)
     results: dict[SourceName, list[Candidate]] = field(default_factory=dict)

@@ -185,7 +185,9 @@ class AsyncTutorGraph(_Base):
     async def retrieve(
         self, query: str | RetrievalRequest | Mapping[str, Any], **fields: Any
     ) -> ReasoningPacket:
-        """`POST /v1/retrieve`: a question (or a request, or its fields) in, a packet out."""
+        """`POST /v1/retrieve`: a question (or a request, or its fields) in, a packet out. In
+        a tutoring dialogue, send the student's latest turn with the turns before it:
+        `retrieve("12?", conversation=[{"role": "tutor", "text": "What is 7 + 6?"}])`."""
         request = _request(RetrievalRequest, query, fields)
         body = request.model_dump(mode="json", exclude_defaults=True)
         response = await self._send("POST", "/v1/retrieve", json=body)

@@ -57,7 +57,6 @@ class DiagnoseStage(Stage):
             lambda ids: guarded(
                 "graph", self.graph.get_misconceptions(ids), self.timeout_s, breaker=self.breaker
             ),
-            state.request,
             state.facts,
             state.hits,
             timeout_s=self.timeout_s,

@@ -35,6 +35,7 @@ class FinishStage(Stage):
     reads = frozenset(
         {
             "answer_check",
+            "facts",
             "findings",
             "grade_info",
             "hits",

@@ -13,6 +13,11 @@ The linker reads the request's `grade` (a prior over the standards) and the stor
 the request's facts; it sets `state.grade_info`: the request's grade, else the band the
 standards model reads from the message (issue 48).
 
+In a dialogue it also sets `state.topic` (`retrieval/topic.py`): a turn that leans on the
+dialogue was linked with the session's window (the facts' `link_text`), so its concepts are
+the session's; one that stands alone is compared with the window's own first standard,
+embedded beside the query (the one more encoder pass a dialogue may cost).
+
 The chains are `retrieval/chains.py`'s: a construct or section reaches the Common Core
 progressions through its `aligned_with` edge, so its chain starts with the standard it
 teaches, then that standard's prerequisites.
@@ -28,13 +33,17 @@ from dataclasses import KW_ONLY, dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tutorgraph.embedding.batching import embed_async
+from tutorgraph.embedding.embedder import Embedder
 from tutorgraph.errors import SourceUnavailableError, failure_reason
 from tutorgraph.linking import taxonomy_of
+from tutorgraph.linking.linker import STRUCTURED as COMMON_CORE
 from tutorgraph.retrieval.chains import with_chains
 from tutorgraph.retrieval.pipeline import Stage, elapsed_ms
 from tutorgraph.retrieval.retriever_config import RetrieverConfig
 from tutorgraph.retrieval.stage_deps import StageDeps
 from tutorgraph.retrieval.state import Linking, RequestState
+from tutorgraph.retrieval.topic import NEW_TOPIC, Topic, dialogue_topic
 from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.stores.guard import guarded
 from tutorgraph.stores.protocols import ConceptLinks, GraphStore, LinkedCard
@@ -57,7 +66,7 @@ class LinkStage(Stage):
 
     name = "link"
     reads = frozenset({"facts", "query_vector"})
-    writes = frozenset({"grade_info", "linked", "linking"})
+    writes = frozenset({"grade_info", "linked", "linking", "topic"})
     # The task reports its own time under `timings_ms.link` (the stage only starts it).
     timing = None
     required = False
@@ -68,6 +77,8 @@ class LinkStage(Stage):
     timeout_s: float
     # The graph's circuit breaker (the retriever's; None: none).
     breaker: CircuitBreaker | None = None
+    # Embeds a dialogue's window when the turn stands alone (None: its topic is not compared).
+    embedder: Embedder | None = None
 
     @classmethod
     def make(cls, deps: StageDeps, config: RetrieverConfig) -> LinkStage:
@@ -76,6 +87,7 @@ class LinkStage(Stage):
             deps.linker,
             timeout_s=config.source_timeout_s,
             breaker=deps.breakers.graph,
+            embedder=deps.embedder,
         )
 
     async def run(self, state: RequestState) -> bool:
@@ -140,9 +152,11 @@ class LinkStage(Stage):
             if (t := taxonomy_of(c)) is not None
         ]
         if self.linker is None or state.query_vector is None:
+            state.topic = self._topic(state, out, None)
             return out, None
         named = {c.taxonomy for c in out}
         text = state.facts.link_text
+        window = self._window_vector(state)
         waiting = time.perf_counter()
         try:
             vector = await state.query_embedding()
@@ -153,6 +167,9 @@ class LinkStage(Stage):
             return out, None
         waited = elapsed_ms(waiting)
         found = await asyncio.to_thread(self._link_text, state, text, vector)
+        session = None
+        if window is not None:
+            session = await asyncio.to_thread(self._session_standard, state, await window)
         out += [
             LinkedConcept(
                 id=c.concept_id,
@@ -166,7 +183,47 @@ class LinkStage(Stage):
             if taxonomy not in named
             for c in concepts
         ]
+        state.topic = self._topic(state, out, session)
         return out, waited
+
+    def _window_vector(self, state: RequestState) -> asyncio.Task[npt.NDArray[np.float32]] | None:
+        """The embedding of a dialogue's window, started beside the query's when the turn
+        stands alone (its topic is then compared with the window's); else None."""
+        dialogue = state.facts.dialogue
+        if (
+            dialogue is None
+            or not dialogue.window
+            or not dialogue.stands_alone
+            or self.embedder is None
+        ):
+            return None
+        task = asyncio.create_task(embed_async(self.embedder, [dialogue.window]))
+        # Not awaited when the linker fails first: its end is then not lost noise.
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        return task
+
+    def _session_standard(
+        self, state: RequestState, vectors: npt.NDArray[np.float32]
+    ) -> str | None:
+        """The window's first Common Core standard (in a worker thread)."""
+        assert self.linker is not None and state.facts.dialogue is not None
+        found = self.linker.link(
+            state.facts.dialogue.window, 1, vectors[0], grade=state.request.grade
+        )
+        first = found.get(COMMON_CORE) or []
+        return first[0].concept_id if first else None
+
+    @staticmethod
+    def _topic(
+        state: RequestState, linked: list[LinkedConcept], session: str | None
+    ) -> Topic | None:
+        """The dialogue's topic (None without a dialogue)."""
+        dialogue = state.facts.dialogue
+        if dialogue is None:
+            return None
+        if not dialogue.window:
+            return NEW_TOPIC
+        return dialogue_topic(carried=not dialogue.stands_alone, linked=linked, session=session)
 
     def _link_text(
         self, state: RequestState, text: str, vector: npt.NDArray[np.float32]

@@ -91,7 +91,7 @@ class RouteStage(Stage):
                 # Off the packet's last steps: the scope stage read it there (6% of Eedi
                 # questions with their construct, 14% without).
                 state.message_vector = asyncio.create_task(
-                    self._embed_after(request.query, state.query_vector)
+                    self._embed_after(facts.scope_text, state.query_vector)
                 )
                 state.message_vector.add_done_callback(lambda t: t.cancelled() or t.exception())
         return True

@@ -155,7 +155,8 @@ class AnswerCheck(BaseModel):
     student_answer: str | None = Field(default=None, description="The student's answer as read.")
     correct: bool | None = Field(
         default=None,
-        description="Whether the answer is right; null when the problem or answer is missing.",
+        description="Whether the answer is right; null when the problem or answer is missing, "
+        "or (in a dialogue) when the problem is one the rules cannot judge.",
     )
     correct_answer: str | None = Field(
         default=None, description="The answer the diagnosis computed, when it could."

@@ -1,0 +1,300 @@
+"""A tutoring dialogue read once: the problem the student's latest turn is about and the turn
+it came from, the session's recent maths turns (its topic), and what the latest turn is
+(a help request, chit-chat, a problem or a topic of its own).
+
+- **The problem** is the tutor's latest question that poses one (its last asking sentence
+  with a problem the message reader reads, a word problem up to that question, or a
+  question with a number: "Which is bigger, 3/4 or 2/3?"), or the problem the student
+  asked about earlier ("what is 3/4 + 1/8? i got 4/12"), whichever is later; a problem the
+  student stated without asking ("i got 4/12 for 3/4 + 1/8", or working: "3/6 + 2/6 =
+  5/6") only when no question came before it. A tutor's question that follows up an
+  earlier one (a hint or a step after a wrong answer: "Close! Try making a ten: 8 + 2 is
+  10, and then how many are left from the 5?") keeps the earlier problem; praise ("Great!")
+  or a new one named ("Now what is ...", "Next ...") brings a new problem.
+  A tutor's turn that asks nothing ("Not quite: 7 x 6 = 42.") poses no problem, and the
+  search stops at a student's turn that names a topic of its own ("can you help with
+  fractions now"): what came before it is another topic.
+- **The student's latest turn** (the request's `query`) states its own problem when the
+  reader or the story reader finds one in it and it asks about it or brings it ("what
+  about 8 x 7? is it 54", "next one is 8 x 70"), or the dialogue has none; it *stands
+  alone* then, or when it names a maths topic the window does not ("what about
+  decimals"), asks to move to one ("can you help with volume") or asks about a concept
+  ("what is a line of symmetry"): the linker reads it alone, and
+  the topic may change (a new topic drops the old topic's problem). Otherwise it leans on
+  the dialogue ("12?", "so i times by 3?", "idk") and is read with the window.
+- **The window** is the session's topic: the problem's turn and the last `WINDOW_TURNS`
+  earlier turns that are not chit-chat, oldest first, each cut to its last
+  `WINDOW_TURN_CHARS` characters (a question ends its turn), so the most recent turns
+  weigh most. Empty when no earlier turn is maths: the topic is then new.
+
+Tutor turns are only ever read for a problem, never for the student's answer (which the
+facts step reads from the latest turn alone).
+
+>>> turns = [Turn(role="tutor", text="Good. Now, what is 7 x 6?")]
+>>> d = read_dialogue(turns, "48?")
+>>> d.problem_text, d.problem_turn, d.stands_alone, d.window
+('Now, what is 7 x 6?', 0, False, 'Good. Now, what is 7 x 6?')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tutorgraph.mathtext.spans import plain_text
+from tutorgraph.refinement.expressions import tokens
+from tutorgraph.refinement.reader import read_message
+from tutorgraph.refinement.story import read_story
+from tutorgraph.refinement.turn_kinds import TurnKind, turn_kind
+from tutorgraph_client.models.conversation import Turn
+
+__all__ = [
+    "WINDOW_TURNS",
+    "WINDOW_TURN_CHARS",
+    "DialogueReading",
+    "bare_answer",
+    "read_dialogue",
+]
+
+# The earlier turns the window keeps besides the problem's (the last two: the tutor's
+# question and the student's last reply, in a tutoring exchange).
+WINDOW_TURNS = 2
+WINDOW_TURN_CHARS = 300
+# What of an earlier turn is read for a problem: its last characters (a question ends its
+# turn) and its last asking sentences, so that a conversation at its limits (50 turns,
+# 20,000 characters) is read in time linear in its length.
+READ_TURN_CHARS = 1000
+_ASKING_SENTENCES = 3
+# A sentence's end: ". ? !" and the spaces after it, or a line break.
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+|\n+")
+# An imperative that poses a problem without a question mark ("Try 3/4 + 1/8.").
+_POSES = re.compile(
+    r"^\s*(?:now\s*,?\s*)?(?:try|solve|find|work\s+out|calculate|compute|simplify|estimate"
+    r"|round|write|add|subtract|multiply|divide|what|how|which|can\s+you|could\s+you)\b",
+    re.IGNORECASE,
+)
+
+
+# A reply this short that asks nothing gives its last number as its answer (`bare_answer`).
+BARE_ANSWER_WORDS = 8
+_ASKING = frozenset(("why", "how", "what", "whats", "what's", "which", "when", "where", "who"))
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+
+
+def bare_answer(turn: str) -> str | None:
+    """The answer a short reply to a tutor's question gives when the message reader reads
+    none in it ("oh 56", "3 so 13", "carry it... 473"): its last number; None for a reply
+    that asks (why, how, what ...), runs over `BARE_ANSWER_WORDS` words or states a
+    calculation ("so 4 x 2": working, not an answer). The facts step
+    asks only of a turn that is no help request and answers a problem of the dialogue.
+
+    >>> bare_answer("oh so 85 lol"), bare_answer("why do we add 7")
+    ('85', None)
+    """
+    plain = plain_text(turn)
+    words = _WORD.findall(plain.lower())
+    if len(words) > BARE_ANSWER_WORDS or any(w in _ASKING for w in words):
+        return None
+    if read_message(turn).problem is not None:
+        return None  # working ("so 4 x 2"), not an answer
+    numbers = [t.text for t in tokens(plain) if t.kind == "num"]
+    return numbers[-1] if numbers else None
+
+
+@dataclass(frozen=True)
+class DialogueReading:
+    """What the dialogue says about its latest turn (see the module's docstring).
+
+    `turns`: the earlier turns; `problem_text`: the text the problem is read from (None:
+    none found) and `problem_turn` its turn (the latest turn's own, `turns`, when it states
+    one); `kind`: the latest turn's `TurnKind`; `stands_alone`: it states its own problem
+    or names a topic the window does not; `window`: the session's recent maths turns
+    ("": the dialogue had no topic yet)."""
+
+    turns: int
+    problem_text: str | None
+    problem_turn: int | None
+    kind: TurnKind
+    stands_alone: bool
+    window: str
+
+    @property
+    def own_problem(self) -> bool:
+        """The latest turn states its own problem."""
+        return self.problem_turn == self.turns
+
+
+def _poses(text: str) -> str | None:
+    """The text of the problem a tutor's turn poses: its last asking sentence with a problem
+    the reader reads, else the turn up to that sentence when it tells a word problem, else
+    that sentence when it has a number, else the turn when it asks and has numbers; None
+    when it asks nothing with a number ("Are you sure? Try again.")."""
+    sentences = [s for s in _SENTENCE_END.split(text[-READ_TURN_CHARS:]) if s.strip()]
+    asking = [k for k, s in enumerate(sentences) if s.rstrip().endswith("?") or _POSES.match(s)]
+    for k in reversed(asking[-_ASKING_SENTENCES:]):
+        sentence = sentences[k]
+        if read_message(sentence).problem is not None:
+            return sentence.strip()
+        story = " ".join(sentences[: k + 1])
+        if read_story(story) is not None:
+            return story.strip()
+        if _numbers(sentence):
+            # A question about numbers the reader finds no calculation in ("Which is
+            # bigger, 3/4 or 2/3?", "Write 0.7 as a fraction."): still the latest question.
+            return sentence.strip()
+    if asking and _numbers(text):
+        # It asks, and its numbers are elsewhere ("How many cents is that? You have 3
+        # quarters and 1 dime."): the turn is the question.
+        return text[-READ_TURN_CHARS:].strip()
+    return None
+
+
+def _numbers(text: str) -> bool:
+    return any(t.kind == "num" for t in tokens(text))
+
+
+def _states(text: str) -> bool:
+    """A student's turn states a problem of its own (an expression or a word problem)."""
+    return read_message(text).problem is not None or read_story(text) is not None
+
+
+def _stated(text: str) -> str | None:
+    """An earlier student turn's own problem: the turn (its last `READ_TURN_CHARS`)."""
+    tail = text[-READ_TURN_CHARS:]
+    return tail if _states(tail) else None
+
+
+_FILLERS = r"(?:(?:so|and|ok|okay|now|then|wait|next|um|hmm)[\s.,!]+)*"
+_QUESTION_START = re.compile(
+    _FILLERS + r"(?:what|whats|what's|how|why|is|are|does|do|can|could|which)\b", re.IGNORECASE
+)
+# A turn that brings a problem of its own ("next one is 8 x 70", "now i have 1/3 ÷ 2", "my
+# worksheet says ...").
+_INTRODUCES = re.compile(
+    r"\b(?:next|now|new|another|here'?s|i\s+have|what\s+about|this\s+one|my\s+(?:worksheet"
+    r"|homework|teacher|book|test|quiz))\b",
+    re.IGNORECASE,
+)
+# A question about a concept ("what is a line of symmetry", "what does skip count mean",
+# "how do you find the mean"): linked alone, then compared with the session's topic.
+_CONCEPT_QUESTION = re.compile(
+    _FILLERS + r"(?:what\s+is\s+(?:a|an|the)\b|what'?s\s+(?:a|an|the)\b|whats\s+(?:a|an|the)\b"
+    r"|what\s+does\s+.{1,40}?\s+mean|how\s+do\s+(?:you|u|we)\s+(?:find|work\s+out|do|know))",
+    re.IGNORECASE,
+)
+
+
+# A tutor's turn that brings a new problem rather than following up the last one: praise
+# first ("Great! What is 7 x 8?"), or a new one named ("Now what about ...", "Next ...").
+_PRAISE = re.compile(
+    r"^\s*(?:great|good(?:\s+job)?|yes|yep|correct|right|nice|well\s+done|perfect|excellent"
+    r"|awesome|exactly|that'?s\s+(?:right|correct|it)|you\s+got\s+it|super|brilliant)\b",
+    re.IGNORECASE,
+)
+_NEW_PROBLEM = re.compile(
+    r"\b(?:next|another|new\s+one|here'?s|what\s+about|let'?s\s+try|try\s+this"
+    r"|now[,\s]+(?:what|try|solve|find|can|could|how|work|let'?s|do|here))\b",
+    re.IGNORECASE,
+)
+
+
+def _follows_up(later: str) -> bool:
+    """A tutor's question follows up the problem before it (a hint, a step: "Close! Try
+    making a ten: 8 + 2 is 10, and then how many are left from the 5?") rather than bringing
+    a new one: no praise first, and no new problem named."""
+    return _PRAISE.match(later) is None and _NEW_PROBLEM.search(later) is None
+
+
+def _first_posed(
+    conversation: Sequence[Turn], kinds: Sequence[TurnKind], text: str, turn: int
+) -> tuple[str, int]:
+    """The problem a tutor's question at `turn` follows up: back through the tutor's
+    follow-ups (hints and steps after the student's attempt) to the question that posed it.
+    A tutor's turn on the way that praises or names a new problem ("Great job!", "Let's try
+    another.") ends the walk, as does a student's own question or topic."""
+    new = not _follows_up(conversation[turn].text)
+    for i in range(turn - 1, -1, -1):
+        earlier = conversation[i]
+        if earlier.role == "student":
+            if kinds[i].asks_topic or (_stated(earlier.text) and _asks(earlier.text)):
+                break
+            continue
+        posed = _poses(earlier.text)
+        if new:
+            break
+        if posed is None:
+            new = not _follows_up(earlier.text)
+            continue
+        text, turn = posed, i
+        new = not _follows_up(earlier.text)
+    return text, turn
+
+
+def _asks(text: str) -> bool:
+    """The turn asks something: a question mark, or a question's first word."""
+    return "?" in text or _QUESTION_START.match(text) is not None
+
+
+def _tail(text: str) -> str:
+    return text if len(text) <= WINDOW_TURN_CHARS else text[-WINDOW_TURN_CHARS:]
+
+
+def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
+    """The dialogue's reading of its latest turn, `query`, after the earlier turns
+    `conversation` (oldest first; see the module's docstring). Pure; each turn is read by
+    the message reader at most twice (it is cached)."""
+    n = len(conversation)
+    kind = turn_kind(query)
+    kinds = [turn_kind(t.text) for t in conversation]
+    problem_text: str | None = None
+    problem_turn: int | None = None
+    # A student's problem stated without a question ("i got 4/12 for 3/4 + 1/8") may be
+    # working towards the tutor's: it is the problem only when no question came before.
+    stated: tuple[str, int] | None = None
+    for i in range(n - 1, -1, -1):
+        turn = conversation[i]
+        if turn.role == "tutor":
+            found = _poses(turn.text)
+        else:
+            found = _stated(turn.text)
+            if found is not None and not _asks(found):
+                stated, found = stated or (found, i), None
+            elif found is None and kinds[i].topics:
+                break  # a topic of its own: the problems before it are another topic's
+        if found is not None:
+            problem_text, problem_turn = found, i
+            break
+    if (
+        problem_turn is not None
+        and problem_text is not None
+        and conversation[problem_turn].role == "tutor"
+    ):
+        problem_text, problem_turn = _first_posed(conversation, kinds, problem_text, problem_turn)
+    if problem_text is None and stated is not None:
+        problem_text, problem_turn = stated
+    if _states(query) and (problem_text is None or _asks(query) or _INTRODUCES.search(query)):
+        # Its own problem: a new one it asks about ("what about 8 x 7? is it 54"), not its
+        # working towards the dialogue's ("3/6 + 2/6 = 5/6" after "what is 1/2 + 1/3?").
+        problem_text, problem_turn = query, n
+    recent = [i for i in range(n) if not kinds[i].chit_chat][-WINDOW_TURNS:]
+    if problem_turn is not None and problem_turn < n:
+        recent = sorted({problem_turn, *recent})
+    maths = any(k.maths for k in kinds)
+    window = " ".join(_tail(conversation[i].text) for i in recent) if maths else ""
+    seen = {t for i in recent for t in kinds[i].topics}
+    new_topic = problem_turn != n and (
+        kind.asks_topic
+        or any(t not in seen for t in kind.topics)
+        or _CONCEPT_QUESTION.match(query) is not None
+    )
+    if new_topic:
+        problem_text = problem_turn = None  # the old topic's problem is not this turn's
+    return DialogueReading(
+        turns=n,
+        problem_text=problem_text,
+        problem_turn=problem_turn,
+        kind=kind,
+        stands_alone=problem_turn == n or new_topic,
+        window=window,
+    )
