@@ -336,3 +336,39 @@ def test_an_off_topic_message_gets_no_content_and_no_model_call(
     result = asyncio.run(collect(_answerer(server.base_url), packet))
     assert result.answer is None and result.reason == f"not sure: {reason}"
     assert server.requests == []
+
+
+def test_a_dialogue_reaches_the_model_as_its_latest_labelled_turns(
+    http: Any, server: LocalOpenAI
+) -> None:
+    """Issue 63: `POST /v1/answer` with a `conversation` shows the model the dialogue so far,
+    each turn labelled, before the student's message and the context (prompt answer-v3),
+    streamed or not; the answer's citations still resolve to the packet."""
+    server.reset("valid")
+    turns = [
+        {"role": "tutor", "text": "Let's practise subtracting.\nWhat is 52 - 38?"},
+        {"role": "student", "text": "hmm let me think"},
+    ]
+    query = "I did 52 - 38 and got 26"
+
+    async def go(client: httpx.AsyncClient) -> tuple[httpx.Response, httpx.Response]:
+        body = {"query": query, "conversation": turns}
+        one = await client.post("/v1/answer", json={**body, "stream": False}, headers=R)
+        sse = await client.post("/v1/answer", json=body, headers=R)
+        return one, sse
+
+    one, sse = http(go)
+    body = one.json()
+    assert one.status_code == 200 and body["answer"] and body["prompt_version"] == "answer-v3"
+    assert set(body["citations"]) <= citable_ids(ReasoningPacket.model_validate(body["packet"]))
+    assert _sse(sse.text)[-1][1]["prompt_version"] == "answer-v3"
+    sent = _answer_calls(server)
+    assert len(sent) == 2
+    for call in sent:
+        user = call["messages"][-1]["content"]
+        assert user.startswith(
+            "DIALOGUE SO FAR (the latest 2 of 2 turns, oldest first):\n"
+            "TUTOR: Let's practise subtracting. What is 52 - 38?\n"
+            "STUDENT: hmm let me think\n\n"
+            f"STUDENT MESSAGE (the turn to answer):\n{query}\n\nCONTEXT:\n## About this message"
+        )

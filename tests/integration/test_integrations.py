@@ -165,3 +165,34 @@ def test_remote_adapters_carry_the_verdict(served: Served) -> None:  # noqa: F81
     lists = [n.node.metadata["list"] for n in kept]
     assert [n.node.node_id for n in kept] == [n.node.node_id for n in nodes[: len(kept)]]
     assert lists[:2] == ["lessons", "results"] and len(kept) == 4
+
+
+def test_remote_adapters_send_a_long_chat_within_the_limits(served: Served) -> None:  # noqa: F811
+    """Over HTTP (issue 63): 81 turns of chat history in each framework's own shape reach the
+    server as the request's `conversation`, cut to its latest 50 turns, never a 422; the
+    documents carry the packet's `dialogue` block (null while the engine reads none)."""
+    from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+    from llama_index.core.llms import ChatMessage, MessageRole
+
+    lc_history: list[Any] = [SystemMessage("You are a patient maths tutor.")]
+    llama_history: list[ChatMessage] = []
+    for i in range(40):
+        ask, said = f"What is {i} + 6?", f"is it {i + 5}"
+        lc_history += [AIMessage(ask), HumanMessage(said)]
+        llama_history += [
+            ChatMessage(role=MessageRole.ASSISTANT, content=ask),
+            ChatMessage(role=MessageRole.USER, content=said),
+        ]
+    lc_history.append(AIMessage("What is 7 + 6?"))
+    llama_history.append(ChatMessage(role=MessageRole.ASSISTANT, content="What is 7 + 6?"))
+    fields = {"use_refinement": False}
+    with TutorGraph(served.url, api_key=READ) as tg:
+        lc = LangChainRetriever(source=tg, k=4, request_fields=fields, include_no_match=True)
+        docs = lc.invoke({"input": "13?", "chat_history": lc_history})
+        nodes = LlamaRetriever(
+            tg, similarity_top_k=4, request_fields=fields, include_no_match=True
+        ).retrieve_turn("13?", llama_history)
+    assert len(docs) == 4 and len(nodes) == 4
+    for meta in [d.metadata for d in docs] + [n.node.metadata for n in nodes]:
+        dialogue = meta["dialogue"]
+        assert dialogue is None or dialogue["turns"] == 50

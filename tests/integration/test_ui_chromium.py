@@ -12,6 +12,7 @@ the page runs under its own strict Content-Security-Policy: the console shows no
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -63,10 +64,94 @@ EMPTY_CHAIN = f"//*[@id='chains']/*[{_c('empty')}]"
 COLUMNS = f".//li[{_c('col')} and @data-depth]"
 
 
+# Issue 63: a dialogue of two earlier turns, then the student's message; what the packet's
+# `dialogue` block says for each (filled in by `_Recorder` where the engine leaves it null).
+TURNS = [
+    {"role": "tutor", "text": "Let's practise adding. What is 7 + 6?"},
+    {"role": "student", "text": "hmm is it 12"},
+]
+DIALOGUES: dict[str, dict[str, Any]] = {
+    "so is it 13?": {
+        "turns": 2, "problem": "7 + 6", "problem_turn": 0, "student_answer_turn": 2,
+        "help_request": False, "chit_chat": False, "topic": "carried",
+        "topic_standard": "ccss:1.OA.C.6",
+    },
+    "idk i don't get it": {
+        "turns": 2, "problem": "7 + 6", "problem_turn": 0, "student_answer_turn": None,
+        "help_request": True, "chit_chat": False, "topic": "carried",
+        "topic_standard": "ccss:1.OA.C.6",
+    },
+    "brb getting a snack": {
+        "turns": 2, "problem": None, "problem_turn": None, "student_answer_turn": None,
+        "help_request": False, "chit_chat": True, "topic": "new", "topic_standard": None,
+    },
+}  # fmt: skip
+
+
+class _Recorder:
+    """In front of the served app: records the body of each `POST /v1/retrieve` the page
+    sends and the packet it gets; a packet whose request had a `conversation` and whose
+    `dialogue` the engine left null gets the block `DIALOGUES` gives its query, so the
+    page's rendering of it is checked either way."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.bodies: dict[str, dict[str, Any]] = {}
+        self.packets: dict[str, dict[str, Any]] = {}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"] != "/v1/retrieve":
+            await self.app(scope, receive, send)
+            return
+        chunks = []
+        while True:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        raw = b"".join(chunks)
+        body = json.loads(raw) if raw else {}
+        replayed = False
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": raw, "more_body": False}
+            return await receive()
+
+        if not body.get("conversation"):
+            await self.app(scope, replay, send)
+            return
+        self.bodies[body["query"]] = body
+        start: dict[str, Any] = {}
+        parts: list[bytes] = []
+
+        async def capture(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+            elif message["type"] == "http.response.body":
+                parts.append(message.get("body", b""))
+
+        await self.app(scope, replay, capture)
+        out = b"".join(parts)
+        if start["status"] == 200:
+            packet = json.loads(out)
+            if packet.get("dialogue") is None and body["query"] in DIALOGUES:
+                packet["dialogue"] = DIALOGUES[body["query"]]
+            self.packets[body["query"]] = packet
+            out = json.dumps(packet).encode()
+        headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
+        headers.append((b"content-length", str(len(out)).encode()))
+        await send({**start, "headers": headers})
+        await send({"type": "http.response.body", "body": out})
+
+
 @dataclass
 class Served:
     url: str
     index_dir: Path
+    recorder: _Recorder
 
     def packet(self, body: dict[str, Any]) -> dict[str, Any]:
         """The packet the page asks for, fetched directly (the same request body)."""
@@ -83,8 +168,9 @@ def served(session_index) -> Iterator[Served]:  # type: ignore[no-untyped-def]
     # Read only (no ingest here): the session index itself, with the shipped defaults but
     # for keys (on, as a deployment has them) and no cross-encoder (faster to start).
     settings = settings_for(session_index[0], reranker_model="", rate_limit_per_minute=2000)
-    with serving(create_app(settings), start_timeout_s=300) as url:
-        yield Served(url, session_index[0])
+    recorder = _Recorder(create_app(settings))
+    with serving(recorder, start_timeout_s=300) as url:
+        yield Served(url, session_index[0], recorder)
 
 
 def _ui_url(base: str, query: dict[str, str], fragment: dict[str, str]) -> str:
@@ -336,3 +422,95 @@ def test_the_page_sets_no_html_from_the_packet() -> None:
     # And no asset from elsewhere: the page works offline.
     page = (UI_DIR / "index.html").read_text()
     assert not re.search(r"(src|href)=\"(https?:)?//", page)
+
+
+# -- the dialogue (issue 63) -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dialogue_pages(served: Served, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Three messages, each after the same two earlier turns given in the URL (`turns=`):
+    an answer, a request for help and chit-chat."""
+    root = tmp_path_factory.mktemp("chromium-dialogue")
+    urls = {
+        q: _ui_url(served.url, {"q": q, "turns": json.dumps(TURNS)}, {"key": ADMIN})
+        for q in DIALOGUES
+    }
+    with ThreadPoolExecutor(len(urls)) as pool:
+        doms = {
+            q: pool.submit(_rendered, url, root / str(i)) for i, (q, url) in enumerate(urls.items())
+        }
+        return {q: doms[q].result() for q in urls}
+
+
+def _fact(dom: Any, name: str) -> str:
+    found = _find(dom, f"//*[@id='dialogue']//*[@data-fact='{name}']")
+    return _text(found[0]) if found else ""
+
+
+def test_the_chat_box_sends_the_earlier_turns_and_the_dialogue_is_shown(
+    served: Served, dialogue_pages: dict[str, Any]
+) -> None:
+    for query, dom in dialogue_pages.items():
+        # The request the page sent: the two turns, oldest first, as the conversation.
+        sent = served.recorder.bodies[query]
+        assert sent["conversation"] == TURNS and sent["query"] == query
+        # The chat box lists them, each with who said it, removable.
+        listed = _find(dom, "//*[@id='turns']/li")
+        assert [li.get("data-role") for li in listed] == ["tutor", "student"]
+        assert [_text(li) for li in listed] == [
+            "Tutor Let's practise adding. What is 7 + 6? remove",
+            "Student hmm is it 12 remove",
+        ]
+        # The packet's dialogue block, as the page got it.
+        d = served.recorder.packets[query]["dialogue"]
+        assert dom.get_element_by_id("dialogue-box").get("hidden") is None
+        box = dom.get_element_by_id("dialogue")
+        assert "2 earlier turns read." in _text(box)
+        numbered = _find(box, ".//li[@data-turn]")
+        assert [int(li.get("data-turn")) for li in numbered] == [0, 1, 2]
+        assert _text(numbered[2]).startswith(f"Student {query} this message")
+        for tag, turn in (("problem", d["problem_turn"]), ("answer", d["student_answer_turn"])):
+            tagged = [int(li.get("data-turn")) for li in numbered if _find(li, f".//*[{_c(tag)}]")]
+            assert tagged == ([] if turn is None else [turn]), (query, tag)
+        problem = _fact(dom, "problem")
+        if d["problem"] is None:
+            assert problem == "Problem: none read from the dialogue."
+        else:
+            who = (
+                "this message (turn 2)"
+                if d["problem_turn"] == 2
+                else (f"turn {d['problem_turn']} (the {TURNS[d['problem_turn']]['role']}'s)")
+            )
+            assert problem == f"Problem: {d['problem']}, from {who}"
+        answer = _fact(dom, "answer")
+        if d["student_answer_turn"] is None:
+            assert answer == "The student's answer: none in this message."
+        else:
+            assert answer.startswith("The student's answer: ")
+            assert answer.endswith(f"from turn {d['student_answer_turn']}") or answer.endswith(
+                f"(turn {d['student_answer_turn']})"
+            )
+        topic = _find(box, ".//*[@data-fact='topic']")[0]
+        assert topic.get("data-topic") == d["topic"]
+        assert _text(topic).startswith(f"Topic: {d['topic']}")
+        codes = [_text(c) for c in _find(topic, f".//code[{_c('code')}]")]
+        standard = d["topic_standard"]
+        assert codes == ([] if standard is None else [standard.removeprefix("ccss:")])
+        assert bool(_fact(dom, "help-request")) == d["help_request"], query
+        assert bool(_fact(dom, "chit-chat")) == d["chit_chat"], query
+    # The answer turn, as the fixed block says it (the engine may read its own).
+    answer = dialogue_pages["so is it 13?"]
+    if served.recorder.packets["so is it 13?"]["dialogue"] == DIALOGUES["so is it 13?"]:
+        assert _fact(answer, "problem") == "Problem: 7 + 6, from turn 0 (the tutor's)"
+        assert _fact(answer, "answer").endswith("from this message (turn 2)")
+        topic = _fact(answer, "topic")
+        assert topic.startswith(
+            "Topic: carried: this message keeps the session's standard 1.OA.C.6"
+        )
+
+
+def test_a_page_without_earlier_turns_sends_no_conversation(pages: dict[str, Page]) -> None:
+    for name, page in pages.items():
+        assert page.dom.get_element_by_id("dialogue-box").get("hidden") is not None, name
+        assert not _find(page.dom, "//*[@id='turns']/li"), name

@@ -169,6 +169,19 @@ ANSWER_EXAMPLES: dict[str, Any] = {
         "The default: Server-Sent Events `packet`, then `delta`s, then `done`.",
         _WORD_PROBLEM,
     ),
+    "in_a_dialogue": _example(
+        AnswerRequest,
+        "A student's short turn in a dialogue, as one JSON response",
+        "`conversation` holds the turns before this one, oldest first; the answer model is "
+        "shown the latest of them, labelled, beside the context.",
+        {
+            "query": "is it 12?",
+            "conversation": [
+                {"role": "tutor", "text": "Let's practise adding. What is 7 + 6?"},
+            ],
+            "stream": False,
+        },
+    ),
 }
 
 _MISCONCEPTION = Hit(

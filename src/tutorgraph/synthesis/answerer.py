@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -33,6 +33,7 @@ from tutorgraph.stores.breaker import CircuitBreaker
 from tutorgraph.synthesis.citations import CitationFilter, citable_ids
 from tutorgraph.synthesis.prompt import PROMPT_VERSION, answer_messages
 from tutorgraph_client.models.answer import AnswerResult
+from tutorgraph_client.models.conversation import Turn
 from tutorgraph_client.models.packet import ReasoningPacket
 
 if TYPE_CHECKING:
@@ -73,7 +74,12 @@ class Answerer(Protocol):
         """The model's circuit breaker (`/readyz`), or None without one."""
         ...
 
-    def stream(self, packet: ReasoningPacket) -> AsyncIterator[Delta | AnswerResult]: ...
+    def stream(
+        self, packet: ReasoningPacket, conversation: Sequence[Turn] = ()
+    ) -> AsyncIterator[Delta | AnswerResult]:
+        """The answer to the packet's message, read as the next turn of `conversation` (the
+        request's turns before it; the prompt shows the latest)."""
+        ...
 
     async def aclose(self) -> None: ...
 
@@ -126,7 +132,9 @@ class OpenAIAnswerer:
     async def aclose(self) -> None:
         await self._client.close()
 
-    async def stream(self, packet: ReasoningPacket) -> AsyncIterator[Delta | AnswerResult]:
+    async def stream(
+        self, packet: ReasoningPacket, conversation: Sequence[Turn] = ()
+    ) -> AsyncIterator[Delta | AnswerResult]:
         import openai
 
         started = time.perf_counter()
@@ -152,7 +160,7 @@ class OpenAIAnswerer:
         try:
             try:
                 async with asyncio.timeout(self._timeout_s):
-                    async for piece in self._pieces(packet):
+                    async for piece in self._pieces(packet, conversation):
                         if text := checked.feed(piece):
                             parts.append(text)
                             yield Delta(text)
@@ -195,10 +203,12 @@ class OpenAIAnswerer:
             answer_ms=round((time.perf_counter() - started) * 1000.0, 3),
         )
 
-    async def _pieces(self, packet: ReasoningPacket) -> AsyncIterator[str]:
+    async def _pieces(
+        self, packet: ReasoningPacket, conversation: Sequence[Turn]
+    ) -> AsyncIterator[str]:
         stream = await self._client.chat.completions.create(
             model=self._model,
-            messages=answer_messages(packet),
+            messages=answer_messages(packet, conversation),
             stream=True,
             temperature=0,
             max_tokens=self._max_tokens,
@@ -216,10 +226,12 @@ class OpenAIAnswerer:
             await stream.close()
 
 
-async def collect(answerer: Answerer, packet: ReasoningPacket) -> AnswerResult:
+async def collect(
+    answerer: Answerer, packet: ReasoningPacket, conversation: Sequence[Turn] = ()
+) -> AnswerResult:
     """The whole answer at once (the non-streaming form)."""
     result: AnswerResult | None = None
-    async for event in answerer.stream(packet):
+    async for event in answerer.stream(packet, conversation):
         if isinstance(event, AnswerResult):
             result = event
     assert result is not None  # every stream ends with one

@@ -6,7 +6,8 @@ Streamed as Server-Sent Events by default: `event: packet` (the ReasoningPacket)
 reason, after which streamed text is to be discarded). With `"stream": false`, one JSON
 `AnswerResponse`. Without an answer model, or when it fails, the packet still comes, with
 `answer: null` and the reason; a packet that matched nothing (`no_match`) is not sent to the
-model (`answer: null`, reason `not sure: <no_match_reason>`).
+model (`answer: null`, reason `not sure: <no_match_reason>`). A request's `conversation` is
+read by the retrieval, and its latest turns are shown to the model beside the context.
 
 >>> httpx.post(f"{base}/v1/answer", json={"query": "why is 3/4 > 2/3?", "stream": False},
 ...            headers={"X-API-Key": key}).json()["citations"]  # doctest: +SKIP
@@ -28,6 +29,7 @@ from tutorgraph.api.openapi import ANSWER_EXAMPLES
 from tutorgraph.synthesis.answerer import Delta, collect, no_answer
 from tutorgraph_client.models.answer import AnswerRequest, AnswerResponse, AnswerResult
 from tutorgraph_client.models.api import ErrorResponse
+from tutorgraph_client.models.conversation import Turn
 from tutorgraph_client.models.packet import ReasoningPacket
 
 __all__ = ["router"]
@@ -49,14 +51,16 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-async def _events(state: AppState, packet: ReasoningPacket) -> AsyncIterator[bytes]:
+async def _events(
+    state: AppState, packet: ReasoningPacket, conversation: list[Turn]
+) -> AsyncIterator[bytes]:
     yield format_sse_event(event="packet", data_str=packet.model_dump_json())
     if state.answerer is None:
         result = no_answer(state.answerer_unavailable)
         state.metrics.observe_answer(result)
         yield format_sse_event(event="done", data_str=result.model_dump_json())
         return
-    async for event in state.answerer.stream(packet):
+    async for event in state.answerer.stream(packet, conversation):
         if isinstance(event, Delta):
             yield format_sse_event(event="delta", data_str=json.dumps({"text": event.text}))
         else:
@@ -79,11 +83,11 @@ async def answer(
     state.metrics.observe_packet(packet)
     if request.stream:
         return EventSourceResponse(
-            _events(state, packet),
+            _events(state, packet, request.conversation),
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
     result: AnswerResult = (
-        await collect(state.answerer, packet)
+        await collect(state.answerer, packet, request.conversation)
         if state.answerer is not None
         else no_answer(state.answerer_unavailable)
     )

@@ -6,7 +6,8 @@
 //
 // `/ui?q=...&grade=4&student_answer=...` fills the form and runs it; so does the fragment
 // form `/ui#q=...&key=...` (the API key is read from the fragment only, which never reaches
-// the server or its logs).
+// the server or its logs). `turns=` (JSON: [{"role": "tutor", "text": "..."}, ...]) fills the
+// earlier turns of the dialogue, sent as the request's `conversation`.
 "use strict";
 const $ = (sel) => document.querySelector(sel);
 const COLORS = ["#3b6fd1", "#2f8f5b", "#a05bc4", "#c4552b", "#b07a12", "#2b8fc4", "#666", "#c43b6f"];
@@ -17,6 +18,12 @@ const KINDS = {
   worked_example: "Worked example", exercise: "Exercise", question: "Quiz question",
 };
 const SHOWN_PER_TAXONOMY = 5;
+const ROLES = { tutor: "Tutor", student: "Student" };
+const MAX_TURNS = 50; // the request's limit (a 51st turn is a 422)
+
+// The earlier turns the teacher added (oldest first), and those the last request sent.
+const turns = [];
+let sentTurns = [];
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -94,7 +101,56 @@ function request() {
   if ($("#use_weight").checked) body.semantic_weight = Number($("#semantic_weight").value);
   if ($("#rerank").value) body.rerank = $("#rerank").value === "true";
   body.sources = [...document.querySelectorAll("input[name=source]:checked")].map((i) => i.value);
+  if (turns.length) body.conversation = turns.map((t) => ({ role: t.role, text: t.text }));
   return body;
+}
+
+// -- the earlier turns (a small chat box) ----------------------------------------------------
+
+function renderTurns() {
+  const list = $("#turns");
+  list.replaceChildren();
+  turns.forEach((t, i) => {
+    const remove = el("button", { type: "button", class: "remove", "aria-label": `remove turn ${i}` }, "remove");
+    remove.addEventListener("click", () => {
+      turns.splice(i, 1);
+      renderTurns();
+    });
+    list.append(el("li", { class: `turn ${t.role}`, "data-role": t.role },
+      el("span", { class: "role" }, ROLES[t.role]), el("span", { class: "said" }, shorten(t.text, 160)), remove));
+  });
+  $("#add_turn").disabled = turns.length >= MAX_TURNS;
+}
+
+function addTurn(role, text) {
+  const said = (text || "").trim();
+  if (!ROLES[role] || !said || turns.length >= MAX_TURNS) return false;
+  turns.push({ role, text: said.slice(0, 2000) });
+  return true;
+}
+
+function addTypedTurn() {
+  if (addTurn($("#turn_role").value, $("#turn_text").value)) {
+    $("#turn_text").value = "";
+    // The next turn is most often the other speaker's.
+    $("#turn_role").value = $("#turn_role").value === "tutor" ? "student" : "tutor";
+    renderTurns();
+  }
+}
+
+// `turns=` in the URL: a JSON list of {role, text}; anything else in it is ignored.
+function turnsFromUrl(raw) {
+  let parsed;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return;
+  }
+  if (!Array.isArray(parsed)) return;
+  for (const t of parsed) {
+    if (t && typeof t.text === "string") addTurn(t.role, t.text);
+  }
+  renderTurns();
 }
 
 // -- the verdict: how sure, or "I'm not sure" ----------------------------------------------
@@ -160,6 +216,69 @@ function renderNotes(packet) {
     box.append(el("p", { class: "language" },
       `Only English is supported${detected}. ${language.note || ""}`.trim()));
   }
+}
+
+// -- the dialogue: what the packet read from the earlier turns -----------------------------
+
+const TOPIC_WORDS = {
+  new: "new: the earlier turns had no topic yet",
+  carried: "carried: this message keeps the session's standard",
+  changed: "changed: this message moves on from the session's standard",
+};
+
+// "turn 0 (the tutor's)" or "this message (turn 2)".
+function turnName(n, count) {
+  if (n === count) return `this message (turn ${n})`;
+  const t = sentTurns[n];
+  return t ? `turn ${n} (the ${t.role}'s)` : `turn ${n}`;
+}
+
+function renderDialogue(packet) {
+  const box = $("#dialogue");
+  box.replaceChildren();
+  const d = packet.dialogue;
+  $("#dialogue-box").hidden = !d;
+  if (!d) return;
+  const count = d.turns;
+  // The earlier turns as sent, numbered, the ones the facts came from tagged.
+  const list = el("ol", { class: "turns", start: "0" });
+  sentTurns.forEach((t, n) => {
+    const item = el("li", { class: `turn ${t.role}`, "data-turn": String(n) },
+      el("span", { class: "role" }, ROLES[t.role]), el("span", { class: "said" }, shorten(t.text, 200)));
+    if (n === d.problem_turn) item.append(el("span", { class: "tag problem" }, "the problem"));
+    if (n === d.student_answer_turn) item.append(el("span", { class: "tag answer" }, "the student's answer"));
+    list.append(item);
+  });
+  const current = el("li", { class: "turn student current", "data-turn": String(count) },
+    el("span", { class: "role" }, "Student"), el("span", { class: "said" }, shorten(packet.query, 200)),
+    el("span", { class: "tag" }, "this message"));
+  if (count === d.problem_turn) current.append(el("span", { class: "tag problem" }, "the problem"));
+  if (count === d.student_answer_turn) current.append(el("span", { class: "tag answer" }, "the student's answer"));
+  list.append(current);
+  box.append(el("p", { class: "note" }, `${count} earlier turn${count === 1 ? "" : "s"} read.`), list);
+  const fact = (name, ...text) => box.append(el("p", { class: `fact ${name}`, "data-fact": name }, ...text));
+  if (d.chit_chat) {
+    fact("chit-chat", el("b", {}, "Chit-chat: "), "a social remark, a request to stop or off topic; steer back to the topic.");
+  }
+  if (d.help_request) fact("help-request", el("b", {}, "A request for help: "), "not an answer to check.");
+  if (d.problem) {
+    fact("problem", el("b", {}, "Problem: "), d.problem,
+      d.problem_turn === null || d.problem_turn === undefined ? "" : `, from ${turnName(d.problem_turn, count)}`);
+  } else {
+    fact("problem", el("b", {}, "Problem: "), "none read from the dialogue.");
+  }
+  if (d.student_answer_turn !== null && d.student_answer_turn !== undefined) {
+    const check = packet.answer_check;
+    const said = check && check.student_answer ? `${check.student_answer}, ` : "";
+    fact("answer", el("b", {}, "The student's answer: "), `${said}from ${turnName(d.student_answer_turn, count)}`);
+  } else {
+    fact("answer", el("b", {}, "The student's answer: "), "none in this message.");
+  }
+  const standard = d.topic_standard ? d.topic_standard.replace(/^ccss:/, "") : null;
+  const topic = el("p", { class: "fact topic", "data-fact": "topic", "data-topic": d.topic },
+    el("b", {}, "Topic: "), TOPIC_WORDS[d.topic] || d.topic);
+  if (standard) topic.append(" ", el("code", { class: "code" }, standard), el("span", { class: "note" }, " (the session's standard before this message)"));
+  box.append(topic);
 }
 
 // -- concepts and their chains (one source: each concept's `prerequisites`) -----------------
@@ -391,7 +510,9 @@ async function run(event) {
   const headers = { "Content-Type": "application/json" };
   if (key) headers["X-API-Key"] = key;
   try {
-    const response = await fetch("/v1/retrieve", { method: "POST", headers, body: JSON.stringify(request()) });
+    const body = request();
+    sentTurns = (body.conversation || []).slice();
+    const response = await fetch("/v1/retrieve", { method: "POST", headers, body: JSON.stringify(body) });
     const data = await response.json();
     if (response.status === 401) {
       $("#advanced").open = true;
@@ -400,6 +521,7 @@ async function run(event) {
     if (!response.ok) throw new Error(`${response.status} ${data.error ? data.error.message : ""}`);
     renderVerdict(data);
     renderNotes(data);
+    renderDialogue(data);
     renderConcepts(data);
     renderChains(data);
     renderDiagnosis(data);
@@ -425,6 +547,14 @@ async function run(event) {
 }
 
 $("#controls").addEventListener("submit", run);
+$("#add_turn").addEventListener("click", addTypedTurn);
+$("#turn_text").addEventListener("keydown", (event) => {
+  // Enter adds the turn; it does not send the form.
+  if (event.key === "Enter") {
+    event.preventDefault();
+    addTypedTurn();
+  }
+});
 $("#semantic_weight").addEventListener("input", () => {
   $("#use_weight").checked = true;
   $("#weight_value").textContent = $("#semantic_weight").value;
@@ -433,6 +563,7 @@ const search = new URLSearchParams(location.search);
 const fragment = new URLSearchParams(location.hash.slice(1));
 const param = (name) => fragment.get(name) || search.get(name);
 if (fragment.get("key")) $("#key").value = fragment.get("key");
+if (param("turns")) turnsFromUrl(param("turns"));
 if (param("student_answer")) $("#student_answer").value = param("student_answer");
 if (param("grade")) {
   const wanted = param("grade").trim().toUpperCase();

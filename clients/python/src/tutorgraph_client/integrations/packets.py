@@ -20,21 +20,38 @@ of each list. The hit's own score stays in the metadata as `hit_score`, with wha
 `no_match_reason` and its `confidence`; on `no_match` an adapter gives no documents unless
 it was built with `include_no_match=True`.
 
+**The dialogue**: each adapter turns its framework's chat history into `(role, text)` pairs
+(its student's messages and its tutor's; system and tool messages are not turns) and
+`conversation_of` fits them to the request's limits, so a long chat is never a 422: empty
+turns are dropped, a turn over `MAX_TURN_CHARS` keeps its end (where a tutor's question
+usually is), a last student turn that repeats the query is dropped (a history that already
+holds it), then the latest `MAX_TURNS` turns are kept, fewer if they pass
+`MAX_CONVERSATION_CHARS` in all.
+
 >>> [(m["score"], m["kind"]) for _, m in documents_of(packet, 3, include_no_match=False)]
 ... # doctest: +SKIP
 [(1.0, 'explanation'), (1.0, 'misconception'), (0.5, 'worked_example')]
 >>> hit_metadata(packet.results[0], packet)["found_by"]  # doctest: +SKIP
 ['vector', 'graph']
+>>> [t.text for t in conversation_of([("tutor", "What is 7 + 6?"), ("student", " ")], "12?")]
+['What is 7 + 6?']
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, Protocol
 
+from tutorgraph_client.models.conversation import (
+    MAX_CONVERSATION_CHARS,
+    MAX_TURN_CHARS,
+    MAX_TURNS,
+    Role,
+    Turn,
+)
 from tutorgraph_client.models.packet import Hit, ReasoningPacket, teaching_first
 from tutorgraph_client.models.request import RetrievalRequest
 
@@ -42,6 +59,7 @@ __all__ = [
     "SCORE_SCALE",
     "PacketSource",
     "aretrieve",
+    "conversation_of",
     "documents_of",
     "hit_metadata",
     "hit_text",
@@ -61,9 +79,44 @@ class PacketSource(Protocol):
     ) -> ReasoningPacket | Awaitable[ReasoningPacket]: ...
 
 
-def request_for(query: str, k: int, fields: dict[str, Any]) -> RetrievalRequest:
-    """The request for a framework's query: `k` results and the adapter's request fields."""
-    return RetrievalRequest.model_validate({**fields, "query": query, "n_results": k})
+def request_for(
+    query: str, k: int, fields: dict[str, Any], history: list[Turn] | None = None
+) -> RetrievalRequest:
+    """The request for a framework's query: `k` results, the adapter's request fields and,
+    when the framework passed a chat history, its turns as the `conversation`."""
+    extra = {"conversation": history} if history else {}
+    return RetrievalRequest.model_validate({**fields, **extra, "query": query, "n_results": k})
+
+
+def _cut_to_end(text: str) -> str:
+    # The turn's last MAX_TURN_CHARS characters, from a word's start where one is near.
+    tail = text[-MAX_TURN_CHARS:]
+    space = tail.find(" ", 0, 80)
+    return (tail[space + 1 :] if space >= 0 else tail).strip()
+
+
+def conversation_of(turns: Iterable[tuple[Role, str]], query: str) -> list[Turn]:
+    """A framework's chat history, oldest first, as the request's `conversation`, within its
+    limits (module docstring): a long chat is cut to its latest turns, never refused.
+
+    >>> len(conversation_of([("tutor", "go on")] * 80, "12?"))
+    50
+    """
+    kept: list[Turn] = []
+    for role, text in turns:
+        text = text.strip()
+        if not text:
+            continue
+        if len(text) > MAX_TURN_CHARS:
+            text = _cut_to_end(text)
+        kept.append(Turn(role=role, text=text))
+    if kept and kept[-1].role == "student" and kept[-1].text == query.strip():
+        kept.pop()
+    kept = kept[-MAX_TURNS:]
+    total = sum(len(t.text) for t in kept)
+    while total > MAX_CONVERSATION_CHARS:
+        total -= len(kept.pop(0).text)
+    return kept
 
 
 async def aretrieve(source: PacketSource, request: RetrievalRequest) -> ReasoningPacket:
@@ -135,9 +188,10 @@ def _hit_scale(hit: Hit, *, lesson: bool) -> HitScoreScale:
 
 def hit_metadata(hit: Hit, packet: ReasoningPacket) -> dict[str, Any]:
     """A hit's provenance as flat-ish metadata: kind, ids, how it was found, its scores,
-    its graph path, the packet's diagnosis of it, and the packet's verdict (`no_match`,
-    `no_match_reason`, `confidence`). `score` here is the hit's own; `documents_of`
-    replaces it with the adapters' one scale."""
+    its graph path, the packet's diagnosis of it, the packet's verdict (`no_match`,
+    `no_match_reason`, `confidence`) and what it read from the dialogue (`dialogue`: the
+    problem, the answer's turn, a help request, chit-chat, the topic; None without one).
+    `score` here is the hit's own; `documents_of` replaces it with the adapters' one scale."""
     diagnosis = [d.model_dump() for d in packet.diagnosis if d.misconception_id in hit.ids]
     return {
         "id": hit.id,
@@ -158,4 +212,5 @@ def hit_metadata(hit: Hit, packet: ReasoningPacket) -> dict[str, Any]:
         "no_match": packet.no_match,
         "no_match_reason": packet.no_match_reason,
         "confidence": packet.confidence,
+        "dialogue": packet.dialogue.model_dump() if packet.dialogue is not None else None,
     }
