@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # for type checkers only (`X as X`: an explicit re-export)
     from tutorgraph.retrieval.factory import build_retriever as build_retriever
     from tutorgraph.retrieval.retriever import HybridRetriever as HybridRetriever
     from tutorgraph.retrieval.retriever_config import RetrieverConfig as RetrieverConfig
+    from tutorgraph_client.models.packet import DialogueInfo as DialogueInfo
     from tutorgraph_client.models.packet import GradeInfo as GradeInfo
     from tutorgraph_client.models.packet import GraphContext as GraphContext
     from tutorgraph_client.models.packet import Hit as Hit
@@ -48,6 +49,7 @@ if TYPE_CHECKING:  # for type checkers only (`X as X`: an explicit re-export)
     from tutorgraph_client.models.packet import RerankerInfo as RerankerInfo
     from tutorgraph_client.models.packet import ScopeInfo as ScopeInfo
     from tutorgraph_client.models.request import RetrievalRequest as RetrievalRequest
+    from tutorgraph_client.models.request import Turn as Turn
 
 # The public names, by the module that defines them.
 _EXPORTS: dict[str, str] = {
@@ -72,6 +74,7 @@ _EXPORTS: dict[str, str] = {
         "tutorgraph.retrieval.retriever_config": ("RetrieverConfig",),
         # The packet, its parts and the info models of each stage that may not run.
         "tutorgraph_client.models.packet": (
+            "DialogueInfo",
             "GradeInfo",
             "GraphContext",
             "Hit",
@@ -81,7 +84,7 @@ _EXPORTS: dict[str, str] = {
             "RerankerInfo",
             "ScopeInfo",
         ),
-        "tutorgraph_client.models.request": ("RetrievalRequest",),
+        "tutorgraph_client.models.request": ("RetrievalRequest", "Turn"),
     }.items()
     for name in names
 }

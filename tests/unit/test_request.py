@@ -36,6 +36,7 @@ def test_defaults_follow_the_design_table() -> None:
         "near_duplicate_threshold": None,  # the index's (off unless its ingest set one)
         "lessons": None,  # the server's lesson_slots
         "local_context": [],
+        "conversation": [],  # the query is read alone
         "debug": False,
     }
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from tutorgraph_client._client import AnswerEvent, AsyncTutorGraph, TutorGraph
     from tutorgraph_client.errors import TutorGraphError
     from tutorgraph_client.models.packet import ReasoningPacket
-    from tutorgraph_client.models.request import RetrievalRequest
+    from tutorgraph_client.models.request import RetrievalRequest, Turn
 
 # Loaded on first use: the engine imports `tutorgraph_client.models` without httpx.
 _EXPORTS = {
@@ -30,6 +30,7 @@ _EXPORTS = {
     "TutorGraphError": "tutorgraph_client.errors",
     "ReasoningPacket": "tutorgraph_client.models.packet",
     "RetrievalRequest": "tutorgraph_client.models.request",
+    "Turn": "tutorgraph_client.models.request",
 }
 
 
@@ -51,6 +52,7 @@ __all__ = [
     "AsyncTutorGraph",
     "ReasoningPacket",
     "RetrievalRequest",
+    "Turn",
     "TutorGraph",
     "TutorGraphError",
 ]

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from tutorgraph_client.models.conversation import DialogueInfo
 from tutorgraph_client.models.grade import Grade
 from tutorgraph_client.models.hit import (
     Conflict,
@@ -44,6 +45,7 @@ __all__ = [
     "Conflict",
     "Corroboration",
     "DiagnosisFinding",
+    "DialogueInfo",
     "GradeInfo",
     "GraphContext",
     "Hit",
@@ -341,7 +343,9 @@ class ReasoningPacket(BaseModel):
         default=None,
         description="not_english: ... (the message reads as another language, maths or "
         "not: only English is supported), off_topic: ... (not school math the curriculum "
-        "covers) or no_content: ... (nothing in the index matched).",
+        "covers), no_content: ... (nothing in the index matched) or chit_chat: ... (in a "
+        "dialogue, a social turn, a request to stop or an off-topic remark; `concepts` still "
+        "report the session's topic).",
     )
     scope: ScopeInfo = Field(
         default_factory=ScopeInfo,
@@ -353,6 +357,12 @@ class ReasoningPacket(BaseModel):
     )
     language: LanguageInfo = Field(
         default_factory=LanguageInfo, description="The message's language as read."
+    )
+    dialogue: DialogueInfo | None = Field(
+        default=None,
+        description="What was read from the request's `conversation` (the problem and "
+        "answer and their turns, help request, chit-chat, the topic carried or changed); "
+        "null without one.",
     )
     debug: dict[str, Any] | None = Field(
         default=None, description="Per-stage details when the request set `debug`, else null."

@@ -15,6 +15,12 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from tutorgraph_client.models.conversation import (
+    MAX_CONVERSATION_CHARS,
+    MAX_TURNS,
+    Turn,
+    check_conversation,
+)
 from tutorgraph_client.models.grade import Grade, normalize_grade
 
 __all__ = [
@@ -32,6 +38,7 @@ __all__ = [
     "RetrievalRequest",
     "SourceName",
     "StoreSource",
+    "Turn",
 ]
 
 MAX_QUERY_CHARS = 2000
@@ -233,6 +240,14 @@ class RetrievalRequest(BaseModel):
         description="Your own short documents (the lesson page, a teacher's hint), at most "
         "20, searched for this request only as the source `local`; never stored.",
     )
+    conversation: list[Turn] = Field(
+        default_factory=list,
+        description="The dialogue's turns before this one, oldest first (`query` stays the "
+        f"student's latest turn): at most {MAX_TURNS} turns of 1-2,000 characters each, "
+        f"{MAX_CONVERSATION_CHARS:,} in all. The problem, the student's answer and the topic "
+        "are read from them (the packet's `dialogue`); empty: the query is read alone.",
+        examples=[[{"role": "tutor", "text": "What is 7 x 6?"}]],
+    )
     debug: StrictBool = Field(
         default=False, description="Add the `debug` block (per-stage details) to the packet."
     )
@@ -249,6 +264,11 @@ class RetrievalRequest(BaseModel):
             "String should have at least 1 character (or give a problem)",
             {"min_length": 1},
         )
+
+    @field_validator("conversation", mode="before")
+    @classmethod
+    def _conversation_limits(cls, v: object) -> object:
+        return check_conversation(v)
 
     @field_validator("grade", mode="before")
     @classmethod
