@@ -1,11 +1,12 @@
 """Choose the held-out third of `data/benchmarks/dialogues.jsonl`, stratified by kind.
 
 Within each kind the dialogues' ids are sorted, shuffled with a seeded `random.Random`
-(`SEED`), and the first third (rounded to the nearest whole dialogue) is `heldout`, the rest
-`dev`; the file is rewritten with each dialogue's `split` set, nothing else changed. Run it
-after adding dialogues (a new dialogue may move others between the splits, so add a whole
-batch at once and rerun it before any result is read), or with `--check` to exit 1 when a
-dialogue's `split` differs from the rule (`research/tests/unit/test_dialogue_set.py` does):
+(`tutorgraph_research.tasks.dialogue_set.dialogue_splits`, seed 63), and the first third
+(rounded to the nearest whole dialogue) is `heldout`, the rest `dev`; the file is rewritten
+with each dialogue's `split` set, nothing else changed. Run it after adding dialogues (a new
+dialogue may move others between the splits, so add a whole batch at once and rerun it
+before any result is read), or with `--check` to exit 1 when a dialogue's `split` differs
+from the rule (`research/tests/unit/test_dialogue_set.py` does):
 
     .venv/bin/python research/scripts/dialogue_split.py
     .venv/bin/python research/scripts/dialogue_split.py --check
@@ -17,29 +18,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
-from collections import defaultdict
 from pathlib import Path
 
+from tutorgraph_research.tasks.dialogue_set import dialogue_splits
+
 DIALOGUES = Path("data/benchmarks/dialogues.jsonl")
-SEED = 63
-SHARE = 1 / 3
-
-
-def splits(rows: list[dict[str, object]], seed: int = SEED) -> dict[str, str]:
-    """Each dialogue's split by the rule above: a seeded third of each kind held out."""
-    by_kind: dict[str, list[str]] = defaultdict(list)
-    for row in rows:
-        by_kind[str(row["kind"])].append(str(row["id"]))
-    out: dict[str, str] = {}
-    for kind in sorted(by_kind):
-        ids = sorted(by_kind[kind])
-        random.Random(f"{seed}:{kind}").shuffle(ids)
-        held = round(len(ids) * SHARE)
-        for i, dialogue_id in enumerate(ids):
-            out[dialogue_id] = "heldout" if i < held else "dev"
-    return out
 
 
 def main() -> int:
@@ -49,7 +33,7 @@ def main() -> int:
     args = parser.parse_args()
     lines = args.dialogues.read_text(encoding="utf-8").splitlines()
     rows = [json.loads(line) for line in lines if line.strip()]
-    wanted = splits(rows)
+    wanted = dialogue_splits(rows)
     wrong = [r["id"] for r in rows if r.get("split") != wanted[str(r["id"])]]
     if args.check:
         if wrong:
