@@ -117,6 +117,8 @@ def test_a_wrong_answer_to_the_tutors_question_read_right() -> None:
     assert "answer_none" not in p and "topic_kept" not in p  # the first maths turn is new
     assert p["short_standard@3"] == 1.0 and p["full_standard@3"] == 1.0
     assert 0.0 <= p["packet"] <= 1.0
+    assert s.read["problem"] == "7 x 6" and s.read["answer"] == "48"
+    assert s.read["answer_turn"] == 1 and s.read["full_concepts"] == [MULT]
 
 
 def test_an_answer_taken_from_a_tutor_turn_is_counted() -> None:
@@ -202,6 +204,8 @@ def test_answers_and_problems_are_compared_after_normalising() -> None:
     )
     assert same_problem("2.5 x 4", "2.5 × 4") and not same_problem("25 x 4", "2.5 x 4")
     assert not same_problem(None, "7 x 6")
+    assert same_problem("round 347 to the nearest 10", "Round 347 to the nearest ten.")
+    assert not same_problem("round 347 to the nearest 100", "Round 347 to the nearest ten.")
 
 
 def test_the_runner_sends_the_turns_before_as_conversation() -> None:

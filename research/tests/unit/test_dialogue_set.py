@@ -27,6 +27,7 @@ from tutorgraph_research.tasks.dialogue_set import (
     load_dialogues,
     problem_value,
     recomputed,
+    spread,
     words,
 )
 
@@ -250,3 +251,9 @@ def test_roles_and_repeats_are_refused(tmp_path: Path) -> None:
         load_dialogues(_write(tmp_path, bad))
     with pytest.raises(ValueError, match="the same turns as line 1"):
         load_dialogues(_write(tmp_path, _line(id="dl-a"), _line(id="dl-b")))
+
+
+def test_a_limited_run_holds_every_kind(dialogues: list[Dialogue]) -> None:
+    first = spread(dialogues)[: len(KINDS)]
+    assert {d.kind for d in first} == set(KINDS)
+    assert sorted(d.id for d in spread(dialogues)) == sorted(d.id for d in dialogues)

@@ -66,7 +66,10 @@ def dialogue_cmd(
         Path | None,
         typer.Option(help="An earlier report of this command: paired differences against it."),
     ] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N dialogues.")] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(min=1, help="Only N dialogues, taken a kind at a time in turn."),
+    ] = None,
     split: Annotated[
         str | None,
         typer.Option(help="Only the dialogues of this split (dev or heldout)."),
@@ -89,7 +92,11 @@ def dialogue_cmd(
         run_dialogue_benchmark,
         summarise,
     )
-    from tutorgraph_research.tasks.dialogue_set import curriculum_standards, load_dialogues
+    from tutorgraph_research.tasks.dialogue_set import (
+        curriculum_standards,
+        load_dialogues,
+        spread,
+    )
 
     settings = load_settings(index_dir)
     with fail_on_errors():
@@ -107,7 +114,8 @@ def dialogue_cmd(
             raise ConfigurationError(str(e)) from e
         if split is not None:
             items = [d for d in items if d.split == split]
-        items = items[:limit]
+        if limit is not None:
+            items = spread(items)[:limit]  # every kind among the first N
         before: list[TurnScore] | None = None
         if baseline is not None:
             if not baseline.is_file():

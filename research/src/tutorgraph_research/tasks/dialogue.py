@@ -103,6 +103,19 @@ CHIT_CHAT = "chit_chat"
 _LEAD = re.compile(r"^(?:what is|what's|whats|work out|solve|find|calculate|evaluate)\s+")
 _STOPS = re.compile(r"[,.?!;:](?=\s|$)")
 _ASSIGN = re.compile(r"^[a-z]\s*=\s*")
+# Number words as digits, so "round 347 to the nearest ten" reads as "... nearest 10".
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+)
+_NUMBER_WORDS = {w: str(n) for n, w in enumerate(_UNITS.split())} | {
+    "thirty": "30",
+    "forty": "40",
+    "fifty": "50",
+    "hundred": "100",
+    "thousand": "1000",
+}
+_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
 
 
 @dataclass(frozen=True)
@@ -119,11 +132,15 @@ class TurnScore:
     chit_chat: bool
     help_request: bool
     parts: dict[str, float] = field(default_factory=dict)
+    # What the packet read, for reading the misses: its problem and answer, the check's
+    # verdict, the dialogue's flags and topic, and its first three Common Core concepts.
+    read: dict[str, Any] = field(default_factory=dict)
 
 
 def same_problem(read: str | None, label: str) -> bool:
     """Whether a problem read equals the label's: case, white space, a sentence's closing
-    punctuation, a leading "what is" / "solve" and the way × ÷ − are written are ignored.
+    punctuation, a leading "what is" / "solve", the way × ÷ − are written and number words
+    ("ten" for 10) are ignored.
 
     >>> same_problem("Solve 2x + 5 = 17.", "2x+5=17"), same_problem("7 x 6", "7 x 5")
     (True, False)
@@ -136,6 +153,7 @@ def same_problem(read: str | None, label: str) -> bool:
 def _problem_key(text: str) -> str:
     t = text.strip().lower().replace("×", "x").replace("*", "x").replace("÷", "/")
     t = _LEAD.sub("", t.replace("−", "-"))
+    t = _WORD.sub(lambda m: _NUMBER_WORDS[m[1]], t)
     return re.sub(r"\s+", "", _STOPS.sub("", t))
 
 
@@ -225,17 +243,27 @@ def score_turn(
     parts["packet"] = score_packet(_as_message(dialogue, number, turn.text, label), packet).parts[
         "packet"
     ]
+    read_problem = info.problem if info is not None else None
+    if read_problem is None and check is not None:
+        read_problem = check.problem
+    read: dict[str, Any] = {
+        "problem": read_problem,
+        "answer": read_answer,
+        "correct": check.correct if check is not None else None,
+        "topic": info.topic if info is not None else None,
+        "chit_chat": info.chit_chat if info is not None else None,
+        "help_request": info.help_request if info is not None else None,
+        "answer_turn": answer_turn,
+        "concepts": _ccss(packet)[:3],
+    }
     if label.chit_chat:
         if label.standards:
             parts["topic@3"] = _at(packet, label.standards, 3)
-        return _score(dialogue, number, label, parts)
+        return _score(dialogue, number, label, parts, read)
     parts["standard@1"] = _at(packet, label.standards, 1)
     parts["standard@3"] = _at(packet, label.standards, 3)
     parts["help_flagged"] = float(info is not None and info.help_request)
     if label.problem is not None:
-        read_problem = info.problem if info is not None else None
-        if read_problem is None and check is not None:
-            read_problem = check.problem
         parts["problem_read"] = float(same_problem(read_problem, label.problem))
     if label.answer is None:
         parts["answer_none"] = float(read_answer is None)
@@ -253,10 +281,17 @@ def score_turn(
         parts["short_standard@3"] = parts["standard@3"]
         if full is not None:
             parts["full_standard@3"] = _at(full, label.standards, 3)
-    return _score(dialogue, number, label, parts)
+            read["full_concepts"] = _ccss(full)[:3]
+    return _score(dialogue, number, label, parts, read)
 
 
-def _score(dialogue: Dialogue, number: int, label: TurnLabel, parts: dict[str, float]) -> TurnScore:
+def _score(
+    dialogue: Dialogue,
+    number: int,
+    label: TurnLabel,
+    parts: dict[str, float],
+    read: dict[str, Any],
+) -> TurnScore:
     return TurnScore(
         id=f"{dialogue.id}#{number}",
         dialogue=dialogue.id,
@@ -268,6 +303,7 @@ def _score(dialogue: Dialogue, number: int, label: TurnLabel, parts: dict[str, f
         chit_chat=label.chit_chat,
         help_request=label.help_request,
         parts=parts,
+        read=read,
     )
 
 

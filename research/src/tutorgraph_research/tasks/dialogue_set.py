@@ -36,7 +36,7 @@ import json
 import random
 import re
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -61,6 +61,7 @@ __all__ = [
     "load_dialogues",
     "problem_value",
     "recomputed",
+    "spread",
     "words",
 ]
 
@@ -144,6 +145,24 @@ class Dialogue:
 def words(text: str) -> int:
     """How many words a turn has (split on white space)."""
     return len(text.split())
+
+
+def spread(dialogues: Sequence[Dialogue]) -> list[Dialogue]:
+    """The dialogues taken a kind at a time in turn (file order within each kind), so that
+    the first N hold every kind (`bench dialogue --limit N`).
+
+    >>> d = [Dialogue(str(i), k, "3", "dev", ()) for i, k in enumerate("aabbc")]
+    >>> [x.id for x in spread(d)]
+    ['0', '2', '4', '1', '3']
+    """
+    by_kind: dict[str, list[Dialogue]] = defaultdict(list)
+    for d in dialogues:
+        by_kind[d.kind].append(d)
+    queues = list(by_kind.values())
+    out: list[Dialogue] = []
+    for i in range(max((len(q) for q in queues), default=0)):
+        out.extend(q[i] for q in queues if i < len(q))
+    return out
 
 
 def problem_value(problem: str) -> Fraction | None:
