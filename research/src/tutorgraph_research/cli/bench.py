@@ -2,9 +2,9 @@
 
 The commands live in modules by what they measure: Eedi retrieval and the diagnosis
 (`bench_eedi`), latency (`bench_latency`), the HTTP server under load (`bench_load`),
-reading a query (`bench_queries`), the curriculum's content (`bench_content`) and whole
-packets (`bench_tutoring`). This module is the group, and the order in which
-`tutorgraph bench --help` lists its commands.
+reading a query (`bench_queries`), the curriculum's content (`bench_content`), whole
+packets (`bench_tutoring`) and tutoring dialogues turn by turn (`bench_dialogue`). This
+module is the group, and the order in which `tutorgraph bench --help` lists its commands.
 
 >>> register(app)  # doctest: +SKIP
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 import typer
 
 from tutorgraph_research.cli.bench_content import linking_cmd, teaching_cmd
+from tutorgraph_research.cli.bench_dialogue import dialogue_cmd
 from tutorgraph_research.cli.bench_eedi import cross_encoder_cmd, diagnosis_cmd, eedi_cmd
 from tutorgraph_research.cli.bench_latency import latency_cmd
 from tutorgraph_research.cli.bench_load import load_cmd
@@ -35,6 +36,7 @@ bench_app.command("routing")(routing_cmd)
 bench_app.command("teaching")(teaching_cmd)
 bench_app.command("linking")(linking_cmd)
 bench_app.command("tutoring")(tutoring_cmd)
+bench_app.command("dialogue")(dialogue_cmd)
 
 
 def register(app: typer.Typer) -> None:
