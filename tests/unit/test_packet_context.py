@@ -314,9 +314,9 @@ def test_the_topic_is_the_standard_the_slots_lead_with_when_it_is_linked() -> No
         id="ccss:2.OA.A.1", taxonomy="common-core", name="2.OA.A.1", description="Word problems."
     )
     linked = [first, STANDARD]
-    topic = [k.text for k in known_lines(linked, GradeInfo(), None, [], [], STANDARD.id)][0]
+    topic = next(k.text for k in known_lines(linked, GradeInfo(), None, [], [], STANDARD.id))
     assert topic.startswith("Topic: Common Core 2.NBT.B.5:")
     # Not linked, or no lead: the first linked standard.
     for lead in ("ccss:9.ZZ.A.1", None):
-        topic = [k.text for k in known_lines(linked, GradeInfo(), None, [], [], lead)][0]
+        topic = next(k.text for k in known_lines(linked, GradeInfo(), None, [], [], lead))
         assert topic == "Topic: Common Core 2.OA.A.1: Word problems."
