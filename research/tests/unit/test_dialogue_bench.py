@@ -19,6 +19,7 @@ from tutorgraph_research.tasks.dialogue import (
     requests_for,
     run_dialogue_benchmark,
     same_answer,
+    same_calculation,
     same_problem,
     score_turn,
     summarise,
@@ -300,3 +301,12 @@ def test_paired_differences_are_over_the_same_turns() -> None:
     after = [_score("a#1", "chit_chat", {"x": 1.0}), _score("b#9", "chit_chat", {"x": 0.0})]
     diff = paired(before, after)
     assert diff["x"]["mean"] == 1.0 and diff["x"]["n"] == 1
+
+
+def test_a_problem_read_as_its_calculation_is_the_problem_of_the_same_numbers_and_value() -> None:
+    story = "You have 5 crayons and you give away 2. How many are left?"
+    assert same_calculation("5 - 2", story, "3")
+    assert not same_calculation("5 - 2", story, "7")  # another value
+    assert not same_calculation("1 + 4", "What is 2 + 3?", "5")  # other numbers
+    assert not same_calculation("x - 2 = 4", "3(x - 2) = 12", "6")  # not a calculation
+    assert not same_calculation("5 - 2", story, None)  # no right answer known

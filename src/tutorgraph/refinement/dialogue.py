@@ -54,6 +54,7 @@ __all__ = [
     "WINDOW_TURN_CHARS",
     "DialogueReading",
     "bare_answer",
+    "choice_answer",
     "read_dialogue",
 ]
 
@@ -98,8 +99,48 @@ def bare_answer(turn: str) -> str | None:
         return None
     if read_message(turn).problem is not None:
         return None  # working ("so 4 x 2"), not an answer
+    if times := _TIME.findall(plain):
+        return str(times[-1])  # "12:03", "7:30?"
     numbers = [t.text for t in tokens(plain) if t.kind == "num"]
-    return numbers[-1] if numbers else None
+    if not numbers:
+        return None
+    last = numbers[-1]
+    # The tokens carry no sign: "-24" alone (or after a space) is negative, "5-3" is not.
+    return f"-{last}" if re.search(rf"(?:^|[\s(])-\s?{re.escape(last)}\b", plain) else last
+
+
+# A clock time ("12:03", "7:30").
+_TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
+# The choices a question offers: "odd or even", "a square or a triangle", "4 cats or 7 dogs",
+# "2/3 or 3/5".
+_CHOICE = re.compile(
+    r"([\w/.\-]+)\s+or\s+(?:(?:a|an|the)\s+)?(?:\d+\s+(?=[a-z]))?([\w/.\-]+)", re.IGNORECASE
+)
+_YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|can|could|will|would|was|were)\b", re.I)
+
+
+def choice_answer(turn: str, problem: str) -> str | None:
+    """The choice a short reply makes among those the problem's question offers ("odd or
+    even?", "which is bigger, 2/3 or 3/5?", a yes-or-no question): the one choice the reply
+    names, else None (none, or both).
+
+    >>> choice_answer("theres one left over so odd", "Is 17 odd or even?")
+    'odd'
+    >>> choice_answer("3/5 bc 5 is bigger", "Which is bigger, 2/3 or 3/5?")
+    '3/5'
+    >>> choice_answer("yes it is", "Is 0.25 the same as 25/100?")
+    'yes'
+    """
+    words = _WORD.findall(plain_text(turn).lower())
+    if len(words) > BARE_ANSWER_WORDS or any(w in _ASKING for w in words):
+        return None
+    asked = plain_text(problem).strip().rstrip("?.! ")
+    choices = [c.lower().strip(".") for m in _CHOICE.finditer(asked) for c in m.groups()]
+    if not choices and _YES_NO.match(asked) and "?" in problem:
+        choices = ["yes", "no"]
+    said = plain_text(turn).lower()
+    named = {c for c in choices if re.search(rf"(?<![\w/.]){re.escape(c)}(?![\w/])", said)}
+    return named.pop() if len(named) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -213,6 +254,8 @@ def _first_posed(
     follow-ups (hints and steps after the student's attempt) to the question that posed it.
     A tutor's turn on the way that praises or names a new problem ("Great job!", "Let's try
     another.") ends the walk, as does a student's own question or topic."""
+    if _fresh(text):
+        return text, turn
     new = not _follows_up(conversation[turn].text)
     for i in range(turn - 1, -1, -1):
         earlier = conversation[i]
@@ -229,6 +272,21 @@ def _first_posed(
         text, turn = posed, i
         new = not _follows_up(earlier.text)
     return text, turn
+
+
+# A worked step's result stated after its calculation ("8 + 2 is 10, and then ...").
+_RESULT = re.compile(r"^\s*(?:is|=|makes|equals|gives)\s*-?\d", re.IGNORECASE)
+
+
+def _fresh(posed: str) -> bool:
+    """A tutor's question poses a calculation of its own ("What's 25 + 25 + 25?", "Try 9 x
+    6."): the problem, whatever came before; not one that states its result ("8 + 2 is
+    10, and then how many are left?") or asks about a value it names ("does 38 + 26 make
+    52?"), which follow up the problem before."""
+    read = read_message(posed)
+    if read.problem is None or read.student_answer is not None or read.asks:
+        return False
+    return _RESULT.match(posed[read.problem.end :]) is None
 
 
 def _asks(text: str) -> bool:

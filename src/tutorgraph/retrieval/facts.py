@@ -47,7 +47,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from tutorgraph.mathtext.spans import plain_text
-from tutorgraph.refinement.dialogue import DialogueReading, bare_answer, read_dialogue
+from tutorgraph.refinement.dialogue import (
+    DialogueReading,
+    bare_answer,
+    choice_answer,
+    read_dialogue,
+)
 from tutorgraph.refinement.expressions import tokens
 from tutorgraph.refinement.reader import (
     MAX_READ_CHARS,
@@ -182,10 +187,14 @@ def request_facts(request: RetrievalRequest, refined: RefinedQuery | None) -> Re
         facts = _facts(request.model_copy(update={"problem": dialogue.problem_text}), refined)
         problem = dialogue.problem_text
         kind = dialogue.kind
-        # A short reply the reader reads no answer in ("oh 56"): its last number.
-        bare = None if kind.help_request or kind.chit_chat else bare_answer(request.query)
-        if facts.student_answer is None and bare is not None:
-            facts = replace(facts, student_answer=bare, answer_source="reader")
+        if not (kind.help_request or kind.chit_chat):
+            # A short reply naming one of the question's choices ("so odd"), else, when the
+            # reader reads no answer in it ("oh 56"), its last number.
+            said = choice_answer(request.query, problem)
+            if said is None and facts.student_answer is None:
+                said = bare_answer(request.query)
+            if said is not None:
+                facts = replace(facts, student_answer=said, answer_source="reader")
     else:
         facts = _facts(request, refined)
     texts = _dialogue_texts(request, refined, dialogue)

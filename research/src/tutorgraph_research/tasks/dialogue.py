@@ -12,7 +12,9 @@ only where they apply:
 - ``topic@3``: on a chit-chat turn with a session topic, an accepted standard (the
   session's) is still among the first three concepts, so the app can steer back;
 - ``problem_read``: the packet's problem (`dialogue.problem`, else `answer_check.problem`)
-  equals the label's after `same_problem`'s normalising (maths turns with a problem);
+  equals the label's after `same_problem`'s normalising, or is its calculation
+  (`same_calculation`: the label's numbers, and the problem's right answer as its value;
+  "5 - 2" for "You have 5 crayons and give away 2") (maths turns with a problem);
 - ``answer_read``: the packet's `answer_check.student_answer` equals the label's answer
   after `same_answer`'s normalising (turns that state an answer);
 - ``answer_none``: no answer is read where the turn states none (maths turns, help requests
@@ -62,6 +64,7 @@ from tutorgraph_research.tasks.dialogue_set import (
     Dialogue,
     TurnLabel,
     answer_value,
+    problem_value,
     words,
 )
 from tutorgraph_research.tasks.packet_messages import OFF_TOPIC, PacketMessage
@@ -74,6 +77,7 @@ __all__ = [
     "requests_for",
     "run_dialogue_benchmark",
     "same_answer",
+    "same_calculation",
     "same_problem",
     "score_turn",
     "summarise",
@@ -155,6 +159,42 @@ def _problem_key(text: str) -> str:
     t = _LEAD.sub("", t.replace("−", "-"))
     t = _WORD.sub(lambda m: _NUMBER_WORDS[m[1]], t)
     return re.sub(r"\s+", "", _STOPS.sub("", t))
+
+
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+
+
+def same_calculation(read: str | None, label: str, right: str | None) -> bool:
+    """Whether a problem read as a calculation ("5 - 2") is the label's problem in words
+    ("You have 5 crayons and you give away 2. How many are left?"): its numbers are all the
+    label's and its value is the problem's right answer (`right`, from the dialogue's
+    labels). A calculation of other numbers with the same value ("1 + 4" for "2 + 3") is
+    not.
+
+    >>> same_calculation("5 - 2", "You have 5 crayons and give away 2. How many left?", "3")
+    True
+    >>> same_calculation("1 + 4", "What is 2 + 3?", "5")
+    False
+    """
+    if read is None or right is None:
+        return False
+    value, want = problem_value(read), answer_value(right)
+    if value is None or want is None or value != want:
+        return False
+    numbers = _DIGITS.findall(read.replace(",", ""))
+    return bool(numbers) and set(numbers) <= set(_DIGITS.findall(label.replace(",", "")))
+
+
+def _right_answer(dialogue: Dialogue, label: TurnLabel) -> str | None:
+    """The right answer of `label`'s problem: its own answer when right, else that of a turn
+    of the dialogue labelled right for the same problem."""
+    if label.correct and label.answer is not None:
+        return label.answer
+    for turn in dialogue.turns:
+        other = turn.label
+        if other is not None and other.problem == label.problem and other.correct:
+            return other.answer
+    return None
 
 
 def same_answer(read: str | None, label: str) -> bool:
@@ -264,7 +304,10 @@ def score_turn(
     parts["standard@3"] = _at(packet, label.standards, 3)
     parts["help_flagged"] = float(info is not None and info.help_request)
     if label.problem is not None:
-        parts["problem_read"] = float(same_problem(read_problem, label.problem))
+        parts["problem_read"] = float(
+            same_problem(read_problem, label.problem)
+            or same_calculation(read_problem, label.problem, _right_answer(dialogue, label))
+        )
     if label.answer is None:
         parts["answer_none"] = float(read_answer is None)
     else:
