@@ -253,7 +253,7 @@ def _first_posed(
     """The problem a tutor's question at `turn` follows up: back through the tutor's
     follow-ups (hints and steps after the student's attempt) to the question that posed it.
     A tutor's turn on the way that praises or names a new problem ("Great job!", "Let's try
-    another.") ends the walk, as does a student's own question or topic."""
+    another.") ends the walk, as does a student's own question, topic or chit-chat."""
     if _fresh(text):
         return text, turn
     new = not _follows_up(conversation[turn].text)
@@ -262,6 +262,8 @@ def _first_posed(
         if earlier.role == "student":
             if kinds[i].asks_topic or (_stated(earlier.text) and _asks(earlier.text)):
                 break
+            if kinds[i].chit_chat:
+                break  # the tutor's question steers back after chit-chat: a problem of its own
             continue
         posed = _poses(earlier.text)
         if new:

@@ -104,7 +104,10 @@ PARTS = (
 RESAMPLES = 1000
 SEED = 0
 CHIT_CHAT = "chit_chat"
-_LEAD = re.compile(r"^(?:what is|what's|whats|work out|solve|find|calculate|evaluate)\s+")
+_LEAD = re.compile(
+    r"^(?:(?:sure|of course|ok|okay|great)[.,!]?\s+)?"
+    r"(?:(?:what is|what's|whats|work out|solve|find|calculate|evaluate)\s+)?"
+)
 _STOPS = re.compile(r"[,.?!;:](?=\s|$)")
 _ASSIGN = re.compile(r"^[a-z]\s*=\s*")
 # Number words as digits, so "round 347 to the nearest ten" reads as "... nearest 10".
@@ -143,8 +146,8 @@ class TurnScore:
 
 def same_problem(read: str | None, label: str) -> bool:
     """Whether a problem read equals the label's: case, white space, a sentence's closing
-    punctuation, a leading "what is" / "solve", the way × ÷ − are written and number words
-    ("ten" for 10) are ignored.
+    punctuation, a leading acknowledgement ("Sure.") and "what is" / "solve", the way × ÷ −
+    are written and number words ("ten" for 10) are ignored.
 
     >>> same_problem("Solve 2x + 5 = 17.", "2x+5=17"), same_problem("7 x 6", "7 x 5")
     (True, False)
