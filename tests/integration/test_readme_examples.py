@@ -28,10 +28,10 @@ def _blocks() -> list[str]:
 
 
 def test_the_section_has_its_examples() -> None:
-    assert len(_blocks()) == 4
+    assert len(_blocks()) == 6
 
 
-@pytest.mark.parametrize("n", range(4))
+@pytest.mark.parametrize("n", range(6))
 def test_each_example_runs(n: int, served: Served, session_index) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     served.answer_model.reset("valid")
     env = {k: v for k, v in os.environ.items() if not k.startswith("TUTORGRAPH_")}

@@ -50,7 +50,10 @@ async def test_the_bench_orders_the_slices_exercises_with_and_without_a_reranker
     # The packet's teaching content found the exercise's section somewhere in its top 10.
     assert report["first-stage"]["ndcg@10"] > 0
     assert report["lessons"]["lessons"] == 3 and report["first-stage"]["lessons"] == 0
-    # The lessons searched apart put the exercise's own lesson first more often.
-    assert report["lessons"]["first_is_subsection"] > report["first-stage"]["first_is_subsection"]
+    # The packet's lessons put the exercise's own lesson first at least as often as the first
+    # stage. (Before issue 62 they were the lessons searched apart and did so more often on
+    # this slice; they are now the teach slot, which leads with the linked standards' own
+    # lessons: 1/6 against 1/6 here.)
+    assert report["lessons"]["first_is_subsection"] >= report["first-stage"]["first_is_subsection"]
     paired = report["bundled"]["ndcg@10_paired_vs_first-stage"]
     assert paired == pytest.approx(report["bundled"]["ndcg@10"] - report["first-stage"]["ndcg@10"])

@@ -255,6 +255,17 @@ def _first_posed(
     A tutor's turn on the way that praises or names a new problem ("Great job!", "Let's try
     another.") ends the walk, as does a student's own question, topic or chit-chat."""
     if _fresh(text):
+        # A calculation of its own: the problem, from the first turn that posed it ("What is 7
+        # x 6?" asked again after a hint is still turn 0's).
+        asked = read_message(text).problem
+        for i in range(turn - 1, -1, -1):
+            earlier = conversation[i]
+            if earlier.role == "student" and (kinds[i].asks_topic or kinds[i].chit_chat):
+                break
+            posed = _poses(earlier.text) if earlier.role == "tutor" else None
+            first = read_message(posed).problem if posed is not None else None
+            if first is not None and asked is not None and first.value == asked.value:
+                text, turn = posed or text, i
         return text, turn
     new = not _follows_up(conversation[turn].text)
     for i in range(turn - 1, -1, -1):
