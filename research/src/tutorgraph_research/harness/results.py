@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -26,9 +26,12 @@ __all__ = [
     "SUBSET_FLAGS",
     "ItemScore",
     "JsonlFile",
+    "PartScores",
     "UnitKey",
     "bootstrap_ci",
+    "mean_cell",
     "paired_by_config",
+    "paired_parts",
     "summary_rows",
 ]
 
@@ -79,6 +82,44 @@ def bootstrap_ci(
     tail = (1.0 - level) / 2.0
     lo, hi = np.quantile(means, [tail, 1.0 - tail])
     return round(float(lo), 6), round(float(hi), 6)
+
+
+def mean_cell(values: Sequence[float]) -> dict[str, Any]:
+    """The mean of `values` (4 places) with its 95% bootstrap interval and their count.
+
+    >>> mean_cell([1.0, 0.0])["mean"], mean_cell([1.0, 0.0])["n"]
+    (0.5, 2)
+    """
+    lo, hi = bootstrap_ci(values)
+    return {"mean": round(float(np.mean(values)), 4), "ci95": [lo, hi], "n": len(values)}
+
+
+class PartScores(Protocol):
+    """One scored item of a benchmark that judges each item in parts (a message, a turn)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def parts(self) -> Mapping[str, float]: ...
+
+
+def paired_parts(
+    before: Sequence[PartScores], after: Sequence[PartScores]
+) -> dict[str, dict[str, Any]]:
+    """Per part, the mean of `after - before` over the items both score, with a 95%
+    bootstrap interval (`mean_cell`): the same items, so the interval is of the change
+    itself."""
+    first = {s.id: s for s in before}
+    diffs: dict[str, list[float]] = defaultdict(list)
+    for s in after:
+        b = first.get(s.id)
+        if b is None:
+            continue
+        for part, value in s.parts.items():
+            if part in b.parts:
+                diffs[part].append(value - b.parts[part])
+    return {part: mean_cell(vals) for part, vals in sorted(diffs.items())}
 
 
 def paired_by_config(

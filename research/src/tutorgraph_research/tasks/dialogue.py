@@ -52,13 +52,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from tutorgraph.retrieval.retriever import HybridRetriever
 from tutorgraph_client.models.conversation import Turn
 from tutorgraph_client.models.packet import ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
-from tutorgraph_research.harness.results import bootstrap_ci
+from tutorgraph_research.harness.results import mean_cell
+from tutorgraph_research.harness.results import paired_parts as paired
 from tutorgraph_research.tasks.dialogue_set import (
     SHORT_WORDS,
     Dialogue,
@@ -101,8 +100,6 @@ PARTS = (
     "short_standard@3",
     "full_standard@3",
 )
-RESAMPLES = 1000
-SEED = 0
 CHIT_CHAT = "chit_chat"
 _LEAD = re.compile(
     r"^(?:(?:sure|of course|ok|okay|great)[.,!]?\s+)?"
@@ -395,11 +392,6 @@ async def run_dialogue_benchmark(
     return scores, packets
 
 
-def _cell(values: list[float]) -> dict[str, Any]:
-    lo, hi = bootstrap_ci(values, resamples=RESAMPLES, seed=SEED)
-    return {"mean": round(float(np.mean(values)), 4), "ci95": [lo, hi], "n": len(values)}
-
-
 def _flag(
     scores: Sequence[TurnScore], part: str, truth: Callable[[TurnScore], bool]
 ) -> dict[str, Any]:
@@ -437,7 +429,7 @@ def summarise(scores: Sequence[TurnScore]) -> dict[str, Any]:
             for name in names:
                 groups[name][part].append(value)
     out: dict[str, Any] = {
-        name: {part: _cell(vals) for part, vals in parts.items()}
+        name: {part: mean_cell(vals) for part, vals in parts.items()}
         for name, parts in sorted(groups.items())
     }
     out["chit_chat_flag"] = _flag(scores, "chit_chat_flagged", lambda s: s.chit_chat)
@@ -447,20 +439,5 @@ def summarise(scores: Sequence[TurnScore]) -> dict[str, Any]:
         for s in scores
         if "short_standard@3" in s.parts and "full_standard@3" in s.parts
     ]
-    out["short_vs_full"] = _cell(diffs) if diffs else None
+    out["short_vs_full"] = mean_cell(diffs) if diffs else None
     return out
-
-
-def paired(before: Sequence[TurnScore], after: Sequence[TurnScore]) -> dict[str, dict[str, Any]]:
-    """Per part, the mean of `after - before` over the turns both score, with a 95%
-    bootstrap interval: the same turns, so the interval is of the change itself."""
-    first = {s.id: s for s in before}
-    diffs: dict[str, list[float]] = defaultdict(list)
-    for s in after:
-        b = first.get(s.id)
-        if b is None:
-            continue
-        for part, value in s.parts.items():
-            if part in b.parts:
-                diffs[part].append(value - b.parts[part])
-    return {part: _cell(vals) for part, vals in sorted(diffs.items())}

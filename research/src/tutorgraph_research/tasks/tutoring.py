@@ -73,7 +73,8 @@ from tutorgraph.stores.protocols import GraphStore
 from tutorgraph_client.models.grade import band, standard_grade
 from tutorgraph_client.models.packet import Hit, ReasoningPacket
 from tutorgraph_client.models.request import RetrievalRequest
-from tutorgraph_research.harness.results import bootstrap_ci
+from tutorgraph_research.harness.results import mean_cell
+from tutorgraph_research.harness.results import paired_parts as paired
 from tutorgraph_research.tasks.packet_messages import GRADES, OFF_TOPIC, PacketMessage
 
 __all__ = [
@@ -109,9 +110,7 @@ PARTS = (
 )
 TEACHING = frozenset({"explanation", "worked_example"})
 TOP = 10
-RESAMPLES = 1000
 RELIABILITY_BINS = 5
-SEED = 0
 _CONTEXT_ID = re.compile(r"^\[([^\]\s]+)\]", re.MULTILINE)
 
 
@@ -263,11 +262,6 @@ async def run_tutoring_benchmark(
     return scores, packets
 
 
-def _cell(values: list[float]) -> dict[str, Any]:
-    lo, hi = bootstrap_ci(values, resamples=RESAMPLES, seed=SEED)
-    return {"mean": round(float(np.mean(values)), 4), "ci95": [lo, hi], "n": len(values)}
-
-
 def summarise(scores: Sequence[MessageScore]) -> dict[str, dict[str, Any]]:
     """Per group ("all", "math", each kind) and part: mean, 95% interval and n; plus the
     flag's precision and recall for off-topic messages (with the counts behind them)."""
@@ -278,7 +272,7 @@ def summarise(scores: Sequence[MessageScore]) -> dict[str, dict[str, Any]]:
             for name in names:
                 groups[name][part].append(value)
     out: dict[str, dict[str, Any]] = {
-        name: {part: _cell(vals) for part, vals in parts.items()}
+        name: {part: mean_cell(vals) for part, vals in parts.items()}
         for name, parts in sorted(groups.items())
     }
     flagged_off = sum(s.parts["flagged"] for s in scores if s.kind == OFF_TOPIC)
@@ -309,7 +303,7 @@ def summarise(scores: Sequence[MessageScore]) -> dict[str, dict[str, Any]]:
                     for name in names:
                         by_band[name][part].append(s.parts[part])
     out["teach_by_band"] = {
-        b: {part: _cell(vals) for part, vals in parts.items()}
+        b: {part: mean_cell(vals) for part, vals in parts.items()}
         for b, parts in sorted(by_band.items())
     }
     out["reliability"] = reliability(scores)
@@ -346,20 +340,3 @@ def reliability(scores: Sequence[MessageScore], bins: int = RELIABILITY_BINS) ->
             )
     ece = round(gap / len(pairs), 4) if pairs else None
     return {"bins": rows, "ece": ece, "n": len(pairs)}
-
-
-def paired(
-    before: Sequence[MessageScore], after: Sequence[MessageScore]
-) -> dict[str, dict[str, Any]]:
-    """Per part, the mean of `after - before` over the messages both score, with a 95%
-    bootstrap interval: the same messages, so the interval is of the change itself."""
-    first = {s.id: s for s in before}
-    diffs: dict[str, list[float]] = defaultdict(list)
-    for s in after:
-        b = first.get(s.id)
-        if b is None:
-            continue
-        for part, value in s.parts.items():
-            if part in b.parts:
-                diffs[part].append(value - b.parts[part])
-    return {part: _cell(vals) for part, vals in sorted(diffs.items())}
