@@ -72,7 +72,8 @@ _SENTENCE_END = re.compile(r"(?<=[.?!])\s+|\n+")
 # An imperative that poses a problem without a question mark ("Try 3/4 + 1/8.").
 _POSES = re.compile(
     r"^\s*(?:now\s*,?\s*)?(?:try|solve|find|work\s+out|calculate|compute|simplify|estimate"
-    r"|round|write|add|subtract|multiply|divide|what|how|which|can\s+you|could\s+you)\b",
+    r"|evaluate|convert|round|write|add|subtract|multiply|divide|what|how|which|can\s+you"
+    r"|could\s+you|tell\s+me)\b",
     re.IGNORECASE,
 )
 
@@ -169,8 +170,12 @@ class DialogueReading:
 def _poses(text: str) -> str | None:
     """The text of the problem a tutor's turn poses: its last asking sentence with a problem
     the reader reads, else the turn up to that sentence when it tells a word problem, else
-    that sentence when it has a number, else the turn when it asks and has numbers; None
-    when it asks nothing with a number ("Are you sure? Try again.")."""
+    that sentence when it has a number (with the sentences before it that set its numbers:
+    "A recipe uses 2 cups of flour for every 3 cups of milk. How much flour for 12 cups?"),
+    else the turn when it asks and has numbers, else a question that offers a choice or asks
+    about a maths word ("Is a cube flat or solid?", "What shape is a ball?"), else an
+    equation set on its own ("One more: 2(x + 3) = 14."); None when it asks nothing with a
+    number ("Are you sure? Try again.")."""
     sentences = [s for s in _SENTENCE_END.split(text[-READ_TURN_CHARS:]) if s.strip()]
     asking = [k for k, s in enumerate(sentences) if s.rstrip().endswith("?") or _POSES.match(s)]
     for k in reversed(asking[-_ASKING_SENTENCES:]):
@@ -182,13 +187,55 @@ def _poses(text: str) -> str | None:
             return story.strip()
         if _numbers(sentence):
             # A question about numbers the reader finds no calculation in ("Which is
-            # bigger, 3/4 or 2/3?", "Write 0.7 as a fraction."): still the latest question.
-            return sentence.strip()
+            # bigger, 3/4 or 2/3?", "Write 0.7 as a fraction."): still the latest question,
+            # with the sentences just before it that set numbers and work nothing out.
+            first = k
+            while first > 0 and _setting(sentences[first - 1]):
+                first -= 1
+            return " ".join(s.strip() for s in sentences[first : k + 1])
     if asking and _numbers(text):
         # It asks, and its numbers are elsewhere ("How many cents is that? You have 3
         # quarters and 1 dime."): the turn is the question.
         return text[-READ_TURN_CHARS:].strip()
+    last = sentences[asking[-1]].strip() if asking else ""
+    if last.endswith("?") and (
+        _CHOICE.search(last) or (_WHAT.match(last) and turn_kind(last).maths)
+    ):
+        return last
+    if sentences and (equation := _EQUATION.fullmatch(sentences[-1].strip())):
+        found = equation["equation"]
+        if _VARIABLE.search(_TIMES.sub("*", found)) and not _WORDS.search(found):
+            return found
     return None
+
+
+def _setting(sentence: str) -> bool:
+    """A sentence that sets a word problem's numbers ("A bag has 3 red and 5 blue marbles.")
+    rather than working or praising ("So 8 + 2 is 10.", "Good, 3/4 is 0.75.")."""
+    read = read_message(sentence)
+    return (
+        _numbers(sentence)
+        and not sentence.rstrip().endswith("?")
+        and read.problem is None
+        and read.student_answer is None
+        and "=" not in sentence
+        and _PRAISE.match(sentence) is None
+    )
+
+
+# A letter that is a variable once "7 x 6" is read as times ("2(x + 3)", "3a", "y - 4").
+_VARIABLE = re.compile(r"(?<![a-z])[a-z](?![a-z])", re.IGNORECASE)
+_TIMES = re.compile(r"(?<=\d)\s*[x×]\s*(?=\d)")
+_WORDS = re.compile(r"[a-z]{2,}", re.IGNORECASE)
+
+# A question about a maths word without numbers ("What shape is a ball?").
+_WHAT = re.compile(r"^\s*(?:what|which)\b", re.IGNORECASE)
+# An equation set as the turn's last sentence, after at most a few words and a colon
+# ("One more: 2(x + 3) = 14.", "3x - 4 = 11").
+_EQUATION = re.compile(
+    r"(?:[A-Za-z' ]{1,30}:\s*)?(?P<equation>[\w(][\w\s()+\-*/.^×÷−]*[+\-*/(×÷−]"
+    r"[\w\s()+\-*/.^×÷−]*=\s*-?\d+(?:\.\d+)?)\.?",
+)
 
 
 def _numbers(text: str) -> bool:
@@ -196,8 +243,23 @@ def _numbers(text: str) -> bool:
 
 
 def _states(text: str) -> bool:
-    """A student's turn states a problem of its own (an expression or a word problem)."""
-    return read_message(text).problem is not None or read_story(text) is not None
+    """A student's turn states a problem of its own: an expression, a word problem, or a
+    question about numbers the reader finds no calculation in ("how many inches are in 4
+    feet", "next question is area of a triangle base 10 height 6")."""
+    return (
+        read_message(text).problem is not None
+        or read_story(text) is not None
+        or _asks_about_numbers(text)
+    )
+
+
+def _asks_about_numbers(text: str) -> bool:
+    plain = plain_text(text)
+    return (
+        _numbers(plain)
+        and len(_WORD.findall(plain.lower())) >= _QUESTION_WORDS
+        and (_ASKS_ABOUT.match(plain) is not None or _INTRODUCES.search(plain) is not None)
+    )
 
 
 def _stated(text: str) -> str | None:
@@ -210,6 +272,13 @@ _FILLERS = r"(?:(?:so|and|ok|okay|now|then|wait|next|um|hmm)[\s.,!]+)*"
 _QUESTION_START = re.compile(
     _FILLERS + r"(?:what|whats|what's|how|why|is|are|does|do|can|could|which)\b", re.IGNORECASE
 )
+# A question about numbers: a question word first ("how many inches are in 4 feet"; not
+# "is it 14"), in at least `_QUESTION_WORDS` words.
+_ASKS_ABOUT = re.compile(
+    _FILLERS + r"(?:what|whats|what's|how|which|find|can\s+(?:you|u)|could\s+(?:you|u))\b",
+    re.IGNORECASE,
+)
+_QUESTION_WORDS = 4
 # A turn that brings a problem of its own ("next one is 8 x 70", "now i have 1/3 ÷ 2", "my
 # worksheet says ...").
 _INTRODUCES = re.compile(
@@ -268,10 +337,16 @@ def _first_posed(
                 text, turn = posed or text, i
         return text, turn
     new = not _follows_up(conversation[turn].text)
+    # A step told, not asked ("Try counting back from 13.", "Multiply the map length by
+    # 5."), right after the student's own question: that question is the problem.
+    told = "?" not in text
     for i in range(turn - 1, -1, -1):
         earlier = conversation[i]
         if earlier.role == "student":
-            if kinds[i].asks_topic or (_stated(earlier.text) and _asks(earlier.text)):
+            own = _stated(earlier.text)
+            if kinds[i].asks_topic or (own is not None and _brings(earlier.text)):
+                if own is not None and told and not new:
+                    text, turn = own, i
                 break
             if kinds[i].chit_chat:
                 break  # the tutor's question steers back after chit-chat: a problem of its own
@@ -282,7 +357,7 @@ def _first_posed(
         if posed is None:
             new = not _follows_up(earlier.text)
             continue
-        text, turn = posed, i
+        text, turn, told = posed, i, False
         new = not _follows_up(earlier.text)
     return text, turn
 
@@ -307,6 +382,16 @@ def _asks(text: str) -> bool:
     return "?" in text or _QUESTION_START.match(text) is not None
 
 
+def _brings(text: str) -> bool:
+    """A student's turn asks about its problem or brings it ("next one is 8 x 70")."""
+    return _asks(text) or _INTRODUCES.search(text) is not None
+
+
+def _help_with(kind: TurnKind) -> bool:
+    """A help request that names the problem's topic ("i dont get slope"), not a new one."""
+    return kind.help_request and not kind.asks_topic
+
+
 def _tail(text: str) -> str:
     return text if len(text) <= WINDOW_TURN_CHARS else text[-WINDOW_TURN_CHARS:]
 
@@ -327,11 +412,13 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
         turn = conversation[i]
         if turn.role == "tutor":
             found = _poses(turn.text)
+        elif kinds[i].chit_chat:
+            continue
         else:
             found = _stated(turn.text)
-            if found is not None and not _asks(found):
+            if found is not None and not _brings(found):
                 stated, found = stated or (found, i), None
-            elif found is None and kinds[i].topics:
+            elif found is None and kinds[i].topics and not _help_with(kinds[i]):
                 break  # a topic of its own: the problems before it are another topic's
         if found is not None:
             problem_text, problem_turn = found, i
@@ -344,7 +431,7 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
         problem_text, problem_turn = _first_posed(conversation, kinds, problem_text, problem_turn)
     if problem_text is None and stated is not None:
         problem_text, problem_turn = stated
-    if _states(query) and (problem_text is None or _asks(query) or _INTRODUCES.search(query)):
+    if not kind.chit_chat and _states(query) and (problem_text is None or _brings(query)):
         # Its own problem: a new one it asks about ("what about 8 x 7? is it 54"), not its
         # working towards the dialogue's ("3/6 + 2/6 = 5/6" after "what is 1/2 + 1/3?").
         problem_text, problem_turn = query, n
