@@ -45,6 +45,7 @@ from typing import Any
 from tutorgraph.mathtext.evaluate import evaluate, parse_answer
 
 __all__ = [
+    "BATCH_STARTS",
     "DIALOGUES",
     "GRADES",
     "KINDS",
@@ -56,6 +57,7 @@ __all__ = [
     "DialogueTurn",
     "TurnLabel",
     "answer_value",
+    "batch",
     "curriculum_standards",
     "dialogue_splits",
     "load_dialogues",
@@ -77,6 +79,10 @@ MAX_STANDARDS = 3
 SHORT_WORDS = 5
 SEED = 63
 HELD_OUT = 1 / 3
+# The first id of each batch after the first: dl-186 ... dl-275 were written (issue 63)
+# after the first set had been run, so that the reader is measured on dialogues it was
+# never read against.
+BATCH_STARTS = (186,)
 CCSS = "ccss:"
 _KEYS = ("id", "kind", "grade", "split", "turns")
 _LABEL_KEYS = (
@@ -219,24 +225,40 @@ def curriculum_standards(curriculum: Path) -> frozenset[str]:
 
 
 def dialogue_splits(rows: Iterable[Mapping[str, Any]], seed: int = SEED) -> dict[str, str]:
-    """Each dialogue's split: within each kind the sorted ids are shuffled by a seeded
-    `random.Random` and the first third (rounded) is ``heldout``, the rest ``dev``.
+    """Each dialogue's split: within each batch and kind the sorted ids are shuffled by a
+    seeded `random.Random` and the first third (rounded) is ``heldout``, the rest ``dev``.
+    A batch is the dialogues written together (`BATCH_STARTS`): adding one leaves the
+    earlier batches' splits as they were.
 
     >>> rows = [{"id": f"d{i}", "kind": "chit_chat"} for i in range(6)]
     >>> sorted(dialogue_splits(rows).values())
     ['dev', 'dev', 'dev', 'dev', 'heldout', 'heldout']
     """
-    by_kind: dict[str, list[str]] = defaultdict(list)
+    strata: dict[tuple[int, str], list[str]] = defaultdict(list)
     for row in rows:
-        by_kind[str(row["kind"])].append(str(row["id"]))
+        strata[(batch(str(row["id"])), str(row["kind"]))].append(str(row["id"]))
     out: dict[str, str] = {}
-    for kind in sorted(by_kind):
-        ids = sorted(by_kind[kind])
-        random.Random(f"{seed}:{kind}").shuffle(ids)
+    for number, kind in sorted(strata):
+        ids = sorted(strata[(number, kind)])
+        # The first batch's key is the kind alone, as it was before batches.
+        key = f"{seed}:{kind}" if number == 0 else f"{seed}:{number}:{kind}"
+        random.Random(key).shuffle(ids)
         held = round(len(ids) * HELD_OUT)
         for i, dialogue_id in enumerate(ids):
             out[dialogue_id] = "heldout" if i < held else "dev"
     return out
+
+
+def batch(dialogue_id: str) -> int:
+    """The batch a dialogue was written in: how many of `BATCH_STARTS` its number reaches
+    (0 for `dl-001` ... `dl-185`, 1 for `dl-186` ...; ids without a number are batch 0).
+
+    >>> batch("dl-185"), batch("dl-186"), batch("d3x")
+    (0, 1, 0)
+    """
+    m = re.fullmatch(r"dl-(\d+)", dialogue_id)
+    number = int(m[1]) if m else 0
+    return sum(number >= start for start in BATCH_STARTS)
 
 
 def _text(value: object, what: str) -> str:
