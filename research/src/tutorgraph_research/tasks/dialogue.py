@@ -103,7 +103,7 @@ PARTS = (
 CHIT_CHAT = "chit_chat"
 _LEAD = re.compile(
     r"^(?:(?:sure|of course|ok|okay|great)[.,!]?\s+)?"
-    r"(?:(?:what is|what's|whats|work out|solve|find|calculate|evaluate)\s+)?"
+    r"(?:(?:what is|what's|whats|work out|solve|find|calculate|evaluate)\s+)?(?:the\s+)?"
 )
 _STOPS = re.compile(r"[,.?!;:](?=\s|$)")
 _ASSIGN = re.compile(r"^[a-z]\s*=\s*")
@@ -143,21 +143,53 @@ class TurnScore:
 
 def same_problem(read: str | None, label: str) -> bool:
     """Whether a problem read equals the label's: case, white space, a sentence's closing
-    punctuation, a leading acknowledgement ("Sure.") and "what is" / "solve", the way × ÷ −
-    are written and number words ("ten" for 10) are ignored.
+    punctuation, a leading acknowledgement ("Sure.") and "what is (the)" / "solve", the way
+    × ÷ − ^2 are written and number words ("ten" for 10) are ignored, and so are sentences
+    without a number around the problem ("Right! Which is less, 6 or 2?", "Leave it in
+    terms of pi.") or words without one before it ("next question is area of a triangle
+    base 10 height 6"): they frame the problem and change none of its numbers.
 
     >>> same_problem("Solve 2x + 5 = 17.", "2x+5=17"), same_problem("7 x 6", "7 x 5")
     (True, False)
+    >>> same_problem("Great job! Now, what is 4 x 6?", "4 x 6")
+    True
+    >>> same_problem("How much for 12 cups?", "It takes 2 cups for 3. How much for 12 cups?")
+    False
     """
     if read is None:
         return False
-    return _problem_key(read) == _problem_key(label)
+    got, want = _problem_key(read), _problem_key(label)
+    if got == want:
+        return True
+    core_got, core_want = _problem_key(_core(read)), _problem_key(_core(label))
+    if core_got and core_got == core_want:
+        return True
+    short, long = sorted((got, want), key=len)
+    return (
+        bool(_DIGITS.search(short))
+        and long.endswith(short)
+        and not _DIGITS.search(long[: -len(short)])
+    )
+
+
+def _core(text: str) -> str:
+    """The text without its first and last sentences that have no digit ("Right!")."""
+    sentences = [s for s in _SENTENCE.split(text.strip()) if s.strip()]
+    while sentences and not _DIGITS.search(sentences[0]):
+        sentences.pop(0)
+    while sentences and not _DIGITS.search(sentences[-1]):
+        sentences.pop()
+    return " ".join(sentences)
+
+
+_SENTENCE = re.compile(r"(?<=[.?!:])\s+")
 
 
 def _problem_key(text: str) -> str:
     t = text.strip().lower().replace("×", "x").replace("*", "x").replace("÷", "/")
     t = _LEAD.sub("", t.replace("−", "-"))
     t = _WORD.sub(lambda m: _NUMBER_WORDS[m[1]], t)
+    t = t.replace(" squared", "^2").replace(" cubed", "^3")
     return re.sub(r"\s+", "", _STOPS.sub("", t))
 
 
@@ -207,6 +239,7 @@ def same_answer(read: str | None, label: str) -> bool:
     """
     if read is None:
         return False
+    read, label = _fraction_words(read), _fraction_words(label)
     got, want = answer_value(read), answer_value(label)
     if got is not None or want is not None:
         return got is not None and got == want
@@ -216,6 +249,17 @@ def same_answer(read: str | None, label: str) -> bool:
 def _answer_key(text: str) -> str:
     t = _ASSIGN.sub("", text.strip().lower().rstrip("?!. "))
     return re.sub(r"\s+", "", t)
+
+
+# A unit fraction in words ("a fourth", "one third") as it is written in digits.
+_PART = {"half": 2, "third": 3, "fourth": 4, "quarter": 4, "fifth": 5, "sixth": 6,
+         "eighth": 8, "tenth": 10}  # fmt: skip
+_UNIT_FRACTION = re.compile(r"^(?:a|an|one)\s+(" + "|".join(_PART) + r")$")
+
+
+def _fraction_words(text: str) -> str:
+    m = _UNIT_FRACTION.match(text.strip().lower().rstrip("?!. "))
+    return f"1/{_PART[m[1]]}" if m else text
 
 
 def _ccss(packet: ReasoningPacket) -> list[str]:
