@@ -152,7 +152,9 @@ class DialogueReading:
     none found) and `problem_turn` its turn (the latest turn's own, `turns`, when it states
     one); `kind`: the latest turn's `TurnKind`; `stands_alone`: it states its own problem
     or names a topic the window does not; `window`: the session's recent maths turns
-    ("": the dialogue had no topic yet)."""
+    ("": the dialogue had no topic yet); `other_text` / `other_turn`: of a tutor's hint and
+    the problem it follows up, the one that is not `problem_text`, which the latest turn
+    may answer instead."""
 
     turns: int
     problem_text: str | None
@@ -160,6 +162,8 @@ class DialogueReading:
     kind: TurnKind
     stands_alone: bool
     window: str
+    other_text: str | None = None
+    other_turn: int | None = None
 
     @property
     def own_problem(self) -> bool:
@@ -319,33 +323,37 @@ def _follows_up(later: str) -> bool:
 def _first_posed(
     conversation: Sequence[Turn], kinds: Sequence[TurnKind], text: str, turn: int
 ) -> tuple[str, int]:
-    """The problem a tutor's question at `turn` follows up: back through the tutor's
-    follow-ups (hints and steps after the student's attempt) to the question that posed it.
-    A tutor's turn on the way that praises or names a new problem ("Great job!", "Let's try
-    another.") ends the walk, as does a student's own question, topic or chit-chat."""
-    if _fresh(text):
-        # A calculation of its own: the problem, from the first turn that posed it ("What is 7
-        # x 6?" asked again after a hint is still turn 0's).
-        asked = read_message(text).problem
-        for i in range(turn - 1, -1, -1):
-            earlier = conversation[i]
-            if earlier.role == "student" and (kinds[i].asks_topic or kinds[i].chit_chat):
-                break
-            posed = _poses(earlier.text) if earlier.role == "tutor" else None
-            first = read_message(posed).problem if posed is not None else None
-            if first is not None and asked is not None and first.value == asked.value:
-                text, turn = posed or text, i
+    """A calculation a tutor's question poses, from the first turn that posed it ("What is 7
+    x 6?" asked again after a hint is still turn 0's); any other question as it is."""
+    if not _fresh(text):
         return text, turn
+    asked = read_message(text).problem
+    for i in range(turn - 1, -1, -1):
+        earlier = conversation[i]
+        if earlier.role == "student" and (kinds[i].asks_topic or kinds[i].chit_chat):
+            break
+        posed = _poses(earlier.text) if earlier.role == "tutor" else None
+        first = read_message(posed).problem if posed is not None else None
+        if first is not None and asked is not None and first.value == asked.value:
+            text, turn = posed or text, i
+    return text, turn
+
+
+def _followed(
+    conversation: Sequence[Turn], kinds: Sequence[TurnKind], text: str, turn: int
+) -> tuple[str, int]:
+    """The problem a tutor's question at `turn` follows up: back through the tutor's
+    follow-ups (hints and steps after the student's attempt) to the question that posed it,
+    or to the student's own question before them. A tutor's turn on the way that praises or
+    names a new problem ("Great job!", "Let's try another.") ends the walk, as does a
+    student's topic or chit-chat. The question itself when it follows up nothing."""
     new = not _follows_up(conversation[turn].text)
-    # A step told, not asked ("Try counting back from 13.", "Multiply the map length by
-    # 5."), right after the student's own question: that question is the problem.
-    told = "?" not in text
     for i in range(turn - 1, -1, -1):
         earlier = conversation[i]
         if earlier.role == "student":
             own = _stated(earlier.text)
             if kinds[i].asks_topic or (own is not None and _brings(earlier.text)):
-                if own is not None and told and not new:
+                if own is not None and not new:
                     text, turn = own, i
                 break
             if kinds[i].chit_chat:
@@ -357,9 +365,22 @@ def _first_posed(
         if posed is None:
             new = not _follows_up(earlier.text)
             continue
-        text, turn, told = posed, i, False
+        text, turn = posed, i
         new = not _follows_up(earlier.text)
     return text, turn
+
+
+def _done(conversation: Sequence[Turn], kinds: Sequence[TurnKind], turn: int) -> bool:
+    """The tutor's question at `turn` was answered and the answer praised, with nothing new
+    asked ("75" then "Yes, now add the dime."): what it followed up is the problem again."""
+    answered = False
+    for i in range(turn + 1, len(conversation)):
+        later = conversation[i]
+        if later.role == "student":
+            answered = answered or (kinds[i].maths and not kinds[i].help_request)
+        elif answered and _PRAISE.match(later.text) and _poses(later.text) is None:
+            return True
+    return False
 
 
 # A worked step's result stated after its calculation ("8 + 2 is 10, and then ...").
@@ -423,12 +444,30 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
         if found is not None:
             problem_text, problem_turn = found, i
             break
+    other: tuple[str, int] | None = None
     if (
         problem_turn is not None
         and problem_text is not None
         and conversation[problem_turn].role == "tutor"
     ):
         problem_text, problem_turn = _first_posed(conversation, kinds, problem_text, problem_turn)
+        earlier = _followed(conversation, kinds, problem_text, problem_turn)
+        told = "?" not in problem_text and not _fresh(problem_text)
+        if earlier[1] != problem_turn:
+            if told or _done(conversation, kinds, problem_turn):
+                # A step told ("Try counting back from 13.", "Now add the dime."), or a hint
+                # answered and praised: the problem it serves is the one to check.
+                problem_text, problem_turn = earlier
+            elif _fresh(problem_text):
+                # A calculation asked ("What's 25 + 25 + 25?"): the problem, unless the
+                # reply answers the earlier one (the facts step decides: `other_text`).
+                other = earlier
+            else:
+                # A hint asked ("Can you divide both by the same number?"): the earlier
+                # problem, unless the reply answers the hint ("12 ÷ 3" asked as "How many
+                # groups of 3 are in 12?").
+                other = (problem_text, problem_turn)
+                problem_text, problem_turn = earlier
     if problem_text is None and stated is not None:
         problem_text, problem_turn = stated
     if not kind.chit_chat and _states(query) and (problem_text is None or _brings(query)):
@@ -446,6 +485,8 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
         or any(t not in seen for t in kind.topics)
         or _CONCEPT_QUESTION.match(query) is not None
     )
+    if problem_turn == n or new_topic:
+        other = None
     if new_topic:
         problem_text = problem_turn = None  # the old topic's problem is not this turn's
     return DialogueReading(
@@ -455,4 +496,6 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
         kind=kind,
         stands_alone=problem_turn == n or new_topic,
         window=window,
+        other_text=other[0] if other else None,
+        other_turn=other[1] if other else None,
     )

@@ -43,9 +43,12 @@ before it; chit-chat with the window alone, so the concepts stay the session's.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from tutorgraph.diagnosis.diagnose import Diagnoser
+from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.mathtext.spans import plain_text
 from tutorgraph.refinement.dialogue import (
     DialogueReading,
@@ -61,6 +64,7 @@ from tutorgraph.refinement.reader import (
     read_message,
 )
 from tutorgraph.refinement.story import Story, read_story
+from tutorgraph.refinement.turn_kinds import TurnKind
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest, Turn
 
@@ -183,22 +187,84 @@ def request_facts(request: RetrievalRequest, refined: RefinedQuery | None) -> Re
     dialogue = read_dialogue(request.conversation, request.query)
     problem = request.problem
     if problem is None and dialogue.problem_text is not None and not dialogue.own_problem:
-        # Read as if the app had sent it: the answer comes from the latest turn alone.
-        facts = _facts(request.model_copy(update={"problem": dialogue.problem_text}), refined)
+        facts = _reply_facts(request, refined, dialogue.problem_text, dialogue.kind)
         problem = dialogue.problem_text
-        kind = dialogue.kind
-        if not (kind.help_request or kind.chit_chat):
-            # A short reply naming one of the question's choices ("so odd"), else, when the
-            # reader reads no answer in it ("oh 56"), its last number.
-            said = choice_answer(request.query, problem)
-            if said is None and facts.student_answer is None:
-                said = bare_answer(request.query)
-            if said is not None:
-                facts = replace(facts, student_answer=said, answer_source="reader")
+        other = dialogue.other_text
+        if other is not None and _answers(request, refined, other, problem, facts):
+            facts = _reply_facts(request, refined, other, dialogue.kind)
+            problem = other
+            dialogue = replace(
+                dialogue,
+                problem_text=other,
+                problem_turn=dialogue.other_turn,
+                other_text=None,
+                other_turn=None,
+            )
     else:
         facts = _facts(request, refined)
     texts = _dialogue_texts(request, refined, dialogue)
     return replace(facts, given_problem=problem, dialogue=dialogue, **texts)
+
+
+def _reply_facts(
+    request: RetrievalRequest, refined: RefinedQuery | None, problem: str, kind: TurnKind
+) -> RequestFacts:
+    """The latest turn read as a reply to `problem`, as if the app had sent it as the
+    request's `problem`: the answer comes from the latest turn alone."""
+    facts = _facts(request.model_copy(update={"problem": problem}), refined)
+    if kind.help_request or kind.chit_chat:
+        return facts
+    # A short reply naming one of the question's choices ("so odd"), else, when the reader
+    # reads no answer in it ("oh 56"), its last number.
+    said = choice_answer(request.query, problem)
+    if said is None and facts.student_answer is None:
+        said = bare_answer(request.query)
+    if said is not None:
+        facts = replace(facts, student_answer=said, answer_source="reader")
+    return facts
+
+
+def _answers(
+    request: RetrievalRequest,
+    refined: RefinedQuery | None,
+    other: str,
+    problem: str,
+    facts: RequestFacts,
+) -> bool:
+    """The reply answers `other` (a hint, or the problem a hint follows up) rather than
+    `problem`: it names one of other's choices and none of problem's ("theres one left over
+    so odd" for "Is 17 odd or even?" after "What about 17?"), or its answer is right for
+    other and not for problem ("40 + 8 = 48" for 6 x 8 after "Do you know 5 x 8?")."""
+    if choice_answer(request.query, problem) is None and choice_answer(request.query, other):
+        return True
+    answer = facts.student_answer or _reply_facts(request, refined, other, KIND).student_answer
+    return answer is not None and _right(other, answer) and not _right(problem, answer)
+
+
+# How a hint's reply is read when only its answer is wanted.
+KIND = TurnKind(maths=True, help_request=False, chit_chat=False, topics=(), asks_topic=False)
+
+
+@functools.lru_cache(maxsize=1)
+def _diagnoser() -> Diagnoser:
+    return Diagnoser.bundled()
+
+
+def _right(problem: str, answer: str) -> bool:
+    """`answer` is the right answer of `problem`, as the bug rules solve its first reading
+    that they decide (the reader's calculation, `find_problem`'s, a word problem's)."""
+    reading = read_message(problem).problem
+    story = read_story(problem)
+    candidates = [
+        reading.value if reading is not None else None,
+        find_problem(problem, student_answer=answer),
+        story.expression if story is not None else None,
+    ]
+    for candidate in dict.fromkeys(c for c in candidates if c is not None):
+        correct = _diagnoser().diagnose(candidate, answer).correct
+        if correct is not None:
+            return correct
+    return False
 
 
 def _facts(request: RetrievalRequest, refined: RefinedQuery | None) -> RequestFacts:
