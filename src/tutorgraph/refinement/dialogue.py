@@ -55,6 +55,8 @@ __all__ = [
     "DialogueReading",
     "bare_answer",
     "choice_answer",
+    "final_answer",
+    "form_answer",
     "read_dialogue",
 ]
 
@@ -71,11 +73,14 @@ _ASKING_SENTENCES = 3
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+|\n+")
 # An imperative that poses a problem without a question mark ("Try 3/4 + 1/8.").
 _POSES = re.compile(
-    r"^\s*(?:now\s*,?\s*)?(?:try|solve|find|work\s+out|calculate|compute|simplify|estimate"
-    r"|evaluate|convert|round|write|add|subtract|multiply|divide|what|how|which|can\s+you"
-    r"|could\s+you|tell\s+me)\b",
+    r"^\s*(?:(?:now|next|ok|okay|so|then|and)\s*[,:]?\s*)*(?:try|solve|find|work\s+out"
+    r"|calculate|compute|simplify|estimate|evaluate|convert|round|write|add|subtract|multiply"
+    r"|divide|compare|list|do|start\s+with|what|how|which|can\s+you|could\s+you|tell\s+me)\b",
     re.IGNORECASE,
 )
+# A sentence that is a calculation after at most a few words ("Now 23 x 4.", "Now the
+# square brackets: 6 + 5."): it poses that calculation.
+_BARE_LEAD_WORDS = 4
 
 
 # A reply this short that asks nothing gives its last number as its answer (`bare_answer`).
@@ -94,7 +99,7 @@ def bare_answer(turn: str) -> str | None:
     >>> bare_answer("oh so 85 lol"), bare_answer("why do we add 7")
     ('85', None)
     """
-    plain = plain_text(turn)
+    plain = _UNIT_POWER.sub("", plain_text(turn))
     words = _WORD.findall(plain.lower())
     if len(words) > BARE_ANSWER_WORDS or any(w in _ASKING for w in words):
         return None
@@ -136,12 +141,120 @@ def choice_answer(turn: str, problem: str) -> str | None:
     if len(words) > BARE_ANSWER_WORDS or any(w in _ASKING for w in words):
         return None
     asked = plain_text(problem).strip().rstrip("?.! ")
-    choices = [c.lower().strip(".") for m in _CHOICE.finditer(asked) for c in m.groups()]
-    if not choices and _YES_NO.match(asked) and "?" in problem:
-        choices = ["yes", "no"]
     said = plain_text(turn).lower()
-    named = {c for c in choices if re.search(rf"(?<![\w/.]){re.escape(c)}(?![\w/])", said)}
+    letters = _LETTER_OPTION.findall(asked)
+    if len(letters) >= 2:
+        # Lettered options ("a) 3 b) 6 c) 72"): the letter the reply starts or ends with.
+        picked = _LETTER_PICK.search(said)
+        if picked is not None and (letter := picked["first"] or picked["last"]) in letters:
+            return letter
+    choices = [c.lower().strip(".") for m in _CHOICE.finditer(asked) for c in m.groups()]
+    named = _named(choices, said)
+    if not named and _YES_NO.match(asked) and "?" in problem:
+        named = _named(["yes", "no"], _YES_WORDS.sub("yes", _NO_WORDS.sub("no", said)))
     return named.pop() if len(named) == 1 else None
+
+
+def _named(choices: Sequence[str], said: str) -> set[str]:
+    return {c for c in choices if re.search(rf"(?<![\w/.]){re.escape(c)}(?![\w/])", said)}
+
+
+# A lettered option in a question ("(a) 3/8", "b) 6") and a reply that picks one ("a cuz 8
+# is bigger", "so b", "b then").
+_LETTER_OPTION = re.compile(r"(?:^|\s)\(?([a-d])\)\s")
+_LETTER_PICK = re.compile(
+    r"^\s*(?P<first>[a-d])\b(?!')(?:\s|[.!?]|$)|(?:^|\s)(?P<last>[a-d])\s*[.!?]*\s*$"
+)
+_YES_WORDS = re.compile(r"\b(?:ya|yah|yeah|yea|yep|yup|yess+)\b")
+_NO_WORDS = re.compile(r"\b(?:nope|nah|naw)\b")
+
+# Answers a reply states in a form of its own, not one number (`form_answer`), by what the
+# problem asks for: any problem, a ratio, a comparison, an expression, a list.
+_FORMS = (
+    r"-?\d+\s*(?:r|R|rem|remainder)\s*\d+\b",  # 23 r 3
+    r"\d+(?:\.\d+)?\s*[x×*]\s*10\s*\^\s*-?\d+",  # 4.5 x 10^4
+    r"\b\d+\s*\^\s*\d+\b",  # 3^5
+    r"\b\d+\s+out\s+of\s+\d+\b",  # 3 out of 8
+    r"\b\d{1,2}\s*o'?\s*clock\b",  # 2 o clock
+    r"(?:\b\d+\s+(?:thousands?|hundreds?|tens?|ones?)\b(?:\s*,?\s*(?:and\s+)?)?){2,}",
+)
+_FORM = re.compile("|".join(f"(?:{f})" for f in _FORMS), re.IGNORECASE)
+_RATIO = re.compile(r"\b\d+\s*(?:to|:)\s*\d+\b")
+_COMPARISON = re.compile(r"-?\d[\d.,/]*\s*[<>=]\s*-?\d[\d.,/]*")
+_LIST = re.compile(r"\d.*\d")
+_ASKS_LIST = re.compile(r"\b(?:all|list|pairs|next\s+(?:two|three|four|five|\d+))\b", re.I)
+
+
+def form_answer(turn: str, problem: str) -> str | None:
+    """An answer a reply states in a form of its own, as it writes it: a quotient with its
+    remainder, scientific notation, a power, "3 out of 8", "2 o clock", places ("5 tens 8
+    ones"); a ratio ("2 to 3") where the problem asks for one, a comparison where it
+    compares, an expression in the problem's letter ("3x + 12"), a list where it asks for
+    several ("2 and 12, 3 and 8"). None for a plain number, which the reader reads.
+
+    >>> form_answer("by 3 so 2 to 3", "Write the ratio of 6 to 9 in simplest form.")
+    '2 to 3'
+    >>> form_answer("23 r 3", "What is 95 ÷ 4?"), form_answer("12", "What is 95 ÷ 4?")
+    ('23 r 3', None)
+    """
+    said = plain_text(turn).strip()
+    asked = plain_text(problem).lower()
+    forms = list(_FORM.finditer(said))
+    if "ratio" in asked:
+        forms += list(_RATIO.finditer(said))
+    if "compare" in asked or "<" in asked or ">" in asked:
+        forms += list(_COMPARISON.finditer(said))
+    if forms:
+        last = max(forms, key=lambda m: m.start())
+        # "so 2^5 is 32": the form is working, and the number after it the answer.
+        return None if _DIGIT_RUNS.search(said[last.end() :]) else last[0].strip()
+    several = len(_DIGIT_RUNS.findall(said)) > 1
+    listed = _LIST.search(said) if several and _ASKS_LIST.search(asked) else None
+    if listed is not None and not _OPERATOR.search(listed[0]):
+        return listed[0]
+    expression = _EXPRESSION.search(said)
+    if expression is not None:
+        named = set(_VARIABLE_IN.findall(expression[0]))
+        if named and named <= set(_VARIABLE_IN.findall(asked)):
+            return expression[0].strip()
+    return None
+
+
+_DIGIT_RUNS = re.compile(r"\d+")
+_OPERATOR = re.compile(r"[+\-*/=×÷−]")
+# A letter that is a variable: alone or after a number ("3x", "n", "5 less than n").
+_VARIABLE_IN = re.compile(r"(?:(?<=\d)|\b)([a-z])\b(?!')")
+# An expression in a letter: "3x + 12", "n - 5", "2a + 3b".
+_EXPRESSION = re.compile(
+    r"(?:-?\d*(?:\.\d+)?[a-z]|\d+(?:\.\d+)?)(?:\s*[+\-]\s*(?:\d*(?:\.\d+)?[a-z]|\d+(?:\.\d+)?))+"
+    r"(?![\w=])"
+)
+
+# The reply's final number after a correction or a worked result ("no its 64. is it 14",
+# "4 x 2 is 8 then +3 is 11", "10 + 5 so 15", "8 so half is 4. 4 cm").
+_FINAL = re.compile(
+    r"(?:\b(?:is\s+it|maybe|wait|i\s+mean|actually|oops|oh|so|is|makes|equals|then|its|it's)"
+    r"|=|[.!]\s)\s*,?\s*\$?(?P<n>-?\d[\d,]*(?:\.\d+)?(?:/\d+)?)"
+    r"(?:\s*[a-z]+(?:\^?[23])?)?\s*[?!.]*\s*$",
+    re.IGNORECASE,
+)
+
+
+def final_answer(turn: str) -> str | None:
+    """The number a reply ends on after a correction or a worked result, where it states
+    more than one number ("no its 64. is it 14" -> 14); else None.
+
+    >>> final_answer("4 x 2 is 8 then +3 is 11"), final_answer("14")
+    ('11', None)
+    """
+    said = _UNIT_POWER.sub("", plain_text(turn))
+    if len(_DIGIT_RUNS.findall(said)) < 2 or (m := _FINAL.search(said)) is None:
+        return None
+    return m["n"].replace(",", "")
+
+
+# A unit's power is no number ("60 cm^3", "12 m²").
+_UNIT_POWER = re.compile(r"(?<=[a-z])\s*(?:\^\s*[23]|[²³])", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -181,11 +294,17 @@ def _poses(text: str) -> str | None:
     equation set on its own ("One more: 2(x + 3) = 14."); None when it asks nothing with a
     number ("Are you sure? Try again.")."""
     sentences = [s for s in _SENTENCE_END.split(text[-READ_TURN_CHARS:]) if s.strip()]
-    asking = [k for k, s in enumerate(sentences) if s.rstrip().endswith("?") or _POSES.match(s)]
+    asking = [
+        k
+        for k, s in enumerate(sentences)
+        if s.rstrip().endswith("?") or _POSES.match(s) or _bare_calculation(s)
+    ]
     for k in reversed(asking[-_ASKING_SENTENCES:]):
         sentence = sentences[k]
+        # A question and the lettered options after it ("... ? a) 3 b) 6 c) 72").
+        options = [o.strip() for o in sentences[k + 1 :] if _LETTER_OPTION.search(" " + o)]
         if read_message(sentence).problem is not None:
-            return sentence.strip()
+            return " ".join([sentence.strip(), *options])
         story = " ".join(sentences[: k + 1])
         if read_story(story) is not None:
             return story.strip()
@@ -196,7 +315,7 @@ def _poses(text: str) -> str | None:
             first = k
             while first > 0 and _setting(sentences[first - 1]):
                 first -= 1
-            return " ".join(s.strip() for s in sentences[first : k + 1])
+            return " ".join([*(s.strip() for s in sentences[first : k + 1]), *options])
     if asking and _numbers(text):
         # It asks, and its numbers are elsewhere ("How many cents is that? You have 3
         # quarters and 1 dime."): the turn is the question.
@@ -211,6 +330,20 @@ def _poses(text: str) -> str | None:
         if _VARIABLE.search(_TIMES.sub("*", found)) and not _WORDS.search(found):
             return found
     return None
+
+
+def _bare_calculation(sentence: str) -> bool:
+    """A sentence that is a calculation after at most `_BARE_LEAD_WORDS` words, with nothing
+    after it and no result ("Now 23 x 4.", "Next: 6 + 5"; not "8 + 2 is 10.")."""
+    read = read_message(sentence)
+    if read.problem is None or read.student_answer is not None or "=" in sentence:
+        return False
+    lead, tail = sentence[: read.problem.start], sentence[read.problem.end :]
+    return (
+        len(_WORD.findall(lead.lower())) <= _BARE_LEAD_WORDS
+        and not _numbers(lead)
+        and not _WORD.search(tail.lower())  # "Check 4 x 2 again.": a step, not a problem
+    )
 
 
 def _setting(sentence: str) -> bool:
@@ -259,11 +392,11 @@ def _states(text: str) -> bool:
 
 def _asks_about_numbers(text: str) -> bool:
     plain = plain_text(text)
-    return (
-        _numbers(plain)
-        and len(_WORD.findall(plain.lower())) >= _QUESTION_WORDS
-        and (_ASKS_ABOUT.match(plain) is not None or _INTRODUCES.search(plain) is not None)
-    )
+    if not _numbers(plain):
+        return False
+    if _BRINGS_OWN.search(plain) is not None:
+        return True
+    return len(_WORD.findall(plain.lower())) >= _QUESTION_WORDS and bool(_ASKS_ABOUT.match(plain))
 
 
 def _stated(text: str) -> str | None:
@@ -279,10 +412,19 @@ _QUESTION_START = re.compile(
 # A question about numbers: a question word first ("how many inches are in 4 feet"; not
 # "is it 14"), in at least `_QUESTION_WORDS` words.
 _ASKS_ABOUT = re.compile(
-    _FILLERS + r"(?:what|whats|what's|how|which|find|can\s+(?:you|u)|could\s+(?:you|u))\b",
+    _FILLERS + r"(?:what|whats|what's|how(?!\s+come)|which|find|can\s+(?:you|u)"
+    r"|could\s+(?:you|u))\b",
     re.IGNORECASE,
 )
 _QUESTION_WORDS = 4
+# Words that bring a problem of one's own in a question about numbers ("what about 1/3 and
+# 1/8", "my hw has this: ..."), unlike "now" or "i have", which chit-chat says too.
+_BRINGS_OWN = re.compile(
+    r"\b(?:next\s+(?:one|question|problem)|new\s+(?:one|question|problem)|another\s+one"
+    r"|here'?s|what\s+about|how\s+about|this\s+one|my\s+(?:worksheet|homework|hw|teacher"
+    r"|book|test|quiz))\b",
+    re.IGNORECASE,
+)
 # A turn that brings a problem of its own ("next one is 8 x 70", "now i have 1/3 ÷ 2", "my
 # worksheet says ...").
 _INTRODUCES = re.compile(

@@ -54,6 +54,8 @@ from tutorgraph.refinement.dialogue import (
     DialogueReading,
     bare_answer,
     choice_answer,
+    final_answer,
+    form_answer,
     read_dialogue,
 )
 from tutorgraph.refinement.expressions import tokens
@@ -216,7 +218,10 @@ def _reply_facts(
         return facts
     # A short reply naming one of the question's choices ("so odd"), else, when the reader
     # reads no answer in it ("oh 56"), its last number.
-    said = choice_answer(request.query, problem)
+    said = choice_answer(request.query, problem) or form_answer(request.query, problem)
+    if said is None:
+        final = final_answer(request.query)
+        said = final if final is not None else None
     if said is None and facts.student_answer is None:
         said = bare_answer(request.query)
     if said is not None:
