@@ -281,7 +281,7 @@ def test_an_answer_to_a_problem_the_rules_cannot_judge_is_still_reported() -> No
 
     turns = [tutor("The short hand is on 3 and the long hand on 12. What time is it?")]
     got = facts("3 oclock", *turns)
-    assert got.student_answer == "3" and got.dialogue is not None
+    assert got.student_answer == "3 oclock" and got.dialogue is not None
     from tutorgraph_client.models.packet import AnswerCheck, GradeInfo
 
     check = AnswerCheck(problem="What time is it?", student_answer="3")
