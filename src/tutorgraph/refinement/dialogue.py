@@ -429,13 +429,14 @@ _BRINGS_OWN = re.compile(
 # worksheet says ...").
 _INTRODUCES = re.compile(
     r"\b(?:next|now|new|another|here'?s|i\s+have|what\s+about|this\s+one|my\s+(?:worksheet"
-    r"|homework|teacher|book|test|quiz))\b",
+    r"|homework|teacher|book|test|quiz))\b|\bnext\s*[.:!]",
     re.IGNORECASE,
 )
 # A question about a concept ("what is a line of symmetry", "what does skip count mean",
 # "how do you find the mean"): linked alone, then compared with the session's topic.
 _CONCEPT_QUESTION = re.compile(
-    _FILLERS + r"(?:what\s+is\s+(?:a|an|the)\b|what'?s\s+(?:a|an|the)\b|whats\s+(?:a|an|the)\b"
+    _FILLERS + r"(?:(?:what\s+is|what'?s|whats)\s+(?:a|an|the)\b(?!\s+(?:reason|point|answer"
+    r"|trick|rule|same|difference|next|other)\b)"
     r"|what\s+does\s+.{1,40}?\s+mean|how\s+do\s+(?:you|u|we)\s+(?:find|work\s+out|do|know))",
     re.IGNORECASE,
 )
@@ -550,6 +551,23 @@ def _brings(text: str) -> bool:
     return _asks(text) or _INTRODUCES.search(text) is not None
 
 
+# A problem whose answer is written as a calculation ("in expanded form", "3^2 x 3^3").
+_WRITES = re.compile(r"\b(?:write|expanded|expression|notation|form|product|sum)\b|\^", re.I)
+
+
+def _new_calculation(query: str, problem: str) -> bool:
+    """The latest turn is a calculation and nothing else, of numbers the dialogue's problem
+    does not have ("45 ÷ 9" after "How far did she walk?"): a new problem brought."""
+    read = read_message(query)
+    if read.problem is None or read.student_answer is not None or _WRITES.search(problem):
+        return False  # "4.5 x 10^4" for "Write 45,000 in scientific notation.": an answer
+    rest = query[: read.problem.start] + query[read.problem.end :]
+    if _WORD.search(rest.lower()):
+        return False  # "so 4 x 2": working
+    had = {t.text for t in tokens(problem) if t.kind == "num"}
+    return not {t.text for t in tokens(query) if t.kind == "num"} <= had
+
+
 def _help_with(kind: TurnKind) -> bool:
     """A help request that names the problem's topic ("i dont get slope"), not a new one."""
     return kind.help_request and not kind.asks_topic
@@ -612,7 +630,11 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
                 problem_text, problem_turn = earlier
     if problem_text is None and stated is not None:
         problem_text, problem_turn = stated
-    if not kind.chit_chat and _states(query) and (problem_text is None or _brings(query)):
+    if (
+        not kind.chit_chat
+        and _states(query)
+        and (problem_text is None or _brings(query) or _new_calculation(query, problem_text))
+    ):
         # Its own problem: a new one it asks about ("what about 8 x 7? is it 54"), not its
         # working towards the dialogue's ("3/6 + 2/6 = 5/6" after "what is 1/2 + 1/3?").
         problem_text, problem_turn = query, n

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from tutorgraph.mathtext.spans import plain_text
@@ -88,7 +89,8 @@ _HELP = re.compile(
 # with the problem in hand.
 _TOPIC_REQUEST = re.compile(
     r"\bhelp\s+(?:me\s+|us\s+)?with\s+(?!(?:this|it|that|the|these|those|one|my|them)\b)"
-    r"|\b(?:can|could)\s+we\s+do\s+(?!(?:this|it|that|another|one|more)\b)"
+    r"|\b(?:can|could)\s+(?:we|you|u)\s+do\s+(?!(?:this|it|that|another|one|more)\b)"
+    r"|\b(?:do|doing)\s+[a-z]+(?:\s+[a-z]+)?\s+instead\b"
     r"|\bwhat\s+about\s+(?!(?:this|it|that|the|one)\b)|\bwork\s+on\s+(?!(?:this|it)\b)"
 )
 # Leaving, or the time: chit-chat even beside a word of confusion ("wait what time is it").
@@ -101,13 +103,14 @@ _LEAVING = re.compile(
 _ACKS = frozenset(
     """
     ok okay k kk kay oh ohh ah cool nice yay great fine alright got it i see im i'm back
-    that makes sense thanks thx ty lol
+    that makes sense thanks thx ty tysm tyvm thnx lol next
     """.split()  # noqa: SIM905 - a word list reads better as prose
 )
 # Social turns, requests to stop, and the usual off-topic remarks.
 _SOCIAL = re.compile(
     r"\b(?:brb|gtg|g2g|lol|lmao|rofl|haha+|hehe+|omg|bye|goodbye|cya|see\s+ya|hello|hey"
-    r"|hi+|yo|sup|thanks|thank\s+you|thx|ty|bored|boring|tired|sleepy|hungry|lunch|snack|recess"
+    r"|hi+|yo|sup|thanks|thank\s+(?:you|u)|thx|thnx|ty|tysm|tyvm|bored|boring|tired|sleepy"
+    r"|hungry|lunch|dinner|breakfast|snack|recess|fav|fave"
     r"|bathroom|toilet|game|games|minecraft|fortnite|roblox|youtube|tiktok|video"
     r"|videos|tv|movie|movies|music|song|dog|cat|pet|favou?rite|weekend|birthday|friend"
     r"|friends|mom|mum|dad|sister|brother|weather|stop|quit|done|finished|later|enough"
@@ -126,6 +129,17 @@ _MOVES = frozenset(
     next wrong correct do does did doing we us try check work works now more ready
     """.split()  # noqa: SIM905 - a word list reads better as prose
 )
+
+
+# Words that state an answer ("i got 12 lol", "its 12"): a number beside them is maths.
+_ANSWERING = frozenset(("got", "get", "getting", "its", "it's", "is", "answer", "equals", "so"))
+_I_SAID = re.compile(r"\bi\s+(?:said|put|wrote|think)\b")
+_REMARK_WORDS = 2
+
+
+def _emoji(text: str) -> bool:
+    """Symbols and nothing else that a maths turn writes ("😴", "👍")."""
+    return any(unicodedata.category(c) == "So" for c in text)
 
 
 @dataclass(frozen=True)
@@ -161,13 +175,22 @@ def turn_kind(text: str) -> TurnKind:
     # A remark of its own: three words or more, none of a maths move ("i like pizza"); one
     # or two words are an answer more often than a remark ("a sphere", "dogs", "true").
     remark = len(words) > 2 and not any(w in _MOVES for w in words)
-    chit_chat = (
-        bool(words)
-        and not maths
-        and (_LEAVING.search(plain) is not None or (not helps and (social or acks or remark)))
+    # Numbers in a social remark are no maths ("i have 2 cats lol", "dinner in 10 min lol"):
+    # no operation or maths word, and no number first (an answer: "8 can i go now").
+    chatty = (
+        social
+        and numbers
+        and not (operations or topics or any(w in _MATHS or w in _ANSWERING for w in words))
+        and sum(w not in _ACKS for w in words) >= _REMARK_WORDS
+        and (not toks or toks[0].kind != "num")
+        and _I_SAID.search(plain) is None
     )
+    chit_chat = (
+        (bool(words) and (not maths or chatty))
+        and (_LEAVING.search(plain) is not None or (not helps and (social or acks or remark)))
+    ) or (not words and not maths and _emoji(plain))
     return TurnKind(
-        maths=maths,
+        maths=maths and not chit_chat,
         help_request=helps,
         chit_chat=chit_chat,
         topics=topics,
