@@ -78,6 +78,13 @@ _POSES = re.compile(
     r"|divide|compare|list|do|start\s+with|what|how|which|can\s+you|could\s+you|tell\s+me)\b",
     re.IGNORECASE,
 )
+# A step told, not a problem set ("Divide them.", "Now add the 2 dimes."): its numbers, if
+# any, are in the sentences before it.
+_STEP = re.compile(
+    r"^\s*(?:(?:now|next|ok|okay|so|then|and)\s*[,:]?\s*)*(?:divide|multiply|add|subtract|try"
+    r"|start|do|count|use|take|undo|look)\b",
+    re.IGNORECASE,
+)
 # A sentence that is a calculation after at most a few words ("Now 23 x 4.", "Now the
 # square brackets: 6 + 5."): it poses that calculation.
 _BARE_LEAD_WORDS = 4
@@ -150,7 +157,8 @@ def choice_answer(turn: str, problem: str) -> str | None:
             return letter
     choices = [c.lower().strip(".") for m in _CHOICE.finditer(asked) for c in m.groups()]
     named = _named(choices, said)
-    if not named and _YES_NO.match(asked) and "?" in problem:
+    asks = [q for q in _SENTENCE_END.split(plain_text(problem)) if q.rstrip().endswith("?")]
+    if not named and asks and _YES_NO.match(asks[-1]):
         named = _named(["yes", "no"], _YES_WORDS.sub("yes", _NO_WORDS.sub("no", said)))
     return named.pop() if len(named) == 1 else None
 
@@ -182,6 +190,7 @@ _FORM = re.compile("|".join(f"(?:{f})" for f in _FORMS), re.IGNORECASE)
 _RATIO = re.compile(r"\b\d+\s*(?:to|:)\s*\d+\b")
 _COMPARISON = re.compile(r"-?\d[\d.,/]*\s*[<>=]\s*-?\d[\d.,/]*")
 _LIST = re.compile(r"\d.*\d")
+_ASKS_WRITTEN = re.compile(r"\b(?:expanded\s+form|as\s+a\s+(?:product|sum))\b", re.I)
 _ASKS_LIST = re.compile(r"\b(?:all|list|pairs|next\s+(?:two|three|four|five|\d+))\b", re.I)
 
 
@@ -209,9 +218,11 @@ def form_answer(turn: str, problem: str) -> str | None:
         # "so 2^5 is 32": the form is working, and the number after it the answer.
         return None if _DIGIT_RUNS.search(said[last.end() :]) else last[0].strip()
     several = len(_DIGIT_RUNS.findall(said)) > 1
-    listed = _LIST.search(said) if several and _ASKS_LIST.search(asked) else None
-    if listed is not None and not _OPERATOR.search(listed[0]):
+    listed = _LIST.search(said) if several else None
+    if listed is not None and _ASKS_LIST.search(asked) and not _OPERATOR.search(listed[0]):
         return listed[0]
+    if listed is not None and _ASKS_WRITTEN.search(asked) and _OPERATOR.search(listed[0]):
+        return listed[0]  # "4 x 1 + 7 x 1/100" for "Write 4.07 in expanded form."
     expression = _EXPRESSION.search(said)
     if expression is not None:
         named = set(_VARIABLE_IN.findall(expression[0]))
@@ -305,7 +316,10 @@ def _poses(text: str) -> str | None:
         options = [o.strip() for o in sentences[k + 1 :] if _LETTER_OPTION.search(" " + o)]
         if read_message(sentence).problem is not None:
             return " ".join([sentence.strip(), *options])
-        story = " ".join(sentences[: k + 1])
+        # A word problem, from after the praise or working before it ("Yes, 9:12 is the
+        # same ratio as 3:4. A recipe uses 4 cups of flour ...").
+        start = max((j + 1 for j in range(k) if _remark(sentences[j])), default=0)
+        story = " ".join(sentences[start : k + 1])
         if read_story(story) is not None:
             return story.strip()
         if _numbers(sentence):
@@ -316,10 +330,11 @@ def _poses(text: str) -> str | None:
             while first > 0 and _setting(sentences[first - 1]):
                 first -= 1
             return " ".join([*(s.strip() for s in sentences[first : k + 1]), *options])
-    if asking and _numbers(text):
+    if asking and _numbers(text) and not _STEP.match(sentences[asking[-1]]):
         # It asks, and its numbers are elsewhere ("How many cents is that? You have 3
-        # quarters and 1 dime."): the turn is the question.
-        return text[-READ_TURN_CHARS:].strip()
+        # quarters and 1 dime."): the turn is the question, from after its praise.
+        start = max((j + 1 for j in range(asking[-1]) if _remark(sentences[j])), default=0)
+        return " ".join(s.strip() for s in sentences[start:])
     last = sentences[asking[-1]].strip() if asking else ""
     if last.endswith("?") and (
         _CHOICE.search(last) or (_WHAT.match(last) and turn_kind(last).maths)
@@ -343,6 +358,16 @@ def _bare_calculation(sentence: str) -> bool:
         len(_WORD.findall(lead.lower())) <= _BARE_LEAD_WORDS
         and not _numbers(lead)
         and not _WORD.search(tail.lower())  # "Check 4 x 2 again.": a step, not a problem
+    )
+
+
+def _remark(sentence: str) -> bool:
+    """Praise or a worked step: no part of the problem that follows it."""
+    read = read_message(sentence)
+    return (
+        _PRAISE.match(sentence) is not None
+        or "=" in sentence
+        or (read.problem is not None and read.student_answer is not None)
     )
 
 
@@ -429,7 +454,7 @@ _BRINGS_OWN = re.compile(
 # worksheet says ...").
 _INTRODUCES = re.compile(
     r"\b(?:next|now|new|another|here'?s|i\s+have|what\s+about|this\s+one|my\s+(?:worksheet"
-    r"|homework|teacher|book|test|quiz))\b|\bnext\s*[.:!]",
+    r"|homework|hw|teacher|book|test|quiz))\b|\bnext\s*[.:!]",
     re.IGNORECASE,
 )
 # A question about a concept ("what is a line of symmetry", "what does skip count mean",
@@ -483,14 +508,21 @@ def _first_posed(
 
 
 def _followed(
-    conversation: Sequence[Turn], kinds: Sequence[TurnKind], text: str, turn: int
+    conversation: Sequence[Turn],
+    kinds: Sequence[TurnKind],
+    text: str,
+    turn: int,
+    *,
+    told: bool = False,
 ) -> tuple[str, int]:
     """The problem a tutor's question at `turn` follows up: back through the tutor's
     follow-ups (hints and steps after the student's attempt) to the question that posed it,
     or to the student's own question before them. A tutor's turn on the way that praises or
     names a new problem ("Great job!", "Let's try another.") ends the walk, as does a
-    student's topic or chit-chat. The question itself when it follows up nothing."""
-    new = not _follows_up(conversation[turn].text)
+    student's topic or chit-chat. The question itself when it follows up nothing. A step
+    `told` ("Good. Now add the 2 dimes.") praises the last step, not a finished problem."""
+    latest = conversation[turn].text
+    new = _NEW_PROBLEM.search(latest) is not None if told else not _follows_up(latest)
     for i in range(turn - 1, -1, -1):
         earlier = conversation[i]
         if earlier.role == "student":
@@ -561,6 +593,8 @@ def _new_calculation(query: str, problem: str) -> bool:
     read = read_message(query)
     if read.problem is None or read.student_answer is not None or _WRITES.search(problem):
         return False  # "4.5 x 10^4" for "Write 45,000 in scientific notation.": an answer
+    if form_answer(query, problem) is not None:
+        return False  # "6 x 10^8": an answer in a form of its own
     rest = query[: read.problem.start] + query[read.problem.end :]
     if _WORD.search(rest.lower()):
         return False  # "so 4 x 2": working
@@ -611,8 +645,9 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
         and conversation[problem_turn].role == "tutor"
     ):
         problem_text, problem_turn = _first_posed(conversation, kinds, problem_text, problem_turn)
-        earlier = _followed(conversation, kinds, problem_text, problem_turn)
         told = "?" not in problem_text and not _fresh(problem_text)
+        step = told and _STEP.match(_SENTENCE_END.split(problem_text.strip())[-1]) is not None
+        earlier = _followed(conversation, kinds, problem_text, problem_turn, told=step)
         if earlier[1] != problem_turn:
             if told or _done(conversation, kinds, problem_turn):
                 # A step told ("Try counting back from 13.", "Now add the dime."), or a hint

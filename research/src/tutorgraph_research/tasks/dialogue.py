@@ -147,7 +147,8 @@ def same_problem(read: str | None, label: str) -> bool:
     × ÷ − ^2 are written and number words ("ten" for 10) are ignored, and so are sentences
     without a number around the problem ("Right! Which is less, 6 or 2?", "Leave it in
     terms of pi.") or words without one before it ("next question is area of a triangle
-    base 10 height 6"): they frame the problem and change none of its numbers.
+    base 10 height 6") or after it ("Write 1/3 as a decimal using long division."): they
+    frame the problem and change none of its numbers.
 
     >>> same_problem("Solve 2x + 5 = 17.", "2x+5=17"), same_problem("7 x 6", "7 x 5")
     (True, False)
@@ -165,11 +166,11 @@ def same_problem(read: str | None, label: str) -> bool:
     if core_got and core_got == core_want:
         return True
     short, long = sorted((got, want), key=len)
-    return (
-        bool(_DIGITS.search(short))
-        and long.endswith(short)
-        and not _DIGITS.search(long[: -len(short)])
-    )
+    if not _DIGITS.search(short):
+        return False
+    if long.endswith(short) and not _DIGITS.search(long[: -len(short)]):
+        return True
+    return long.startswith(short) and not _DIGITS.search(long[len(short) :])
 
 
 def _core(text: str) -> str:
@@ -230,16 +231,18 @@ def _right_answer(dialogue: Dialogue, label: TurnLabel) -> str | None:
 
 
 def same_answer(read: str | None, label: str) -> bool:
-    """Whether an answer read equals the label's: the same number once a unit, a currency
-    sign or "x =" is dropped ("60 cm cubed" = "60", "$1.50" = "1.5"), else the same text up to
-    case, white space and closing punctuation.
+    """Whether an answer read equals the label's: the same number once a unit (with its
+    power), a currency sign, "x =" or "about" is dropped ("60 cm cubed" = "60", "60 cm^3" =
+    "60", "$1.50" = "1.5", "about 300" = "300"), a number or unit fraction in words as
+    digits ("eight" = "8", "a fourth" = "1/4"), "ya" as "yes"; else the same text up to case,
+    white space and closing punctuation.
 
     >>> same_answer("x = 6", "6"), same_answer("3/8", "1 1/2"), same_answer("Odd", "odd")
     (True, False, True)
     """
     if read is None:
         return False
-    read, label = _fraction_words(read), _fraction_words(label)
+    read, label = _as_said(read), _as_said(label)
     got, want = answer_value(read), answer_value(label)
     if got is not None or want is not None:
         return got is not None and got == want
@@ -257,9 +260,18 @@ _PART = {"half": 2, "third": 3, "fourth": 4, "quarter": 4, "fifth": 5, "sixth": 
 _UNIT_FRACTION = re.compile(r"^(?:a|an|one)\s+(" + "|".join(_PART) + r")$")
 
 
-def _fraction_words(text: str) -> str:
-    m = _UNIT_FRACTION.match(text.strip().lower().rstrip("?!. "))
-    return f"1/{_PART[m[1]]}" if m else text
+def _as_said(text: str) -> str:
+    t = _ABOUT.sub("", _UNIT_POWER.sub("", text.strip().lower().rstrip("?!. ")))
+    if m := _UNIT_FRACTION.match(t):
+        return f"1/{_PART[m[1]]}"
+    if t in _NUMBER_WORDS:
+        return _NUMBER_WORDS[t]
+    return _YES.get(t, t)
+
+
+_ABOUT = re.compile(r"^(?:about|around|roughly|approximately|approx)\s+")
+_UNIT_POWER = re.compile(r"(?<=[a-z])\s*(?:\^\s*[23]|[²³])")
+_YES = {"ya": "yes", "yeah": "yes", "yep": "yes", "yup": "yes", "nope": "no", "nah": "no"}
 
 
 def _ccss(packet: ReasoningPacket) -> list[str]:
