@@ -22,6 +22,8 @@ pytestmark = pytest.mark.unit
         ("i rounded 2.45 to 2.4", "round 2.45 to 1 dp", "2.4"),
         ("i got 80000 for 73975 to 1 sf", "round 73975 to 1 sf", "80000"),
         ("326 rounded to the nearest ten is 300", "round 326 to the nearest 10", "300"),
+        # "tenth" is a decimal place, not ten (it was read as "the nearest 10").
+        ("i rounded 3.476 to the nearest tenth and got 3.4", "round 3.476 to 1 dp", "3.4"),
         ("is 0.009753 to 2 sig figs 0.0097?", "round 0.009753 to 2 sf", "0.0097"),
         ("my answer was 36 for 2 x 3^2 but the teacher got 18", "2 × 3^2", "36"),
         ("is 5 + 4 x 3 60?", "5 + 4 × 3", "60"),

@@ -221,13 +221,15 @@ def _span(toks: list[Tok], expr: Expr, text: str | None = None) -> Read:
 _ROUNDING = re.compile(
     rf"(?:\bround(?:ed|ing)?\s+)?(?<![\w.])(?P<x>-?{NUMBER})\s+(?:(?:is\s+|was\s+)?"
     r"round(?:ed)?\s+)?to\s+(?:the\s+nearest\s+(?P<near>\d[\d,]{0,12}(?:\.\d{1,9})?"
-    r"|ten thousand|ten|hundred|thousand|whole\s+number|integer)"
+    r"|ten thousand|ten|hundred|thousand|whole\s+number|integer)\b"
+    r"|the\s+nearest\s+(?P<place>tenth|hundredth|thousandth)\b"
     r"|(?P<n>\d{1,2}|one|two|three|four)\s*(?P<unit>d\.?\s?p\b\.?|decimal\s+places?"
     r"|s\.?\s?f\b\.?|sig(?:nificant)?\.?\s*fig(?:ure)?s?))",
     re.IGNORECASE,
 )
 _NEAREST_WORDS = {"ten": "10", "hundred": "100", "thousand": "1000", "ten thousand": "10000"}
 _COUNT_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4"}
+_PLACES = {"tenth": 1, "hundredth": 2, "thousandth": 3}
 
 
 def _rounding(text: str) -> Read | None:
@@ -237,7 +239,9 @@ def _rounding(text: str) -> Read | None:
     if m is None:
         return None
     x = "0" + m["x"] if m["x"].startswith(".") else m["x"].replace("-.", "-0.")
-    if m["near"]:
+    if m["place"]:
+        task = f"round {x} to {_PLACES[m['place'].casefold()]} dp"  # "nearest tenth": 1 dp
+    elif m["near"]:
         near = " ".join(m["near"].casefold().split())
         near = _NEAREST_WORDS.get(near, near.replace(",", ""))
         if near in ("integer", "whole number"):
