@@ -188,6 +188,20 @@ def request_facts(request: RetrievalRequest, refined: RefinedQuery | None) -> Re
         return _facts(request, refined)
     dialogue = read_dialogue(request.conversation, request.query)
     problem = request.problem
+    given = dialogue.problem_text
+    if (
+        problem is None
+        and given is not None
+        and not dialogue.own_problem
+        and _own_example(request.query, given)
+    ):
+        dialogue = replace(
+            dialogue,
+            problem_text=request.query,
+            problem_turn=dialogue.turns,
+            other_text=None,
+            other_turn=None,
+        )
     if problem is None and dialogue.problem_text is not None and not dialogue.own_problem:
         facts = _reply_facts(request, refined, dialogue.problem_text, dialogue.kind)
         problem = dialogue.problem_text
@@ -206,6 +220,19 @@ def request_facts(request: RetrievalRequest, refined: RefinedQuery | None) -> Re
         facts = _facts(request, refined)
     texts = _dialogue_texts(request, refined, dialogue)
     return replace(facts, given_problem=problem, dialogue=dialogue, **texts)
+
+
+def _own_example(query: str, problem: str) -> bool:
+    """The latest turn states a calculation and its result of numbers the problem does not
+    have, and the problem is one the rules solve and the result is not its answer: an example
+    of its own ("so 2^5 is 32" after 3^4), not working towards the problem ("3/6 + 2/6 =
+    5/6" for 1/2 + 1/3, "6/2 = 3" for a slope)."""
+    read = read_message(query)
+    if read.problem is None or read.student_answer is None:
+        return False
+    had = {t.text for t in tokens(plain_text(problem)) if t.kind == "num"}
+    stated = {t.text for t in tokens(read.problem.value) if t.kind == "num"}
+    return not stated <= had and _checked(problem, read.student_answer.value) is False
 
 
 def _reply_facts(
@@ -256,8 +283,14 @@ def _diagnoser() -> Diagnoser:
 
 
 def _right(problem: str, answer: str) -> bool:
-    """`answer` is the right answer of `problem`, as the bug rules solve its first reading
-    that they decide (the reader's calculation, `find_problem`'s, a word problem's)."""
+    """The bug rules solve `problem` and `answer` is its right answer."""
+    return _checked(problem, answer) is True
+
+
+def _checked(problem: str, answer: str) -> bool | None:
+    """Whether `answer` is right for `problem`, as the bug rules solve its first reading that
+    they decide (the reader's calculation, `find_problem`'s, a word problem's); None when
+    they solve none."""
     reading = read_message(problem).problem
     story = read_story(problem)
     candidates = [
@@ -269,7 +302,7 @@ def _right(problem: str, answer: str) -> bool:
         correct = _diagnoser().diagnose(candidate, answer).correct
         if correct is not None:
             return correct
-    return False
+    return None
 
 
 def _facts(request: RetrievalRequest, refined: RefinedQuery | None) -> RequestFacts:
