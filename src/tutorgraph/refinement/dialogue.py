@@ -545,6 +545,27 @@ def _followed(
     return text, turn
 
 
+def _unfinished(
+    conversation: Sequence[Turn], kinds: Sequence[TurnKind], turn: int
+) -> tuple[str, int] | None:
+    """The tutor's problem before the question at `turn`, when it was not answered and
+    praised (`_done`) before that question ("What is 23 x 14?" answered 112, then "You did
+    23 x 4 right. Now what about 23 x 10?"); None past a student's own problem, topic or
+    chit-chat."""
+    for i in range(turn - 1, -1, -1):
+        earlier = conversation[i]
+        if earlier.role == "student":
+            if kinds[i].asks_topic or kinds[i].chit_chat or _stated(earlier.text):
+                return None
+            continue
+        if _PRAISE.match(earlier.text):
+            return None  # the problem before it was praised: finished
+        posed = _poses(earlier.text)
+        if posed is not None:
+            return None if _done(conversation[:turn], kinds, i) else (posed, i)
+    return None
+
+
 def _done(conversation: Sequence[Turn], kinds: Sequence[TurnKind], turn: int) -> bool:
     """The tutor's question at `turn` was answered and the answer praised, with nothing new
     asked ("75" then "Yes, now add the dime."): what it followed up is the problem again."""
@@ -648,21 +669,28 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
         told = "?" not in problem_text and not _fresh(problem_text)
         step = told and _STEP.match(_SENTENCE_END.split(problem_text.strip())[-1]) is not None
         earlier = _followed(conversation, kinds, problem_text, problem_turn, told=step)
-        if earlier[1] != problem_turn:
-            if told or _done(conversation, kinds, problem_turn):
-                # A step told ("Try counting back from 13.", "Now add the dime."), or a hint
-                # answered and praised: the problem it serves is the one to check.
-                problem_text, problem_turn = earlier
-            elif _fresh(problem_text):
-                # A calculation asked ("What's 25 + 25 + 25?"): the problem, unless the
-                # reply answers the earlier one (the facts step decides: `other_text`).
-                other = earlier
-            else:
-                # A hint asked ("Can you divide both by the same number?"): the earlier
-                # problem, unless the reply answers the hint ("12 ÷ 3" asked as "How many
-                # groups of 3 are in 12?").
-                other = (problem_text, problem_turn)
-                problem_text, problem_turn = earlier
+        if earlier[1] == problem_turn:
+            # A question named new ("Now what about 23 x 10?") may still be a step of an
+            # unfinished problem before it, which the reply may answer instead.
+            before = _unfinished(conversation, kinds, problem_turn)
+            if before is not None and _done(conversation, kinds, problem_turn):
+                problem_text, problem_turn = before
+            elif before is not None:
+                other = before
+        elif told or _done(conversation, kinds, problem_turn):
+            # A step told ("Try counting back from 13.", "Now add the dime."), or a hint
+            # answered and praised: the problem it serves is the one to check.
+            problem_text, problem_turn = earlier
+        elif _fresh(problem_text):
+            # A calculation asked ("What's 25 + 25 + 25?"): the problem, unless the
+            # reply answers the earlier one (the facts step decides: `other_text`).
+            other = earlier
+        else:
+            # A hint asked ("Can you divide both by the same number?"): the earlier
+            # problem, unless the reply answers the hint ("12 ÷ 3" asked as "How many
+            # groups of 3 are in 12?").
+            other = (problem_text, problem_turn)
+            problem_text, problem_turn = earlier
     if problem_text is None and stated is not None:
         problem_text, problem_turn = stated
     if (
