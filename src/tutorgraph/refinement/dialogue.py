@@ -58,6 +58,7 @@ __all__ = [
     "final_answer",
     "form_answer",
     "read_dialogue",
+    "word_answer",
 ]
 
 # The earlier turns the window keeps besides the problem's (the last two: the tutor's
@@ -263,6 +264,36 @@ def final_answer(turn: str) -> str | None:
         return None
     return m["n"].replace(",", "")
 
+
+def word_answer(turn: str, problem: str) -> str | None:
+    """The word a short reply gives to a question without numbers ("a sphere" for "What
+    shape is a ball?", "an outlier"): the reply's words after an article or a filler; None
+    for a reply with a number, one that asks or acknowledges ("ok", "why"), or one of more
+    than `WORD_ANSWER_WORDS` words.
+
+    >>> word_answer("a sphere", "What shape is a ball?"), word_answer("ok", "What shape?")
+    ('sphere', None)
+    """
+    if _numbers(problem) or _numbers(turn):
+        return None
+    words = _WORD.findall(plain_text(turn).lower())
+    while words and words[0] in _LEADING:
+        words = words[1:]
+    if not words or len(words) > WORD_ANSWER_WORDS or any(w in _NOT_ANSWERS for w in words):
+        return None
+    return " ".join(words)
+
+
+WORD_ANSWER_WORDS = 3
+_LEADING = frozenset(
+    "a an the its it's um umm so oh ohh i think".split()  # noqa: SIM905 - a word list
+)
+_NOT_ANSWERS = _ASKING | frozenset(
+    """
+    ok okay k yes no yeah yep nope sure idk huh hmm what wait lol why how help dont don't
+    know get
+    """.split()  # noqa: SIM905 - a word list reads better as prose
+)
 
 # A unit's power is no number ("60 cm^3", "12 m²").
 _UNIT_POWER = re.compile(r"(?<=[a-z])\s*(?:\^\s*[23]|[²³])", re.IGNORECASE)

@@ -57,6 +57,7 @@ from tutorgraph.refinement.dialogue import (
     final_answer,
     form_answer,
     read_dialogue,
+    word_answer,
 )
 from tutorgraph.refinement.expressions import tokens
 from tutorgraph.refinement.reader import (
@@ -245,10 +246,10 @@ def _reply_facts(
         return facts
     # A short reply naming one of the question's choices ("so odd"), else, when the reader
     # reads no answer in it ("oh 56"), its last number.
-    said = choice_answer(request.query, problem) or form_answer(request.query, problem)
-    if said is None:
-        final = final_answer(request.query)
-        said = final if final is not None else None
+    query = request.query
+    said = choice_answer(query, problem) or form_answer(query, problem) or final_answer(query)
+    if said is None and facts.student_answer is None:
+        said = word_answer(query, problem)
     if said is None and facts.student_answer is None:
         said = bare_answer(request.query)
     if said is not None:

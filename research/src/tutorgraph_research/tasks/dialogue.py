@@ -183,6 +183,9 @@ def _core(text: str) -> str:
     return " ".join(sentences)
 
 
+# "to the nearest tenth" is "to 1 dp", as the reader writes it.
+_NEAREST_PLACE = re.compile(r"to the nearest (tenth|hundredth|thousandth)")
+_PLACES = {"tenth": 1, "hundredth": 2, "thousandth": 3}
 _SENTENCE = re.compile(r"(?<=[.?!:])\s+")
 
 
@@ -191,6 +194,7 @@ def _problem_key(text: str) -> str:
     t = _LEAD.sub("", t.replace("−", "-"))
     t = _WORD.sub(lambda m: _NUMBER_WORDS[m[1]], t)
     t = t.replace(" squared", "^2").replace(" cubed", "^3")
+    t = _NEAREST_PLACE.sub(lambda m: f"to {_PLACES[m[1]]} dp", t)
     return re.sub(r"\s+", "", _STOPS.sub("", t))
 
 
