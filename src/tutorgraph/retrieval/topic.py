@@ -7,8 +7,10 @@ Common Core standard before the turn.
   problem or topic) and the session's domain (grade and domain: `3.OA`) is still that of
   one of its first `KEPT_WITHIN` standards ("what about 8 x 7?" after 7 x 6).
 - **changed**: it stands alone and none of them is in the session's domain ("can you help
-  with fractions now" after 7 x 6). The session's standard is the window's own first
-  standard, linked apart (one more encoder pass, only for a turn that stands alone).
+  with fractions now" after 7 x 6); for a turn that asks for a topic it names, its first
+  standard alone ("can u do money instead" after skip-counting: 2.MD, not 2.NBT). The
+  session's standard is the window's own first standard, linked apart (one more encoder
+  pass, only for a turn that stands alone).
 
 A domain within the first `KEPT_WITHIN` (3), not the first standard itself: a short new
 problem's first standard is often a neighbour of the session's, or a poor link ("what
@@ -59,13 +61,22 @@ def _domain(standard: str) -> str:
     return ".".join(standard.rpartition(":")[2].split(".")[:2])
 
 
-def dialogue_topic(*, carried: bool, linked: Sequence[LinkedConcept], session: str | None) -> Topic:
+def dialogue_topic(
+    *,
+    carried: bool,
+    linked: Sequence[LinkedConcept],
+    session: str | None,
+    asked: bool = False,
+) -> Topic:
     """The topic of a turn of a dialogue that had one (see the module's docstring):
     `carried`, the turn was linked with the window (its first standard is the session's);
-    else `session`, the window's own first standard, against the turn's `linked`."""
+    else `session`, the window's own first standard, against the turn's `linked`. A turn
+    that `asked` for a topic it names ("can u do money instead") is read by its first
+    standard alone: the student said what the topic is."""
     standards = _standards(linked)
     if carried:
         return Topic("carried", standards[0] if standards else session)
-    if session is not None and _domain(session) in {_domain(s) for s in standards[:KEPT_WITHIN]}:
+    within = standards[:1] if asked else standards[:KEPT_WITHIN]
+    if session is not None and _domain(session) in {_domain(s) for s in within}:
         return Topic("carried", session)
     return Topic("changed", session)

@@ -223,7 +223,13 @@ class LinkStage(Stage):
             return None
         if not dialogue.window:
             return NEW_TOPIC
-        return dialogue_topic(carried=not dialogue.stands_alone, linked=linked, session=session)
+        kind = dialogue.kind
+        return dialogue_topic(
+            carried=not dialogue.stands_alone,
+            linked=linked,
+            session=session,
+            asked=kind.asks_topic and bool(kind.topics),
+        )
 
     def _link_text(
         self, state: RequestState, text: str, vector: npt.NDArray[np.float32]
