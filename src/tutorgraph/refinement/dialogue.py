@@ -367,8 +367,10 @@ def _poses(text: str) -> str | None:
         start = max((j + 1 for j in range(asking[-1]) if _remark(sentences[j])), default=0)
         return " ".join(s.strip() for s in sentences[start:])
     last = sentences[asking[-1]].strip() if asking else ""
+    # "So, true or false?" re-asks the question before it: not a problem of its own.
+    worded = len(_WORD.findall(last.lower())) >= _CHOICE_WORDS
     if last.endswith("?") and (
-        _CHOICE.search(last) or (_WHAT.match(last) and turn_kind(last).maths)
+        (_CHOICE.search(last) and worded) or (_WHAT.match(last) and turn_kind(last).maths)
     ):
         return last
     if sentences and (equation := _EQUATION.fullmatch(sentences[-1].strip())):
@@ -413,6 +415,7 @@ def _setting(sentence: str) -> bool:
         and read.student_answer is None
         and "=" not in sentence
         and _PRAISE.match(sentence) is None
+        and _STEP.match(sentence) is None  # "Look at the hundreds digit, 6."
     )
 
 
@@ -421,6 +424,7 @@ _VARIABLE = re.compile(r"(?<![a-z])[a-z](?![a-z])", re.IGNORECASE)
 _TIMES = re.compile(r"(?<=\d)\s*[x×]\s*(?=\d)")
 _WORDS = re.compile(r"[a-z]{2,}", re.IGNORECASE)
 
+_CHOICE_WORDS = 5
 # A question about a maths word without numbers ("What shape is a ball?").
 _WHAT = re.compile(r"^\s*(?:what|which)\b", re.IGNORECASE)
 # An equation set as the turn's last sentence, after at most a few words and a colon
@@ -449,7 +453,8 @@ def _states(text: str) -> bool:
 def _asks_about_numbers(text: str) -> bool:
     plain = plain_text(text)
     if not _numbers(plain):
-        return False
+        # "how many corners does a triangle have": a count of a maths thing it names.
+        return _HOW_MANY.search(plain) is not None and bool(turn_kind(plain).topics)
     if _BRINGS_OWN.search(plain) is not None:
         return True
     return len(_WORD.findall(plain.lower())) >= _QUESTION_WORDS and bool(_ASKS_ABOUT.match(plain))
@@ -473,6 +478,7 @@ _ASKS_ABOUT = re.compile(
     re.IGNORECASE,
 )
 _QUESTION_WORDS = 4
+_HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.IGNORECASE)
 # Words that bring a problem of one's own in a question about numbers ("what about 1/3 and
 # 1/8", "my hw has this: ..."), unlike "now" or "i have", which chit-chat says too.
 _BRINGS_OWN = re.compile(
@@ -685,7 +691,11 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
             found = _stated(turn.text)
             if found is not None and not _brings(found):
                 stated, found = stated or (found, i), None
-            elif found is None and kinds[i].topics and not _help_with(kinds[i]):
+            elif (
+                found is None
+                and (kinds[i].topics or kinds[i].asks_topic)
+                and not _help_with(kinds[i])
+            ):
                 break  # a topic of its own: the problems before it are another topic's
         if found is not None:
             problem_text, problem_turn = found, i
@@ -738,9 +748,11 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
     maths = any(k.maths for k in kinds)
     window = " ".join(_tail(conversation[i].text) for i in recent) if maths else ""
     seen = {t for i in recent for t in kinds[i].topics}
+    # A short answer naming a topic word ("2 o clock", "an outlier") answers the problem.
+    answers = problem_text is not None and "?" not in query and len(_WORD.findall(query)) <= 2
     new_topic = problem_turn != n and (
         kind.asks_topic
-        or any(t not in seen for t in kind.topics)
+        or (any(t not in seen for t in kind.topics) and not answers)
         or _CONCEPT_QUESTION.match(query) is not None
     )
     if problem_turn == n or new_topic:

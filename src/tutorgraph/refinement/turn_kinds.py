@@ -57,7 +57,8 @@ _TOPICS: dict[str, tuple[str, ...]] = {
                 "slope", "function", "functions"),
     "integers": ("integer", "integers", "negatives"),
     "statistics": ("median", "mode", "average", "averages", "graph", "graphs", "chart",
-                   "charts", "probability", "data", "plot"),
+                   "charts", "probability", "data", "plot", "plots", "scatter", "association",
+                   "correlation", "outlier", "outliers", "trend"),
 }  # fmt: skip
 # "one" and "a" are rarely a number in a turn ("the second one").
 _NOT_NUMBERS = frozenset(("one", "a", "an"))

@@ -45,10 +45,8 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from tutorgraph.diagnosis.diagnose import Diagnoser
-from tutorgraph.diagnosis.problem import find_problem
 from tutorgraph.mathtext.spans import plain_text
 from tutorgraph.refinement.dialogue import (
     DialogueReading,
@@ -70,6 +68,9 @@ from tutorgraph.refinement.story import Story, read_story
 from tutorgraph.refinement.turn_kinds import TurnKind
 from tutorgraph_client.models.refined_query import RefinedQuery
 from tutorgraph_client.models.request import RetrievalRequest, Turn
+
+if TYPE_CHECKING:
+    from tutorgraph.diagnosis.diagnose import Diagnoser
 
 __all__ = ["AnswerSource", "RequestFacts", "Turn", "diagnosed_text", "request_facts"]
 
@@ -280,6 +281,9 @@ KIND = TurnKind(maths=True, help_request=False, chit_chat=False, topics=(), asks
 
 @functools.lru_cache(maxsize=1)
 def _diagnoser() -> Diagnoser:
+    # Imported here: the request's state carries facts, and knows no model (the rules).
+    from tutorgraph.diagnosis.diagnose import Diagnoser
+
     return Diagnoser.bundled()
 
 
@@ -292,6 +296,8 @@ def _checked(problem: str, answer: str) -> bool | None:
     """Whether `answer` is right for `problem`, as the bug rules solve its first reading that
     they decide (the reader's calculation, `find_problem`'s, a word problem's); None when
     they solve none."""
+    from tutorgraph.diagnosis.problem import find_problem
+
     reading = read_message(problem).problem
     story = read_story(problem)
     candidates = [

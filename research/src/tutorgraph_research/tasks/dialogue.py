@@ -239,7 +239,7 @@ def same_answer(read: str | None, label: str) -> bool:
     power), a currency sign, "x =" or "about" is dropped ("60 cm cubed" = "60", "60 cm^3" =
     "60", "$1.50" = "1.5", "about 300" = "300"), a number or unit fraction in words as
     digits ("eight" = "8", "a fourth" = "1/4"), "ya" as "yes"; else the same text up to case,
-    white space and closing punctuation.
+    white space, closing punctuation and a leading article ("an outlier" = "outlier").
 
     >>> same_answer("x = 6", "6"), same_answer("3/8", "1 1/2"), same_answer("Odd", "odd")
     (True, False, True)
@@ -270,9 +270,10 @@ def _as_said(text: str) -> str:
         return f"1/{_PART[m[1]]}"
     if t in _NUMBER_WORDS:
         return _NUMBER_WORDS[t]
-    return _YES.get(t, t)
+    return _YES.get(t, _ARTICLE.sub("", t))
 
 
+_ARTICLE = re.compile(r"^(?:a|an|the)\s+")
 _ABOUT = re.compile(r"^(?:about|around|roughly|approximately|approx)\s+")
 _UNIT_POWER = re.compile(r"(?<=[a-z])\s*(?:\^\s*[23]|[²³])")
 _YES = {"ya": "yes", "yeah": "yes", "yep": "yes", "yup": "yes", "nope": "no", "nah": "no"}
