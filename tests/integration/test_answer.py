@@ -225,6 +225,26 @@ def test_the_cli_streams_an_answer_whose_citations_resolve(
     assert body["citations"] and set(body["citations"]) <= citable_ids(packet)
 
 
+def test_the_cli_answers_a_turn_of_a_dialogue(
+    run_cli: Any, session_index: tuple[Path, object], server: LocalOpenAI, tmp_path: Path
+) -> None:
+    """Issue 63: `tutorgraph answer --conversation FILE` reads the turn after the dialogue
+    (the answer checked against the tutor's question) and shows the model the dialogue."""
+    server.reset("valid")
+    turns = tmp_path / "turns.json"
+    turns.write_text(json.dumps([{"role": "tutor", "text": "What is 7 + 6?"}]), "utf-8")
+    out = run_cli(
+        "answer", "12?", "--conversation", str(turns), "--json",
+        "--index-dir", str(session_index[0]), TUTORGRAPH_OPENAI_BASE_URL=server.base_url,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    packet = ReasoningPacket.model_validate(json.loads(out.stdout)["packet"])
+    assert packet.dialogue is not None and packet.dialogue.problem_turn == 0
+    assert packet.answer_check is not None and packet.answer_check.correct is False
+    user = _answer_calls(server)[-1]["messages"][-1]["content"]
+    assert user.startswith("DIALOGUE SO FAR (the latest 1 of 1 turns, oldest first):\n")
+
+
 def test_the_cli_without_a_model_prints_the_packet_and_why(
     run_cli: Any, session_index: tuple[Path, object]
 ) -> None:

@@ -25,6 +25,7 @@ from tutorgraph.cli._common import (
 )
 from tutorgraph.cli.options import (
     ConceptOption,
+    ConversationOption,
     GradeOption,
     IndexDirOption,
     LocalContextOption,
@@ -52,6 +53,7 @@ def answer_cmd(
     problem: Annotated[str | None, typer.Option(help="The problem the student worked on.")] = None,
     grade: GradeOption = None,
     local_context: LocalContextOption = None,
+    conversation: ConversationOption = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one AnswerResponse JSON instead of streaming.")
     ] = False,
@@ -70,6 +72,9 @@ def answer_cmd(
                 "grade": grade,
                 "local_context": read_json_list(local_context, "--local-context")
                 if local_context
+                else [],
+                "conversation": read_json_list(conversation, "--conversation")
+                if conversation
                 else [],
                 "stream": not as_json,
             }
@@ -103,7 +108,7 @@ def answer_cmd(
             answerer = build_answerer(settings)
             try:
                 result: AnswerResult | None = None
-                async for event in answerer.stream(packet):
+                async for event in answerer.stream(packet, request.conversation):
                     if isinstance(event, Delta):
                         if request.stream:
                             sys.stdout.write(event.text)
