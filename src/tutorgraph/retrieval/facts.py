@@ -48,21 +48,20 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from tutorgraph.mathtext.spans import plain_text
-from tutorgraph.refinement.dialogue import (
-    DialogueReading,
-    bare_answer,
-    choice_answer,
-    final_answer,
-    form_answer,
-    read_dialogue,
-    word_answer,
-)
+from tutorgraph.refinement.dialogue import DialogueReading, read_dialogue
 from tutorgraph.refinement.expressions import tokens
 from tutorgraph.refinement.reader import (
     MAX_READ_CHARS,
     MessageReading,
     answer_in,
     read_message,
+)
+from tutorgraph.refinement.replies import (
+    bare_answer,
+    choice_answer,
+    final_answer,
+    form_answer,
+    word_answer,
 )
 from tutorgraph.refinement.story import Story, read_story
 from tutorgraph.refinement.turn_kinds import TurnKind
