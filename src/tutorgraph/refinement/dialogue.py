@@ -67,14 +67,16 @@ _SENTENCE_END = re.compile(r"(?<=[.?!])\s+|\n+")
 _POSES = re.compile(
     r"^\s*(?:(?:now|next|ok|okay|so|then|and)\s*[,:]?\s*)*(?:try|solve|find|work\s+out"
     r"|calculate|compute|simplify|estimate|evaluate|convert|round|write|add|subtract|multiply"
-    r"|divide|compare|list|do|start\s+with|what|how|which|can\s+you|could\s+you|tell\s+me)\b",
+    r"|divide|compare|list|do|start\s+with|rewrite|factor|plot|order|put|name|sort|count"
+    r"|use\s[^.?!]{0,60}?\bto\s+(?:rewrite|write|estimate|find|solve|show|make)"
+    r"|what|how|which|can\s+you|could\s+you|tell\s+me)\b",
     re.IGNORECASE,
 )
 # A step told, not a problem set ("Divide them.", "Now add the 2 dimes."): its numbers, if
 # any, are in the sentences before it.
 _STEP = re.compile(
     r"^\s*(?:(?:now|next|ok|okay|so|then|and)\s*[,:]?\s*)*(?:divide|multiply|add|subtract|try"
-    r"|start|do|count|use|take|undo|look)\b",
+    r"|start|do|take|undo|look)\b",
     re.IGNORECASE,
 )
 # A sentence that is a calculation after at most a few words ("Now 23 x 4.", "Now the
@@ -154,9 +156,13 @@ def _poses(text: str) -> str | None:
     # "So, true or false?" re-asks the question before it: not a problem of its own.
     worded = len(_WORD.findall(last.lower())) >= _CHOICE_WORDS
     if last.endswith("?") and (
-        (offers_choice(last) and worded) or (_WHAT.match(last) and turn_kind(last).maths)
+        (offers_choice(last) and worded)
+        or (_WHAT.match(last) and turn_kind(last).maths)
+        or _HOW_MANY.match(last)  # "How many stars?": counting
     ):
         return last
+    if last and _POSES.match(last) and not _STEP.match(last) and turn_kind(last).maths:
+        return last  # a task about a maths word: "Now write the equation of that line."
     if sentences and (equation := _EQUATION.fullmatch(sentences[-1].strip())):
         found = equation["equation"]
         if _VARIABLE.search(_TIMES.sub("*", found)) and not _WORDS.search(found):

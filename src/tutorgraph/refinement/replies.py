@@ -51,7 +51,7 @@ def bare_answer(turn: str) -> str | None:
     >>> bare_answer("oh so 85 lol"), bare_answer("why do we add 7")
     ('85', None)
     """
-    plain = _UNIT_POWER.sub("", plain_text(turn))
+    plain = _GLUED_UNIT.sub(" ", _UNIT_POWER.sub("", plain_text(turn)))  # "2.5m": 2.5 m
     words = _WORD.findall(plain.lower())
     if len(words) > BARE_ANSWER_WORDS or any(w in _ASKING for w in words):
         return None
@@ -67,6 +67,7 @@ def bare_answer(turn: str) -> str | None:
     return f"-{last}" if re.search(rf"(?:^|[\s(])-\s?{re.escape(last)}\b", plain) else last
 
 
+_GLUED_UNIT = re.compile(r"(?<=\d)(?=[a-z]{1,3}\b)", re.IGNORECASE)
 # A clock time ("12:03", "7:30").
 _TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
 # The choices a question offers: "odd or even", "a square or a triangle", "4 cats or 7 dogs",
@@ -74,6 +75,7 @@ _TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
 _CHOICE = re.compile(
     r"([\w/.\-]+)\s+or\s+(?:(?:a|an|the)\s+)?(?:\d+\s+(?=[a-z]))?([\w/.\-]+)", re.IGNORECASE
 )
+_LISTED = re.compile(r"((?:[a-z]+,\s*)+)[a-z]+,?\s+or\s+[a-z]+", re.IGNORECASE)
 _YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|can|could|will|would|was|were)\b", re.I)
 
 
@@ -89,18 +91,22 @@ def choice_answer(turn: str, problem: str) -> str | None:
     >>> choice_answer("yes it is", "Is 0.25 the same as 25/100?")
     'yes'
     """
-    words = _WORD.findall(plain_text(turn).lower())
-    if len(words) > BARE_ANSWER_WORDS or any(w in _ASKING for w in words):
-        return None
     asked = plain_text(problem).strip().rstrip("?.! ")
     said = plain_text(turn).lower()
     letters = _LETTER_OPTION.findall(asked)
     if len(letters) >= 2:
-        # Lettered options ("a) 3 b) 6 c) 72"): the letter the reply starts or ends with.
+        # Lettered options ("a) 3 b) 6 c) 72"): the letter the reply starts or ends with
+        # ("a obviously, am i a genius or what").
         picked = _LETTER_PICK.search(said)
         if picked is not None and (letter := picked["first"] or picked["last"]) in letters:
             return letter
+    words = _WORD.findall(said)
+    if len(words) > BARE_ANSWER_WORDS or any(w in _ASKING for w in words):
+        return None
     choices = [c.lower().strip(".") for m in _CHOICE.finditer(asked) for c in m.groups()]
+    # "acute, right, or obtuse": the options of a list before its "or".
+    choices += [c for m in _LISTED.finditer(asked) for c in re.split(r",|\bor\b", m[0].lower())]
+    choices = [c.strip() for c in choices]
     named = _named(choices, said)
     asks = [q for q in _SENTENCE_END.split(plain_text(problem)) if q.rstrip().endswith("?")]
     if not named and asks and _YES_NO.match(asks[-1]):
@@ -130,6 +136,7 @@ _FORMS = (
     r"\b\d+\s+out\s+of\s+\d+\b",  # 3 out of 8
     r"\b\d{1,2}\s*o'?\s*clock\b",  # 2 o clock
     r"(?:\b\d+\s+(?:thousands?|hundreds?|tens?|ones?)\b(?:\s*,?\s*(?:and\s+)?)?){2,}",
+    r"\b\d+(?:\.\d+)?\s*(?:pi|π)(?!\w)",  # 12pi
 )
 _FORM = re.compile("|".join(f"(?:{f})" for f in _FORMS), re.IGNORECASE)
 _RATIO = re.compile(r"\b\d+\s*(?:to|:)\s*\d+\b")
@@ -153,7 +160,11 @@ def form_answer(turn: str, problem: str) -> str | None:
     """
     said = plain_text(turn).strip()
     asked = plain_text(problem).lower()
+    if mixed := _MIXED_WORDS.search(said):  # "3 and 3/4 cups": 3 3/4
+        return f"{mixed[1]} {mixed[2]}"
     forms = list(_FORM.finditer(said))
+    if _POINT.search(asked) or "point" in asked:
+        forms += list(_PAIR.finditer(said))
     if "ratio" in asked:
         forms += list(_RATIO.finditer(said))
     if "compare" in asked or "<" in asked or ">" in asked:
@@ -161,12 +172,15 @@ def form_answer(turn: str, problem: str) -> str | None:
     if forms:
         last = max(forms, key=lambda m: m.start())
         # "so 2^5 is 32": the form is working, and the number after it the answer.
-        return None if _DIGIT_RUNS.search(said[last.end() :]) else last[0].strip()
+        return None if _RESULT_AFTER.search(said[last.end() :]) else last[0].strip()
+    if (both := _BOTH.match(said)) and _ASKS_TWO.search(asked):
+        return both[1]  # "2 and 4. my bike is pink" for "... a bike? And a car?"
     several = len(_DIGIT_RUNS.findall(said)) > 1
     listed = _LIST.search(said) if several else None
     if listed is not None and _ASKS_LIST.search(asked) and not _OPERATOR.search(listed[0]):
         return listed[0]
-    if listed is not None and _ASKS_WRITTEN.search(asked) and _OPERATOR.search(listed[0]):
+    written = listed is not None and _CALCULATION.fullmatch(listed[0]) is not None
+    if written and listed and _ASKS_WRITTEN.search(asked) and _OPERATOR.search(listed[0]):
         return listed[0]  # "4 x 1 + 7 x 1/100" for "Write 4.07 in expanded form."
     expression = _EXPRESSION.search(said)
     if expression is not None:
@@ -177,7 +191,19 @@ def form_answer(turn: str, problem: str) -> str | None:
 
 
 _DIGIT_RUNS = re.compile(r"\d+")
+_MIXED_WORDS = re.compile(r"\b(\d+)\s+and\s+(\d+/\d+)\b")
+# A point asked for ("(2, 7)") and one written back ("(5,7)", "5,3").
+_POINT = re.compile(r"\(\s*-?\d+(?:\.\d+)?\s*,\s*-?\d+(?:\.\d+)?\s*\)")
+_PAIR = re.compile(r"\(?\s*-?\d+(?:\.\d+)?\s*,\s*-?\d+(?:\.\d+)?\s*\)?")
+# Two answers for two questions: "2 and 4", "56 and -56", "1 and 2" (a clause of its own).
+_BOTH = re.compile(r"^\s*(-?\d[\d./]*\s+and\s+-?\d[\d./]*)\s*(?:[.,!?]|$)")
+_ASKS_TWO = re.compile(
+    r"\?.*\?|\bbetween\b|\bboth\b|\d\s*[x×*+\-÷/]\s*-?\d.*\band\b.*\d\s*[x×*+\-÷/]\s*-?\d",
+    re.IGNORECASE | re.DOTALL,
+)
+_RESULT_AFTER = re.compile(r"(?:\b(?:is|so|makes|equals)\b|=)\s*-?\d", re.IGNORECASE)
 _OPERATOR = re.compile(r"[+\-*/=×÷−]")
+_CALCULATION = re.compile(r"[\d\s+\-*/x×÷−().]+")
 # A letter that is a variable: alone or after a number ("3x", "n", "5 less than n").
 _VARIABLE_IN = re.compile(r"(?:(?<=\d)|\b)([a-z])\b(?!')")
 # An expression in a letter: "3x + 12", "n - 5", "2a + 3b".
@@ -204,7 +230,11 @@ def final_answer(turn: str) -> str | None:
     ('11', None)
     """
     said = _UNIT_POWER.sub("", plain_text(turn))
-    if len(_DIGIT_RUNS.findall(said)) < 2 or (m := _FINAL.search(said)) is None:
+    if len(_DIGIT_RUNS.findall(said)) < 2:
+        return None
+    if rather := _RATHER.search(said):  # "so its 9 not 0.9"
+        return rather[1]
+    if (m := _FINAL.search(said)) is None:
         return None
     return m["n"].replace(",", "")
 
@@ -238,6 +268,8 @@ _NOT_ANSWERS = _ASKING | frozenset(
     know get
     """.split()  # noqa: SIM905 - a word list reads better as prose
 )
+
+_RATHER = re.compile(r"(-?\d[\d,]*(?:\.\d+)?(?:/\d+)?)\s+not\s+-?\d[\d.,/]*\s*[?!.]*\s*$")
 
 # A unit's power is no number ("60 cm^3", "12 m²").
 _UNIT_POWER = re.compile(r"(?<=[a-z])\s*(?:\^\s*[23]|[²³])", re.IGNORECASE)
