@@ -152,22 +152,46 @@ def _poses(text: str) -> str | None:
         # quarters and 1 dime."): the turn is the question, from after its praise.
         start = max((j + 1 for j in range(asking[-1]) if _remark(sentences[j])), default=0)
         return " ".join(s.strip() for s in sentences[start:])
-    last = sentences[asking[-1]].strip() if asking else ""
-    # "So, true or false?" re-asks the question before it: not a problem of its own.
-    worded = len(_WORD.findall(last.lower())) >= _CHOICE_WORDS
-    if last.endswith("?") and (
-        (offers_choice(last) and worded)
-        or (_WHAT.match(last) and turn_kind(last).maths)
-        or _HOW_MANY.match(last)  # "How many stars?": counting
-    ):
-        return last
-    if last and _POSES.match(last) and not _STEP.match(last) and turn_kind(last).maths:
-        return last  # a task about a maths word: "Now write the equation of that line."
+    for k in reversed(asking[-_ASKING_SENTENCES:]):
+        if _wordy(sentences[k], sentences[k + 1 :]):
+            # A question without numbers, from the sentences that set it ("Count the stars:
+            # ★★★★★★★. How many stars?") to the questions and options after it ("How many
+            # wheels does a bike have? And a car?").
+            start = k
+            while (
+                start > 0
+                and _POSES.match(sentences[start - 1])
+                and not _remark(sentences[start - 1])
+            ):
+                start -= 1
+            end = k + 1
+            while end < len(sentences) and (
+                sentences[end].rstrip().endswith("?") or is_option(sentences[end])
+            ):
+                end += 1
+            return " ".join(s.strip() for s in sentences[start:end])
     if sentences and (equation := _EQUATION.fullmatch(sentences[-1].strip())):
         found = equation["equation"]
         if _VARIABLE.search(_TIMES.sub("*", found)) and not _WORDS.search(found):
             return found
     return None
+
+
+def _wordy(sentence: str, after: Sequence[str]) -> bool:
+    """A question or task without numbers that poses a problem: a choice ("Is a cube flat or
+    solid?"; not "So, true or false?", which re-asks the one before), lettered options after
+    it, a question about a maths word ("What shape is a ball?"), a count ("How many
+    stars?"), or a task about a maths word ("Now write the equation of that line.")."""
+    s = sentence.strip()
+    if s.endswith("?"):
+        worded = len(_WORD.findall(s.lower())) >= _CHOICE_WORDS
+        return (
+            (offers_choice(s) and worded)
+            or any(is_option(o) for o in after)
+            or ((_WHAT.match(s) or _POSES.match(s)) is not None and turn_kind(s).maths)
+            or _HOW_MANY.match(s) is not None
+        )
+    return _POSES.match(s) is not None and _STEP.match(s) is None and turn_kind(s).maths
 
 
 def _bare_calculation(sentence: str) -> bool:
@@ -195,18 +219,25 @@ def _remark(sentence: str) -> bool:
 
 
 def _setting(sentence: str) -> bool:
-    """A sentence that sets a word problem's numbers ("A bag has 3 red and 5 blue marbles.")
-    rather than working or praising ("So 8 + 2 is 10.", "Good, 3/4 is 0.75.")."""
-    read = read_message(sentence)
+    """A sentence that sets a word problem's numbers ("A bag has 3 red and 5 blue marbles.",
+    "Ben buys 3 packs with 8 in each pack.") rather than working or praising ("So 8 + 2 is
+    10.", "Good, 3/4 is 0.75.")."""
+    # "7 stars.": the count confirmed, not a setting (a setting says more).
+    told = read_message(sentence).student_answer is None or len(_WORD.findall(sentence)) >= 3
     return (
         _numbers(sentence)
+        and told
         and not sentence.rstrip().endswith("?")
-        and read.problem is None
-        and read.student_answer is None
-        and "=" not in sentence
+        and _RESULT_IN.search(sentence) is None
         and _PRAISE.match(sentence) is None
         and _STEP.match(sentence) is None  # "Look at the hundreds digit, 6."
     )
+
+
+# A result stated: "8 + 2 is 10", "16 makes 8 pairs", "= 42".
+_RESULT_IN = re.compile(
+    r"(?:\b(?:is|are|makes|make|equals|gives)\b|=)\s*-?\d[\d.,/]*(?![\d:])", re.IGNORECASE
+)
 
 
 # A letter that is a variable once "7 x 6" is read as times ("2(x + 3)", "3a", "y - 4").
@@ -297,7 +328,7 @@ _CONCEPT_QUESTION = re.compile(
 # A tutor's turn that brings a new problem rather than following up the last one: praise
 # first ("Great! What is 7 x 8?"), or a new one named ("Now what about ...", "Next ...").
 _PRAISE = re.compile(
-    r"^\s*(?:great|good(?:\s+job)?|yes|yep|correct|right|nice|well\s+done|perfect|excellent"
+    r"^\s*(?:great|good(?:\s+job)?|yes|yep|sure|correct|right|nice|well\s+done|perfect|excellent"
     r"|awesome|exactly|that'?s\s+(?:right|correct|it)|you\s+got\s+it|super|brilliant)\b",
     re.IGNORECASE,
 )
