@@ -95,7 +95,8 @@ class DialogueReading:
     or names a topic the window does not; `window`: the session's recent maths turns
     ("": the dialogue had no topic yet); `other_text` / `other_turn`: of a tutor's hint and
     the problem it follows up, the one that is not `problem_text`, which the latest turn
-    may answer instead."""
+    may answer instead; `announced`: the problem's tutor turn says the topic changes ("Let's
+    switch to shapes.") and this is the first reply to it."""
 
     turns: int
     problem_text: str | None
@@ -105,6 +106,7 @@ class DialogueReading:
     window: str
     other_text: str | None = None
     other_turn: int | None = None
+    announced: bool = False
 
     @property
     def own_problem(self) -> bool:
@@ -304,7 +306,7 @@ _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.IGNORECASE)
 # 1/8", "my hw has this: ..."), unlike "now" or "i have", which chit-chat says too.
 _BRINGS_OWN = re.compile(
     r"\b(?:next\s+(?:one|question|problem)|new\s+(?:one|question|problem)|another\s+one"
-    r"|here'?s|what\s+about|how\s+about|this\s+one|my\s+(?:worksheet|homework|hw|teacher"
+    r"|here'?s|what\s+about|how\s+about|this\s+one|my\s+(?:worksheet|homework|hw|sheet|teacher"
     r"|book|test|quiz))\b",
     re.IGNORECASE,
 )
@@ -312,7 +314,7 @@ _BRINGS_OWN = re.compile(
 # worksheet says ...").
 _INTRODUCES = re.compile(
     r"\b(?:next|now|new|another|here'?s|i\s+have|what\s+about|this\s+one|my\s+(?:worksheet"
-    r"|homework|hw|teacher|book|test|quiz))\b|\bnext\s*[.:!]",
+    r"|homework|hw|sheet|teacher|book|test|quiz))\b|\bnext\s*[.:!]",
     re.IGNORECASE,
 )
 # A question about a concept ("what is a line of symmetry", "what does skip count mean",
@@ -325,6 +327,19 @@ _CONCEPT_QUESTION = re.compile(
 )
 
 
+# "but why tho. 5 x 0 should be 5": a question about the problem in hand, not a new one.
+_WHY = re.compile(
+    r"^\s*(?:(?:but|so|ok|okay|wait|oh|and)\W+)*(?:why|y|how\s+come|wh?at'?s\s+the\s+reason)\b",
+    re.IGNORECASE,
+)
+_LEADING_NUMBER = re.compile(r"^\s*-?\$?\d")
+# A tutor's turn that says the topic changes ("Let's switch to shapes.", "Back to times
+# tables: 6 x 8"): the first reply after it has a new topic.
+_ANNOUNCES = re.compile(
+    r"\b(?:let'?s\s+switch|switch(?:ing)?\s+to|new\s+topic|back\s+to|different\s+(?:kind|topic)"
+    r"|change\s+(?:of\s+)?topic)\b",
+    re.IGNORECASE,
+)
 # A tutor's turn that brings a new problem rather than following up the last one: praise
 # first ("Great! What is 7 x 8?"), or a new one named ("Now what about ...", "Next ...").
 _PRAISE = re.compile(
@@ -558,6 +573,7 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
     if (
         not kind.chit_chat
         and _states(query)
+        and (problem_text is None or _WHY.match(query) is None)
         and (problem_text is None or _brings(query) or _new_calculation(query, problem_text))
     ):
         # Its own problem: a new one it asks about ("what about 8 x 7? is it 54"), not its
@@ -570,7 +586,11 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
     window = " ".join(_tail(conversation[i].text) for i in recent) if maths else ""
     seen = {t for i in recent for t in kinds[i].topics}
     # A short answer naming a topic word ("2 o clock", "an outlier") answers the problem.
-    answers = problem_text is not None and "?" not in query and len(_WORD.findall(query)) <= 2
+    answers = (
+        problem_text is not None
+        and "?" not in query
+        and (len(_WORD.findall(query)) <= 2 or _LEADING_NUMBER.match(query) is not None)
+    )
     new_topic = problem_turn != n and (
         kind.asks_topic
         or (any(t not in seen for t in kind.topics) and not answers)
@@ -589,4 +609,16 @@ def read_dialogue(conversation: Sequence[Turn], query: str) -> DialogueReading:
         window=window,
         other_text=other[0] if other else None,
         other_turn=other[1] if other else None,
+        announced=_announced(conversation, kinds, problem_turn),
     )
+
+
+def _announced(conversation: Sequence[Turn], kinds: Sequence[TurnKind], turn: int | None) -> bool:
+    """The tutor's turn `turn` says the topic changes, and no maths reply came after it."""
+    if turn is None or turn >= len(conversation) or conversation[turn].role != "tutor":
+        return False
+    replied = any(
+        conversation[i].role == "student" and kinds[i].maths
+        for i in range(turn + 1, len(conversation))
+    )
+    return not replied and _ANNOUNCES.search(conversation[turn].text) is not None

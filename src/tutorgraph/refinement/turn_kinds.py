@@ -93,11 +93,12 @@ _TOPIC_REQUEST = re.compile(
     r"|\b(?:can|could)\s+(?:we|you|u)\s+do\s+(?!(?:this|it|that|another|one|more)\b)"
     r"|\b(?:do|doing)\s+[a-z]+(?:\s+[a-z]+)?\s+instead\b"
     r"|\bwhat\s+about\s+(?!(?:this|it|that|the|one)\b)|\bwork\s+on\s+(?!(?:this|it)\b)"
+    r"|\b(?:new|different|another)\s+topic\b|\bswitch\s+to\b"
 )
 # Leaving, or the time: chit-chat even beside a word of confusion ("wait what time is it").
 _LEAVING = re.compile(
     r"\b(?:brb|gtg|g2g|bye|goodbye|cya|what\s+time\s+is\s+it|(?:gotta|got\s+to|have\s+to"
-    r"|need\s+to)\s+go|can\s+i\s+go)\b"
+    r"|need\s+to|wanna|want\s+to)\s+go|can\s+i\s+go)\b"
 )
 # Acknowledgements and reactions with nothing else: chit-chat ("ok got it", "k", "cool").
 # "yes" and "no" are not among them: they answer a tutor's yes/no question.
@@ -117,7 +118,8 @@ _SOCIAL = re.compile(
     r"|friends|mom|mum|dad|sister|brother|weather|stop|quit|done|finished|later|enough"
     r"|robot|nvm|hold\s+on|tired|recess|tmrw|tomorrow|today"
     r"|take\s+a\s+break|can\s+i\s+go|go\s+now|do\s+we\s+have\s+to|do\s+you\s+like"
-    r"|who\s+are\s+you|your\s+name)\b"
+    r"|who\s+are\s+you|your\s+name|(?:do|did)\s+(?:you|u)\s+think|(?:are|r)\s+(?:you|u)\s+"
+    r"(?:a|an|real|human|a\s+robot|a\s+teacher))\b"
 )
 # Words of the moves a maths turn makes without maths words: agreeing or not, asking why
 # or how, picking an option ("the second one"), going on ("let's do it"). A turn with none
@@ -127,13 +129,14 @@ _MOVES = frozenset(
     ok okay k kk yes yeah yep yup ya no nope nah sure right alright got get so oh ah see
     why how what what's whats hmm um uh maybe because first second third last one other
     same it that this these those again mean means makes sense think thought guess then
-    next wrong correct do does did doing we us try check work works now more ready
+    next wrong correct do does did doing we us try check work works now more ready reason
+    wat wats wat's y
     """.split()  # noqa: SIM905 - a word list reads better as prose
 )
 
 
 # Words that state an answer ("i got 12 lol", "its 12"): a number beside them is maths.
-_ANSWERING = frozenset(("got", "get", "getting", "its", "it's", "is", "answer", "equals", "so"))
+_ANSWERING = frozenset(("got", "get", "getting", "its", "it's", "answer", "equals", "so"))
 _I_SAID = re.compile(r"\bi\s+(?:said|put|wrote|think)\b")
 _REMARK_WORDS = 2
 
@@ -166,11 +169,13 @@ def turn_kind(text: str) -> TurnKind:
     numbers = any(t.kind == "num" for t in toks) or any(
         w not in _NOT_NUMBERS and number_value([w]) is not None for w in words
     )
+    # "of", "x", "root" and a "/" read from "over" ("knocked over") are words more often.
     operations = any(t.kind in ("bin", "pre", "post", "eq", "cmp") and t.text not in (
-        "of", "x", "root") for t in toks)  # fmt: skip
+        "of", "x", "root") and (t.text != "/" or "/" in plain) for t in toks)  # fmt: skip
     topics = tuple(dict.fromkeys(_TOPIC_OF[w] for w in words if w in _TOPIC_OF))
     maths = numbers or operations or bool(topics) or any(w in _MATHS for w in words)
     helps = _HELP.search(plain) is not None
+    leaving = _LEAVING.search(plain) is not None
     social = _SOCIAL.search(plain) is not None
     acks = all(w in _ACKS for w in words)
     # A remark of its own: three words or more, none of a maths move ("i like pizza"); one
@@ -179,16 +184,17 @@ def turn_kind(text: str) -> TurnKind:
     # Numbers in a social remark are no maths ("i have 2 cats lol", "dinner in 10 min lol"):
     # no operation or maths word, and no number first (an answer: "8 can i go now").
     chatty = (
-        social
+        (social or leaving)
         and numbers
-        and not (operations or topics or any(w in _MATHS or w in _ANSWERING for w in words))
+        and not (operations or topics or any(w in _MATHS for w in words))
+        and (leaving or not any(w in _ANSWERING for w in words))  # "its 4:15 i wanna go"
         and sum(w not in _ACKS for w in words) >= _REMARK_WORDS
         and (not toks or toks[0].kind != "num")
         and _I_SAID.search(plain) is None
     )
     chit_chat = (
         (bool(words) and (not maths or chatty))
-        and (_LEAVING.search(plain) is not None or (not helps and (social or acks or remark)))
+        and (leaving or (not helps and (social or acks or remark)))
     ) or (not words and not maths and _emoji(plain))
     return TurnKind(
         maths=maths and not chit_chat,

@@ -8,7 +8,8 @@ Common Core standard before the turn.
   one of its first `KEPT_WITHIN` standards ("what about 8 x 7?" after 7 x 6).
 - **changed**: it stands alone and none of them is in the session's domain ("can you help
   with fractions now" after 7 x 6); for a turn that asks for a topic it names, its first
-  standard alone ("can u do money instead" after skip-counting: 2.MD, not 2.NBT). The
+  standard alone ("can u do money instead" after skip-counting: 2.MD, not 2.NBT); the first
+  reply to a tutor's turn that announces a change ("Let's switch to shapes."). The
   session's standard is the window's own first standard, linked apart (one more encoder
   pass, only for a turn that stands alone).
 
@@ -67,13 +68,17 @@ def dialogue_topic(
     linked: Sequence[LinkedConcept],
     session: str | None,
     asked: bool = False,
+    announced: bool = False,
 ) -> Topic:
     """The topic of a turn of a dialogue that had one (see the module's docstring):
     `carried`, the turn was linked with the window (its first standard is the session's);
     else `session`, the window's own first standard, against the turn's `linked`. A turn
     that `asked` for a topic it names ("can u do money instead") is read by its first
-    standard alone: the student said what the topic is."""
+    standard alone: the student said what the topic is. The first reply to a tutor's turn
+    that `announced` a change ("Let's switch to shapes.") has a `changed` topic."""
     standards = _standards(linked)
+    if carried and announced:
+        return Topic("changed", None)  # the tutor said so; the standard before is not linked
     if carried:
         return Topic("carried", standards[0] if standards else session)
     within = standards[:1] if asked else standards[:KEPT_WITHIN]

@@ -229,6 +229,7 @@ class LinkStage(Stage):
             linked=linked,
             session=session,
             asked=kind.asks_topic and bool(kind.topics),
+            announced=dialogue.announced,
         )
 
     def _link_text(
