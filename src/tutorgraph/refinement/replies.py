@@ -108,7 +108,10 @@ def choice_answer(turn: str, problem: str) -> str | None:
     choices += [c for m in _LISTED.finditer(asked) for c in re.split(r",|\bor\b", m[0].lower())]
     choices = [c.strip() for c in choices]
     named = _named(choices, said)
-    asks = [q for q in _SENTENCE_END.split(plain_text(problem)) if q.rstrip().endswith("?")]
+    sentences = _SENTENCE_END.split(plain_text(problem))
+    # The question's last sentence that asks; a student's own asks without a "?" ("ok new
+    # question. is 500 + 300 the same as 8 hundreds").
+    asks = [q for q in sentences if q.rstrip().endswith("?")] or sentences
     if not named and asks and _YES_NO.match(asks[-1]):
         named = _named(["yes", "no"], _YES_WORDS.sub("yes", _NO_WORDS.sub("no", said)))
     return named.pop() if len(named) == 1 else None
@@ -137,6 +140,7 @@ _FORMS = (
     r"\b\d{1,2}\s*o'?\s*clock\b",  # 2 o clock
     r"(?:\b\d+\s+(?:thousands?|hundreds?|tens?|ones?)\b(?:\s*,?\s*(?:and\s+)?)?){2,}",
     r"\b\d+(?:\.\d+)?\s*(?:pi|π)(?!\w)",  # 12pi
+    r"\b\d+\s+(?:halves|thirds|fourths|quarters|fifths|sixths|eighths|tenths|hundredths)\b",
 )
 _FORM = re.compile("|".join(f"(?:{f})" for f in _FORMS), re.IGNORECASE)
 _RATIO = re.compile(r"\b\d+\s*(?:to|:)\s*\d+\b")
@@ -215,7 +219,7 @@ _EXPRESSION = re.compile(
 # The reply's final number after a correction or a worked result ("no its 64. is it 14",
 # "4 x 2 is 8 then +3 is 11", "10 + 5 so 15", "8 so half is 4. 4 cm").
 _FINAL = re.compile(
-    r"(?:\b(?:is\s+it|maybe|wait|i\s+mean|actually|oops|oh|so|is|makes|equals|then|its|it's)"
+    r"(?:\b(?:is\s+it|maybe|wait|i\s+mean|actually|oops|oh|so|is|makes|equals|then|its|it's|no)"
     r"|=|[.!]\s)\s*,?\s*\$?(?P<n>-?\d[\d,]*(?:\.\d+)?(?:/\d+)?)"
     r"(?:\s*[a-z]+(?:\^?[23])?)?\s*[?!.]*\s*$",
     re.IGNORECASE,
