@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .common import Results
-from .dialogue import dialogue_63
+from .dialogue import dialogue_63, dialogue_63_batches
 from .eedi import eedi_rankers
 from .front_door import cold_start, cold_start_breakdown, coverage, coverage_61
 from .linking import alignment, alignment_61, linker_attempts, linker_cv, linker_cv5, linking_packet
@@ -20,6 +20,7 @@ __all__ = ["BLOCKS", "Results"]
 # The blocks, in the order the document holds them.
 BLOCKS: dict[str, Callable[[Results], str]] = {
     "dialogue-63": dialogue_63,
+    "dialogue-63-batches": dialogue_63_batches,
     "coverage-61": coverage_61,
     "teach-61": teach_61,
     "alignment-61": alignment_61,

@@ -3,9 +3,11 @@ the issue's bars, at the issue's second session's start and end, with the dev fi
 
 from __future__ import annotations
 
+from tutorgraph_research.tasks.dialogue_set import BATCH_STARTS, batch
+
 from .common import Json, Results, signed, table
 
-__all__ = ["dialogue_63"]
+__all__ = ["dialogue_63", "dialogue_63_batches"]
 
 # (part, what the row says, bar, at least): parts of `summarise`'s "all" row.
 _PARTS = (
@@ -79,3 +81,37 @@ def dialogue_63(results: Results) -> str:
     )
     header = ("measure", "bar", "held out: before → after (paired 95%)", "dev, after")
     return table(header, rows)
+
+
+def _by_batch(report: Json, part: str, batch_of: int) -> tuple[float, int]:
+    """A part's mean over the held-out turns of one batch (a chit-chat turn's flag for
+    `chit_chat_flagged`)."""
+    values = [
+        t["parts"][part]
+        for t in report["turns"]
+        if t["split"] == "heldout"
+        and batch(t["dialogue"]) == batch_of
+        and part in t["parts"]
+        and (part != "chit_chat_flagged" or t["chit_chat"])
+    ]
+    return (sum(values) / len(values) if values else float("nan")), len(values)
+
+
+def dialogue_63_batches(results: Results) -> str:
+    """Held out, per batch (batch 1 written with the benchmark, 2 and 3 each after the
+    reader had been fixed against the batches before): before → after."""
+    before, after = results(BEFORE), results(AFTER)
+    rows = []
+    for part, label in (
+        ("problem_answer_read", "problem and answer read"),
+        ("chit_chat_flagged", "chit-chat flagged (recall)"),
+        ("topic_moved", "topic moved on a change"),
+    ):
+        row: list[object] = [label]
+        for number in range(len(BATCH_STARTS) + 1):
+            was, _ = _by_batch(before, part, number)
+            now, n = _by_batch(after, part, number)
+            row.append(f"{was:.3f} → {now:.3f} n={n}")
+        rows.append(row)
+    names = [f"batch {k + 1}" for k in range(len(BATCH_STARTS) + 1)]
+    return table(("held out", *names), rows)
