@@ -1,12 +1,13 @@
-"""Choose the held-out third of `data/benchmarks/dialogues.jsonl`, stratified by kind.
+"""Choose the held-out third of `data/benchmarks/dialogues.jsonl`, stratified by batch and
+kind.
 
-Within each kind the dialogues' ids are sorted, shuffled with a seeded `random.Random`
-(`tutorgraph_research.tasks.dialogue_set.dialogue_splits`, seed 63), and the first third
-(rounded to the nearest whole dialogue) is `heldout`, the rest `dev`; the file is rewritten
-with each dialogue's `split` set, nothing else changed. Run it after adding dialogues (a new
-dialogue may move others between the splits, so add a whole batch at once and rerun it
-before any result is read), or with `--check` to exit 1 when a dialogue's `split` differs
-from the rule (`research/tests/unit/test_dialogue_set.py` does):
+Within each batch and kind the dialogues' ids are sorted, shuffled with a seeded
+`random.Random` (`tutorgraph_research.tasks.dialogue_set.dialogue_splits`, seed 63), and the
+first third (rounded to the nearest whole dialogue) is `heldout`, the rest `dev`; the file
+is rewritten with each dialogue's `split` set, nothing else changed. Run it after adding a
+batch (give its first id a place in `BATCH_STARTS`, so that the earlier batches keep their
+splits) and before any result is read, or with `--check` to exit 1 when a dialogue's `split`
+differs from the rule (`research/tests/unit/test_dialogue_set.py` does):
 
     .venv/bin/python research/scripts/dialogue_split.py
     .venv/bin/python research/scripts/dialogue_split.py --check
