@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tutorgraph.mathtext.spans import plain_text
 from tutorgraph.refinement.expressions import tokens
@@ -108,6 +108,12 @@ class DialogueReading:
     other_turn: int | None = None
     announced: bool = False
 
+    def answering(self, text: str, turn: int) -> DialogueReading:
+        """This reading with the latest turn answering `text` (of turn `turn`) and no other
+        candidate: the facts step's choice between a hint and its problem, or the student's
+        own example."""
+        return replace(self, problem_text=text, problem_turn=turn, other_text=None, other_turn=None)
+
     @property
     def own_problem(self) -> bool:
         """The latest turn states its own problem."""
@@ -137,8 +143,7 @@ def _poses(text: str) -> str | None:
             return " ".join([sentence.strip(), *options])
         # A word problem, from after the praise or working before it ("Yes, 9:12 is the
         # same ratio as 3:4. A recipe uses 4 cups of flour ...").
-        start = max((j + 1 for j in range(k) if _remark(sentences[j])), default=0)
-        story = " ".join(sentences[start : k + 1])
+        story = " ".join(sentences[_after_remarks(sentences, k) : k + 1])
         if read_story(story) is not None:
             return story.strip()
         if _numbers(sentence):
@@ -152,8 +157,7 @@ def _poses(text: str) -> str | None:
     if asking and _numbers(text) and not _STEP.match(sentences[asking[-1]]):
         # It asks, and its numbers are elsewhere ("How many cents is that? You have 3
         # quarters and 1 dime."): the turn is the question, from after its praise.
-        start = max((j + 1 for j in range(asking[-1]) if _remark(sentences[j])), default=0)
-        return " ".join(s.strip() for s in sentences[start:])
+        return " ".join(s.strip() for s in sentences[_after_remarks(sentences, asking[-1]) :])
     for k in reversed(asking[-_ASKING_SENTENCES:]):
         if _wordy(sentences[k], sentences[k + 1 :]):
             # A question without numbers, from the sentences that set it ("Count the stars:
@@ -190,7 +194,7 @@ def _wordy(sentence: str, after: Sequence[str]) -> bool:
         return (
             (offers_choice(s) and worded)
             or any(is_option(o) for o in after)
-            or ((_WHAT.match(s) or _POSES.match(s)) is not None and turn_kind(s).maths)
+            or (_POSES.match(s) is not None and turn_kind(s).maths)  # "What shape is a ball?"
             or _HOW_MANY.match(s) is not None
         )
     return _POSES.match(s) is not None and _STEP.match(s) is None and turn_kind(s).maths
@@ -208,6 +212,12 @@ def _bare_calculation(sentence: str) -> bool:
         and not _numbers(lead)
         and not _WORD.search(tail.lower())  # "Check 4 x 2 again.": a step, not a problem
     )
+
+
+def _after_remarks(sentences: Sequence[str], k: int) -> int:
+    """Where the problem asked in sentence `k` starts: after the last praise or worked step
+    before it (`_remark`)."""
+    return max((j + 1 for j in range(k) if _remark(sentences[j])), default=0)
 
 
 def _remark(sentence: str) -> bool:
@@ -248,8 +258,6 @@ _TIMES = re.compile(r"(?<=\d)\s*[x×]\s*(?=\d)")
 _WORDS = re.compile(r"[a-z]{2,}", re.IGNORECASE)
 
 _CHOICE_WORDS = 5
-# A question about a maths word without numbers ("What shape is a ball?").
-_WHAT = re.compile(r"^\s*(?:what|which)\b", re.IGNORECASE)
 # An equation set as the turn's last sentence, after at most a few words and a colon
 # ("One more: 2(x + 3) = 14.", "3x - 4 = 11").
 _EQUATION = re.compile(
@@ -304,17 +312,17 @@ _QUESTION_WORDS = 4
 _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.IGNORECASE)
 # Words that bring a problem of one's own in a question about numbers ("what about 1/3 and
 # 1/8", "my hw has this: ..."), unlike "now" or "i have", which chit-chat says too.
+_MY_WORK = r"my\s+(?:worksheet|homework|hw|sheet|teacher|book|test|quiz)"
 _BRINGS_OWN = re.compile(
     r"\b(?:next\s+(?:one|question|problem)|new\s+(?:one|question|problem)|another\s+one"
-    r"|here'?s|what\s+about|how\s+about|this\s+one|my\s+(?:worksheet|homework|hw|sheet|teacher"
-    r"|book|test|quiz))\b",
+    rf"|here'?s|what\s+about|how\s+about|this\s+one|{_MY_WORK})\b",
     re.IGNORECASE,
 )
 # A turn that brings a problem of its own ("next one is 8 x 70", "now i have 1/3 ÷ 2", "my
 # worksheet says ...").
 _INTRODUCES = re.compile(
-    r"\b(?:next|now|new|another|here'?s|i\s+have|what\s+about|this\s+one|my\s+(?:worksheet"
-    r"|homework|hw|sheet|teacher|book|test|quiz))\b|\bnext\s*[.:!]",
+    rf"\b(?:next|now|new|another|here'?s|i\s+have|what\s+about|this\s+one|{_MY_WORK})\b"
+    r"|\bnext\s*[.:!]",
     re.IGNORECASE,
 )
 # A question about a concept ("what is a line of symmetry", "what does skip count mean",

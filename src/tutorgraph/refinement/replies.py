@@ -112,7 +112,7 @@ def choice_answer(turn: str, problem: str) -> str | None:
     # The question's last sentence that asks; a student's own asks without a "?" ("ok new
     # question. is 500 + 300 the same as 8 hundreds").
     asks = [q for q in sentences if q.rstrip().endswith("?")] or sentences
-    if not named and asks and _YES_NO.match(asks[-1]):
+    if not named and _YES_NO.match(asks[-1]):
         named = _named(["yes", "no"], _YES_WORDS.sub("yes", _NO_WORDS.sub("no", said)))
     return named.pop() if len(named) == 1 else None
 
@@ -179,13 +179,13 @@ def form_answer(turn: str, problem: str) -> str | None:
         return None if _RESULT_AFTER.search(said[last.end() :]) else last[0].strip()
     if (both := _BOTH.match(said)) and _ASKS_TWO.search(asked):
         return both[1]  # "2 and 4. my bike is pink" for "... a bike? And a car?"
-    several = len(_DIGIT_RUNS.findall(said)) > 1
-    listed = _LIST.search(said) if several else None
-    if listed is not None and _ASKS_LIST.search(asked) and not _OPERATOR.search(listed[0]):
-        return listed[0]
-    written = listed is not None and _CALCULATION.fullmatch(listed[0]) is not None
-    if written and listed and _ASKS_WRITTEN.search(asked) and _OPERATOR.search(listed[0]):
-        return listed[0]  # "4 x 1 + 7 x 1/100" for "Write 4.07 in expanded form."
+    listed = _LIST.search(said) if len(_DIGIT_RUNS.findall(said)) > 1 else None
+    if listed is not None:
+        worked = _OPERATOR.search(listed[0]) is not None
+        if not worked and _ASKS_LIST.search(asked):
+            return listed[0]  # "2 and 12, 3 and 8" for "List all the factor pairs of 24."
+        if worked and _ASKS_WRITTEN.search(asked) and _CALCULATION.fullmatch(listed[0]):
+            return listed[0]  # "4 x 1 + 7 x 1/100" for "Write 4.07 in expanded form."
     expression = _EXPRESSION.search(said)
     if expression is not None:
         named = set(_VARIABLE_IN.findall(expression[0]))

@@ -196,27 +196,19 @@ def request_facts(request: RetrievalRequest, refined: RefinedQuery | None) -> Re
         and not dialogue.own_problem
         and _own_example(request.query, given)
     ):
-        dialogue = replace(
-            dialogue,
-            problem_text=request.query,
-            problem_turn=dialogue.turns,
-            other_text=None,
-            other_turn=None,
-        )
+        dialogue = dialogue.answering(request.query, dialogue.turns)
     if problem is None and dialogue.problem_text is not None and not dialogue.own_problem:
         facts = _reply_facts(request, refined, dialogue.problem_text, dialogue.kind)
         problem = dialogue.problem_text
-        other = dialogue.other_text
-        if other is not None and _answers(request, refined, other, problem, facts):
+        other, other_turn = dialogue.other_text, dialogue.other_turn
+        if (
+            other is not None
+            and other_turn is not None
+            and _answers(request, refined, other, problem, facts)
+        ):
             facts = _reply_facts(request, refined, other, dialogue.kind)
             problem = other
-            dialogue = replace(
-                dialogue,
-                problem_text=other,
-                problem_turn=dialogue.other_turn,
-                other_text=None,
-                other_turn=None,
-            )
+            dialogue = dialogue.answering(other, other_turn)
     else:
         facts = _facts(request, refined)
     texts = _dialogue_texts(request, refined, dialogue)
@@ -247,14 +239,13 @@ def _reply_facts(
     facts = _facts(request.model_copy(update={"problem": problem}), refined)
     if kind.help_request or kind.chit_chat:
         return facts
-    # A short reply naming one of the question's choices ("so odd"), else, when the reader
-    # reads no answer in it ("oh 56"), its last number.
+    # The choice the reply names ("so odd"), an answer in a form of its own ("23 r 3") or the
+    # number it ends on ("no its 64. is it 14"); else, when the reader reads no answer in it,
+    # a word ("a sphere") or its last number ("oh 56") (`refinement/replies.py`).
     query = request.query
     said = choice_answer(query, problem) or form_answer(query, problem) or final_answer(query)
     if said is None and facts.student_answer is None:
-        said = word_answer(query, problem)
-    if said is None and facts.student_answer is None:
-        said = bare_answer(request.query)
+        said = word_answer(query, problem) or bare_answer(query)
     if said is not None:
         facts = replace(facts, student_answer=said, answer_source="reader")
     return facts
@@ -273,12 +264,12 @@ def _answers(
     other and not for problem ("40 + 8 = 48" for 6 x 8 after "Do you know 5 x 8?")."""
     if choice_answer(request.query, problem) is None and choice_answer(request.query, other):
         return True
-    answer = facts.student_answer or _reply_facts(request, refined, other, KIND).student_answer
+    answer = facts.student_answer or _reply_facts(request, refined, other, _REPLY).student_answer
     return answer is not None and _right(other, answer) and not _right(problem, answer)
 
 
 # How a hint's reply is read when only its answer is wanted.
-KIND = TurnKind(maths=True, help_request=False, chit_chat=False, topics=(), asks_topic=False)
+_REPLY = TurnKind(maths=True, help_request=False, chit_chat=False, topics=(), asks_topic=False)
 
 
 @functools.lru_cache(maxsize=1)
